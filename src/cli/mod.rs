@@ -1,1 +1,59 @@
-//! TODO
+//! Command-line front end: one file per subcommand, each with its clap
+//! `Args` and a `run` that returns the process exit status.
+
+use clap::{Parser, Subcommand};
+
+pub mod check_bot;
+pub mod games;
+pub mod judge;
+pub mod play;
+pub mod rate;
+pub mod sprt;
+pub mod tournament;
+
+#[derive(Debug, Parser)]
+#[command(name = "arena", version, about = "Referee and tournament runner for Qango and Quinque bots")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the variants, or draw one board with its colour groups.
+    Games(games::Args),
+    /// Replay a game record (JSON) and print its outcome.
+    Judge(judge::Args),
+    /// Play one game between two bots.
+    Play(play::Args),
+    /// Check that a bot follows the protocol.
+    CheckBot(check_bot::Args),
+    /// Run a round-robin tournament (default: the bundled arena.toml).
+    Tournament(tournament::Args),
+    /// Recompute standings and pairwise tables from games.csv files.
+    Rate(rate::Args),
+    /// Play game pairs between two bots until an SPRT decides.
+    Sprt(sprt::Args),
+}
+
+/// Parses the command line, runs the subcommand and returns the exit status.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Games(a)) => games::run(a),
+        Some(Command::Judge(a)) => judge::run(a),
+        Some(Command::Play(a)) => play::run(a),
+        Some(Command::CheckBot(a)) => check_bot::run(a),
+        Some(Command::Tournament(a)) => tournament::run(a),
+        Some(Command::Rate(a)) => rate::run(a),
+        Some(Command::Sprt(a)) => sprt::run(a),
+        None => tournament::run(tournament::Args::default()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("arena: error: {e:#}");
+            2
+        }
+    }
+}
