@@ -33,10 +33,12 @@ impl Cell {
         let col = match letter {
             'a'..='z' => letter as u8 - b'a',
             'A'..='Z' => letter as u8 - b'A',
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "\"{}\" is not a cell name (expected a column letter and a row number, like c3)",
                 shorten(text)
-            )),
+            ))
+            }
         };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 2 {
             return Err(format!(
