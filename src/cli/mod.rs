@@ -12,7 +12,11 @@ pub mod sprt;
 pub mod tournament;
 
 #[derive(Debug, Parser)]
-#[command(name = "arena", version, about = "Referee and tournament runner for Qango and Quinque bots")]
+#[command(
+    name = "arena",
+    version,
+    about = "Referee and tournament runner for Qango and Quinque bots"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
