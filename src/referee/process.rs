@@ -200,6 +200,12 @@ impl BotProcess {
         self.log.tail()
     }
 
+    /// Bytes read from stdout but not yet returned as lines (bounded by the
+    /// line cap plus one read chunk).
+    pub fn buffered_stdout_bytes(&self) -> usize {
+        self.stdout.buffered_len()
+    }
+
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
@@ -311,9 +317,11 @@ impl BotProcess {
     }
 
     /// Why the bot's process died, as a game-end reason (`crash`, `cpu`,
-    /// `memory`) and a message; `None` while it is still running.
-    pub fn death_reason(&mut self) -> Option<(&'static str, String)> {
-        let exit = self.try_exit()?;
+    /// `memory`) and a message. Waits up to `wait` for the exit (stdout
+    /// closes a moment before the process can be reaped); `None` if the
+    /// process is still running then.
+    pub async fn death_reason(&mut self, wait: Duration) -> Option<(&'static str, String)> {
+        let exit = self.wait_exit(wait).await?;
         Some(classify_death(&exit, &self.limits, &self.log.tail()))
     }
 
