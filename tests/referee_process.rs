@@ -17,7 +17,7 @@ const SEND: Duration = Duration::from_secs(2);
 fn turn(ply: u32, history: &[&str]) -> String {
     json!({
         "type": "turn", "game_id": "t", "variant": "qango6",
-        "color": if ply % 2 == 0 { "white" } else { "black" },
+        "color": if ply.is_multiple_of(2) { "white" } else { "black" },
         "ply": ply, "state": {}, "history": history,
         "legal_moves": ["c3", "d4", "a1"],
         "clock": {"white_ms": null, "black_ms": null, "move_ms": 1000},
