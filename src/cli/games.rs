@@ -1,8 +1,78 @@
-//! Placeholder until this subcommand lands; replaced by its real module.
+//! `arena games [ID]`: list the variants, or draw one board.
+
+use std::io::IsTerminal;
+
+use anyhow::bail;
+
+use crate::games::{render, Variant};
 
 #[derive(Debug, Default, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A variant id to draw (omit to list all variants).
+    pub id: Option<String>,
+    /// Colours: auto (when stdout is a terminal), always or never.
+    #[arg(long, default_value = "auto")]
+    pub color: ColorChoice,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("this subcommand is not built yet")
+#[derive(Debug, Default, Clone, Copy, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorChoice::Auto => std::io::stdout().is_terminal(),
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    match args.id {
+        None => {
+            print!("{}", variant_table());
+            Ok(0)
+        }
+        Some(id) => {
+            let Some(variant) = Variant::by_id(&id) else {
+                bail!(
+                    "unknown variant \"{id}\"; known variants: {}",
+                    Variant::ids().join(", ")
+                );
+            };
+            println!("{} ({})\n", variant.id, variant.board_name());
+            print!("{}", render::board(variant, args.color.enabled()));
+            println!("draw: {}", variant.draw_text);
+            Ok(0)
+        }
+    }
+}
+
+/// One line per variant: id, board, opening rule, draw rule.
+pub fn variant_table() -> String {
+    let mut out = format!(
+        "{:<22} {:<13} {:<52} {}\n",
+        "ID", "BOARD", "FIRST MOVE", "DRAW"
+    );
+    for v in Variant::all() {
+        let first = format!(
+            "{} ({} cells)",
+            v.opening_text,
+            v.first_move_mask().count_ones()
+        );
+        out.push_str(&format!(
+            "{:<22} {:<13} {:<52} {}\n",
+            v.id,
+            v.board_name(),
+            first,
+            v.draw_text
+        ));
+    }
+    out
 }

@@ -1,8 +1,122 @@
-//! Placeholder until this subcommand lands; replaced by its real module.
+//! `arena judge [FILE]`: replay a game record and print its outcome as JSON.
+//!
+//! Input: `{"game": "qango6", "moves": ["c3", "d4", ...]}` (other fields,
+//! such as the referee's times and result, are ignored). Output: one JSON
+//! object on stdout; exit status 0 for a valid record, 1 otherwise.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use crate::games::{Position, Variant};
 
 #[derive(Debug, Default, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The game record (JSON); reads standard input when omitted.
+    pub file: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("this subcommand is not built yet")
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let mut input = Vec::new();
+    let read = match &args.file {
+        Some(path) => std::fs::read(path).map(|bytes| input = bytes),
+        None => std::io::stdin().read_to_end(&mut input).map(|_| ()),
+    };
+    let result = match read {
+        Ok(()) => judge(&input),
+        Err(e) => {
+            let name = args
+                .file
+                .as_ref()
+                .map_or("stdin".into(), |p| p.display().to_string());
+            Err(error("io", None, format!("cannot read {name}: {e}")))
+        }
+    };
+    match result {
+        Ok(verdict) => {
+            println!("{verdict}");
+            Ok(0)
+        }
+        Err(problem) => {
+            println!("{problem}");
+            Ok(1)
+        }
+    }
+}
+
+fn error(kind: &str, ply: Option<usize>, message: String) -> Value {
+    json!({"error": kind, "ply": ply, "message": message})
+}
+
+/// Replays a record; `Ok` is the verdict, `Err` the error object.
+pub fn judge(input: &[u8]) -> Result<Value, Value> {
+    let record: Value = serde_json::from_slice(input).map_err(|e| {
+        error(
+            "malformed_json",
+            None,
+            format!("the record is not valid JSON: {e}"),
+        )
+    })?;
+    let game = record.get("game").and_then(Value::as_str).ok_or_else(|| {
+        error(
+            "malformed_record",
+            None,
+            "missing string field \"game\"".into(),
+        )
+    })?;
+    let variant = Variant::by_id(game).ok_or_else(|| {
+        let known = Variant::ids().join(", ");
+        error(
+            "unknown_variant",
+            None,
+            format!("unknown variant \"{game}\"; known: {known}"),
+        )
+    })?;
+    let moves = record
+        .get("moves")
+        .and_then(Value::as_array)
+        .ok_or_else(|| {
+            error(
+                "malformed_record",
+                None,
+                "missing array field \"moves\"".into(),
+            )
+        })?;
+    let mut pos = Position::new(variant);
+    for (ply, m) in moves.iter().enumerate() {
+        let text = m.as_str().ok_or_else(|| {
+            error(
+                "malformed_record",
+                Some(ply),
+                format!("move {ply} is not a string: {m}"),
+            )
+        })?;
+        if pos.is_over() {
+            let message = format!("move {ply} (\"{text}\") comes after the game ended");
+            return Err(error("move_after_end", Some(ply), message));
+        }
+        pos.play_str(text).map_err(|e| {
+            let message = format!(
+                "move {ply} (\"{text}\") by {} is illegal: {e}",
+                pos.to_move()
+            );
+            error("illegal_move", Some(ply), message)
+        })?;
+    }
+    let outcome = pos.outcome();
+    let status = match &outcome {
+        Some(o) if o.winner.is_some() => "win",
+        Some(_) => "draw",
+        None => "ongoing",
+    };
+    Ok(json!({
+        "game": variant.id,
+        "status": status,
+        "winner": outcome.as_ref().and_then(|o| o.winner),
+        "reason": outcome.as_ref().map(|o| o.reason),
+        "plies": pos.ply(),
+        "cells": outcome.map(|o| o.cells).unwrap_or_default(),
+        "to_move": if pos.is_over() { None } else { Some(pos.to_move()) },
+    }))
 }

@@ -1,1 +1,313 @@
-//! TODO
+//! The rules engine: every Qango variant and Quinque.
+//!
+//! Variants are rows in a table ([`Variant`]); boards are data
+//! ([`boards`]); win patterns are derived from that data ([`geometry`]).
+//! [`Position`] is the one interface the referee, `arena judge` and the
+//! bots use: legal moves, play with a reason on refusal, outcome, notation.
+
+pub mod boards;
+pub mod cell;
+pub mod geometry;
+pub mod qango;
+pub mod quinque;
+pub mod render;
+pub mod variant;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+pub use cell::Cell;
+pub use qango::QangoState;
+pub use quinque::{QuinqueMove, QuinqueState};
+pub use variant::{Family, Opening, Variant};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    White,
+    Black,
+}
+
+impl Color {
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// Who moves at 0-based `ply`: white on even plies.
+    pub fn to_move_at(ply: u32) -> Color {
+        if ply.is_multiple_of(2) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a finished game ended by the rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    /// `group`, `square`, `line`, `full`, `out_of_discs` or `no_moves`.
+    pub reason: &'static str,
+    /// The winning cells (empty for draws and `no_moves`).
+    pub cells: Vec<Cell>,
+}
+
+/// A move in either family; `Display` prints RULES.md notation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    Qango(Cell),
+    Quinque(QuinqueMove),
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Qango(c) => c.fmt(f),
+            Move::Quinque(m) => m.fmt(f),
+        }
+    }
+}
+
+/// A refused move, with a message written for the bot author.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveError {
+    pub message: String,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<String> for MoveError {
+    fn from(message: String) -> Self {
+        MoveError { message }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum State {
+    Qango(QangoState),
+    Quinque(QuinqueState),
+}
+
+/// A game in progress: the variant, its state, and the moves so far.
+#[derive(Clone)]
+pub struct Position {
+    variant: &'static Variant,
+    state: State,
+    history: Vec<Move>,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("variant", &self.variant.id)
+            .field("state", &self.state)
+            .field("history", &self.history)
+            .finish()
+    }
+}
+
+impl Position {
+    pub fn new(variant: &'static Variant) -> Position {
+        let state = match variant.family {
+            Family::Qango(board) => State::Qango(QangoState::new(board, variant)),
+            Family::Quinque => State::Quinque(QuinqueState::default()),
+        };
+        Position {
+            variant,
+            state,
+            history: Vec::new(),
+        }
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    pub fn to_move(&self) -> Color {
+        match &self.state {
+            State::Qango(s) => s.to_move(),
+            State::Quinque(s) => s.to_move(),
+        }
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.history.len() as u32
+    }
+
+    pub fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    /// The Qango state, for fast search and playouts (None for Quinque).
+    pub fn qango(&self) -> Option<&QangoState> {
+        match &self.state {
+            State::Qango(s) => Some(s),
+            State::Quinque(_) => None,
+        }
+    }
+
+    /// The Quinque state (None for Qango).
+    pub fn quinque(&self) -> Option<&QuinqueState> {
+        match &self.state {
+            State::Quinque(s) => Some(s),
+            State::Qango(_) => None,
+        }
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        match &self.state {
+            State::Qango(s) => s.outcome(),
+            State::Quinque(s) => s.outcome(),
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        match &self.state {
+            State::Qango(s) => s.is_over(),
+            State::Quinque(s) => s.result.is_some(),
+        }
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        match &self.state {
+            State::Qango(s) => {
+                let cols = s.geometry().cols;
+                geometry::bits(s.legal_mask())
+                    .map(|i| Move::Qango(Cell::from_index(i, cols)))
+                    .collect()
+            }
+            State::Quinque(s) => s.legal_moves().into_iter().map(Move::Quinque).collect(),
+        }
+    }
+
+    /// Parses a move in this variant's notation (syntax and board bounds only).
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let text = text.trim();
+        match &self.state {
+            State::Qango(_) => Cell::parse(text, self.variant.rows(), self.variant.cols())
+                .map(Move::Qango)
+                .map_err(MoveError::from),
+            State::Quinque(_) => QuinqueMove::parse(text)
+                .map(Move::Quinque)
+                .map_err(MoveError::from),
+        }
+    }
+
+    /// Why `m` is illegal now, or `Ok` if it may be played.
+    pub fn check(&self, m: &Move) -> Result<(), MoveError> {
+        match (&self.state, m) {
+            (State::Qango(s), Move::Qango(c)) => s
+                .check(*c, self.variant.id, self.variant.opening_text)
+                .map(|_| ())
+                .map_err(MoveError::from),
+            (State::Quinque(s), Move::Quinque(q)) => s.check(q).map_err(MoveError::from),
+            _ => Err(MoveError::from(format!(
+                "{m} is not a move of {}",
+                self.variant.id
+            ))),
+        }
+    }
+
+    /// Plays `m`, or explains why it is illegal and leaves the position unchanged.
+    pub fn play(&mut self, m: &Move) -> Result<(), MoveError> {
+        self.check(m)?;
+        match (&mut self.state, m) {
+            (State::Qango(s), Move::Qango(c)) => {
+                let index = c.index(s.geometry().cols);
+                s.place_unchecked(index);
+            }
+            (State::Quinque(s), Move::Quinque(q)) => s.apply_unchecked(q),
+            _ => unreachable!("check() rejects moves of the other family"),
+        }
+        self.history.push(*m);
+        Ok(())
+    }
+
+    /// Parses and plays a move given as text.
+    pub fn play_str(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = self.parse_move(text)?;
+        self.play(&m)?;
+        Ok(m)
+    }
+
+    /// The current state for the protocol's `turn` message (STATE).
+    pub fn state_json(&self) -> Value {
+        let rows = self.variant.rows() as usize;
+        let cols = self.variant.cols() as usize;
+        let to_move = self.to_move().name();
+        match &self.state {
+            State::Qango(s) => {
+                let playable = s.geometry().playable;
+                let board: Vec<Vec<&str>> = (0..rows)
+                    .map(|r| {
+                        (0..cols)
+                            .map(|c| {
+                                let bit = 1u64 << (r * cols + c);
+                                if playable & bit == 0 {
+                                    "#"
+                                } else if s.discs[0] & bit != 0 {
+                                    "w"
+                                } else if s.discs[1] & bit != 0 {
+                                    "b"
+                                } else {
+                                    "."
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let placed = |side: usize| s.discs[side].count_ones();
+                json!({
+                    "board": board,
+                    "to_move": to_move,
+                    "discs": {
+                        "white": variant::QANGO_MAX_DISCS / 2 - placed(0),
+                        "black": variant::QANGO_MAX_DISCS / 2 - placed(1),
+                    },
+                })
+            }
+            State::Quinque(s) => {
+                let board: Vec<Vec<String>> = (0..rows)
+                    .map(|r| (0..cols).map(|c| s.cell_text(r * cols + c)).collect())
+                    .collect();
+                json!({
+                    "board": board,
+                    "to_move": to_move,
+                    "supply": {"white": s.supply[0], "black": s.supply[1]},
+                    "locked": s.locked.map(|c| c.to_string()),
+                })
+            }
+        }
+    }
+
+    /// The board as text for a terminal; `ansi` adds colours.
+    pub fn render(&self, ansi: bool) -> String {
+        render::position(self, ansi)
+    }
+}

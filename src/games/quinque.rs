@@ -1,0 +1,485 @@
+//! Quinque: stacks on a 5x5 board, a supply of 20 stones each, seven actions.
+//!
+//! Rules as in RULES.md (seed 003 plus its marked decisions). Every action
+//! either spends a supply stone or removes opponent stones from the game, so
+//! the potential `stones in game + stones in supply` (80 at the start) drops
+//! by at least one per ply: a game ends within 80 plies and needs no cap.
+
+use std::fmt;
+
+use super::cell::{shorten, Cell};
+use super::{Color, Outcome};
+
+pub const SIZE: usize = 5;
+pub const CELLS: usize = SIZE * SIZE;
+/// Stones each player starts with.
+pub const SUPPLY: u8 = 20;
+const CENTRE: usize = 12;
+
+/// One Quinque action in RULES.md notation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QuinqueMove {
+    Place(Cell),
+    Double(Cell),
+    Triple(Cell),
+    Enclose(Cell),
+    /// Take the opponent stack on `target` by dissolving own double `with`
+    /// (and `second` too when taking a non-enclosed double).
+    Capture {
+        target: Cell,
+        with: Cell,
+        second: Option<Cell>,
+    },
+}
+
+impl fmt::Display for QuinqueMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuinqueMove::Place(c) => write!(f, "place {c}"),
+            QuinqueMove::Double(c) => write!(f, "double {c}"),
+            QuinqueMove::Triple(c) => write!(f, "triple {c}"),
+            QuinqueMove::Enclose(c) => write!(f, "enclose {c}"),
+            QuinqueMove::Capture {
+                target,
+                with,
+                second: None,
+            } => write!(f, "capture {target} {with}"),
+            QuinqueMove::Capture {
+                target,
+                with,
+                second: Some(s),
+            } => {
+                write!(f, "capture {target} {with} {s}")
+            }
+        }
+    }
+}
+
+impl QuinqueMove {
+    /// Parses `place c3`, `capture d4 b2 e5`, ...; the two dissolved doubles
+    /// may be given in either order and are stored in board order.
+    pub fn parse(text: &str) -> Result<QuinqueMove, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let cell = |w: &str| Cell::parse(w, SIZE as u8, SIZE as u8);
+        let usage = || {
+            format!(
+                "\"{}\" is not a Quinque move (expected e.g. \"place c3\", \"double c3\", \
+                 \"triple c3\", \"enclose d4\", \"capture d4 b2\" or \"capture d4 b2 e5\")",
+                shorten(text)
+            )
+        };
+        match words.as_slice() {
+            ["place", c] => Ok(QuinqueMove::Place(cell(c)?)),
+            ["double", c] => Ok(QuinqueMove::Double(cell(c)?)),
+            ["triple", c] => Ok(QuinqueMove::Triple(cell(c)?)),
+            ["enclose", c] => Ok(QuinqueMove::Enclose(cell(c)?)),
+            ["capture", t, w] => Ok(QuinqueMove::Capture {
+                target: cell(t)?,
+                with: cell(w)?,
+                second: None,
+            }),
+            ["capture", t, a, b] => {
+                let (a, b) = (cell(a)?, cell(b)?);
+                let (with, second) = if a <= b { (a, b) } else { (b, a) };
+                Ok(QuinqueMove::Capture {
+                    target: cell(t)?,
+                    with,
+                    second: Some(second),
+                })
+            }
+            _ => Err(usage()),
+        }
+    }
+
+    /// The cell that ends up holding the mover's stack (for win checks).
+    pub fn target(&self) -> Cell {
+        match *self {
+            QuinqueMove::Place(c)
+            | QuinqueMove::Double(c)
+            | QuinqueMove::Triple(c)
+            | QuinqueMove::Enclose(c) => c,
+            QuinqueMove::Capture { target, .. } => target,
+        }
+    }
+}
+
+/// The twelve lines of five (rows, columns, two diagonals) as 25-bit masks.
+pub fn lines() -> &'static [u32; 12] {
+    static LINES: std::sync::OnceLock<[u32; 12]> = std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let mut lines = [0u32; 12];
+        for k in 0..SIZE {
+            for j in 0..SIZE {
+                lines[k] |= 1 << (k * SIZE + j); // row k
+                lines[SIZE + k] |= 1 << (j * SIZE + k); // column k
+            }
+            lines[10] |= 1 << (k * SIZE + k);
+            lines[11] |= 1 << (k * SIZE + SIZE - 1 - k);
+        }
+        lines
+    })
+}
+
+fn idx(c: Cell) -> usize {
+    c.index(SIZE as u8)
+}
+
+fn cell(i: usize) -> Cell {
+    Cell::from_index(i, SIZE as u8)
+}
+
+fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuinqueState {
+    /// Stack per cell: `+h` a white stack of height h, `-h` a black one, 0 empty.
+    pub stacks: [i8; CELLS],
+    pub supply: [u8; 2],
+    pub ply: u32,
+    /// A stack placed by a capture on the previous ply: not capturable now.
+    pub locked: Option<Cell>,
+    /// Set once the game has ended.
+    pub result: Option<(Color, &'static str, u32)>,
+}
+
+impl Default for QuinqueState {
+    fn default() -> Self {
+        QuinqueState {
+            stacks: [0; CELLS],
+            supply: [SUPPLY, SUPPLY],
+            ply: 0,
+            locked: None,
+            result: None,
+        }
+    }
+}
+
+impl QuinqueState {
+    pub fn to_move(&self) -> Color {
+        Color::to_move_at(self.ply)
+    }
+
+    /// Height of `color`'s stack on cell `i` (0 if empty or the opponent's).
+    pub fn height(&self, i: usize, color: Color) -> i8 {
+        let h = self.stacks[i];
+        match color {
+            Color::White if h > 0 => h,
+            Color::Black if h < 0 => -h,
+            _ => 0,
+        }
+    }
+
+    /// Cells holding a stack of `color`, as a 25-bit mask.
+    pub fn occupancy(&self, color: Color) -> u32 {
+        (0..CELLS)
+            .filter(|&i| self.height(i, color) > 0)
+            .fold(0, |m, i| m | 1 << i)
+    }
+
+    fn has_triple(&self, color: Color) -> Option<usize> {
+        (0..CELLS).find(|&i| self.height(i, color) == 3)
+    }
+
+    /// The first orthogonal neighbour of `i` that is on the board and not
+    /// `color`'s stack: `None` means `i` is enclosed by `color`.
+    fn opening_in_enclosure(&self, i: usize, color: Color) -> Option<usize> {
+        let (r, c) = ((i / SIZE) as i32, (i % SIZE) as i32);
+        [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .iter()
+            .find_map(|(dr, dc)| {
+                let (rr, cc) = (r + dr, c + dc);
+                let on_board = (0..SIZE as i32).contains(&rr) && (0..SIZE as i32).contains(&cc);
+                let n = (rr * SIZE as i32 + cc) as usize;
+                (on_board && self.height(n, color) == 0).then_some(n)
+            })
+    }
+
+    fn is_locked(&self, i: usize) -> bool {
+        self.locked.is_some_and(|c| idx(c) == i)
+    }
+
+    /// Why `m` is illegal for the side to move, or `Ok` if it is legal.
+    pub fn check(&self, m: &QuinqueMove) -> Result<(), String> {
+        if self.result.is_some() {
+            return Err("the game is already over".into());
+        }
+        let me = self.to_move();
+        let opp = me.opponent();
+        let has_supply = self.supply[side(me)] > 0;
+        let no_supply = || "you have no stones left in your supply".to_string();
+        if self.ply == 0 && !matches!(m, QuinqueMove::Place(_)) {
+            return Err("the first move of the game must be a placement".into());
+        }
+        match *m {
+            QuinqueMove::Place(c) => {
+                if !has_supply {
+                    return Err(no_supply());
+                }
+                if self.ply == 0 && idx(c) == CENTRE {
+                    return Err("the first stone may not go on the centre c3".into());
+                }
+                if self.stacks[idx(c)] != 0 {
+                    return Err(format!("{c} is occupied"));
+                }
+            }
+            QuinqueMove::Double(c) => {
+                if !has_supply {
+                    return Err(no_supply());
+                }
+                if self.height(idx(c), me) != 1 {
+                    return Err(format!(
+                        "{c} is not your single (only a single can be doubled)"
+                    ));
+                }
+            }
+            QuinqueMove::Triple(c) => {
+                if !has_supply {
+                    return Err(no_supply());
+                }
+                if self.height(idx(c), me) != 2 {
+                    return Err(format!(
+                        "{c} is not your double (only a double can be tripled)"
+                    ));
+                }
+                if idx(c) == CENTRE {
+                    return Err("no triple may be made on the centre c3".into());
+                }
+                if let Some(t) = self.has_triple(me) {
+                    return Err(format!(
+                        "you already have a triple (on {}); only one is allowed",
+                        cell(t)
+                    ));
+                }
+            }
+            QuinqueMove::Enclose(c) => {
+                if !has_supply {
+                    return Err(no_supply());
+                }
+                self.check_target(c, 1)?;
+                if let Some(n) = self.opening_in_enclosure(idx(c), me) {
+                    return Err(format!(
+                        "{c} is not enclosed: {} is not your stack",
+                        cell(n)
+                    ));
+                }
+            }
+            QuinqueMove::Capture {
+                target,
+                with,
+                second,
+            } => {
+                self.check_own_double(with)?;
+                let target_height = self.height(idx(target), opp);
+                match second {
+                    None => {
+                        self.check_target(target, target_height.max(1))?;
+                        if target_height == 2 {
+                            if let Some(n) = self.opening_in_enclosure(idx(target), me) {
+                                return Err(format!(
+                                    "{target} is a double and not enclosed ({} is not your stack): \
+                                     taking it needs two of your doubles",
+                                    cell(n)
+                                ));
+                            }
+                        }
+                    }
+                    Some(second) => {
+                        if second == with {
+                            return Err(format!(
+                                "{with} is named twice: two different doubles are needed"
+                            ));
+                        }
+                        self.check_own_double(second)?;
+                        self.check_target(target, 2)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_own_double(&self, c: Cell) -> Result<(), String> {
+        if self.height(idx(c), self.to_move()) != 2 {
+            return Err(format!(
+                "{c} is not your double (captures dissolve your own doubles)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The target must be an opponent stack of `height`, capturable now.
+    fn check_target(&self, c: Cell, height: i8) -> Result<(), String> {
+        let h = self.height(idx(c), self.to_move().opponent());
+        let what = |h: i8| match h {
+            1 => "single",
+            2 => "double",
+            _ => "triple",
+        };
+        if h == 0 {
+            return Err(format!("{c} is not an opponent stack"));
+        }
+        if h == 3 {
+            return Err(format!(
+                "{c} is a triple, and triples can never be captured"
+            ));
+        }
+        if h != height {
+            return Err(format!(
+                "{c} is an opponent {}, not a {}",
+                what(h),
+                what(height)
+            ));
+        }
+        if self.is_locked(idx(c)) {
+            return Err(format!(
+                "{c} was just taken by a capture and may not be recaptured this turn"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Applies a move already accepted by [`check`](Self::check).
+    pub fn apply_unchecked(&mut self, m: &QuinqueMove) {
+        let me = self.to_move();
+        let s = side(me);
+        let sign: i8 = if s == 0 { 1 } else { -1 };
+        let mut locked = None;
+        match *m {
+            QuinqueMove::Place(c) => {
+                self.stacks[idx(c)] = sign;
+                self.supply[s] -= 1;
+            }
+            QuinqueMove::Double(c) | QuinqueMove::Triple(c) => {
+                self.stacks[idx(c)] += sign;
+                self.supply[s] -= 1;
+            }
+            QuinqueMove::Enclose(c) => {
+                self.stacks[idx(c)] = sign;
+                self.supply[s] -= 1;
+                locked = Some(c);
+            }
+            QuinqueMove::Capture {
+                target,
+                with,
+                second,
+            } => {
+                self.stacks[idx(with)] = sign;
+                if let Some(second) = second {
+                    self.stacks[idx(second)] = sign;
+                    self.supply[s] += 1;
+                }
+                self.stacks[idx(target)] = sign;
+                locked = Some(target);
+            }
+        }
+        self.locked = locked;
+        self.ply += 1;
+        let mine = self.occupancy(me);
+        if let Some(&line) = lines().iter().find(|&&l| mine & l == l) {
+            self.result = Some((me, "line", line));
+        } else if !self.has_legal_move() {
+            self.result = Some((me, "no_moves", 0));
+        }
+    }
+
+    /// Checks and applies `m`.
+    pub fn play(&mut self, m: &QuinqueMove) -> Result<(), String> {
+        self.check(m)?;
+        self.apply_unchecked(m);
+        Ok(())
+    }
+
+    fn has_legal_move(&self) -> bool {
+        !self.generate(true).is_empty()
+    }
+
+    /// Every legal move for the side to move.
+    pub fn legal_moves(&self) -> Vec<QuinqueMove> {
+        if self.result.is_some() {
+            return Vec::new();
+        }
+        self.generate(false)
+    }
+
+    /// Generates legal moves; with `first_only` stops after the first one.
+    fn generate(&self, first_only: bool) -> Vec<QuinqueMove> {
+        let me = self.to_move();
+        let opp = me.opponent();
+        let mut moves = Vec::new();
+        let full = |moves: &Vec<QuinqueMove>| first_only && !moves.is_empty();
+        let capturable = |i: usize, h: i8| self.height(i, opp) == h && !self.is_locked(i);
+        let doubles: Vec<usize> = (0..CELLS).filter(|&i| self.height(i, me) == 2).collect();
+        if self.supply[side(me)] > 0 {
+            let may_triple = self.has_triple(me).is_none();
+            for i in 0..CELLS {
+                match self.height(i, me) {
+                    0 if self.stacks[i] == 0 && !(self.ply == 0 && i == CENTRE) => {
+                        moves.push(QuinqueMove::Place(cell(i)))
+                    }
+                    1 => moves.push(QuinqueMove::Double(cell(i))),
+                    2 if may_triple && i != CENTRE => moves.push(QuinqueMove::Triple(cell(i))),
+                    _ => {}
+                }
+                if capturable(i, 1) && self.opening_in_enclosure(i, me).is_none() {
+                    moves.push(QuinqueMove::Enclose(cell(i)));
+                }
+                if full(&moves) {
+                    return moves;
+                }
+            }
+        }
+        for t in 0..CELLS {
+            let single = capturable(t, 1);
+            let double = capturable(t, 2);
+            if single || (double && self.opening_in_enclosure(t, me).is_none()) {
+                for &w in &doubles {
+                    moves.push(QuinqueMove::Capture {
+                        target: cell(t),
+                        with: cell(w),
+                        second: None,
+                    });
+                }
+            }
+            if double {
+                for (k, &a) in doubles.iter().enumerate() {
+                    for &b in &doubles[k + 1..] {
+                        moves.push(QuinqueMove::Capture {
+                            target: cell(t),
+                            with: cell(a),
+                            second: Some(cell(b)),
+                        });
+                    }
+                }
+            }
+            if full(&moves) {
+                return moves;
+            }
+        }
+        moves
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.result.map(|(winner, reason, line)| Outcome {
+            winner: Some(winner),
+            reason,
+            cells: (0..CELLS)
+                .filter(|&i| line & (1 << i) != 0)
+                .map(cell)
+                .collect(),
+        })
+    }
+
+    /// The stack on cell `i` in protocol notation: `.`, `w1`..`w3`, `b1`..`b3`.
+    pub fn cell_text(&self, i: usize) -> String {
+        match self.stacks[i] {
+            0 => ".".to_string(),
+            h if h > 0 => format!("w{h}"),
+            h => format!("b{}", -h),
+        }
+    }
+}
