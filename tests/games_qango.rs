@@ -219,16 +219,11 @@ fn squares_and_lines_win() {
         "qango7plus-tournament",
     ] {
         // A square and a line away from completing any group.
-        let (square, line): (&[(u8, u8)], &[(u8, u8)]) = if id.starts_with("qango6") {
-            (
-                &[(2, 3), (2, 4), (3, 3), (3, 4)],
-                &[(5, 1), (4, 2), (3, 3), (2, 4), (1, 5)],
-            )
+        let square: &[(u8, u8)] = &[(2, 3), (2, 4), (3, 3), (3, 4)];
+        let line: &[(u8, u8)] = if id.starts_with("qango6") {
+            &[(5, 1), (4, 2), (3, 3), (2, 4), (1, 5)]
         } else {
-            (
-                &[(2, 3), (2, 4), (3, 3), (3, 4)],
-                &[(3, 0), (3, 1), (3, 2), (3, 3), (3, 4)],
-            )
+            &[(3, 0), (3, 1), (3, 2), (3, 3), (3, 4)]
         };
         assert_white_wins_with(id, &names(square), "square");
         assert_white_wins_with(id, &names(line), "line");
