@@ -543,3 +543,33 @@ async fn a_human_is_shown_the_board_and_asked_again_after_an_illegal_move() {
     assert!(text.matches("white (you) to move").count() >= 4, "{text}");
     assert_all_gone(&mut [&mut good_seat], &[&good_tag]).await;
 }
+
+#[tokio::test]
+async fn an_abandoned_game_leaves_no_half_conversation_behind() {
+    let (good, good_tag) = tagged("good_bot", &[]);
+    let (hang, hang_tag) = tagged("hang", &[]);
+    let (other, other_tag) = tagged("good_bot", &[]);
+    let (mut good_seat, mut hang_seat, mut other_seat) = (seat(good), seat(hang), seat(other));
+    // The caller gives up on a game (say, the tournament is interrupted).
+    let abandoned = tokio::time::timeout(
+        Duration::from_millis(800),
+        play_bots(&mut good_seat, &mut hang_seat, &config("gone", 10_000)),
+    )
+    .await;
+    assert!(abandoned.is_err());
+    assert!(good_seat.is_running());
+    // The next game does not trust the interrupted process.
+    let record = play_bots(&mut good_seat, &mut other_seat, &config("next", 2000))
+        .await
+        .unwrap();
+    assert!(
+        arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
+        "{record:#?}"
+    );
+    assert_eq!(good_seat.process_starts(), 2);
+    assert_all_gone(
+        &mut [&mut good_seat, &mut hang_seat, &mut other_seat],
+        &[&good_tag, &hang_tag, &other_tag],
+    )
+    .await;
+}

@@ -372,6 +372,8 @@ pub async fn play_game(
             let sent = seat.is_running() && seat.send_within(&game_over, timeout).await.is_ok();
             if failed || !sent {
                 seat.discard().await;
+            } else {
+                seat.finish_game();
             }
         }
     }
