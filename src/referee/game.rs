@@ -402,7 +402,11 @@ pub async fn play_game(
 
 async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> Result<(), Failure> {
     match player {
-        Player::Bot(seat) => seat.prepare(log, header).await,
+        Player::Bot(seat) => {
+            seat.prepare(log, header).await?;
+            seat.begin_game();
+            Ok(())
+        }
         Player::Human(_) => Ok(()),
     }
 }
