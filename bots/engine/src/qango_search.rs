@@ -328,3 +328,63 @@ impl Searcher<'_> {
         value
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena::games::{Position, Variant};
+    use rand::Rng;
+
+    /// On random positions of every Qango variant, the scan's threat cells
+    /// are exactly the empty cells where a disc of that side would win.
+    #[test]
+    fn threat_cells_are_exactly_the_winning_cells() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut checked = 0;
+        for variant in Variant::all().iter().filter(|v| v.id != "quinque") {
+            for _ in 0..30 {
+                let mut pos = Position::new(variant);
+                let plies = rng.gen_range(0..30);
+                for _ in 0..plies {
+                    let moves = pos.legal_moves();
+                    if pos.is_over() || moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.gen_range(0..moves.len())];
+                    pos.play(&m).unwrap();
+                }
+                let s = *pos.qango().unwrap();
+                if s.win.is_some() {
+                    continue;
+                }
+                let g = s.geometry();
+                let free = g.playable & !s.occupied();
+                let (me, op) = sides(&s);
+                let found = scan(g, me, op);
+                let wins = |discs: u64| {
+                    bits(free)
+                        .filter(|&i| g.completed_at(discs | 1 << i, i).is_some())
+                        .fold(0u64, |m, i| m | 1 << i)
+                };
+                assert_eq!(found.threats_me, wins(me), "{}", pos.render(false));
+                assert_eq!(found.threats_op, wins(op), "{}", pos.render(false));
+                checked += 1;
+            }
+        }
+        assert!(checked > 100);
+    }
+
+    #[test]
+    fn same_seed_same_move_and_seeds_vary_the_choice() {
+        let pos = Position::new(Variant::by_id("qango7").unwrap());
+        let pick = |seed| {
+            let mut timer = Timer::new(None);
+            search(pos.qango().unwrap(), 2, seed, &mut timer)
+                .best
+                .to_string()
+        };
+        assert_eq!(pick(5), pick(5));
+        let picks: std::collections::HashSet<String> = (0..12).map(pick).collect();
+        assert!(picks.len() > 1, "every seed chose {picks:?}");
+    }
+}

@@ -438,3 +438,61 @@ impl Searcher<'_> {
         best_score
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    /// On random positions, the cells `winning_cells` reports for the mover
+    /// are exactly the targets of legal moves that complete a line.
+    #[test]
+    fn winning_cells_match_the_rules_engine() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut positions = 0;
+        let mut with_wins = 0;
+        for _ in 0..150 {
+            let mut s = QuinqueState::default();
+            while s.result.is_none() {
+                let me = s.to_move();
+                let v = Sides::of(&s, me);
+                let claimed = winning_cells(&v, s.supply[side_index(me)], locked_index(&s));
+                let moves = s.legal_moves();
+                let mut actual = 0u32;
+                for m in &moves {
+                    let mut next = s.clone();
+                    next.apply_unchecked(m);
+                    if matches!(next.result, Some((w, "line", _)) if w == me) {
+                        actual |= 1 << m.target().index(SIZE as u8);
+                    }
+                }
+                assert_eq!(claimed, actual, "{s:?}");
+                assert_eq!(mover_can_win(&s), actual != 0);
+                positions += 1;
+                with_wins += (actual != 0) as u32;
+                let m = moves[rng.gen_range(0..moves.len())];
+                s.apply_unchecked(&m);
+            }
+        }
+        assert!(
+            positions > 1000 && with_wins > 20,
+            "{positions} {with_wins}"
+        );
+    }
+
+    #[test]
+    fn order_value_puts_line_wins_first() {
+        let mut s = QuinqueState::default();
+        for m in [
+            "place a1", "place a5", "place b1", "place b5", "place c1", "place c5", "place d1",
+            "place e3",
+        ] {
+            s.play(&QuinqueMove::parse(m).unwrap()).unwrap();
+        }
+        let v = Sides::of(&s, s.to_move());
+        let win = QuinqueMove::parse("place e1").unwrap();
+        let other = QuinqueMove::parse("place d5").unwrap();
+        assert_eq!(order_value(&win, &v), 1 << 24);
+        assert!(order_value(&other, &v) < 1 << 24);
+    }
+}
