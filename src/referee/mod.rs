@@ -39,4 +39,4 @@ pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnOptions};
 pub use record::GameRecord;
 pub use seat::{BotPool, Failure, Seat};
-pub use spec::{BotSpec, Limits};
+pub use spec::{read_bots_file, BotSpec, Limits};
