@@ -28,7 +28,7 @@ pub const CONTROL_SEND_TIMEOUT: Duration = Duration::from_secs(2);
 const EXIT_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a bot gets to exit by itself after `quit`.
-const QUIT_GRACE: Duration = Duration::from_millis(300);
+pub const QUIT_GRACE: Duration = Duration::from_millis(300);
 
 /// The `referee` field of `hello`.
 pub fn referee_name() -> String {
@@ -59,6 +59,8 @@ pub struct Seat {
     process: Option<BotProcess>,
     ready: Option<Ready>,
     starts: u32,
+    /// stderr bytes of the processes this seat has already ended.
+    ended_stderr_bytes: u64,
 }
 
 impl Seat {
@@ -71,6 +73,7 @@ impl Seat {
             process: None,
             ready: None,
             starts: 0,
+            ended_stderr_bytes: 0,
         }
     }
 
@@ -90,6 +93,17 @@ impl Seat {
     /// The running process, if any (for tests and diagnostics).
     pub fn process(&self) -> Option<&BotProcess> {
         self.process.as_ref()
+    }
+
+    /// The running process, to talk to it outside the game protocol (the
+    /// compliance check sends it unknown message types and watches it exit).
+    pub fn process_mut(&mut self) -> Option<&mut BotProcess> {
+        self.process.as_mut()
+    }
+
+    /// Bytes written to stderr by every process this seat has started.
+    pub fn stderr_bytes(&self) -> u64 {
+        self.ended_stderr_bytes + self.process.as_ref().map_or(0, BotProcess::stderr_bytes)
     }
 
     /// What the bot said about itself in `ready`.
@@ -142,6 +156,7 @@ impl Seat {
             }
             Err(failure) => {
                 process.kill().await;
+                self.ended_stderr_bytes += process.stderr_bytes();
                 Err(failure)
             }
         }
@@ -211,6 +226,7 @@ impl Seat {
     pub async fn discard(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill().await;
+            self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;
     }
@@ -220,6 +236,7 @@ impl Seat {
         if let Some(mut process) = self.process.take() {
             let quit = RefereeMessage::Quit.to_line();
             process.shutdown(quit.trim_end(), QUIT_GRACE).await;
+            self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;
     }

@@ -126,7 +126,6 @@ pub fn live_processes_with_arg(word: &str) -> Vec<ProcEntry> {
         .collect()
 }
 
-
 /// `1 / (1 + 10^(-x/400))`.
 pub fn f(x: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-x / 400.0))
