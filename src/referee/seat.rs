@@ -325,10 +325,18 @@ fn too_long() -> Failure {
     )
 }
 
-/// The start of an offending line, for messages.
+/// The start of an offending line, for messages: control characters
+/// escaped so it stays on one line, quotes left as the bot wrote them.
 fn quote(line: &[u8]) -> String {
     let text = String::from_utf8_lossy(line);
-    let mut out: String = text.chars().take(80).flat_map(char::escape_debug).collect();
+    let mut out = String::new();
+    for c in text.chars().take(80) {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
     if text.chars().count() > 80 {
         out.push_str("...");
     }
