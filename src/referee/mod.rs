@@ -5,6 +5,7 @@
 //!   `game_over`, producing a [`GameRecord`] ([`record`]).
 //! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
 //!   failures, restart after failure) and [`BotPool`] of idle bots.
+//! - [`compliance`]: `arena check-bot`, whether a bot follows the protocol.
 //! - [`human`]: a person playing at the terminal.
 //! - [`local`]: players inside the referee ([`RandomPlayer`]).
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
@@ -18,6 +19,7 @@
 
 pub mod clock;
 pub mod command_line;
+pub mod compliance;
 pub mod exit;
 pub mod game;
 pub mod human;
