@@ -56,6 +56,8 @@ fn the_bundled_random_bot_is_compliant_on_qango_and_quinque() {
             "qango6,quinque",
             "--games",
             "2",
+            "--tc",
+            "2000",
             "--seed",
             "5",
             "--log-dir",
@@ -88,7 +90,7 @@ fn the_bundled_random_bot_is_compliant_on_qango_and_quinque() {
     assert!(line_of(&stdout, "legal moves").contains("in 4 games (qango6, quinque)"));
     let timing = line_of(&stdout, "timing");
     assert!(
-        timing.contains("median ") && timing.contains("worst ") && timing.contains("1000 ms"),
+        timing.contains("median ") && timing.contains("worst ") && timing.contains("2000 ms"),
         "{timing}"
     );
     // The random bot logs its seed and every game to stderr.

@@ -381,7 +381,7 @@ fn game_end(obs: &Observations) -> Finding {
         return not_run(Check::GameEnd);
     }
     let clean: Vec<&GameSeen> = obs.games.iter().filter(|g| g.failure.is_none()).collect();
-    let evidence: Vec<String> = clean
+    let mut evidence: Vec<String> = clean
         .iter()
         .filter_map(|g| {
             let problem = g.after_game_over.as_ref()?;
@@ -392,6 +392,12 @@ fn game_end(obs: &Observations) -> Finding {
             ))
         })
         .collect();
+    evidence.extend(obs.games.iter().filter(|g| g.replaced_process).map(|g| {
+        format!(
+            "before {}: the process that had finished the previous game had exited or written a line by itself; arena had to start a new one",
+            g.label()
+        )
+    }));
     if !evidence.is_empty() {
         return Finding::new(
             Check::GameEnd,
@@ -483,6 +489,7 @@ mod tests {
             failure: failure.map(|(r, m)| (r, m.to_string())),
             bot_move_times_ms: times.to_vec(),
             reused_process: number > 1,
+            replaced_process: false,
             after_game_over: None,
         }
     }
@@ -625,6 +632,18 @@ mod tests {
         assert_eq!(status(&report, Check::GameEnd), Status::Fail);
         assert!(report.finding(Check::GameEnd).unwrap().evidence[0]
             .contains("after game_over of qango6 game 1 (bot as white): the bot process ended"));
+
+        let mut obs = good();
+        obs.games[1].reused_process = false;
+        obs.games[1].replaced_process = true;
+        let report = evaluate(&obs);
+        let f = report.finding(Check::GameEnd).unwrap();
+        assert_eq!(f.status, Status::Fail);
+        assert!(
+            f.evidence[0].starts_with("before qango6 game 2 (bot as black): the process"),
+            "{:?}",
+            f.evidence
+        );
 
         let mut obs = good();
         obs.after_ready = Some(IdleProblem::Wrote("hello there".into()));

@@ -90,6 +90,10 @@ pub struct GameSeen {
     /// The bot's process had already played a game to its `game_over`
     /// without problems, so this game tested a reused process.
     pub reused_process: bool,
+    /// The process that had finished the previous game cleanly turned out
+    /// unusable for this one (it exited or wrote something late, after the
+    /// watch), so the game runner started a new one.
+    pub replaced_process: bool,
     /// Checked after `game_over` when the bot did not fail the game.
     pub after_game_over: Option<IdleProblem>,
 }

@@ -110,7 +110,10 @@ pub async fn observe(
 async fn watch_idle(seat: &mut Seat) -> Option<IdleProblem> {
     tokio::time::sleep(IDLE_WATCH).await;
     let Some(process) = seat.process_mut() else {
-        return Some(IdleProblem::Ended("is not running".into()));
+        // The game runner drops a bot that cannot be told `game_over`.
+        return Some(IdleProblem::Ended(
+            "was gone: its input had closed before it could be told game_over".into(),
+        ));
     };
     let problem = match process.poll_pending().await {
         None => match process.try_exit() {
@@ -183,11 +186,11 @@ async fn play_games(
                 Color::Black => (random, bot),
             };
             let record = play_game(white, black, &config, &mut |_| {}).await?;
-            let reused = pid_before.is_some()
-                && pid_before == finished_clean
-                && seat.process_starts() == starts_before;
+            let after_clean = pid_before.is_some() && pid_before == finished_clean;
+            let restarted = seat.process_starts() > starts_before;
             let mut seen = game_seen(variant.id, number, bot_color, seat.name(), &record);
-            seen.reused_process = reused;
+            seen.reused_process = after_clean && !restarted;
+            seen.replaced_process = after_clean && restarted;
             if seen.failure.is_none() {
                 seen.after_game_over = watch_idle(seat).await;
                 if seen.after_game_over.is_none() {
@@ -239,6 +242,7 @@ fn game_seen(
         failure,
         bot_move_times_ms,
         reused_process: false,
+        replaced_process: false,
         after_game_over: None,
     }
 }
