@@ -61,6 +61,10 @@ pub struct Seat {
     starts: u32,
     /// stderr bytes of the processes this seat has already ended.
     ended_stderr_bytes: u64,
+    /// Between `begin_game` and `finish_game`: if a game was abandoned midway
+    /// (its future dropped), the bot may still owe an answer, so the next
+    /// `prepare` starts a fresh process instead of reusing it.
+    in_game: bool,
 }
 
 impl Seat {
@@ -74,6 +78,7 @@ impl Seat {
             ready: None,
             starts: 0,
             ended_stderr_bytes: 0,
+            in_game: false,
         }
     }
 
@@ -126,6 +131,9 @@ impl Seat {
         log_path: Option<&Path>,
         log_header: &str,
     ) -> Result<(), Failure> {
+        if self.in_game {
+            self.discard().await;
+        }
         if let Some(process) = self.process.as_mut() {
             let healthy = process.try_exit().is_none() && process.poll_pending().await.is_none();
             if healthy {
@@ -222,6 +230,17 @@ impl Seat {
         }
     }
 
+    /// Marks the start of a game's conversation with the bot. Until
+    /// [`Seat::finish_game`], the process is not trusted for another game.
+    pub fn begin_game(&mut self) {
+        self.in_game = true;
+    }
+
+    /// Marks the game as properly ended: the process may be reused.
+    pub fn finish_game(&mut self) {
+        self.in_game = false;
+    }
+
     /// Kills the process after a failure; the next game starts a new one.
     pub async fn discard(&mut self) {
         if let Some(mut process) = self.process.take() {
@@ -229,6 +248,7 @@ impl Seat {
             self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;
+        self.in_game = false;
     }
 
     /// Ends the bot politely (`quit`, then kill whatever is left).
@@ -239,6 +259,7 @@ impl Seat {
             self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;
+        self.in_game = false;
     }
 
     fn running(&mut self) -> Result<&mut BotProcess, Failure> {
