@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use super::clock::{Clock, DEFAULT_GRACE};
 use super::human::Human;
+use super::local::LocalPlayer;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, Outcome, Position, Variant};
@@ -77,6 +78,8 @@ impl GameConfig {
 pub enum Player<'a> {
     Bot(&'a mut Seat),
     Human(&'a mut Human),
+    /// A player inside the referee (e.g. the random mover of `arena check-bot`).
+    Local(&'a mut (dyn LocalPlayer + 'static)),
 }
 
 impl Player<'_> {
@@ -84,6 +87,7 @@ impl Player<'_> {
         match self {
             Player::Bot(seat) => seat.name(),
             Player::Human(human) => human.name(),
+            Player::Local(local) => local.name(),
         }
     }
 }
@@ -207,7 +211,7 @@ pub async fn play_game(
     }
     let mut logs = log_paths(config, &names)?;
     for (i, player) in players.iter().enumerate() {
-        if let Player::Human(_) = player {
+        if !matches!(player, Player::Bot(_)) {
             logs[i] = None;
         }
     }
@@ -320,6 +324,14 @@ pub async fn play_game(
                         .context("a checked move from the terminal was refused")?;
                     (m.to_string(), asked.elapsed())
                 }
+                Player::Local(local) => {
+                    let asked = Instant::now();
+                    let text = local.choose_move(&pos);
+                    let m = pos
+                        .play_str(&text)
+                        .with_context(|| format!("the in-process player {name} chose {text:?}"))?;
+                    (m.to_string(), asked.elapsed())
+                }
             };
             let time_ms = used.as_millis() as u64;
             moves.push(notation);
@@ -395,7 +407,7 @@ async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> R
             seat.begin_game();
             Ok(())
         }
-        Player::Human(_) => Ok(()),
+        Player::Human(_) | Player::Local(_) => Ok(()),
     }
 }
 

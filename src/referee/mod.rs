@@ -5,7 +5,9 @@
 //!   `game_over`, producing a [`GameRecord`] ([`record`]).
 //! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
 //!   failures, restart after failure) and [`BotPool`] of idle bots.
+//! - [`compliance`]: `arena check-bot`, whether a bot follows the protocol.
 //! - [`human`]: a person playing at the terminal.
+//! - [`local`]: players inside the referee ([`RandomPlayer`]).
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
 //! - [`process`]: [`BotProcess`], one running bot in its own process group.
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
@@ -51,11 +53,13 @@
 
 pub mod clock;
 pub mod command_line;
+pub mod compliance;
 pub mod exit;
 pub mod game;
 pub mod human;
 pub mod limits;
 pub mod line_reader;
+pub mod local;
 pub mod log;
 pub mod process;
 pub mod record;
@@ -69,6 +73,7 @@ pub use exit::ExitInfo;
 pub use game::{play_bots, play_game, GameConfig, GameEvent, Player};
 pub use human::Human;
 pub use line_reader::{ReadLine, DEFAULT_MAX_LINE};
+pub use local::{LocalPlayer, RandomPlayer};
 pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnOptions};
 pub use record::GameRecord;

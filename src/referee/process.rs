@@ -214,6 +214,11 @@ impl BotProcess {
         self.log.tail()
     }
 
+    /// Bytes the bot has written to stderr so far, logged or dropped.
+    pub fn stderr_bytes(&self) -> u64 {
+        self.log.total_bytes()
+    }
+
     /// Bytes read from stdout but not yet returned as lines (bounded by the
     /// line cap plus one read chunk).
     pub fn buffered_stdout_bytes(&self) -> usize {

@@ -28,7 +28,7 @@ pub const CONTROL_SEND_TIMEOUT: Duration = Duration::from_secs(2);
 const EXIT_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a bot gets to exit by itself after `quit`.
-const QUIT_GRACE: Duration = Duration::from_millis(300);
+pub const QUIT_GRACE: Duration = Duration::from_millis(300);
 
 /// The `referee` field of `hello`.
 pub fn referee_name() -> String {
@@ -59,6 +59,8 @@ pub struct Seat {
     process: Option<BotProcess>,
     ready: Option<Ready>,
     starts: u32,
+    /// stderr bytes of the processes this seat has already ended.
+    ended_stderr_bytes: u64,
     /// Between `begin_game` and `finish_game`: if a game was abandoned midway
     /// (its future dropped), the bot may still owe an answer, so the next
     /// `prepare` starts a fresh process instead of reusing it.
@@ -75,6 +77,7 @@ impl Seat {
             process: None,
             ready: None,
             starts: 0,
+            ended_stderr_bytes: 0,
             in_game: false,
         }
     }
@@ -95,6 +98,17 @@ impl Seat {
     /// The running process, if any (for tests and diagnostics).
     pub fn process(&self) -> Option<&BotProcess> {
         self.process.as_ref()
+    }
+
+    /// The running process, to talk to it outside the game protocol (the
+    /// compliance check sends it unknown message types and watches it exit).
+    pub fn process_mut(&mut self) -> Option<&mut BotProcess> {
+        self.process.as_mut()
+    }
+
+    /// Bytes written to stderr by every process this seat has started.
+    pub fn stderr_bytes(&self) -> u64 {
+        self.ended_stderr_bytes + self.process.as_ref().map_or(0, BotProcess::stderr_bytes)
     }
 
     /// What the bot said about itself in `ready`.
@@ -150,6 +164,7 @@ impl Seat {
             }
             Err(failure) => {
                 process.kill().await;
+                self.ended_stderr_bytes += process.stderr_bytes();
                 Err(failure)
             }
         }
@@ -230,6 +245,7 @@ impl Seat {
     pub async fn discard(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill().await;
+            self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;
         self.in_game = false;
@@ -240,6 +256,7 @@ impl Seat {
         if let Some(mut process) = self.process.take() {
             let quit = RefereeMessage::Quit.to_line();
             process.shutdown(quit.trim_end(), QUIT_GRACE).await;
+            self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;
         self.in_game = false;
@@ -329,10 +346,18 @@ fn too_long() -> Failure {
     )
 }
 
-/// The start of an offending line, for messages.
+/// The start of an offending line, for messages: control characters
+/// escaped so it stays on one line, quotes left as the bot wrote them.
 fn quote(line: &[u8]) -> String {
     let text = String::from_utf8_lossy(line);
-    let mut out: String = text.chars().take(80).flat_map(char::escape_debug).collect();
+    let mut out = String::new();
+    for c in text.chars().take(80) {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
     if text.chars().count() > 80 {
         out.push_str("...");
     }

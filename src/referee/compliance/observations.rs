@@ -1,0 +1,163 @@
+//! What a compliance run saw, as plain data: gathered by
+//! [`super::run`], judged by [`super::evaluate`]. Keeping the two apart lets
+//! the judging be tested on made-up observations.
+
+use crate::games::Color;
+use crate::protocol::FailureReason;
+use crate::referee::ExitInfo;
+
+/// Everything seen while checking one bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observations {
+    /// The per-move limit the bot was told, and the allowance beyond it.
+    pub move_ms: u64,
+    pub grace_ms: u64,
+    pub startup_limit_ms: u64,
+    pub handshake: Handshake,
+    /// Checked right after `ready`, before anything else was sent.
+    pub after_ready: Option<IdleProblem>,
+    pub unknown_type: UnknownType,
+    pub games: Vec<GameSeen>,
+    /// Total bytes written to stderr by every process of the bot.
+    pub stderr_bytes: u64,
+    /// How much of a game's stderr the referee keeps in its log file.
+    pub log_cap: u64,
+    pub quit: Quit,
+}
+
+/// The first `hello`/`ready` exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handshake {
+    Ready {
+        ms: u64,
+        name: String,
+        author: Option<String>,
+        version: Option<String>,
+    },
+    /// The referee's explanation (no answer, wrong version, bad line, ...).
+    Failed(String),
+}
+
+/// Something a bot did while nothing was asked of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdleProblem {
+    /// It wrote a line (quoted, shortened).
+    Wrote(String),
+    /// It wrote a line longer than the protocol allows.
+    WroteTooLong,
+    /// Its process ended or it closed its output (how, in words).
+    Ended(String),
+}
+
+impl IdleProblem {
+    pub fn describe(&self) -> String {
+        match self {
+            IdleProblem::Wrote(line) => format!("wrote a line nobody asked for: {line}"),
+            IdleProblem::WroteTooLong => {
+                "wrote a line nobody asked for, longer than 64 KiB".to_string()
+            }
+            IdleProblem::Ended(how) => how.clone(),
+        }
+    }
+}
+
+/// The message of a type the bot cannot know, sent before the first game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnknownType {
+    /// Not sent (why: an earlier problem).
+    NotSent(String),
+    /// Sent, and the bot went on as if nothing happened.
+    Ignored { line: String },
+    /// Sent, and the bot reacted.
+    Broke { line: String, problem: IdleProblem },
+}
+
+/// One game against the random mover.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSeen {
+    pub variant: &'static str,
+    /// 1-based number of the game within its variant.
+    pub number: u32,
+    pub bot_color: Color,
+    /// `1-0`, `0-1` or `1/2-1/2`, and the reason from the game record.
+    pub result: String,
+    pub reason: String,
+    pub plies: u32,
+    /// How the bot failed, if it did: the reason and the referee's message.
+    pub failure: Option<(FailureReason, String)>,
+    /// Thinking time of each of the bot's answered moves, in ms.
+    pub bot_move_times_ms: Vec<u64>,
+    /// The bot's process had already played a game to its `game_over`
+    /// without problems, so this game tested a reused process.
+    pub reused_process: bool,
+    /// The process that had finished the previous game cleanly turned out
+    /// unusable for this one (it exited or wrote something late, after the
+    /// watch), so the game runner started a new one.
+    pub replaced_process: bool,
+    /// Checked after `game_over` when the bot did not fail the game.
+    pub after_game_over: Option<IdleProblem>,
+}
+
+impl GameSeen {
+    /// `qango6 game 2 (bot as black)`: where something happened.
+    pub fn label(&self) -> String {
+        format!(
+            "{} game {} (bot as {})",
+            self.variant, self.number, self.bot_color
+        )
+    }
+
+    pub fn failure_reason(&self) -> Option<FailureReason> {
+        self.failure.as_ref().map(|(r, _)| *r)
+    }
+
+    /// One line for the running list of games.
+    pub fn summary_line(&self) -> String {
+        let outcome = match self.bot_won() {
+            Some(true) => "bot won",
+            Some(false) => "bot lost",
+            None => "draw",
+        };
+        let plies = match self.plies {
+            1 => "1 ply".to_string(),
+            n => format!("{n} plies"),
+        };
+        let mut line = format!(
+            "{:<34} {:<7} {outcome:<8}  {:<14} {plies:>9}",
+            self.label(),
+            self.result,
+            self.reason,
+        );
+        if let Some((_, message)) = &self.failure {
+            line.push_str(&format!("  ({message})"));
+        }
+        line
+    }
+
+    fn bot_won(&self) -> Option<bool> {
+        match self.result.as_str() {
+            "1-0" => Some(self.bot_color == Color::White),
+            "0-1" => Some(self.bot_color == Color::Black),
+            _ => None,
+        }
+    }
+}
+
+/// What happened when the bot was told to `quit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Quit {
+    NotRun(String),
+    /// Exited by itself `ms` after `quit` was written.
+    Exited {
+        ms: u64,
+        exit: ExitInfo,
+    },
+    /// Ignored `quit`, but exited once its stdin was closed.
+    ExitedOnEof {
+        exit: ExitInfo,
+    },
+    /// Neither: the referee killed it.
+    Killed {
+        exit: ExitInfo,
+    },
+}
