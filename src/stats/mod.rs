@@ -1,1 +1,23 @@
-//! TODO
+//! Statistics over finished games: joint Elo ratings with intervals, head-to-head
+//! scores, pentanomial counts over game pairs, likelihood of superiority and the
+//! sequential probability ratio test.
+//!
+//! Everything here works on plain numbers (bot indices and [`Score`]s); turning
+//! `games.csv` rows into those numbers is the job of [`crate::report`].
+
+pub mod elo;
+pub mod head_to_head;
+pub mod linalg;
+pub mod logistic;
+pub mod los;
+pub mod pentanomial;
+pub mod sprt;
+
+pub use elo::{fit_ratings, Estimate, FitError, FitOptions, GameResult, PairCounts, RatingFit};
+pub use head_to_head::{ScoreEstimate, ScoreUnit};
+pub use los::likelihood_of_superiority;
+pub use pentanomial::{pair_up, PairableGame, PairedGames, Pentanomial, Score};
+pub use sprt::{SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};
+
+/// Two-sided 95% quantile of the standard normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;

@@ -1,0 +1,672 @@
+//! Joint maximum-likelihood Elo ratings over all games, with the first-player
+//! advantage and the draw rate fitted together with the ratings.
+//!
+//! # Model
+//! BayesElo's model (Rémi Coulom), which Ordo also offers: with `f(x) = 1 / (1 +
+//! 10^(-x/400))`, a game between white `w` and black `b` ends
+//! - white wins with probability `f(R_w - R_b + adv - drawelo)`,
+//! - black wins with probability `f(R_b - R_w - adv - drawelo)`,
+//! - draw otherwise.
+//!
+//! `adv` is the first player's advantage in Elo and `drawelo > 0` sets how often
+//! equal players draw (`P(draw) = tanh(drawelo * ln10 / 800)` at equal strength).
+//! Ratings are reported centred on a mean of 0.
+//!
+//! # Prior (why the fit never fails on degenerate data)
+//! A bot with only wins has a maximum-likelihood rating of +infinity, a bot without
+//! games has no rating at all, and two groups of bots that never met have no
+//! defined offset. Like BayesElo's virtual draws, the fit adds a weak prior worth
+//! [`FitOptions::prior_games`] (default 2) virtual games per parameter:
+//! - each bot: half a virtual win and half a virtual loss per prior game against an
+//!   opponent rated at the field's mean (so with the default, one virtual win and
+//!   one virtual loss against an average bot);
+//! - `adv`: the same against 0 (as if half the virtual games favoured each colour);
+//! - `drawelo`: one virtual draw and one virtual decisive game per two prior games
+//!   between equal players.
+//!
+//! The result is the posterior mode (maximum a posteriori), which always exists and
+//! is finite. With real amounts of data the prior moves ratings by a fraction
+//! `prior_games / games played` of their distance from the mean, i.e. by a few
+//! Elo at most. Set `prior_games` to 0 for the pure maximum-likelihood fit (then
+//! degenerate data give [`FitError`]s or huge ratings).
+//!
+//! # Intervals
+//! The inverse of the observed information (the negative Hessian of the log
+//! posterior at the mode), i.e. the Laplace approximation BayesElo uses. A bot's
+//! interval is for its rating relative to the field mean, so it accounts for the
+//! uncertainty of everyone else's rating as well.
+//!
+//! # Speed
+//! Games are first aggregated into counts per ordered (white, black) pair
+//! ([`PairCounts`]), so a fit costs O(bots^2) per Newton iteration plus an
+//! O(bots^3) factorisation, independent of the number of games. The objective is
+//! concave (log-concave logistic terms), so damped Newton converges in a handful
+//! of iterations.
+
+use std::fmt;
+
+use super::linalg::Cholesky;
+use super::logistic::{ln_sigmoid, sigmoid, NATS_PER_ELO};
+use super::Z95;
+
+/// The outcome of one game, from white's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl GameResult {
+    /// From white's score: 1, 0.5 or 0. `None` for anything else.
+    pub fn from_white_score(score: f64) -> Option<GameResult> {
+        if score == 1.0 {
+            Some(GameResult::WhiteWins)
+        } else if score == 0.5 {
+            Some(GameResult::Draw)
+        } else if score == 0.0 {
+            Some(GameResult::BlackWins)
+        } else {
+            None
+        }
+    }
+
+    /// White's score: 1, 0.5 or 0.
+    pub fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
+        }
+    }
+}
+
+/// Game results aggregated per ordered (white, black) pair of bot indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairCounts {
+    bots: usize,
+    /// `[white wins, draws, black wins]` at `white * bots + black`.
+    cells: Vec<[f64; 3]>,
+}
+
+impl PairCounts {
+    /// No games yet between `bots` bots (indices `0..bots`).
+    pub fn new(bots: usize) -> PairCounts {
+        PairCounts {
+            bots,
+            cells: vec![[0.0; 3]; bots * bots],
+        }
+    }
+
+    /// Aggregates `(white, black, result)` games. Panics on an index >= `bots`,
+    /// which is a bug in the caller, not bad input.
+    pub fn from_games(
+        bots: usize,
+        games: impl IntoIterator<Item = (usize, usize, GameResult)>,
+    ) -> PairCounts {
+        let mut counts = PairCounts::new(bots);
+        for (white, black, result) in games {
+            counts.add(white, black, result);
+        }
+        counts
+    }
+
+    pub fn add(&mut self, white: usize, black: usize, result: GameResult) {
+        assert!(
+            white < self.bots && black < self.bots,
+            "bot index out of range"
+        );
+        let slot = match result {
+            GameResult::WhiteWins => 0,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 2,
+        };
+        self.cells[white * self.bots + black][slot] += 1.0;
+    }
+
+    pub fn bots(&self) -> usize {
+        self.bots
+    }
+
+    /// `[white wins, draws, black wins]` of the games `white` played against `black`.
+    pub fn get(&self, white: usize, black: usize) -> [f64; 3] {
+        self.cells[white * self.bots + black]
+    }
+
+    pub fn total_games(&self) -> f64 {
+        self.cells.iter().map(|c| c[0] + c[1] + c[2]).sum()
+    }
+}
+
+/// Settings of [`fit_ratings`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitOptions {
+    /// Weight of the prior, in virtual games per parameter (see the module docs).
+    /// 0 gives the pure maximum-likelihood fit.
+    pub prior_games: f64,
+    /// Newton iterations before giving up.
+    pub max_iterations: usize,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            prior_games: 2.0,
+            max_iterations: 200,
+        }
+    }
+}
+
+/// Why a fit failed. With the default prior none of these happen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FitError {
+    InvalidOptions(String),
+    /// The data do not determine the parameters (e.g. without prior: groups of
+    /// bots that never met, or no draws at all).
+    NotIdentifiable,
+    NotConverged {
+        iterations: usize,
+    },
+}
+
+impl fmt::Display for FitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FitError::InvalidOptions(msg) => write!(f, "invalid rating fit options: {msg}"),
+            FitError::NotIdentifiable => write!(
+                f,
+                "the games do not determine the ratings (use a prior, prior_games > 0)"
+            ),
+            FitError::NotConverged { iterations } => {
+                write!(f, "rating fit did not converge in {iterations} iterations")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FitError {}
+
+/// A point estimate with its standard error (normal approximation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub value: f64,
+    pub sd: f64,
+}
+
+impl Estimate {
+    /// `value -/+ z * sd`.
+    pub fn interval(&self, z: f64) -> (f64, f64) {
+        (self.value - z * self.sd, self.value + z * self.sd)
+    }
+
+    /// Lower end of the 95% interval.
+    pub fn low(&self) -> f64 {
+        self.value - Z95 * self.sd
+    }
+
+    /// Upper end of the 95% interval.
+    pub fn high(&self) -> f64 {
+        self.value + Z95 * self.sd
+    }
+}
+
+/// The fitted model. All values in Elo.
+#[derive(Debug, Clone)]
+pub struct RatingFit {
+    ratings: Vec<Estimate>,
+    white_advantage: Estimate,
+    draw_elo: Estimate,
+    /// Posterior covariance of (ratings.., adv, drawelo) in nats^2, row-major.
+    covariance: Vec<f64>,
+    iterations: usize,
+}
+
+impl RatingFit {
+    /// Rating of each bot relative to the mean of all bots (which is 0).
+    pub fn ratings(&self) -> &[Estimate] {
+        &self.ratings
+    }
+
+    pub fn rating(&self, bot: usize) -> Estimate {
+        self.ratings[bot]
+    }
+
+    /// The first player's (white's) advantage `adv`.
+    pub fn white_advantage(&self) -> Estimate {
+        self.white_advantage
+    }
+
+    /// BayesElo's `drawelo`.
+    pub fn draw_elo(&self) -> Estimate {
+        self.draw_elo
+    }
+
+    /// Rating of `a` minus rating of `b`, with its standard error from the joint
+    /// covariance (smaller than combining the two bots' intervals when they met).
+    pub fn difference(&self, a: usize, b: usize) -> Estimate {
+        let m = self.ratings.len() + 2;
+        let c = &self.covariance;
+        let var = c[a * m + a] + c[b * m + b] - 2.0 * c[a * m + b];
+        Estimate {
+            value: self.ratings[a].value - self.ratings[b].value,
+            sd: var.max(0.0).sqrt() / NATS_PER_ELO,
+        }
+    }
+
+    /// Newton iterations the fit took.
+    pub fn iterations(&self) -> usize {
+        self.iterations
+    }
+}
+
+/// Strength of the penalty `(sum of ratings)^2 / 2` that pins the mean rating at
+/// 0. The rest of the objective does not change when all ratings shift together,
+/// so this fixes the mode's location without changing centred ratings or their
+/// covariance.
+const GAUGE: f64 = 1.0;
+
+/// Newton stops when the decrement falls below this, relative to the size of the
+/// log posterior (rounding makes smaller decrements meaningless).
+const CONVERGED: f64 = 1e-12;
+
+/// Fits ratings, first-player advantage and draw parameter to `counts`.
+pub fn fit_ratings(counts: &PairCounts, options: &FitOptions) -> Result<RatingFit, FitError> {
+    if !(options.prior_games >= 0.0 && options.prior_games.is_finite()) {
+        return Err(FitError::InvalidOptions(format!(
+            "prior_games must be a finite number >= 0, got {}",
+            options.prior_games
+        )));
+    }
+    let problem = Problem::new(counts, options.prior_games);
+    let mut x = problem.start();
+    let mut value = problem.value(&x);
+    let mut iterations = 0;
+    loop {
+        if iterations >= options.max_iterations {
+            return Err(FitError::NotConverged { iterations });
+        }
+        iterations += 1;
+        let (gradient, hessian) = problem.gradient_and_information(&x);
+        let chol = Cholesky::new(&hessian, problem.dim()).ok_or(FitError::NotIdentifiable)?;
+        let step = chol.solve(&gradient);
+        // Newton decrement: the predicted gain of a full step, times two.
+        let decrement: f64 = gradient.iter().zip(&step).map(|(g, d)| g * d).sum();
+        if !decrement.is_finite() {
+            return Err(FitError::NotIdentifiable);
+        }
+        // Half the decrement is the predicted remaining gain in log posterior; below
+        // this the parameters are within a tiny fraction of a standard error.
+        if decrement < CONVERGED * (1.0 + value.abs()) {
+            break;
+        }
+        // Backtracking line search (Armijo); also keeps drawelo positive.
+        let mut t = 1.0;
+        let mut accepted = false;
+        while t > 1e-12 {
+            let trial: Vec<f64> = x.iter().zip(&step).map(|(xi, di)| xi + t * di).collect();
+            if trial[problem.draw_index()] > 0.0 {
+                let trial_value = problem.value(&trial);
+                // Strict: a step too small to change anything is not progress.
+                if trial_value > value + 1e-4 * t * decrement {
+                    x = trial;
+                    value = trial_value;
+                    accepted = true;
+                    break;
+                }
+            }
+            t *= 0.5;
+        }
+        if !accepted {
+            // No further ascent is possible in floating point: at the optimum up to
+            // rounding. Accept if the remaining predicted gain is tiny.
+            if decrement < 1e3 * CONVERGED * (1.0 + value.abs()) {
+                break;
+            }
+            return Err(FitError::NotConverged { iterations });
+        }
+    }
+    let (_, information) = problem.gradient_and_information(&x);
+    let covariance = Cholesky::new(&information, problem.dim())
+        .ok_or(FitError::NotIdentifiable)?
+        .inverse();
+    Ok(problem.summarise(&x, covariance, iterations))
+}
+
+/// One ordered pair's counts, with the bots' indices.
+struct Cell {
+    white: usize,
+    black: usize,
+    wins: f64,
+    draws: f64,
+    losses: f64,
+}
+
+/// The objective in natural units: parameters are `[theta_0..theta_{n-1}, a, s]`
+/// with `theta = rating * NATS_PER_ELO`, `a = adv * NATS_PER_ELO`,
+/// `s = drawelo * NATS_PER_ELO`.
+struct Problem {
+    bots: usize,
+    cells: Vec<Cell>,
+    prior: f64,
+    draw_rate: f64,
+}
+
+/// Log-probabilities of a game's outcomes and their derivatives with respect to
+/// `u = theta_w - theta_b + a` and `s`, weighted by the cell's counts.
+struct CellTerms {
+    value: f64,
+    g_u: f64,
+    g_s: f64,
+    /// Negative second derivatives.
+    h_uu: f64,
+    h_us: f64,
+    h_ss: f64,
+}
+
+/// `ln sinh(s)` for s > 0.
+fn ln_sinh(s: f64) -> f64 {
+    s + (-(-2.0 * s).exp_m1()).ln() - std::f64::consts::LN_2
+}
+
+fn cell_terms(cell: &Cell, u: f64, s: f64, with_derivatives: bool) -> CellTerms {
+    // P(white wins) = sigmoid(u - s), P(black wins) = sigmoid(-u - s),
+    // P(draw) = sinh(s) / (cosh(u) + cosh(s)).
+    // cosh terms are scaled by e^-M to stay finite for extreme parameters.
+    let big = u.abs().max(s);
+    let scaled_cosh = |v: f64| 0.5 * ((v - big).exp() + (-v - big).exp());
+    let scaled_sinh = |v: f64| 0.5 * ((v - big).exp() - (-v - big).exp());
+    let k = scaled_cosh(u) + scaled_cosh(s); // (cosh u + cosh s) e^-M
+    let ln_k = big + k.ln();
+    let mut value = 0.0;
+    if cell.wins > 0.0 {
+        value += cell.wins * ln_sigmoid(u - s);
+    }
+    if cell.losses > 0.0 {
+        value += cell.losses * ln_sigmoid(-u - s);
+    }
+    if cell.draws > 0.0 {
+        value += cell.draws * (ln_sinh(s) - ln_k);
+    }
+    if !with_derivatives {
+        return CellTerms {
+            value,
+            g_u: 0.0,
+            g_s: 0.0,
+            h_uu: 0.0,
+            h_us: 0.0,
+            h_ss: 0.0,
+        };
+    }
+    let p = sigmoid(u - s);
+    let q = sigmoid(-u - s);
+    let vp = p * (1.0 - p);
+    let vq = q * (1.0 - q);
+    let (w, d, l) = (cell.wins, cell.draws, cell.losses);
+    let mut terms = CellTerms {
+        value,
+        g_u: w * (1.0 - p) - l * (1.0 - q),
+        g_s: -w * (1.0 - p) - l * (1.0 - q),
+        h_uu: w * vp + l * vq,
+        h_us: -w * vp + l * vq,
+        h_ss: w * vp + l * vq,
+    };
+    if d > 0.0 {
+        let (ch_u, sh_u) = (scaled_cosh(u), scaled_sinh(u));
+        let (ch_s, sh_s) = (scaled_cosh(s), scaled_sinh(s));
+        let k2 = k * k;
+        // (1 + cosh u cosh s) / K^2, with the 1 scaled by e^-2M.
+        let curvature = ((-2.0 * big).exp() + ch_u * ch_s) / k2;
+        let sinh_s = s.sinh();
+        terms.g_u -= d * sh_u / k;
+        terms.g_s += d * (1.0 / s.tanh() - sh_s / k);
+        terms.h_uu += d * curvature;
+        terms.h_us -= d * sh_u * sh_s / k2;
+        terms.h_ss += d * (1.0 / (sinh_s * sinh_s) + curvature);
+    }
+    terms
+}
+
+impl Problem {
+    fn new(counts: &PairCounts, prior: f64) -> Problem {
+        let n = counts.bots();
+        let mut cells = Vec::new();
+        let mut draws = 0.0;
+        let mut total = 0.0;
+        for white in 0..n {
+            for black in 0..n {
+                let [wins, d, losses] = counts.get(white, black);
+                if wins + d + losses > 0.0 {
+                    draws += d;
+                    total += wins + d + losses;
+                    cells.push(Cell {
+                        white,
+                        black,
+                        wins,
+                        draws: d,
+                        losses,
+                    });
+                }
+            }
+        }
+        let draw_rate = if total > 0.0 { draws / total } else { 0.5 };
+        Problem {
+            bots: n,
+            cells,
+            prior,
+            draw_rate,
+        }
+    }
+
+    fn dim(&self) -> usize {
+        self.bots + 2
+    }
+
+    fn adv_index(&self) -> usize {
+        self.bots
+    }
+
+    fn draw_index(&self) -> usize {
+        self.bots + 1
+    }
+
+    /// Ratings and advantage at 0; drawelo matching the observed draw rate between
+    /// equal players (`P(draw) = tanh(s / 2)`).
+    fn start(&self) -> Vec<f64> {
+        let mut x = vec![0.0; self.dim()];
+        x[self.draw_index()] = 2.0 * self.draw_rate.clamp(0.05, 0.95).atanh();
+        x
+    }
+
+    fn u(&self, x: &[f64], cell: &Cell) -> f64 {
+        x[cell.white] - x[cell.black] + x[self.adv_index()]
+    }
+
+    fn mean_rating(&self, x: &[f64]) -> f64 {
+        if self.bots == 0 {
+            0.0
+        } else {
+            x[..self.bots].iter().sum::<f64>() / self.bots as f64
+        }
+    }
+
+    /// Log posterior (up to a constant) minus the gauge penalty.
+    fn value(&self, x: &[f64]) -> f64 {
+        let s = x[self.draw_index()];
+        let mut value: f64 = self
+            .cells
+            .iter()
+            .map(|c| cell_terms(c, self.u(x, c), s, false).value)
+            .sum();
+        let half = 0.5 * self.prior;
+        if half > 0.0 {
+            let mean = self.mean_rating(x);
+            for &theta in &x[..self.bots] {
+                let z = theta - mean;
+                value += half * (ln_sigmoid(z) + ln_sigmoid(-z));
+            }
+            let a = x[self.adv_index()];
+            value += half * (ln_sigmoid(a) + ln_sigmoid(-a));
+            // ln tanh(s/2) + ln(2 sigmoid(-s)): one virtual draw, one decisive game.
+            value += half
+                * ((-(-s).exp_m1()).ln() - (-s).exp().ln_1p()
+                    + std::f64::consts::LN_2
+                    + ln_sigmoid(-s));
+        }
+        let sum: f64 = x[..self.bots].iter().sum();
+        value - 0.5 * GAUGE * sum * sum
+    }
+
+    /// Gradient of [`Problem::value`] and its negative Hessian (the information).
+    fn gradient_and_information(&self, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let n = self.bots;
+        let m = self.dim();
+        let (ia, is) = (self.adv_index(), self.draw_index());
+        let s = x[is];
+        let mut g = vec![0.0; m];
+        let mut h = vec![0.0; m * m];
+        for cell in &self.cells {
+            let t = cell_terms(cell, self.u(x, cell), s, true);
+            // u depends on +theta_white, -theta_black, +a.
+            let mut jac: [(usize, f64); 3] = [(cell.white, 1.0), (cell.black, -1.0), (ia, 1.0)];
+            let used = if cell.white == cell.black {
+                // Self-play: the ratings cancel, only `a` remains.
+                jac[0] = (ia, 1.0);
+                1
+            } else {
+                3
+            };
+            for &(p, jp) in &jac[..used] {
+                g[p] += jp * t.g_u;
+                h[p * m + is] += jp * t.h_us;
+                h[is * m + p] += jp * t.h_us;
+                for &(q, jq) in &jac[..used] {
+                    h[p * m + q] += jp * jq * t.h_uu;
+                }
+            }
+            g[is] += t.g_s;
+            h[is * m + is] += t.h_ss;
+        }
+        let half = 0.5 * self.prior;
+        if half > 0.0 {
+            // Rating prior on z_i = theta_i - mean: gradient g_i - mean(g),
+            // information sum_i h_i v_i v_i^T with v_i = e_i - 1/n.
+            let mean = self.mean_rating(x);
+            let nf = n.max(1) as f64;
+            let mut pg = vec![0.0; n];
+            let mut ph = vec![0.0; n];
+            for i in 0..n {
+                let sig = sigmoid(x[i] - mean);
+                pg[i] = half * (1.0 - 2.0 * sig);
+                ph[i] = self.prior * sig * (1.0 - sig);
+            }
+            let pg_mean = pg.iter().sum::<f64>() / nf;
+            let ph_sum: f64 = ph.iter().sum();
+            for j in 0..n {
+                g[j] += pg[j] - pg_mean;
+                for k in 0..n {
+                    let diag = if j == k { ph[j] } else { 0.0 };
+                    h[j * m + k] += diag - (ph[j] + ph[k]) / nf + ph_sum / (nf * nf);
+                }
+            }
+            let a = x[ia];
+            let sig = sigmoid(a);
+            g[ia] += half * (1.0 - 2.0 * sig);
+            h[ia * m + ia] += self.prior * sig * (1.0 - sig);
+            let sig_s = sigmoid(s);
+            let sinh_s = s.sinh();
+            g[is] += half * (1.0 / sinh_s - sig_s);
+            h[is * m + is] += half * (s.cosh() / (sinh_s * sinh_s) + sig_s * (1.0 - sig_s));
+        }
+        let sum: f64 = x[..n].iter().sum();
+        for j in 0..n {
+            g[j] -= GAUGE * sum;
+            for k in 0..n {
+                h[j * m + k] += GAUGE;
+            }
+        }
+        (g, h)
+    }
+
+    fn summarise(&self, x: &[f64], covariance: Vec<f64>, iterations: usize) -> RatingFit {
+        let n = self.bots;
+        let m = self.dim();
+        let mean = self.mean_rating(x);
+        let nf = n.max(1) as f64;
+        // Var(theta_i - mean) = C_ii - 2 mean_k C_ik + mean_jk C_jk.
+        let row_means: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|k| covariance[i * m + k]).sum::<f64>() / nf)
+            .collect();
+        let grand_mean = row_means.iter().sum::<f64>() / nf;
+        let ratings = (0..n)
+            .map(|i| {
+                let var = covariance[i * m + i] - 2.0 * row_means[i] + grand_mean;
+                Estimate {
+                    value: (x[i] - mean) / NATS_PER_ELO,
+                    sd: var.max(0.0).sqrt() / NATS_PER_ELO,
+                }
+            })
+            .collect();
+        let param = |idx: usize| Estimate {
+            value: x[idx] / NATS_PER_ELO,
+            sd: covariance[idx * m + idx].max(0.0).sqrt() / NATS_PER_ELO,
+        };
+        RatingFit {
+            ratings,
+            white_advantage: param(self.adv_index()),
+            draw_elo: param(self.draw_index()),
+            covariance,
+            iterations,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Finite differences of `Problem::value` must match the analytic gradient and
+    /// information, including the prior, the gauge and self-play cells.
+    #[test]
+    fn derivatives_match_finite_differences() {
+        let mut counts = PairCounts::new(3);
+        let games = [
+            (0, 1, GameResult::WhiteWins, 7),
+            (0, 1, GameResult::Draw, 3),
+            (1, 0, GameResult::BlackWins, 2),
+            (1, 2, GameResult::Draw, 5),
+            (2, 0, GameResult::WhiteWins, 4),
+            (2, 0, GameResult::BlackWins, 1),
+            (2, 2, GameResult::WhiteWins, 1),
+        ];
+        for (w, b, r, times) in games {
+            for _ in 0..times {
+                counts.add(w, b, r);
+            }
+        }
+        let problem = Problem::new(&counts, 2.0);
+        let x = vec![0.3, -0.2, 0.5, 0.15, 0.7];
+        let (g, h) = problem.gradient_and_information(&x);
+        let m = problem.dim();
+        let eps = 1e-5;
+        let shifted = |i: usize, d: f64| {
+            let mut y = x.clone();
+            y[i] += d;
+            y
+        };
+        for i in 0..m {
+            let fd =
+                (problem.value(&shifted(i, eps)) - problem.value(&shifted(i, -eps))) / (2.0 * eps);
+            assert!((fd - g[i]).abs() < 1e-6, "gradient {i}: {fd} vs {}", g[i]);
+            let (gp, _) = problem.gradient_and_information(&shifted(i, eps));
+            let (gm, _) = problem.gradient_and_information(&shifted(i, -eps));
+            for j in 0..m {
+                let fd = -(gp[j] - gm[j]) / (2.0 * eps);
+                assert!(
+                    (fd - h[j * m + i]).abs() < 1e-5,
+                    "information {j},{i}: {fd} vs {}",
+                    h[j * m + i]
+                );
+            }
+        }
+    }
+}
