@@ -98,7 +98,6 @@ pub async fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> boo
     }
 }
 
-
 /// `1 / (1 + 10^(-x/400))`.
 pub fn f(x: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-x / 400.0))
