@@ -1,1 +1,18 @@
-//! TODO
+//! Round-robin tournaments that survive crashes: a seeded schedule, a journal
+//! written as games finish, and a runner that plays games concurrently.
+//!
+//! - [`config`]: the tournament file and flags, resolved into [`TournamentConfig`].
+//! - [`schedule`]: who plays whom, with which colours and opening.
+//! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
+//! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end, repaired on resume.
+
+pub mod config;
+pub mod journal;
+pub mod manifest;
+pub mod schedule;
+pub mod time_control;
+
+pub use config::{Defaults, Overrides, TournamentConfig};
+pub use journal::{FinishedGame, Journal, Recovery};
+pub use manifest::{Manifest, Plan, SprtPlan};
+pub use schedule::ScheduledGame;
