@@ -5,6 +5,7 @@ mod common;
 
 use std::time::Duration;
 
+use arena::protocol::FailureReason;
 use arena::referee::{BotProcess, ReadLine, SendError, SpawnOptions};
 use common::{bot, eventually, is_dead, live_group_members};
 use serde_json::{json, Value};
@@ -140,7 +141,7 @@ async fn bot_death_is_seen_even_when_its_child_holds_stdout() {
         "the child should still hold the pipe"
     );
     let (reason, message) = bot.death_reason(Duration::from_secs(2)).await.unwrap();
-    assert_eq!(reason, "crash");
+    assert_eq!(reason, FailureReason::Crash);
     assert!(message.contains("exit code 4"), "{message}");
     assert_all_gone(&mut bot).await;
 }
@@ -198,7 +199,7 @@ async fn writing_to_a_dead_bot_is_an_error_not_a_signal() {
     // The process is gone, so its stdin has no reader: EPIPE, not SIGPIPE.
     let sent = bot.send_line(&turn(4, &[]), SEND).await;
     assert!(matches!(sent, Err(SendError::Closed(_))), "{sent:?}");
-    assert_eq!(reason, "crash");
+    assert_eq!(reason, FailureReason::Crash);
     assert!(
         message.contains("exit code 3") && message.contains("giving up"),
         "{message}"
@@ -236,7 +237,7 @@ async fn memory_limit_death_is_reported_as_memory() {
     bot.send_line(&turn(0, &[]), SEND).await.unwrap();
     assert_eq!(bot.read_line(in_secs(20.0)).await, ReadLine::Eof);
     let (reason, message) = bot.death_reason(Duration::from_secs(2)).await.unwrap();
-    assert_eq!(reason, "memory", "{message}");
+    assert_eq!(reason, FailureReason::Memory, "{message}");
     assert!(message.contains("MemoryError"), "{message}");
     assert_all_gone(&mut bot).await;
 }
@@ -251,7 +252,7 @@ async fn cpu_limit_death_is_reported_as_cpu() {
     bot.send_line(&turn(0, &[]), SEND).await.unwrap();
     assert_eq!(bot.read_line(in_secs(20.0)).await, ReadLine::Eof);
     let (reason, message) = bot.death_reason(Duration::from_secs(2)).await.unwrap();
-    assert_eq!(reason, "cpu", "{message}");
+    assert_eq!(reason, FailureReason::Cpu, "{message}");
     assert!(message.contains("SIGXCPU"), "{message}");
     assert_all_gone(&mut bot).await;
 }

@@ -210,16 +210,15 @@ impl QuinqueState {
         }
         let me = self.to_move();
         let opp = me.opponent();
-        let has_supply = self.supply[side(me)] > 0;
-        let no_supply = || "you have no stones left in your supply".to_string();
+        let needs_supply = !matches!(m, QuinqueMove::Capture { .. });
+        if needs_supply && self.supply[side(me)] == 0 {
+            return Err("you have no stones left in your supply".into());
+        }
         if self.ply == 0 && !matches!(m, QuinqueMove::Place(_)) {
             return Err("the first move of the game must be a placement".into());
         }
         match *m {
             QuinqueMove::Place(c) => {
-                if !has_supply {
-                    return Err(no_supply());
-                }
                 if self.ply == 0 && idx(c) == CENTRE {
                     return Err("the first stone may not go on the centre c3".into());
                 }
@@ -228,9 +227,6 @@ impl QuinqueState {
                 }
             }
             QuinqueMove::Double(c) => {
-                if !has_supply {
-                    return Err(no_supply());
-                }
                 if self.height(idx(c), me) != 1 {
                     return Err(format!(
                         "{c} is not your single (only a single can be doubled)"
@@ -238,9 +234,6 @@ impl QuinqueState {
                 }
             }
             QuinqueMove::Triple(c) => {
-                if !has_supply {
-                    return Err(no_supply());
-                }
                 if self.height(idx(c), me) != 2 {
                     return Err(format!(
                         "{c} is not your double (only a double can be tripled)"
@@ -257,9 +250,6 @@ impl QuinqueState {
                 }
             }
             QuinqueMove::Enclose(c) => {
-                if !has_supply {
-                    return Err(no_supply());
-                }
                 self.check_target(c, 1)?;
                 if let Some(n) = self.opening_in_enclosure(idx(c), me) {
                     return Err(format!(

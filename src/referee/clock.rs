@@ -1,77 +1,55 @@
 //! Time controls and the game clock.
 //!
-//! Time is measured by the referee from just before it writes a `turn` line
-//! to the moment it has read the answer line, so it includes the pipe round
-//! trip. To keep scheduling noise on a busy machine from costing games, a
+//! Time is measured by the referee from the moment it has written a `turn`
+//! line to the moment it has read the whole answer line (as PROTOCOL.md
+//! tells bot authors), so it includes the pipe transfer of the answer. To keep scheduling noise on a busy machine from costing games, a
 //! move is only a timeout when it takes longer than its limit plus a grace
 //! margin ([`DEFAULT_GRACE`], 100 ms unless configured). The bot is told the
 //! limit without the margin (`move_ms`), and the margin is not a bank: a
 //! clock never goes below zero and the overrun is not carried over.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use serde::{Deserialize, Serialize};
+
+use crate::games::Color;
+use crate::protocol::TurnClock;
 
 /// Allowance beyond a move's limit before it counts as a timeout.
 pub const DEFAULT_GRACE: Duration = Duration::from_millis(100);
 
-/// How much time bots get, as sent in `new_game.time_control`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TimeControl {
-    /// A fixed limit for every move.
-    PerMove { move_ms: u64 },
-    /// A clock per side: `base_ms` at the start, `increment_ms` added after
-    /// each move made in time (Fischer increment).
-    Clock { base_ms: u64, increment_ms: u64 },
-}
+pub use crate::protocol::TimeControl;
 
-impl TimeControl {
-    pub fn per_move(move_ms: u64) -> TimeControl {
-        TimeControl::PerMove { move_ms }
-    }
-
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("time control serializes")
-    }
-}
-
-/// Parses the command-line forms: `per-move=MS` (milliseconds) or
-/// `BASE+INC` in seconds, e.g. `10+0.1` (a bare `BASE` means no increment).
-impl FromStr for TimeControl {
-    type Err = anyhow::Error;
-
-    fn from_str(s: &str) -> anyhow::Result<TimeControl> {
-        let s = s.trim();
-        if let Some(ms) = s
-            .strip_prefix("per-move=")
-            .or_else(|| s.strip_prefix("per_move="))
-        {
-            let move_ms: u64 = ms.trim().parse().with_context(|| {
-                format!("time control {s:?}: per-move limit must be whole milliseconds")
-            })?;
-            if move_ms == 0 {
-                bail!("time control {s:?}: per-move limit must be positive");
-            }
-            return Ok(TimeControl::PerMove { move_ms });
-        }
-        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
-        let base_ms = seconds_to_ms(base).with_context(|| {
-            format!("time control {s:?}: expected per-move=MS or BASE+INC in seconds (e.g. 10+0.1)")
+/// Parses the command-line forms of a time control: `per-move=MS`
+/// (milliseconds) or `BASE+INC` in seconds, e.g. `10+0.1` (a bare `BASE`
+/// means no increment).
+pub fn parse_time_control(s: &str) -> anyhow::Result<TimeControl> {
+    let s = s.trim();
+    if let Some(ms) = s
+        .strip_prefix("per-move=")
+        .or_else(|| s.strip_prefix("per_move="))
+    {
+        let move_ms: u64 = ms.trim().parse().with_context(|| {
+            format!("time control {s:?}: per-move limit must be whole milliseconds")
         })?;
-        let increment_ms =
-            seconds_to_ms(inc).with_context(|| format!("time control {s:?}: bad increment"))?;
-        if base_ms == 0 {
-            bail!("time control {s:?}: base time must be positive");
+        if move_ms == 0 {
+            bail!("time control {s:?}: per-move limit must be positive");
         }
-        Ok(TimeControl::Clock {
-            base_ms,
-            increment_ms,
-        })
+        return Ok(TimeControl::PerMove { move_ms });
     }
+    let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+    let base_ms = seconds_to_ms(base).with_context(|| {
+        format!("time control {s:?}: expected per-move=MS or BASE+INC in seconds (e.g. 10+0.1)")
+    })?;
+    let increment_ms =
+        seconds_to_ms(inc).with_context(|| format!("time control {s:?}: bad increment"))?;
+    if base_ms == 0 {
+        bail!("time control {s:?}: base time must be positive");
+    }
+    Ok(TimeControl::Clock {
+        base_ms,
+        increment_ms,
+    })
 }
 
 fn seconds_to_ms(text: &str) -> anyhow::Result<u64> {
@@ -85,21 +63,19 @@ fn seconds_to_ms(text: &str) -> anyhow::Result<u64> {
     Ok((secs * 1000.0).round() as u64)
 }
 
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControl::PerMove { move_ms } => write!(f, "per-move={move_ms}"),
-            TimeControl::Clock {
-                base_ms,
-                increment_ms,
-            } => {
-                write!(
-                    f,
-                    "{}+{}",
-                    *base_ms as f64 / 1000.0,
-                    *increment_ms as f64 / 1000.0
-                )
-            }
+/// The command-line spelling of a time control (parses back to the same).
+pub fn format_time_control(tc: &TimeControl) -> String {
+    match tc {
+        TimeControl::PerMove { move_ms } => format!("per-move={move_ms}"),
+        TimeControl::Clock {
+            base_ms,
+            increment_ms,
+        } => {
+            format!(
+                "{}+{}",
+                *base_ms as f64 / 1000.0,
+                *increment_ms as f64 / 1000.0
+            )
         }
     }
 }
@@ -111,7 +87,7 @@ pub struct Flagged {
     pub used_ms: u64,
 }
 
-/// Both sides' time during one game. Sides are indexed 0 (white), 1 (black).
+/// Both sides' time during one game.
 #[derive(Debug, Clone)]
 pub struct Clock {
     tc: TimeControl,
@@ -141,59 +117,67 @@ impl Clock {
         self.grace
     }
 
-    /// The limit for `side`'s next move, as sent to the bot (`move_ms`).
-    pub fn move_limit_ms(&self, side: usize) -> u64 {
+    /// The limit for `color`'s next move, as sent to the bot (`move_ms`).
+    pub fn move_limit_ms(&self, color: Color) -> u64 {
         match self.tc {
             TimeControl::PerMove { move_ms } => move_ms,
-            TimeControl::Clock { .. } => self.remaining_ms[side],
+            TimeControl::Clock { .. } => self.remaining_ms[index(color)],
         }
     }
 
-    /// How long the referee waits for `side`'s answer: limit plus grace.
-    pub fn wait_limit(&self, side: usize) -> Duration {
-        Duration::from_millis(self.move_limit_ms(side)) + self.grace
+    /// How long the referee waits for `color`'s answer: limit plus grace.
+    pub fn wait_limit(&self, color: Color) -> Duration {
+        Duration::from_millis(self.move_limit_ms(color)) + self.grace
     }
 
-    /// Remaining clock time of `side`, `None` for per-move controls.
-    pub fn remaining_ms(&self, side: usize) -> Option<u64> {
+    /// Remaining clock time of `color`, `None` for per-move controls.
+    pub fn remaining_ms(&self, color: Color) -> Option<u64> {
         match self.tc {
             TimeControl::PerMove { .. } => None,
-            TimeControl::Clock { .. } => Some(self.remaining_ms[side]),
+            TimeControl::Clock { .. } => Some(self.remaining_ms[index(color)]),
         }
     }
 
-    /// The `clock` object of a `turn` message for `side` to move.
-    pub fn turn_json(&self, side: usize) -> serde_json::Value {
-        serde_json::json!({
-            "white_ms": self.remaining_ms(0),
-            "black_ms": self.remaining_ms(1),
-            "move_ms": self.move_limit_ms(side),
-        })
+    /// The `clock` of a `turn` message for `color` to move.
+    pub fn turn_clock(&self, color: Color) -> TurnClock {
+        TurnClock {
+            white_ms: self.remaining_ms(Color::White),
+            black_ms: self.remaining_ms(Color::Black),
+            move_ms: self.move_limit_ms(color),
+        }
     }
 
-    /// Books `used` against `side`. Over limit plus grace: [`Flagged`] (and a
+    /// Books `used` against `color`. Over limit plus grace: [`Flagged`] (and a
     /// clock drops to zero). Otherwise a clock loses `used` (not below zero)
     /// and gains the increment.
-    pub fn charge(&mut self, side: usize, used: Duration) -> Result<(), Flagged> {
+    pub fn charge(&mut self, color: Color, used: Duration) -> Result<(), Flagged> {
         let used_ms = used.as_millis().min(u64::MAX as u128) as u64;
-        let limit_ms = self.move_limit_ms(side);
+        let limit_ms = self.move_limit_ms(color);
         if used > Duration::from_millis(limit_ms) + self.grace {
             if let TimeControl::Clock { .. } = self.tc {
-                self.remaining_ms[side] = 0;
+                self.remaining_ms[index(color)] = 0;
             }
             return Err(Flagged { limit_ms, used_ms });
         }
         if let TimeControl::Clock { increment_ms, .. } = self.tc {
-            self.remaining_ms[side] =
-                self.remaining_ms[side].saturating_sub(used_ms) + increment_ms;
+            self.remaining_ms[index(color)] =
+                self.remaining_ms[index(color)].saturating_sub(used_ms) + increment_ms;
         }
         Ok(())
+    }
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Color::{Black, White};
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -202,18 +186,18 @@ mod tests {
     #[test]
     fn parses_command_line_forms() {
         assert_eq!(
-            "per-move=250".parse::<TimeControl>().unwrap(),
-            TimeControl::per_move(250)
+            parse_time_control("per-move=250").unwrap(),
+            TimeControl::PerMove { move_ms: 250 }
         );
         assert_eq!(
-            "10+0.1".parse::<TimeControl>().unwrap(),
+            parse_time_control("10+0.1").unwrap(),
             TimeControl::Clock {
                 base_ms: 10_000,
                 increment_ms: 100
             }
         );
         assert_eq!(
-            " 60 ".parse::<TimeControl>().unwrap(),
+            parse_time_control(" 60 ").unwrap(),
             TimeControl::Clock {
                 base_ms: 60_000,
                 increment_ms: 0
@@ -229,7 +213,7 @@ mod tests {
             "0+1",
             "inf",
         ] {
-            let err = bad.parse::<TimeControl>().unwrap_err();
+            let err = parse_time_control(bad).unwrap_err();
             assert!(
                 format!("{err:#}").contains("time control"),
                 "{bad}: {err:#}"
@@ -238,85 +222,71 @@ mod tests {
     }
 
     #[test]
-    fn display_round_trips() {
+    fn command_line_spelling_round_trips() {
         for tc in [
-            TimeControl::per_move(300),
+            TimeControl::PerMove { move_ms: 300 },
             TimeControl::Clock {
                 base_ms: 10_000,
                 increment_ms: 100,
             },
         ] {
-            assert_eq!(tc.to_string().parse::<TimeControl>().unwrap(), tc);
+            assert_eq!(parse_time_control(&format_time_control(&tc)).unwrap(), tc);
         }
     }
 
     #[test]
-    fn json_matches_the_protocol() {
-        assert_eq!(
-            TimeControl::per_move(1000).to_json(),
-            serde_json::json!({"type": "per_move", "move_ms": 1000})
-        );
-        let tc = TimeControl::Clock {
-            base_ms: 60000,
-            increment_ms: 1000,
-        };
-        assert_eq!(
-            tc.to_json(),
-            serde_json::json!({"type": "clock", "base_ms": 60000, "increment_ms": 1000})
-        );
-        assert_eq!(
-            serde_json::from_value::<TimeControl>(tc.to_json()).unwrap(),
-            tc
-        );
-    }
-
-    #[test]
     fn per_move_limit_with_grace() {
-        let mut clock = Clock::new(TimeControl::per_move(100), ms(20));
-        assert_eq!(clock.move_limit_ms(0), 100);
-        assert_eq!(clock.wait_limit(1), ms(120));
-        assert_eq!(clock.remaining_ms(0), None);
-        assert!(clock.charge(0, ms(120)).is_ok());
+        let mut clock = Clock::new(TimeControl::PerMove { move_ms: 100 }, ms(20));
+        assert_eq!(clock.move_limit_ms(White), 100);
+        assert_eq!(clock.wait_limit(Black), ms(120));
+        assert_eq!(clock.remaining_ms(White), None);
+        assert!(clock.charge(White, ms(120)).is_ok());
         assert_eq!(
-            clock.charge(1, ms(121)),
+            clock.charge(Black, ms(121)),
             Err(Flagged {
                 limit_ms: 100,
                 used_ms: 121
             })
         );
         assert_eq!(
-            clock.turn_json(0),
-            serde_json::json!({"white_ms": null, "black_ms": null, "move_ms": 100})
+            clock.turn_clock(White),
+            TurnClock {
+                white_ms: None,
+                black_ms: None,
+                move_ms: 100
+            }
         );
     }
 
     #[test]
     fn clock_counts_down_adds_increment_and_flags() {
-        let mut clock = Clock::new(
-            TimeControl::Clock {
-                base_ms: 1000,
-                increment_ms: 50,
-            },
-            ms(10),
-        );
-        clock.charge(0, ms(300)).unwrap();
-        assert_eq!(clock.remaining_ms(0), Some(750));
-        assert_eq!(clock.remaining_ms(1), Some(1000));
-        assert_eq!(clock.move_limit_ms(0), 750);
+        let tc = TimeControl::Clock {
+            base_ms: 1000,
+            increment_ms: 50,
+        };
+        let mut clock = Clock::new(tc, ms(10));
+        clock.charge(White, ms(300)).unwrap();
+        assert_eq!(clock.remaining_ms(White), Some(750));
+        assert_eq!(clock.remaining_ms(Black), Some(1000));
+        assert_eq!(clock.move_limit_ms(White), 750);
         assert_eq!(
-            clock.turn_json(1),
-            serde_json::json!({"white_ms": 750, "black_ms": 1000, "move_ms": 1000})
+            clock.turn_clock(Black),
+            TurnClock {
+                white_ms: Some(750),
+                black_ms: Some(1000),
+                move_ms: 1000
+            }
         );
         // Inside the grace: the clock stops at zero, then gets the increment.
-        clock.charge(0, ms(755)).unwrap();
-        assert_eq!(clock.remaining_ms(0), Some(50));
+        clock.charge(White, ms(755)).unwrap();
+        assert_eq!(clock.remaining_ms(White), Some(50));
         assert_eq!(
-            clock.charge(0, ms(61)),
+            clock.charge(White, ms(61)),
             Err(Flagged {
                 limit_ms: 50,
                 used_ms: 61
             })
         );
-        assert_eq!(clock.remaining_ms(0), Some(0));
+        assert_eq!(clock.remaining_ms(White), Some(0));
     }
 }

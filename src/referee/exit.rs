@@ -7,6 +7,7 @@ use std::process::ExitStatus;
 use serde::Serialize;
 
 use super::spec::Limits;
+use crate::protocol::FailureReason;
 
 /// A bot's exit: code or signal, and whether the referee sent the signal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,14 +79,14 @@ const OUT_OF_MEMORY_MARKERS: &[&str] = &[
     "OutOfMemoryError",              // JVM
 ];
 
-/// Game-end reason for a bot that died on its own: `"cpu"`, `"memory"` or
-/// `"crash"`, with a message that says how it ended and quotes the last
+/// Game-end reason for a bot that died on its own (`cpu`, `memory` or
+/// `crash`), with a message that says how it ended and quotes the last
 /// line of its stderr.
 pub fn classify_death(
     exit: &ExitInfo,
     limits: &Limits,
     stderr_tail: &str,
-) -> (&'static str, String) {
+) -> (FailureReason, String) {
     let last_words = stderr_tail
         .lines()
         .rev()
@@ -95,8 +96,8 @@ pub fn classify_death(
         .unwrap_or_default();
     if exit.signal == Some(libc::SIGXCPU) {
         return (
-            "cpu",
-            format!("bot exceeded its CPU-time limit ({exit}){last_words}"),
+            FailureReason::Cpu,
+            format!("exceeded its CPU-time limit ({exit}){last_words}"),
         );
     }
     if let (Some(secs), Some(libc::SIGKILL), false) =
@@ -105,8 +106,8 @@ pub fn classify_death(
         // The hard CPU limit is one second past the soft one: a bot that
         // ignored SIGXCPU dies by SIGKILL, which nobody else here sends.
         return (
-            "cpu",
-            format!("bot killed by SIGKILL, not sent by the referee; presumably its {secs} s CPU-time hard limit{last_words}"),
+            FailureReason::Cpu,
+            format!("was killed by SIGKILL, not sent by the referee; presumably its {secs} s CPU-time hard limit{last_words}"),
         );
     }
     if limits.memory_mb.is_some()
@@ -116,11 +117,14 @@ pub fn classify_death(
     {
         let mb = limits.memory_mb.unwrap_or_default();
         return (
-            "memory",
-            format!("bot ran out of memory under its {mb} MiB limit ({exit}){last_words}"),
+            FailureReason::Memory,
+            format!("ran out of memory under its {mb} MiB limit ({exit}){last_words}"),
         );
     }
-    ("crash", format!("bot process ended: {exit}{last_words}"))
+    (
+        FailureReason::Crash,
+        format!("process ended: {exit}{last_words}"),
+    )
 }
 
 fn truncate(s: &str, max: usize) -> &str {
@@ -167,13 +171,13 @@ mod tests {
     #[test]
     fn crash_quotes_last_stderr_line() {
         let (reason, msg) = classify_death(&exited(3), &Limits::default(), "a\nboom here\n\n");
-        assert_eq!(reason, "crash");
+        assert_eq!(reason, FailureReason::Crash);
         assert_eq!(
             msg,
-            "bot process ended: exit code 3; last stderr line: boom here"
+            "process ended: exit code 3; last stderr line: boom here"
         );
         let (_, msg) = classify_death(&exited(1), &Limits::default(), "");
-        assert_eq!(msg, "bot process ended: exit code 1");
+        assert_eq!(msg, "process ended: exit code 1");
     }
 
     #[test]
@@ -184,21 +188,21 @@ mod tests {
         };
         assert_eq!(
             classify_death(&signalled(libc::SIGXCPU), &Limits::default(), "").0,
-            "cpu"
+            FailureReason::Cpu
         );
         assert_eq!(
             classify_death(&signalled(libc::SIGKILL), &limited, "").0,
-            "cpu"
+            FailureReason::Cpu
         );
         assert_eq!(
             classify_death(&signalled(libc::SIGKILL), &Limits::default(), "").0,
-            "crash"
+            FailureReason::Crash
         );
         let by_us = ExitInfo {
             killed_by_referee: true,
             ..signalled(libc::SIGKILL)
         };
-        assert_eq!(classify_death(&by_us, &limited, "").0, "crash");
+        assert_eq!(classify_death(&by_us, &limited, "").0, FailureReason::Crash);
     }
 
     #[test]
@@ -208,19 +212,22 @@ mod tests {
             ..Limits::default()
         };
         let tail = "Traceback...\nMemoryError\n";
-        assert_eq!(classify_death(&exited(1), &limited, tail).0, "memory");
+        assert_eq!(
+            classify_death(&exited(1), &limited, tail).0,
+            FailureReason::Memory
+        );
         assert_eq!(
             classify_death(&exited(1), &Limits::default(), tail).0,
-            "crash"
+            FailureReason::Crash
         );
         assert_eq!(
             classify_death(&exited(1), &limited, "ValueError\n").0,
-            "crash"
+            FailureReason::Crash
         );
         let rust = "memory allocation of 1048576 bytes failed\n";
         assert_eq!(
             classify_death(&signalled(libc::SIGABRT), &limited, rust).0,
-            "memory"
+            FailureReason::Memory
         );
     }
 }

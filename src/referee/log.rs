@@ -29,7 +29,10 @@ pub fn truncation_marker(cap: u64) -> String {
 #[derive(Debug)]
 pub struct StderrLog {
     path: Option<PathBuf>,
+    cap: u64,
     tail: Arc<Mutex<Tail>>,
+    /// A file the drain should switch to before its next write.
+    next_file: Arc<Mutex<Option<LogFile>>>,
     task: Option<JoinHandle<()>>,
 }
 
@@ -50,11 +53,44 @@ impl Tail {
     }
 }
 
+/// An open log file and how much of its cap is used ([`FULL`] once capped).
+#[derive(Debug)]
+struct LogFile {
+    file: tokio::fs::File,
+    written: u64,
+}
+
+/// Opens `path` for appending (creating its directory) and writes `header`
+/// if the file has room. The cap counts what the file already held, so a
+/// path reused by restarted bots stays bounded too.
+fn open_log(path: &Path, cap: u64, header: &str) -> anyhow::Result<LogFile> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create log directory {}: {e}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot open bot log {}: {e}", path.display()))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut written = if len >= cap { FULL } else { len };
+    if written != FULL && !header.is_empty() {
+        let take = header.len().min((cap - written) as usize);
+        std::io::Write::write_all(&mut file, &header.as_bytes()[..take])
+            .map_err(|e| anyhow::anyhow!("cannot write bot log {}: {e}", path.display()))?;
+        written += take as u64;
+    }
+    Ok(LogFile {
+        file: tokio::fs::File::from_std(file),
+        written,
+    })
+}
+
 impl StderrLog {
     /// Starts draining `stderr`. With a `path`, output is appended to that
-    /// file (created if needed) until the file holds `cap` bytes; the cap
-    /// counts what the file already held, so a path reused by restarted bots
-    /// stays bounded too. `header` is written first (e.g. the command line).
+    /// file (created if needed) until the file holds `cap` bytes. `header` is
+    /// written first (e.g. the command line).
     pub fn start<R>(
         stderr: R,
         path: Option<&Path>,
@@ -64,31 +100,29 @@ impl StderrLog {
     where
         R: AsyncRead + Unpin + Send + 'static,
     {
-        let file = match path {
-            Some(path) => {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| {
-                        anyhow::anyhow!("cannot create log directory {}: {e}", dir.display())
-                    })?;
-                }
-                let file = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| anyhow::anyhow!("cannot open bot log {}: {e}", path.display()))?;
-                let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-                let written = if len >= cap { FULL } else { len };
-                Some((tokio::fs::File::from_std(file), written))
-            }
-            None => None,
-        };
+        let file = path.map(|p| open_log(p, cap, header)).transpose()?;
         let tail = Arc::new(Mutex::new(Tail::default()));
-        let task = tokio::spawn(drain(stderr, file, cap, header.to_string(), tail.clone()));
+        let next_file = Arc::new(Mutex::new(None));
+        let task = tokio::spawn(drain(stderr, file, cap, tail.clone(), next_file.clone()));
         Ok(StderrLog {
             path: path.map(Path::to_path_buf),
+            cap,
             tail,
+            next_file,
             task: Some(task),
         })
+    }
+
+    /// From now on, writes to `path` instead (e.g. one log per game for a
+    /// bot process that plays several). The file is created at once, with
+    /// `header`, even if the bot never writes anything more. Output already
+    /// in the pipe at the switch (say, what the bot wrote on hearing the
+    /// previous `game_over`) may land in either file.
+    pub fn switch_to(&mut self, path: &Path, header: &str) -> anyhow::Result<()> {
+        let file = open_log(path, self.cap, header)?;
+        *self.next_file.lock().unwrap_or_else(|e| e.into_inner()) = Some(file);
+        self.path = Some(path.to_path_buf());
+        Ok(())
     }
 
     pub fn path(&self) -> Option<&Path> {
@@ -129,19 +163,14 @@ impl Drop for StderrLog {
 
 async fn drain<R>(
     mut stderr: R,
-    mut file: Option<(tokio::fs::File, u64)>,
+    mut file: Option<LogFile>,
     cap: u64,
-    header: String,
     tail: Arc<Mutex<Tail>>,
+    next_file: Arc<Mutex<Option<LogFile>>>,
 ) where
     R: AsyncRead + Unpin,
 {
     let mut buf = vec![0u8; 16 * 1024];
-    if let Some((f, written)) = file.as_mut() {
-        if *written != FULL {
-            write_capped(f, written, cap, header.as_bytes()).await;
-        }
-    }
     loop {
         let n = match stderr.read(&mut buf).await {
             Ok(0) | Err(_) => break,
@@ -149,14 +178,21 @@ async fn drain<R>(
         };
         let chunk = &buf[..n];
         tail.lock().unwrap_or_else(|e| e.into_inner()).push(chunk);
-        if let Some((f, written)) = file.as_mut() {
-            if *written != FULL {
-                write_capped(f, written, cap, chunk).await;
+        let switch = next_file.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(new) = switch {
+            if let Some(old) = file.as_mut() {
+                let _ = old.file.flush().await;
+            }
+            file = Some(new);
+        }
+        if let Some(log) = file.as_mut() {
+            if log.written != FULL {
+                write_capped(&mut log.file, &mut log.written, cap, chunk).await;
             }
         }
     }
-    if let Some((f, _)) = file.as_mut() {
-        let _ = f.flush().await;
+    if let Some(log) = file.as_mut() {
+        let _ = log.file.flush().await;
     }
 }
 
@@ -226,6 +262,34 @@ mod tests {
         drop(writer);
         log.finish(Duration::from_secs(5)).await;
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[tokio::test]
+    async fn switching_files_sends_later_output_to_the_new_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("g1.log");
+        let second = dir.path().join("g2.log");
+        let (mut writer, reader) = tokio::io::duplex(64);
+        let mut log = StderrLog::start(reader, Some(&first), 1000, "[one]\n").unwrap();
+        writer.write_all(b"game one\n").await.unwrap();
+        // Let the drain take the first chunk before switching.
+        while log.total_bytes() < 9 {
+            tokio::task::yield_now().await;
+        }
+        log.switch_to(&second, "[two]\n").unwrap();
+        assert_eq!(log.path(), Some(second.as_path()));
+        assert_eq!(std::fs::read_to_string(&second).unwrap(), "[two]\n");
+        writer.write_all(b"game two\n").await.unwrap();
+        drop(writer);
+        log.finish(Duration::from_secs(5)).await;
+        assert_eq!(
+            std::fs::read_to_string(&first).unwrap(),
+            "[one]\ngame one\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&second).unwrap(),
+            "[two]\ngame two\n"
+        );
     }
 
     #[tokio::test]

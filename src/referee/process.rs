@@ -24,6 +24,7 @@ use super::limits::RlimitPlan;
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{StderrLog, DEFAULT_LOG_CAP};
 use super::spec::{BotSpec, Limits};
+use crate::protocol::FailureReason;
 
 /// Time between SIGTERM and SIGKILL when ending a bot.
 pub const DEFAULT_TERM_GRACE: Duration = Duration::from_millis(200);
@@ -50,6 +51,8 @@ pub struct SpawnOptions {
     pub max_line: usize,
     /// Time between SIGTERM and SIGKILL in [`BotProcess::kill`].
     pub term_grace: Duration,
+    /// Extra text for the log after the referee's "started" line.
+    pub log_header: String,
 }
 
 impl Default for SpawnOptions {
@@ -59,6 +62,7 @@ impl Default for SpawnOptions {
             log_cap: DEFAULT_LOG_CAP,
             max_line: DEFAULT_MAX_LINE,
             term_grace: DEFAULT_TERM_GRACE,
+            log_header: String::new(),
         }
     }
 }
@@ -157,7 +161,10 @@ impl BotProcess {
         let stdin = child.stdin.take().context("child stdin was not piped")?;
         let stdout = child.stdout.take().context("child stdout was not piped")?;
         let stderr = child.stderr.take().context("child stderr was not piped")?;
-        let header = format!("[arena: started {:?} as pid {pid}]\n", argv);
+        let header = format!(
+            "[arena: started {:?} as pid {pid}]\n{}",
+            argv, opts.log_header
+        );
         let log = StderrLog::start(stderr, opts.log_path.as_deref(), opts.log_cap, &header)
             .with_context(|| format!("bot {:?}", spec.name))?;
         std::mem::forget(guard);
@@ -193,6 +200,13 @@ impl BotProcess {
 
     pub fn log_path(&self) -> Option<&Path> {
         self.log.path()
+    }
+
+    /// Sends the bot's stderr to `path` from now on (one log per game).
+    pub fn switch_log(&mut self, path: &Path, header: &str) -> anyhow::Result<()> {
+        self.log
+            .switch_to(path, header)
+            .with_context(|| format!("bot {:?}", self.name))
     }
 
     /// The last few KiB of the bot's stderr.
@@ -278,6 +292,16 @@ impl BotProcess {
         }
     }
 
+    /// A line (or end of output) the bot has already written although
+    /// nothing was asked, without waiting for one; `None` if there is none.
+    /// Lines that arrived very recently may not be seen yet.
+    pub async fn poll_pending(&mut self) -> Option<ReadLine> {
+        match self.read_line(Instant::now()).await {
+            ReadLine::Timeout => None,
+            other => Some(other),
+        }
+    }
+
     fn record_exit(&mut self, status: std::io::Result<ExitStatus>) {
         if self.exit.is_some() {
             return;
@@ -320,7 +344,7 @@ impl BotProcess {
     /// `memory`) and a message. Waits up to `wait` for the exit (stdout
     /// closes a moment before the process can be reaped); `None` if the
     /// process is still running then.
-    pub async fn death_reason(&mut self, wait: Duration) -> Option<(&'static str, String)> {
+    pub async fn death_reason(&mut self, wait: Duration) -> Option<(FailureReason, String)> {
         let exit = self.wait_exit(wait).await?;
         Some(classify_death(&exit, &self.limits, &self.log.tail()))
     }

@@ -11,8 +11,9 @@
 //! ```
 //!
 //! `command` may also be one string, split like a shell would split it
-//! (quotes supported). With `shell = true` the words are joined and run by
-//! `sh -c`, for commands that need pipes, globs or variables.
+//! (quotes supported). With `shell = true` the command runs as `sh -c LINE`,
+//! for commands that need pipes, globs or variables: a string is passed to
+//! the shell untouched, a list is joined with spaces.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,12 +28,12 @@ use super::command_line::split_command_line;
 pub const DEFAULT_STARTUP_MS: u64 = 5_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RawBotSpec")]
 pub struct BotSpec {
     /// Name used in tables, logs and the `opponent` field sent to bots.
     pub name: String,
-    /// Program and arguments (argv). See the module docs for the string form.
-    #[serde(deserialize_with = "deserialize_command")]
+    /// Program and arguments (argv); with `shell`, the words of a shell
+    /// command line (usually just one: the whole line).
     pub command: Vec<String>,
     /// Run `command` (joined with spaces) through `sh -c`. Off by default:
     /// bots are started directly so no shell sits between referee and bot.
@@ -72,20 +73,48 @@ impl Limits {
     }
 }
 
-/// `command` as a list of words or as one string split like a shell would.
-fn deserialize_command<'de, D>(deserializer: D) -> Result<Vec<String>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Command {
-        Words(Vec<String>),
-        Line(String),
-    }
-    match Command::deserialize(deserializer)? {
-        Command::Words(words) => Ok(words),
-        Command::Line(line) => split_command_line(&line).map_err(serde::de::Error::custom),
+/// The file form of [`BotSpec`]: `command` may be a list or a string, and
+/// what a string means depends on `shell`, which may come after it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBotSpec {
+    name: String,
+    command: CommandForm,
+    #[serde(default)]
+    shell: bool,
+    #[serde(default)]
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    limits: Limits,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CommandForm {
+    Words(Vec<String>),
+    Line(String),
+}
+
+impl TryFrom<RawBotSpec> for BotSpec {
+    type Error = String;
+
+    fn try_from(raw: RawBotSpec) -> Result<BotSpec, String> {
+        let command = match (raw.command, raw.shell) {
+            (CommandForm::Words(words), _) => words,
+            (CommandForm::Line(line), true) => vec![line],
+            (CommandForm::Line(line), false) => split_command_line(&line)
+                .map_err(|e| format!("bot {:?}: field `command`: {e}", raw.name))?,
+        };
+        Ok(BotSpec {
+            name: raw.name,
+            command,
+            shell: raw.shell,
+            cwd: raw.cwd,
+            env: raw.env,
+            limits: raw.limits,
+        })
     }
 }
 
@@ -150,6 +179,43 @@ impl BotSpec {
     }
 }
 
+/// Reads the `[[bot]]` entries of a TOML file (a bots file, or a tournament
+/// config: other tables are ignored). Relative `cwd`s resolve against the
+/// file's directory, and a bot without `cwd` runs there, so the file works
+/// from any current directory. Errors name the file (and TOML's line and
+/// column, or the bot).
+pub fn read_bots_file(path: &Path) -> anyhow::Result<Vec<BotSpec>> {
+    #[derive(Deserialize)]
+    struct BotsFile {
+        #[serde(default)]
+        bot: Vec<BotSpec>,
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read bots file {}", path.display()))?;
+    let file: BotsFile =
+        toml::from_str(&text).with_context(|| format!("bots file {}", path.display()))?;
+    let base = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut seen = std::collections::HashSet::new();
+    let mut bots = Vec::new();
+    for mut spec in file.bot {
+        spec.validate()
+            .with_context(|| format!("bots file {}", path.display()))?;
+        if !seen.insert(spec.name.clone()) {
+            bail!(
+                "bots file {}: two bots are named {:?}",
+                path.display(),
+                spec.name
+            );
+        }
+        spec.resolve_relative_to(base);
+        bots.push(spec);
+    }
+    Ok(bots)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,8 +237,12 @@ mod tests {
 
             [[bot]]
             name = "b"
-            command = "node 'my bot.js' --depth 3"
+            command = "node 'my bot.js' --depth 3 | tee x"
             shell = true
+
+            [[bot]]
+            name = "c"
+            command = "node 'my bot.js' --depth 3"
         "#;
         let file: File = toml::from_str(text).unwrap();
         let a = &file.bot[0];
@@ -184,13 +254,36 @@ mod tests {
         assert!(!a.shell);
         assert_eq!(a.argv(), a.command);
         let b = &file.bot[1];
-        assert_eq!(b.command, ["node", "my bot.js", "--depth", "3"]);
-        assert_eq!(b.argv(), ["sh", "-c", "node my bot.js --depth 3"]);
+        assert_eq!(b.command, ["node 'my bot.js' --depth 3 | tee x"]);
+        assert_eq!(b.argv(), ["sh", "-c", "node 'my bot.js' --depth 3 | tee x"]);
+        let c = &file.bot[2];
+        assert_eq!(c.command, ["node", "my bot.js", "--depth", "3"]);
+        assert_eq!(c.argv(), c.command);
         assert_eq!(b.limits, Limits::default());
         assert_eq!(
             b.limits.startup(),
             Duration::from_millis(DEFAULT_STARTUP_MS)
         );
+    }
+
+    #[test]
+    fn a_bad_command_string_is_an_error_naming_the_bot() {
+        let err = toml::from_str::<File>("[[bot]]\nname='q'\ncommand=\"run 'x\"\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("\"q\"") && err.contains("unterminated single quote"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn serialized_specs_read_back_the_same() {
+        let mut spec = BotSpec::from_command_line("s", "a 'b c'").unwrap();
+        spec.limits.cpu_seconds = Some(5);
+        let text = toml::to_string(&spec).unwrap();
+        assert_eq!(toml::from_str::<BotSpec>(&text).unwrap(), spec);
     }
 
     #[test]
@@ -222,6 +315,40 @@ mod tests {
             .to_string()
             .contains("memory_mb"));
         assert!(BotSpec::from_command_line("z", "'unterminated").is_err());
+    }
+
+    #[test]
+    fn bots_file_resolves_paths_and_reports_errors_with_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bots.toml");
+        std::fs::write(
+            &path,
+            "[tournament]\nrounds = 2\n\n[[bot]]\nname = 'a'\ncommand = 'python3 a.py'\n\n[[bot]]\nname = 'b'\ncommand = ['b']\ncwd = 'sub'\n",
+        )
+        .unwrap();
+        let bots = read_bots_file(&path).unwrap();
+        assert_eq!(bots[0].command, ["python3", "a.py"]);
+        assert_eq!(bots[0].cwd.as_deref(), Some(dir.path()));
+        assert_eq!(bots[1].cwd, Some(dir.path().join("sub")));
+
+        std::fs::write(
+            &path,
+            "[[bot]]\nname = 'a'\ncommand = ['x']\n[[bot]]\nname = 'a'\ncommand = ['y']\n",
+        )
+        .unwrap();
+        let err = format!("{:#}", read_bots_file(&path).unwrap_err());
+        assert!(
+            err.contains("bots.toml") && err.contains("two bots are named \"a\""),
+            "{err}"
+        );
+
+        std::fs::write(&path, "[[bot]]\nname = 'a'\n").unwrap();
+        let err = format!("{:#}", read_bots_file(&path).unwrap_err());
+        assert!(
+            err.contains("bots.toml") && err.contains("command"),
+            "{err}"
+        );
+        assert!(read_bots_file(&dir.path().join("none.toml")).is_err());
     }
 
     #[test]

@@ -38,6 +38,7 @@ def run(name, on_turn=first_legal, on_hello=None, on_new_game=None, on_game_over
             if move is not None:
                 send({"type": "move", "move": move})
         elif kind == "game_over":
+            log(f"game_over {msg['result']} {msg['reason']}")
             if on_game_over:
                 on_game_over(msg)
         elif kind == "quit":
