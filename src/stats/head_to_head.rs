@@ -127,27 +127,27 @@ mod tests {
         // 6 wins, 2 draws, 2 losses: mean 0.7, per-game variance
         // (6*.09 + 2*.04 + 2*.49)/10 = 0.16, so sd = sqrt(0.16/10) = 0.12649.
         let mut units = vec![];
-        units.extend(
-            std::iter::repeat(ScoreUnit {
+        units.extend(std::iter::repeat_n(
+            ScoreUnit {
                 points: 1.0,
                 games: 1,
-            })
-            .take(6),
-        );
-        units.extend(
-            std::iter::repeat(ScoreUnit {
+            },
+            6,
+        ));
+        units.extend(std::iter::repeat_n(
+            ScoreUnit {
                 points: 0.5,
                 games: 1,
-            })
-            .take(2),
-        );
-        units.extend(
-            std::iter::repeat(ScoreUnit {
+            },
+            2,
+        ));
+        units.extend(std::iter::repeat_n(
+            ScoreUnit {
                 points: 0.0,
                 games: 1,
-            })
-            .take(2),
-        );
+            },
+            2,
+        ));
         let est = ScoreEstimate::from_units(&units).unwrap();
         assert!((est.score - 0.7).abs() < 1e-12);
         assert!((est.sd - 0.016f64.sqrt()).abs() < 1e-12);

@@ -25,7 +25,7 @@ impl Cholesky {
                     sum -= l[i * n + k] * l[j * n + k];
                 }
                 if i == j {
-                    if !(sum > 0.0) || !sum.is_finite() {
+                    if sum.is_nan() || sum <= 0.0 || sum.is_infinite() {
                         return None;
                     }
                     l[i * n + i] = sum.sqrt();

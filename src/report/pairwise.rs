@@ -1,0 +1,147 @@
+//! Head-to-head results for every pair of bots that met: `pairwise.csv`.
+//!
+//! Columns: `bot_a,bot_b,games,wins,draws,losses,score_pct,elo_diff,elo_low,
+//! elo_high,los,penta_ll,penta_ld,penta_dd_wl,penta_wd,penta_ww`, all from
+//! `bot_a`'s side; `bot_a` is the better-ranked bot of the two and rows follow the
+//! standings order.
+//!
+//! - `elo_diff` and its 95% interval come from these games alone (fastchess's
+//!   match Elo: see [`crate::stats::head_to_head`]), with game pairs as the
+//!   independent units; `inf`/`-inf` mark a 100%/0% score or too few units.
+//! - `los`: likelihood that `bot_a` is stronger, from wins and losses (0..1).
+//! - `penta_*`: colour-swapped game pairs (same `pair` id and variant) by `bot_a`'s
+//!   total: LL 0, LD 0.5, DD+WL 1, WD 1.5, WW 2 points. Games without a partner
+//!   count in `games` but in no pentanomial cell.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::stats::{
+    likelihood_of_superiority, pair_up, GameResult, PairableGame, Score, ScoreEstimate,
+};
+
+use super::results::{ScoredGame, ScoredGames};
+use super::standings::{round, write_rows};
+
+/// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].
+pub const PAIRWISE_COLUMNS: [&str; 16] = [
+    "bot_a",
+    "bot_b",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score_pct",
+    "elo_diff",
+    "elo_low",
+    "elo_high",
+    "los",
+    "penta_ll",
+    "penta_ld",
+    "penta_dd_wl",
+    "penta_wd",
+    "penta_ww",
+];
+
+/// One line of `pairwise.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairwiseRow {
+    pub bot_a: String,
+    pub bot_b: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub score_pct: f64,
+    pub elo_diff: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    pub los: f64,
+    pub penta_ll: u64,
+    pub penta_ld: u64,
+    pub penta_dd_wl: u64,
+    pub penta_wd: u64,
+    pub penta_ww: u64,
+}
+
+/// `a`'s result in game `g` (a must have played it).
+fn score_of(a: usize, g: &ScoredGame) -> Score {
+    let white_score = match g.result {
+        GameResult::WhiteWins => Score::Win,
+        GameResult::Draw => Score::Draw,
+        GameResult::BlackWins => Score::Loss,
+    };
+    if g.white == a {
+        white_score
+    } else {
+        white_score.reversed()
+    }
+}
+
+/// Head-to-head rows for every pair of bots that played, `order` giving the bot
+/// indices best first (e.g. [`super::standings::Standings::order`]).
+pub fn pairwise_rows(scored: &ScoredGames, order: &[usize]) -> Vec<PairwiseRow> {
+    let mut rank = vec![usize::MAX; scored.bots.len()];
+    for (r, &bot) in order.iter().enumerate() {
+        rank[bot] = r;
+    }
+    // Games per unordered pair, keyed (better-ranked, worse-ranked).
+    let mut by_pair: HashMap<(usize, usize), Vec<&ScoredGame>> = HashMap::new();
+    for g in &scored.games {
+        let (a, b) = if (rank[g.white], g.white) <= (rank[g.black], g.black) {
+            (g.white, g.black)
+        } else {
+            (g.black, g.white)
+        };
+        by_pair.entry((a, b)).or_default().push(g);
+    }
+    let mut keys: Vec<(usize, usize)> = by_pair.keys().copied().collect();
+    keys.sort_by_key(|&(a, b)| (rank[a], a, rank[b], b));
+    keys.into_iter()
+        .map(|(a, b)| head_to_head(scored, a, b, &by_pair[&(a, b)]))
+        .collect()
+}
+
+fn head_to_head(scored: &ScoredGames, a: usize, b: usize, games: &[&ScoredGame]) -> PairwiseRow {
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for g in games {
+        match score_of(a, g) {
+            Score::Win => wins += 1,
+            Score::Draw => draws += 1,
+            Score::Loss => losses += 1,
+        }
+    }
+    let paired = pair_up(games.iter().map(|g| PairableGame {
+        key: g.pair_key,
+        a_first: g.white == a,
+        score: score_of(a, g),
+    }));
+    let penta = paired.pentanomial();
+    let estimate =
+        ScoreEstimate::from_paired(&paired).expect("a pair of bots in the map played a game");
+    let (low, high) = estimate.elo_interval();
+    PairwiseRow {
+        bot_a: scored.bots[a].clone(),
+        bot_b: scored.bots[b].clone(),
+        games: games.len() as u64,
+        wins,
+        draws,
+        losses,
+        score_pct: round(100.0 * estimate.score, 2),
+        elo_diff: round(estimate.elo(), 1),
+        elo_low: round(low, 1),
+        elo_high: round(high, 1),
+        los: round(likelihood_of_superiority(wins, losses), 4),
+        penta_ll: penta.ll,
+        penta_ld: penta.ld,
+        penta_dd_wl: penta.dd_wl(),
+        penta_wd: penta.wd,
+        penta_ww: penta.ww,
+    }
+}
+
+pub fn write_pairwise_csv(path: &Path, rows: &[PairwiseRow]) -> anyhow::Result<()> {
+    write_rows(path, &PAIRWISE_COLUMNS, rows)
+}

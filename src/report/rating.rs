@@ -1,0 +1,50 @@
+//! Everything `arena rate` and the tournament write after rating a set of games:
+//! standings, model parameters and head-to-head tables.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::games_csv::GameRow;
+use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
+use super::results::ScoredGames;
+use super::standings::Standings;
+
+pub const STANDINGS_FILE: &str = "standings.csv";
+pub const PAIRWISE_FILE: &str = "pairwise.csv";
+pub const MODEL_FILE: &str = "model.csv";
+
+/// Standings and pairwise results of one set of games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingReport {
+    pub standings: Standings,
+    pub pairwise: Vec<PairwiseRow>,
+}
+
+impl RatingReport {
+    /// Rates `rows`. Fails only on rows with an unknown result or a bot playing
+    /// itself (naming the game id).
+    pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<RatingReport> {
+        let scored = ScoredGames::from_rows(rows)?;
+        let standings = Standings::from_games(&scored)?;
+        let pairwise = pairwise_rows(&scored, &standings.order);
+        Ok(RatingReport {
+            standings,
+            pairwise,
+        })
+    }
+
+    /// Writes standings.csv, model.csv and pairwise.csv into `dir` (created if
+    /// missing); returns the paths written.
+    pub fn write_files(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        let standings = dir.join(STANDINGS_FILE);
+        let model = dir.join(MODEL_FILE);
+        let pairwise = dir.join(PAIRWISE_FILE);
+        self.standings.write_csv(&standings)?;
+        self.standings.write_model_csv(&model)?;
+        write_pairwise_csv(&pairwise, &self.pairwise)?;
+        Ok(vec![standings, model, pairwise])
+    }
+}

@@ -1,0 +1,320 @@
+//! The standings: one row per bot with its results and jointly fitted Elo, plus
+//! the fitted model parameters.
+//!
+//! Files:
+//! - `standings.csv`: `rank,bot,games,wins,draws,losses,score_pct,elo,elo_low,
+//!   elo_high,white_games,white_score_pct,black_games,black_score_pct`, best
+//!   first. `elo` is centred on the field's mean (0); `elo_low`/`elo_high` are the
+//!   95% interval. Percentages are empty when there are no games to divide by.
+//! - `model.csv`: `parameter,value,low,high` with the rows `white_advantage_elo`
+//!   (the first player's advantage, fitted jointly with the ratings) and
+//!   `draw_elo` (BayesElo's draw parameter: equal bots draw with probability
+//!   `tanh(draw_elo * ln10 / 800)`), each with its 95% interval. A separate file
+//!   keeps standings.csv one row per bot, so it loads straight into a plot.
+//!
+//! See [`crate::stats::elo`] for the model, its weak prior and the intervals.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use crate::stats::{fit_ratings, Estimate, FitOptions, GameResult};
+
+use super::games_csv::GameRow;
+use super::results::ScoredGames;
+
+/// The header of `standings.csv`, in the field order of [`StandingRow`].
+pub const STANDINGS_COLUMNS: [&str; 14] = [
+    "rank",
+    "bot",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score_pct",
+    "elo",
+    "elo_low",
+    "elo_high",
+    "white_games",
+    "white_score_pct",
+    "black_games",
+    "black_score_pct",
+];
+
+/// The header of `model.csv`, in the field order of [`ModelRow`].
+pub const MODEL_COLUMNS: [&str; 4] = ["parameter", "value", "low", "high"];
+
+/// One line of `standings.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StandingRow {
+    pub rank: usize,
+    pub bot: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub score_pct: Option<f64>,
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    pub white_games: u64,
+    pub white_score_pct: Option<f64>,
+    pub black_games: u64,
+    pub black_score_pct: Option<f64>,
+}
+
+/// One line of `model.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelRow {
+    pub parameter: &'static str,
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Standings and model parameters of a set of games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standings {
+    /// Best first.
+    pub rows: Vec<StandingRow>,
+    /// Bot indices (of [`ScoredGames::bots`]) in rank order.
+    pub order: Vec<usize>,
+    pub white_advantage: Estimate,
+    pub draw_elo: Estimate,
+    pub games: u64,
+}
+
+/// Per-bot tallies, in half-points to stay exact.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    white_games: u64,
+    white_half_points: u64,
+    black_games: u64,
+    black_half_points: u64,
+}
+
+fn pct(half_points: u64, games: u64) -> Option<f64> {
+    (games > 0).then(|| round(50.0 * half_points as f64 / games as f64, 2))
+}
+
+/// Rounds for output; infinities and NaN pass through.
+pub(crate) fn round(value: f64, decimals: i32) -> f64 {
+    if !value.is_finite() {
+        return value;
+    }
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
+impl Standings {
+    /// Validates and rates `rows` (see [`ScoredGames::from_rows`] for errors).
+    pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<Standings> {
+        Standings::from_games(&ScoredGames::from_rows(rows)?)
+    }
+
+    pub fn from_games(scored: &ScoredGames) -> anyhow::Result<Standings> {
+        let fit = fit_ratings(&scored.pair_counts(), &FitOptions::default())
+            .context("fitting Elo ratings")?;
+        let mut tallies = vec![Tally::default(); scored.bots.len()];
+        for g in &scored.games {
+            let white_half = match g.result {
+                GameResult::WhiteWins => 2,
+                GameResult::Draw => 1,
+                GameResult::BlackWins => 0,
+            };
+            let w = &mut tallies[g.white];
+            w.white_games += 1;
+            w.white_half_points += white_half;
+            let b = &mut tallies[g.black];
+            b.black_games += 1;
+            b.black_half_points += 2 - white_half;
+            for (bot, half) in [(g.white, white_half), (g.black, 2 - white_half)] {
+                let t = &mut tallies[bot];
+                match half {
+                    2 => t.wins += 1,
+                    1 => t.draws += 1,
+                    _ => t.losses += 1,
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..scored.bots.len()).collect();
+        let score = |i: usize| {
+            let t = &tallies[i];
+            let games = t.white_games + t.black_games;
+            if games == 0 {
+                0.0
+            } else {
+                (t.white_half_points + t.black_half_points) as f64 / games as f64
+            }
+        };
+        order.sort_by(|&a, &b| {
+            fit.rating(b)
+                .value
+                .total_cmp(&fit.rating(a).value)
+                .then(score(b).total_cmp(&score(a)))
+                .then(scored.bots[a].cmp(&scored.bots[b]))
+        });
+        let rows = order
+            .iter()
+            .enumerate()
+            .map(|(rank, &i)| {
+                let t = &tallies[i];
+                let r = fit.rating(i);
+                let games = t.white_games + t.black_games;
+                StandingRow {
+                    rank: rank + 1,
+                    bot: scored.bots[i].clone(),
+                    games,
+                    wins: t.wins,
+                    draws: t.draws,
+                    losses: t.losses,
+                    score_pct: pct(t.white_half_points + t.black_half_points, games),
+                    elo: round(r.value, 1),
+                    elo_low: round(r.low(), 1),
+                    elo_high: round(r.high(), 1),
+                    white_games: t.white_games,
+                    white_score_pct: pct(t.white_half_points, t.white_games),
+                    black_games: t.black_games,
+                    black_score_pct: pct(t.black_half_points, t.black_games),
+                }
+            })
+            .collect();
+        Ok(Standings {
+            rows,
+            order,
+            white_advantage: fit.white_advantage(),
+            draw_elo: fit.draw_elo(),
+            games: scored.games.len() as u64,
+        })
+    }
+
+    /// The rows of `model.csv`.
+    pub fn model_rows(&self) -> Vec<ModelRow> {
+        [
+            ("white_advantage_elo", self.white_advantage),
+            ("draw_elo", self.draw_elo),
+        ]
+        .into_iter()
+        .map(|(parameter, e)| ModelRow {
+            parameter,
+            value: round(e.value, 1),
+            low: round(e.low(), 1),
+            high: round(e.high(), 1),
+        })
+        .collect()
+    }
+
+    pub fn write_csv(&self, path: &Path) -> anyhow::Result<()> {
+        write_rows(path, &STANDINGS_COLUMNS, &self.rows)
+    }
+
+    pub fn write_model_csv(&self, path: &Path) -> anyhow::Result<()> {
+        write_rows(path, &MODEL_COLUMNS, &self.model_rows())
+    }
+
+    /// The standings as an aligned plain-text table with a line about the model.
+    pub fn render_table(&self) -> String {
+        let header = [
+            "#",
+            "Bot",
+            "Games",
+            "W",
+            "D",
+            "L",
+            "Score",
+            "Elo",
+            "95% interval",
+            "White",
+            "Black",
+        ];
+        let opt_pct = |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{v:.1}%"));
+        let cells: Vec<[String; 11]> = self
+            .rows
+            .iter()
+            .map(|r| {
+                [
+                    r.rank.to_string(),
+                    r.bot.clone(),
+                    r.games.to_string(),
+                    r.wins.to_string(),
+                    r.draws.to_string(),
+                    r.losses.to_string(),
+                    opt_pct(r.score_pct),
+                    format!("{:+.0}", r.elo),
+                    format!("[{:+.0}, {:+.0}]", r.elo_low, r.elo_high),
+                    opt_pct(r.white_score_pct),
+                    opt_pct(r.black_score_pct),
+                ]
+            })
+            .collect();
+        let mut widths = header.map(|h| h.chars().count());
+        for row in &cells {
+            for (w, c) in widths.iter_mut().zip(row) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let mut out = String::new();
+        let mut line = |fields: &[String]| {
+            let mut text = String::new();
+            for (col, field) in fields.iter().enumerate() {
+                let pad = widths[col] - field.chars().count();
+                if col > 0 {
+                    text.push_str("  ");
+                }
+                // Bot names read left-aligned, numbers right-aligned.
+                if col == 1 {
+                    text.push_str(field);
+                    text.push_str(&" ".repeat(pad));
+                } else {
+                    text.push_str(&" ".repeat(pad));
+                    text.push_str(field);
+                }
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        };
+        line(&header.map(String::from));
+        for row in &cells {
+            line(row);
+        }
+        let adv = self.white_advantage;
+        let _ = writeln!(
+            out,
+            "{} games. White advantage {:+.0} Elo [{:+.0}, {:+.0}], draw elo {:.0} [{:.0}, {:.0}].",
+            self.games,
+            adv.value,
+            adv.low(),
+            adv.high(),
+            self.draw_elo.value,
+            self.draw_elo.low(),
+            self.draw_elo.high()
+        );
+        out
+    }
+}
+
+/// Writes serialisable rows under `columns` (the header is written even when
+/// there are no rows, so the file always says what it holds).
+pub(crate) fn write_rows<T: Serialize>(
+    path: &Path,
+    columns: &[&str],
+    rows: &[T],
+) -> anyhow::Result<()> {
+    let write = || -> anyhow::Result<()> {
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_path(path)?;
+        writer.write_record(columns)?;
+        for row in rows {
+            writer.serialize(row)?;
+        }
+        writer.flush()?;
+        Ok(())
+    };
+    write().with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,147 @@
+//! standings.csv, model.csv and pairwise.csv computed from games.csv rows.
+
+use arena::report::games_csv::GameRow;
+use arena::report::pairwise::PAIRWISE_COLUMNS;
+use arena::report::rating::RatingReport;
+use arena::report::standings::{Standings, STANDINGS_COLUMNS};
+
+fn row(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
+    GameRow {
+        id,
+        round: 0,
+        pair,
+        variant: "qango6".into(),
+        white: white.into(),
+        black: black.into(),
+        opening: String::new(),
+        result: result.into(),
+        reason: "group".into(),
+        plies: 20,
+        white_time_ms: 0,
+        black_time_ms: 0,
+    }
+}
+
+/// a-b: pair 0 a wins both (WW for a), pair 1 a wins as white and draws as black
+/// (WD), pair 2 a loses as white and wins as black (WL). b-c: pair 3 draws both
+/// (DD), plus one unpaired game c wins as white.
+fn sample() -> Vec<GameRow> {
+    vec![
+        row(0, 0, "a", "b", "1-0"),
+        row(1, 0, "b", "a", "0-1"),
+        row(2, 1, "a", "b", "1-0"),
+        row(3, 1, "b", "a", "1/2-1/2"),
+        row(4, 2, "a", "b", "0-1"),
+        row(5, 2, "b", "a", "0-1"),
+        row(6, 3, "b", "c", "1/2-1/2"),
+        row(7, 3, "c", "b", "1/2-1/2"),
+        row(8, 4, "c", "b", "1-0"),
+    ]
+}
+
+#[test]
+fn standings_count_results_by_colour_and_rank_by_elo() {
+    let standings = Standings::from_rows(&sample()).unwrap();
+    let bots: Vec<&str> = standings.rows.iter().map(|r| r.bot.as_str()).collect();
+    assert_eq!(bots, ["a", "c", "b"]);
+    let a = &standings.rows[0];
+    assert_eq!(
+        (a.rank, a.games, a.wins, a.draws, a.losses),
+        (1, 6, 4, 1, 1)
+    );
+    assert_eq!(a.score_pct, Some(75.0));
+    assert_eq!((a.white_games, a.white_score_pct), (3, Some(66.67)));
+    assert_eq!((a.black_games, a.black_score_pct), (3, Some(83.33)));
+    let b = &standings.rows[2];
+    assert_eq!((b.games, b.wins, b.draws, b.losses), (9, 1, 3, 5));
+    // b was white in games 1, 3, 5, 6: 0 + 0.5 + 0 + 0.5 = 1 of 4.
+    assert_eq!((b.white_games, b.white_score_pct), (4, Some(25.0)));
+    for r in &standings.rows {
+        assert!(r.elo_low < r.elo && r.elo < r.elo_high, "{r:?}");
+    }
+    let sum: f64 = standings.rows.iter().map(|r| r.elo).sum();
+    assert!(sum.abs() < 0.2, "ratings are centred on 0: {sum}");
+    assert!(standings.render_table().contains("White advantage"));
+}
+
+#[test]
+fn pairwise_rows_follow_rank_order_and_count_pentanomials() {
+    let report = RatingReport::from_rows(&sample()).unwrap();
+    let pw = &report.pairwise;
+    assert_eq!(pw.len(), 2);
+    let ab = &pw[0];
+    assert_eq!((ab.bot_a.as_str(), ab.bot_b.as_str()), ("a", "b"));
+    assert_eq!((ab.games, ab.wins, ab.draws, ab.losses), (6, 4, 1, 1));
+    assert_eq!(ab.score_pct, 75.0);
+    assert_eq!(
+        (
+            ab.penta_ll,
+            ab.penta_ld,
+            ab.penta_dd_wl,
+            ab.penta_wd,
+            ab.penta_ww
+        ),
+        (0, 0, 1, 1, 1)
+    );
+    // LOS from 4 wins, 1 loss: 0.5 + 0.5 erf(3 / sqrt(10)) = 0.91014.
+    assert!((ab.los - 0.9101).abs() < 1e-9, "{}", ab.los);
+    // Elo from 75%: 190.8.
+    assert_eq!(ab.elo_diff, 190.8);
+    let cb = &pw[1];
+    assert_eq!((cb.bot_a.as_str(), cb.bot_b.as_str()), ("c", "b"));
+    assert_eq!((cb.games, cb.wins, cb.draws, cb.losses), (3, 1, 2, 0));
+    // One DD pair; the lone game counts in games but in no pentanomial cell.
+    assert_eq!(
+        (
+            cb.penta_ll,
+            cb.penta_ld,
+            cb.penta_dd_wl,
+            cb.penta_wd,
+            cb.penta_ww
+        ),
+        (0, 0, 1, 0, 0)
+    );
+}
+
+#[test]
+fn files_have_the_documented_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = RatingReport::from_rows(&sample()).unwrap();
+    report.write_files(dir.path()).unwrap();
+    let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
+    let mut lines = standings.lines();
+    assert_eq!(lines.next().unwrap(), STANDINGS_COLUMNS.join(","));
+    assert!(lines.next().unwrap().starts_with("1,a,6,4,1,1,75.0,"));
+    assert_eq!(standings.lines().count(), 4);
+    let pairwise = std::fs::read_to_string(dir.path().join("pairwise.csv")).unwrap();
+    assert_eq!(pairwise.lines().next().unwrap(), PAIRWISE_COLUMNS.join(","));
+    assert!(pairwise.lines().nth(1).unwrap().ends_with(",0,0,1,1,1"));
+    let model = std::fs::read_to_string(dir.path().join("model.csv")).unwrap();
+    let names: Vec<&str> = model
+        .lines()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(names, ["parameter", "white_advantage_elo", "draw_elo"]);
+}
+
+#[test]
+fn no_games_still_give_files_with_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = RatingReport::from_rows(&[]).unwrap();
+    assert!(report.standings.rows.is_empty() && report.pairwise.is_empty());
+    report.write_files(dir.path()).unwrap();
+    let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
+    assert_eq!(standings.trim_end(), STANDINGS_COLUMNS.join(","));
+}
+
+#[test]
+fn bad_rows_are_errors_naming_the_game() {
+    let mut rows = sample();
+    rows[3].result = "draw".into();
+    let err = RatingReport::from_rows(&rows).unwrap_err().to_string();
+    assert!(err.contains("game 3") && err.contains("\"draw\""), "{err}");
+    let mut rows = sample();
+    rows[4].black = "a".into();
+    let err = RatingReport::from_rows(&rows).unwrap_err().to_string();
+    assert!(err.contains("game 4") && err.contains("itself"), "{err}");
+}
