@@ -36,7 +36,7 @@ use crate::games::Variant;
 use crate::protocol::TimeControl;
 use crate::referee::BotSpec;
 
-use super::time_control::parse_time_control;
+use crate::referee::parse_time_control;
 
 /// Variant used when neither the file nor a flag names one.
 pub const DEFAULT_VARIANT: &str = "qango6";
@@ -226,7 +226,8 @@ impl Defaults {
             .unwrap_or(1);
         Defaults {
             concurrency,
-            seed: rand::random::<u64>() >> 1,
+            // Small enough to retype, and exact in every JSON reader.
+            seed: u64::from(rand::random::<u32>()),
             out: PathBuf::from("arena-out").join(utc_timestamp(std::time::SystemTime::now())),
             current_dir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
         }

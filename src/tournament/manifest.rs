@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
-use super::schedule::ScheduledGame;
+use super::schedule::{game_pair, random_opening, ScheduledGame};
 
 pub const MANIFEST_FILE: &str = "tournament.json";
 
@@ -98,5 +98,28 @@ impl Manifest {
             .with_context(|| format!("{}", path.display()))?;
         }
         Ok(manifest)
+    }
+
+    /// The game with id `id` under this plan, or `None` if the plan has no
+    /// such game. SPRT games are computed: pair `id / 2`, bot 0 white in
+    /// the pair's first game, the pair's seeded opening.
+    pub fn scheduled_game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
+        match &self.plan {
+            Plan::RoundRobin { schedule } => Ok(usize::try_from(id)
+                .ok()
+                .and_then(|i| schedule.get(i))
+                .cloned()),
+            Plan::Sprt(sprt) => {
+                let pair = id / 2;
+                if sprt.max_pairs.is_some_and(|max| pair >= max) {
+                    return Ok(None);
+                }
+                let config = &self.config;
+                let opening =
+                    random_opening(config.variant(), config.opening_plies, config.seed, pair)?;
+                let [first, second] = game_pair(pair, pair, 0, 1, opening);
+                Ok(Some(if id.is_multiple_of(2) { first } else { second }))
+            }
+        }
     }
 }

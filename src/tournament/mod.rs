@@ -5,12 +5,19 @@
 //! - [`schedule`]: who plays whom, with which colours and opening.
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
 //! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end, repaired on resume.
+//! - [`session`]: one output directory, new or resumed, and its final standings.
+//! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
+//! - [`progress`]: per-game lines and the progress bar.
+//! - [`round_robin`]: a whole round-robin tournament.
 
 pub mod config;
 pub mod journal;
 pub mod manifest;
+pub mod progress;
+pub mod round_robin;
+pub mod runner;
 pub mod schedule;
-pub mod time_control;
+pub mod session;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
 pub use journal::{FinishedGame, Journal, Recovery};
