@@ -257,6 +257,34 @@ pub fn from_toml(
     overrides: &Overrides,
     defaults: &Defaults,
 ) -> anyhow::Result<TournamentConfig> {
+    build(text, path, base, overrides, defaults, Vec::new())
+}
+
+/// A config from flags and ready-made bots (e.g. `arena sprt`'s two); a bot
+/// without a `cwd` runs in `defaults.current_dir`.
+pub fn from_overrides_with_bots(
+    overrides: &Overrides,
+    defaults: &Defaults,
+    bots: Vec<BotSpec>,
+) -> anyhow::Result<TournamentConfig> {
+    build(
+        "",
+        Path::new("<command line>"),
+        Path::new("."),
+        overrides,
+        defaults,
+        bots,
+    )
+}
+
+fn build(
+    text: &str,
+    path: &Path,
+    base: &Path,
+    overrides: &Overrides,
+    defaults: &Defaults,
+    extra_bots: Vec<BotSpec>,
+) -> anyhow::Result<TournamentConfig> {
     let raw: RawFile = toml::from_str(text)
         .map_err(|e| anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
     let src = Source { path, text };
@@ -363,8 +391,12 @@ pub fn from_toml(
         bot.resolve_relative_to(base);
         bots.push(bot);
     }
-    for flag in &overrides.bots {
-        let mut bot = parse_bot_flag(flag)?;
+    let flag_bots = overrides
+        .bots
+        .iter()
+        .map(|flag| parse_bot_flag(flag))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for mut bot in extra_bots.into_iter().chain(flag_bots) {
         bot.resolve_relative_to(&defaults.current_dir);
         match bots.iter_mut().find(|b| b.name == bot.name) {
             Some(existing) => *existing = bot,

@@ -9,6 +9,7 @@
 //! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
 //! - [`progress`]: per-game lines and the progress bar.
 //! - [`round_robin`]: a whole round-robin tournament.
+//! - [`sprt`]: game pairs between two bots until an SPRT decides.
 
 pub mod config;
 pub mod journal;
@@ -18,6 +19,7 @@ pub mod round_robin;
 pub mod runner;
 pub mod schedule;
 pub mod session;
+pub mod sprt;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
 pub use journal::{FinishedGame, Journal, Recovery};
