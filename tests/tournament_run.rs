@@ -173,7 +173,8 @@ fn ctrl_c_stops_cleanly_writes_standings_and_resume_finishes() {
     let done = assert_consistent(&out);
     assert!(done.len() >= 2 && done.len() < 18, "{done:?}");
     // Standings of the bots that have played so far.
-    assert!(line_count(&out.join("standings.csv")) >= 1 + 2);
+    // (header plus at least two bots)
+    assert!(line_count(&out.join("standings.csv")) > 2);
     wait_until_gone(&tag);
 
     let output = run_arena(&[
