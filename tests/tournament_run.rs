@@ -267,3 +267,75 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
     assert_eq!(line_count(&out.join("standings.csv")), 1 + 2);
     wait_until_gone(&tag);
 }
+
+#[test]
+fn bundled_arena_toml_is_valid_and_its_bots_exist() {
+    use arena::tournament::config::{load, Defaults, Overrides};
+    let defaults = Defaults {
+        concurrency: 2,
+        seed: 1,
+        out: "unused".into(),
+        current_dir: "/".into(),
+    };
+    let config = load(&repo_path("arena.toml"), &Overrides::default(), &defaults).unwrap();
+    assert!(config.bots.len() >= 4, "{:?}", config.bot_names());
+    assert!(config.games_per_pairing >= 2);
+    for bot in &config.bots {
+        let cwd = bot.cwd.clone().unwrap();
+        // Scripts run by an interpreter must be in the repository.
+        if ["python3", "node"].contains(&bot.command[0].as_str()) {
+            let script = cwd.join(&bot.command[1]);
+            assert!(
+                script.is_file(),
+                "{}: {} is missing",
+                bot.name,
+                script.display()
+            );
+        }
+        if bot.command[0] == "cargo" {
+            let package = &bot.command[bot.command.iter().position(|w| w == "-p").unwrap() + 1];
+            let manifest = std::fs::read_to_string(cwd.join("bots/engine/Cargo.toml")).unwrap();
+            assert!(
+                manifest.contains(&format!("name = {package:?}")),
+                "{package}"
+            );
+        }
+    }
+}
+
+#[test]
+fn configuration_errors_name_file_line_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        "variant = \"qango6\"\ngames_per_pairing = 3",
+        &[TestBot::new("a", GOOD, &[]), TestBot::new("b", GOOD, &[])],
+    );
+    let output = arena()
+        .args(["tournament", config.to_str().unwrap()])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("t.toml:3: field `games_per_pairing`") && stderr.contains("even"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("arena-out").exists());
+
+    let output = run_arena(&["tournament", "--resume", dir.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("tournament.json"), "{stderr}");
+
+    let output = run_arena(&[
+        "tournament",
+        "--bot",
+        "a=python3 x.py",
+        "--bot",
+        "a=python3 y.py",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at least two bots"));
+}
