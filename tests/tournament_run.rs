@@ -280,8 +280,18 @@ fn bundled_arena_toml_is_valid_and_its_bots_exist() {
     let config = load(&repo_path("arena.toml"), &Overrides::default(), &defaults).unwrap();
     assert!(config.bots.len() >= 4, "{:?}", config.bot_names());
     assert!(config.games_per_pairing >= 2);
+    // Loaded through a relative path (tests run in the repository root), the
+    // bots' directories are still absolute, so a resume works from anywhere.
+    let relative = load(
+        std::path::Path::new("arena.toml"),
+        &Overrides::default(),
+        &defaults,
+    )
+    .unwrap();
+    assert_eq!(relative.bots, config.bots);
     for bot in &config.bots {
         let cwd = bot.cwd.clone().unwrap();
+        assert!(cwd.is_absolute(), "{}", cwd.display());
         // Scripts run by an interpreter must be in the repository.
         if ["python3", "node"].contains(&bot.command[0].as_str()) {
             let script = cwd.join(&bot.command[1]);

@@ -203,6 +203,9 @@ pub fn load(
     } else {
         base
     };
+    // Absolute, so that bots start in the right place when the run is
+    // resumed from another directory.
+    let base = base.canonicalize().unwrap_or(base);
     from_toml(&text, path, &base, overrides, defaults)
 }
 

@@ -5,6 +5,7 @@
 //! - [`schedule`]: who plays whom, with which colours and opening.
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
 //! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end, repaired on resume.
+//! - [`preflight`]: warnings about bot programs that cannot be found.
 //! - [`session`]: one output directory, new or resumed, and its final standings.
 //! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
 //! - [`progress`]: per-game lines and the progress bar.
@@ -14,6 +15,7 @@
 pub mod config;
 pub mod journal;
 pub mod manifest;
+pub mod preflight;
 pub mod progress;
 pub mod round_robin;
 pub mod runner;

@@ -16,6 +16,7 @@ use anyhow::{bail, Context};
 
 use super::journal::Journal;
 use super::manifest::Manifest;
+use super::preflight::missing_programs;
 use super::progress::Progress;
 use super::runner::{run_games, GameFeed, RunSummary};
 use crate::report::games_csv::GameRow;
@@ -101,6 +102,9 @@ impl Session {
         feed: &mut dyn GameFeed,
         progress: &Progress,
     ) -> anyhow::Result<RunSummary> {
+        for warning in missing_programs(&self.manifest.config.bots) {
+            progress.println(&warning);
+        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
