@@ -21,7 +21,7 @@ fn plays_bots_from_command_lines_and_writes_a_judgeable_record() {
     let record = dir.path().join("game.json");
     let out = arena()
         .args(["play", "qango6", &py("good_bot"), &py("crash")])
-        .args(["--tc", "per-move=2000", "--record"])
+        .args(["--tc", "per-move=5000", "--record"])
         .arg(&record)
         .arg("--log-dir")
         .arg(dir.path().join("logs"))
@@ -35,7 +35,7 @@ fn plays_bots_from_command_lines_and_writes_a_judgeable_record() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.starts_with("qango6 | white: good_bot | black: crash | per-move=2000"),
+        stdout.starts_with("qango6 | white: good_bot | black: crash | per-move=5000"),
         "{stdout}"
     );
     assert!(stdout.contains("  1. white "), "{stdout}");
@@ -136,7 +136,14 @@ fn bad_arguments_are_clear_errors() {
 fn a_human_types_moves_on_stdin() {
     use std::io::Write;
     let mut child = arena()
-        .args(["play", "qango6", &py("good_bot"), "human"])
+        .args([
+            "play",
+            "qango6",
+            &py("good_bot"),
+            "human",
+            "--tc",
+            "per-move=5000",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

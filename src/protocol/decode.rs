@@ -157,7 +157,8 @@ fn snippet(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::messages::{BotMove, Ready, Side, TimeControl};
+    use crate::games::Color;
+    use crate::protocol::messages::{BotMove, Ready, TimeControl};
     use proptest::prelude::*;
 
     #[test]
@@ -204,12 +205,12 @@ mod tests {
     fn rejects_plain_text_quoting_its_start() {
         let err = decode_bot_line(b"c3").unwrap_err();
         assert!(matches!(err, ProtocolError::NotJson { .. }), "{err:?}");
-        let text = err.to_string();
-        assert!(
-            text.starts_with("expected a JSON object with \"type\""),
-            "{text}"
+        // PROTOCOL.md quotes this message verbatim.
+        assert_eq!(
+            err.to_string(),
+            "expected a JSON object with \"type\", got invalid JSON \
+             (expected value at line 1 column 1): c3"
         );
-        assert!(text.ends_with(": c3"), "{text}");
     }
 
     #[test]
@@ -321,7 +322,7 @@ mod tests {
         let Ok(RefereeMessage::NewGame(ng)) = new_game else {
             panic!("{new_game:?}")
         };
-        assert_eq!(ng.color, Side::Black);
+        assert_eq!(ng.color, Color::Black);
         assert_eq!(
             ng.time_control,
             TimeControl::Clock {

@@ -19,7 +19,9 @@ use super::human::Human;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, Outcome, Position, Variant};
-use crate::protocol::{GameOver, GameResult, NewGame, RefereeMessage, Side, TimeControl, Turn};
+use crate::protocol::{
+    FailureReason, GameOver, GameResult, NewGame, RefereeMessage, TimeControl, Turn,
+};
 
 /// Guard against a rules bug making a game endless; no real game comes near
 /// (Qango ends within 40 plies, Quinque within 120).
@@ -149,20 +151,6 @@ fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
     }
 }
 
-fn side(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
-    }
-}
-
-fn index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 /// A file-name-safe version of a bot name.
 fn file_safe(name: &str) -> String {
     name.chars()
@@ -252,16 +240,16 @@ pub async fn play_game(
             }
         }
         for color in [Color::White, Color::Black] {
-            if let Player::Bot(seat) = &mut players[index(color)] {
+            if let Player::Bot(seat) = &mut players[color.index()] {
                 let msg = RefereeMessage::NewGame(NewGame {
                     game_id: config.game_id.clone(),
                     variant: config.variant.info_json(),
-                    color: side(color),
-                    opponent: names[index(color.opponent())].clone(),
+                    color,
+                    opponent: names[color.opponent().index()].clone(),
                     time_control: config.time_control,
                 });
                 if let Err(f) = seat.send(&msg).await {
-                    break 'game Ending::failure(color, &names[index(color)], f);
+                    break 'game Ending::failure(color, &names[color.index()], f);
                 }
             }
         }
@@ -280,13 +268,13 @@ pub async fn play_game(
                 };
             }
             let color = pos.to_move();
-            let name = &names[index(color)];
-            let (notation, used) = match &mut players[index(color)] {
+            let name = &names[color.index()];
+            let (notation, used) = match &mut players[color.index()] {
                 Player::Bot(seat) => {
                     let turn = Turn {
                         game_id: config.game_id.clone(),
                         variant: config.variant.id.to_string(),
-                        color: side(color),
+                        color,
                         ply: pos.ply(),
                         state: pos.state_json(),
                         history: moves.clone(),
@@ -300,7 +288,7 @@ pub async fn play_game(
                         };
                     if let Err(flag) = clock.charge(color, used) {
                         let f = Failure::new(
-                            crate::protocol::FailureReason::Timeout,
+                            FailureReason::Timeout,
                             format!(
                                 "answered after {} ms; the limit was {} ms (+{} ms grace)",
                                 flag.used_ms,
@@ -314,7 +302,7 @@ pub async fn play_game(
                         Ok(m) => (m.to_string(), used),
                         Err(e) => {
                             let f = Failure::new(
-                                crate::protocol::FailureReason::IllegalMove,
+                                FailureReason::IllegalMove,
                                 format!("played {:?}, which is illegal: {e}", answer.mv),
                             );
                             break 'game Ending::failure(color, name, f);
@@ -345,11 +333,11 @@ pub async fn play_game(
         }
     };
 
-    let result = GameResult::from_winner(ending.winner.map(side));
+    let result = GameResult::from_winner(ending.winner);
     let game_over = RefereeMessage::GameOver(GameOver {
         game_id: config.game_id.clone(),
         result,
-        winner: ending.winner.map(side),
+        winner: ending.winner,
         reason: ending.reason.clone(),
         cells: ending.cells.clone(),
         message: ending.message.clone(),
@@ -357,12 +345,12 @@ pub async fn play_game(
     let opening_plies = config.opening.len();
     let mut side_time = [0u64; 2];
     for (ply, t) in times.iter().enumerate().skip(opening_plies) {
-        side_time[index(Color::to_move_at(ply as u32))] += t;
+        side_time[Color::to_move_at(ply as u32).index()] += t;
     }
     // Both bots hear how the game ended, the failed one too (it may still
     // be listening, and it helps its author); then the failed one is killed.
     for color in [Color::White, Color::Black] {
-        if let Player::Bot(seat) = &mut players[index(color)] {
+        if let Player::Bot(seat) = &mut players[color.index()] {
             let failed = ending.failed.contains(&color);
             let timeout = if failed {
                 FAILED_SEND_TIMEOUT
@@ -402,7 +390,11 @@ pub async fn play_game(
 
 async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> Result<(), Failure> {
     match player {
-        Player::Bot(seat) => seat.prepare(log, header).await,
+        Player::Bot(seat) => {
+            seat.prepare(log, header).await?;
+            seat.begin_game();
+            Ok(())
+        }
         Player::Human(_) => Ok(()),
     }
 }

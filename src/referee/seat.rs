@@ -59,7 +59,7 @@ pub struct Seat {
     process: Option<BotProcess>,
     ready: Option<Ready>,
     starts: u32,
-    /// Between `prepare` and `finish_game`: if a game was abandoned midway
+    /// Between `begin_game` and `finish_game`: if a game was abandoned midway
     /// (its future dropped), the bot may still owe an answer, so the next
     /// `prepare` starts a fresh process instead of reusing it.
     in_game: bool,
@@ -128,7 +128,6 @@ impl Seat {
                         .switch_log(path, log_header)
                         .map_err(|e| Failure::new(FailureReason::Startup, format!("{e:#}")))?;
                 }
-                self.in_game = true;
                 return Ok(());
             }
             self.discard().await;
@@ -147,7 +146,6 @@ impl Seat {
             Ok(ready) => {
                 self.ready = Some(ready);
                 self.process = Some(process);
-                self.in_game = true;
                 Ok(())
             }
             Err(failure) => {
@@ -215,6 +213,12 @@ impl Seat {
             ReadLine::TooLong => Err(too_long()),
             ReadLine::Eof => Err(output_ended(process).await),
         }
+    }
+
+    /// Marks the start of a game's conversation with the bot. Until
+    /// [`Seat::finish_game`], the process is not trusted for another game.
+    pub fn begin_game(&mut self) {
+        self.in_game = true;
     }
 
     /// Marks the game as properly ended: the process may be reused.

@@ -7,19 +7,17 @@
 //!
 //! ```text
 //! cargo run --release -p arena-engine --example vs_greedy -- --games 100
-//! cargo run --release -p arena-engine --example vs_greedy -- --depth 2 --variants quinque
+//! cargo run --release -p arena-engine --example vs_greedy -- --depth 2 --movetime 0
 //! ```
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
-use arena::games::{Color, Position, Variant};
-use arena_engine::greedy::greedy_move;
+use anyhow::Context;
+use arena::games::Variant;
+use arena_engine::matchplay::{play_match, EngineUse, Player};
 use arena_engine::rating::Tally;
-use arena_engine::search::{choose_move, mix, Limits, MAX_DEPTH};
+use arena_engine::search::{Limits, MAX_DEPTH};
 use clap::Parser;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -39,26 +37,17 @@ struct Args {
     seed: u64,
 }
 
-/// Engine statistics over a match.
-#[derive(Default)]
-struct EngineUse {
-    moves: u64,
-    depth_sum: u64,
-    max_time: Duration,
-    total_time: Duration,
-}
-
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let limits = Limits {
+    let engine = Player::Engine(Limits {
         max_depth: args.depth.unwrap_or(MAX_DEPTH),
         time: (args.movetime > 0).then(|| Duration::from_millis(args.movetime)),
-    };
+    });
+    let pairs = args.games.div_ceil(2);
     println!(
-        "engine (depth {}, movetime {} ms) vs greedy, {} games per variant, seed {}",
-        args.depth.map_or("-".to_string(), |d| d.to_string()),
-        args.movetime,
-        args.games.div_ceil(2) * 2,
+        "{} vs greedy, {} games per variant (colour-swapped pairs), seed {}",
+        engine.label(),
+        pairs * 2,
         args.seed
     );
     let mut total = Tally::default();
@@ -66,69 +55,26 @@ fn main() -> anyhow::Result<()> {
         let variant =
             Variant::by_id(id.trim()).with_context(|| format!("unknown variant \"{id}\""))?;
         let started = Instant::now();
-        let mut tally = Tally::default();
         let mut usage = EngineUse::default();
-        for pair in 0..args.games.div_ceil(2) {
-            for engine_color in [Color::White, Color::Black] {
-                let game_seed = mix(args.seed ^ mix(pair as u64));
-                let winner = play_game(variant, engine_color, limits, game_seed, &mut usage)?;
-                match winner {
-                    Some(c) if c == engine_color => tally.wins += 1,
-                    Some(_) => tally.losses += 1,
-                    None => tally.draws += 1,
-                }
-            }
-        }
-        total.wins += tally.wins;
-        total.draws += tally.draws;
-        total.losses += tally.losses;
+        let result = play_match(
+            variant,
+            engine,
+            Player::Greedy,
+            pairs,
+            args.seed,
+            &mut usage,
+        )?;
+        total.wins += result.tally.wins;
+        total.draws += result.tally.draws;
+        total.losses += result.tally.losses;
         println!(
-            "{:<12} {}  | avg depth {:.1}, avg {:.0} ms/move, max {} ms, {:.0} s",
+            "{:<11} {} | {}, {:.0} s",
             variant.id,
-            tally.summary(),
-            usage.depth_sum as f64 / usage.moves.max(1) as f64,
-            usage.total_time.as_millis() as f64 / usage.moves.max(1) as f64,
-            usage.max_time.as_millis(),
+            result.summary(),
+            usage.summary(),
             started.elapsed().as_secs_f64()
         );
     }
-    println!("{:<12} {}", "total", total.summary());
+    println!("{:<11} {}", "total", total.summary());
     Ok(())
-}
-
-/// Plays one game; returns the winner (None for a draw).
-fn play_game(
-    variant: &'static Variant,
-    engine_color: Color,
-    limits: Limits,
-    seed: u64,
-    usage: &mut EngineUse,
-) -> anyhow::Result<Option<Color>> {
-    let mut pos = Position::new(variant);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    while !pos.is_over() {
-        let m = if pos.to_move() == engine_color {
-            let report = choose_move(&pos, limits, seed).context("engine found no move")?;
-            usage.moves += 1;
-            usage.depth_sum += report.depth as u64;
-            usage.total_time += report.elapsed;
-            usage.max_time = usage.max_time.max(report.elapsed);
-            report.best
-        } else {
-            greedy_move(&pos, &mut rng).context("greedy found no move")?
-        };
-        if let Err(e) = pos.play(&m) {
-            bail!(
-                "{} played an illegal move {m} in {} at ply {}: {e}",
-                if pos.to_move() == engine_color {
-                    "engine"
-                } else {
-                    "greedy"
-                },
-                variant.id,
-                pos.ply()
-            );
-        }
-    }
-    Ok(pos.outcome().and_then(|o| o.winner))
 }

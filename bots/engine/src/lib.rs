@@ -9,10 +9,12 @@
 //! - [`qango_search`] / [`quinque_search`]: the negamax searches and evaluations.
 //! - [`table`]: the transposition table both searches share.
 //! - [`greedy`]: the one-ply baseline player used to measure strength.
+//! - [`matchplay`]: in-process games and colour-swapped matches between players.
 //! - [`rating`]: match statistics (Elo with a 95% interval, LOS) for the harness.
 
 pub mod budget;
 pub mod greedy;
+pub mod matchplay;
 pub mod qango_search;
 pub mod quinque_search;
 pub mod rating;

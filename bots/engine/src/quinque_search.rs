@@ -27,6 +27,9 @@ const THREAT_VALUE: i32 = 150;
 const STONE_VALUE: i32 = 20;
 /// A double can capture: worth more than the stone it holds.
 const DOUBLE_VALUE: i32 = 12;
+/// A double the other side can capture (two of its doubles, or one if the
+/// double is enclosed) is not safe: it loses two stones at once.
+const UNSAFE_DOUBLE: i32 = 15;
 /// A triple can never be captured.
 const TRIPLE_VALUE: i32 = 10;
 const TEMPO: i32 = 10;
@@ -158,6 +161,17 @@ pub fn mover_can_win(s: &QuinqueState) -> bool {
     winning_cells(&v, s.supply[side_index(me)], locked_index(s)) != 0
 }
 
+/// How many of the other side's doubles the side seen as "mine" could capture.
+fn unsafe_doubles(v: &Sides) -> i32 {
+    match v.my_doubles.count_ones() {
+        0 => 0,
+        1 => (0..CELLS)
+            .filter(|&i| v.their_doubles & (1 << i) != 0 && neighbours()[i] & !v.mine == 0)
+            .count() as i32,
+        _ => v.their_doubles.count_ones() as i32,
+    }
+}
+
 /// Static value for the side to move (no immediate win available).
 pub fn evaluate(s: &QuinqueState) -> i32 {
     let me = s.to_move();
@@ -181,6 +195,7 @@ pub fn evaluate(s: &QuinqueState) -> i32 {
     score += STONE_VALUE * (my_supply + v.my_stones - their_supply as i32 - v.their_stones);
     score += DOUBLE_VALUE * (v.my_doubles.count_ones() as i32 - w.my_doubles.count_ones() as i32);
     score += TRIPLE_VALUE * (v.my_triples.count_ones() as i32 - w.my_triples.count_ones() as i32);
+    score += UNSAFE_DOUBLE * (unsafe_doubles(&v) - unsafe_doubles(&w));
     score
 }
 

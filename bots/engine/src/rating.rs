@@ -103,6 +103,8 @@ pub fn elo_of_score(score: f64) -> f64 {
 fn elo_text(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if elo.abs() < 0.5 {
+        "+0".to_string()
     } else {
         format!("{elo:+.0}")
     }

@@ -8,10 +8,10 @@
 use std::io::{BufRead, Write};
 
 use anyhow::Context;
-use arena::games::{Position, Variant};
+use arena::games::{Color, Position, Variant};
 use arena::protocol::{
-    decode_referee_line, BotMessage, BotMove, ProtocolError, Ready, RefereeMessage, Side,
-    TimeControl, Turn, PROTOCOL_VERSION,
+    decode_referee_line, BotMessage, BotMove, ProtocolError, Ready, RefereeMessage, TimeControl,
+    Turn, PROTOCOL_VERSION,
 };
 
 use crate::budget::think_time;
@@ -105,7 +105,7 @@ impl Session {
                 log(&format!(
                     "new game {} as {} against {}",
                     game.game_id,
-                    game.color.as_str(),
+                    game.color.name(),
                     game.opponent
                 ));
                 self.time_control = Some((game.game_id, game.time_control));
@@ -156,8 +156,8 @@ impl Session {
             _ => 0,
         };
         let own_ms = match turn.color {
-            Side::White => turn.clock.white_ms,
-            Side::Black => turn.clock.black_ms,
+            Color::White => turn.clock.white_ms,
+            Color::Black => turn.clock.black_ms,
         };
         let limits = Limits {
             max_depth: self.config.max_depth.unwrap_or(MAX_DEPTH),
