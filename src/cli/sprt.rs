@@ -50,6 +50,9 @@ pub struct Args {
     /// Games played at the same time [default: number of cores].
     #[arg(short = 'j', long)]
     pub concurrency: Option<usize>,
+    /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
+    #[arg(long)]
+    pub grace_ms: Option<u64>,
     /// Stop undecided after this many game pairs.
     #[arg(long)]
     pub max_pairs: Option<u64>,
@@ -68,7 +71,7 @@ pub struct Args {
     /// Continue the SPRT in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "bot_a", "bot_b", "variant", "elo0", "elo1", "tc", "max_pairs", "seed",
-        "opening_plies", "out", "bots"
+        "opening_plies", "out", "bots", "grace_ms"
     ])]
     pub resume: Option<PathBuf>,
     /// No progress bar.
@@ -114,6 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         seed: args.seed,
         out: args.out,
         opening_plies: Some(args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES)),
+        grace_ms: args.grace_ms,
         bots: Vec::new(),
     };
     let defaults = Defaults::from_environment();

@@ -48,12 +48,15 @@ pub struct Args {
     /// Random legal opening plies, shared by both games of a pair.
     #[arg(long)]
     pub opening_plies: Option<u32>,
+    /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
+    #[arg(long)]
+    pub grace_ms: Option<u64>,
     /// A bot as NAME=COMMAND (repeatable); replaces the file's bot of that name.
     #[arg(long = "bot", value_name = "NAME=COMMAND")]
     pub bots: Vec<String>,
     /// Continue the tournament in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots"
+        "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms"
     ])]
     pub resume: Option<PathBuf>,
     /// No progress bar.
@@ -77,6 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         concurrency: args.concurrency,
         seed: args.seed,
         out: args.out,
+        grace_ms: args.grace_ms,
         opening_plies: args.opening_plies,
         bots: args.bots,
     };

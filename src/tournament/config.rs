@@ -10,6 +10,7 @@
 //! seed = 7                     # default: random, recorded in tournament.json
 //! out = "arena-out/mine"       # default: arena-out/<timestamp>
 //! opening_plies = 2            # random legal opening shared by both games of a pair
+//! grace_ms = 100               # allowance beyond each move's limit before a timeout
 //!
 //! [[bot]]
 //! name = "random"
@@ -36,7 +37,11 @@ use crate::games::Variant;
 use crate::protocol::TimeControl;
 use crate::referee::BotSpec;
 
-use crate::referee::parse_time_control;
+use crate::referee::{parse_time_control, DEFAULT_GRACE};
+
+fn default_grace_ms() -> u64 {
+    DEFAULT_GRACE.as_millis() as u64
+}
 
 /// Variant used when neither the file nor a flag names one.
 pub const DEFAULT_VARIANT: &str = "qango6";
@@ -62,6 +67,10 @@ pub struct TournamentConfig {
     pub out: PathBuf,
     /// Plies of the random opening played before the bots take over.
     pub opening_plies: u32,
+    /// Allowance beyond each move's limit before it counts as a timeout, in
+    /// ms: absorbs scheduling noise when many games share few cores.
+    #[serde(default = "default_grace_ms")]
+    pub grace_ms: u64,
     pub bots: Vec<BotSpec>,
 }
 
@@ -129,6 +138,7 @@ pub struct Overrides {
     pub seed: Option<u64>,
     pub out: Option<PathBuf>,
     pub opening_plies: Option<u32>,
+    pub grace_ms: Option<u64>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
 }
@@ -148,6 +158,7 @@ struct RawTournament {
     seed: Option<Spanned<i64>>,
     out: Option<Spanned<PathBuf>>,
     opening_plies: Option<Spanned<i64>>,
+    grace_ms: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -376,6 +387,13 @@ fn build(
         (None, None) => 0,
     };
 
+    let grace_ms = match (overrides.grace_ms, &t.grace_ms) {
+        (Some(ms), _) => ms,
+        (None, Some(ms)) => u64::try_from(*ms.get_ref())
+            .map_err(|_| src.error("grace_ms", ms, "must not be negative"))?,
+        (None, None) => default_grace_ms(),
+    };
+
     let mut bots = Vec::with_capacity(raw.bot.len());
     let mut seen = BTreeSet::new();
     for spanned in &raw.bot {
@@ -415,6 +433,7 @@ fn build(
         seed,
         out,
         opening_plies,
+        grace_ms,
         bots,
     };
     config
@@ -577,6 +596,7 @@ cwd = "bots"
         assert_eq!(c.seed, 99);
         assert_eq!(c.out, PathBuf::from("arena-out/default"));
         assert_eq!(c.opening_plies, 0);
+        assert_eq!(c.grace_ms, 100);
     }
 
     #[test]
@@ -623,6 +643,7 @@ cwd = "bots"
             seed: Some(8),
             out: Some("x".into()),
             opening_plies: Some(1),
+            grace_ms: Some(250),
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
         };
         let c = parse(&text, &overrides).unwrap();
@@ -630,6 +651,7 @@ cwd = "bots"
         assert_eq!(c.games_per_pairing, 2);
         assert_eq!(c.time_control, TimeControl::PerMove { move_ms: 50 });
         assert_eq!((c.concurrency, c.seed, c.opening_plies), (1, 8, 1));
+        assert_eq!(c.grace_ms, 250);
         assert_eq!(c.out, PathBuf::from("x"));
         assert_eq!(c.bot_names(), ["a", "b", "c"]);
         assert_eq!(c.bots[1].command, ["node", "b.js"]);
@@ -663,6 +685,11 @@ cwd = "bots"
                 "[tournament]\ntime_control = \"fast\"\n",
                 "t.toml:2: field `time_control`",
                 "time control",
+            ),
+            (
+                "[tournament]\ngrace_ms = -5\n",
+                "t.toml:2: field `grace_ms`",
+                "negative",
             ),
             (
                 "[tournament]\nopening_plies = -2\n",

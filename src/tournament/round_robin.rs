@@ -102,12 +102,13 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
     };
     let config = &session.manifest.config;
     println!(
-        "Round robin: {} bots, {}, {} games ({} per pairing), {}, {} at a time, seed {}, openings of {} plies",
+        "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, openings of {} plies",
         config.bots.len(),
         config.variant,
         schedule.len(),
         config.games_per_pairing,
         format_time_control(&config.time_control),
+        config.grace_ms,
         config.concurrency,
         config.seed,
         config.opening_plies,

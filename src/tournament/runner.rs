@@ -20,7 +20,7 @@ use super::config::TournamentConfig;
 use super::journal::{Journal, LOGS_DIR};
 use super::progress::{game_line, Progress};
 use super::schedule::ScheduledGame;
-use crate::referee::{play_bots, BotPool, GameConfig, GameRecord, SpawnOptions, DEFAULT_GRACE};
+use crate::referee::{play_bots, BotPool, GameConfig, GameRecord, SpawnOptions};
 use crate::report::games_csv::GameRow;
 
 /// Whether the run goes on after a game.
@@ -170,7 +170,7 @@ async fn play_one(
         game_id: game.game_id(),
         variant: config.variant(),
         time_control: config.time_control,
-        grace: DEFAULT_GRACE,
+        grace: std::time::Duration::from_millis(config.grace_ms),
         opening: game.opening.clone(),
         log_dir: Some(log_dir),
     };

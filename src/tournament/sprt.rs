@@ -217,13 +217,14 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
     let (a, b) = (config.bots[0].name.clone(), config.bots[1].name.clone());
     let sprt = plan.sprt()?;
     println!(
-        "SPRT {a} vs {b}: H0 elo <= {} against H1 elo >= {}, alpha {}, beta {}; {}, {}, {} at a time, seed {}, openings of {} plies{}",
+        "SPRT {a} vs {b}: H0 elo <= {} against H1 elo >= {}, alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
         plan.elo0,
         plan.elo1,
         plan.alpha,
         plan.beta,
         config.variant,
         format_time_control(&config.time_control),
+        config.grace_ms,
         config.concurrency,
         config.seed,
         config.opening_plies,
