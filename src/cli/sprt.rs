@@ -38,12 +38,12 @@ pub struct Args {
     /// Elo difference under H1; must exceed elo0.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "resume")]
     pub elo1: Option<f64>,
-    /// Probability of accepting H1 when H0 holds.
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    /// Probability of accepting H0 when H1 holds.
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
+    /// Probability of accepting H1 when H0 holds [default: 0.05].
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// Probability of accepting H0 when H1 holds [default: 0.05].
+    #[arg(long)]
+    pub beta: Option<f64>,
     /// Time control: `per-move=MS` or `BASE+INC` in seconds [default: per-move=1000].
     #[arg(long)]
     pub tc: Option<String>,
@@ -71,13 +71,16 @@ pub struct Args {
     /// Continue the SPRT in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "bot_a", "bot_b", "variant", "elo0", "elo1", "tc", "max_pairs", "seed",
-        "opening_plies", "out", "bots", "grace_ms"
+        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta"
     ])]
     pub resume: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
 }
+
+/// alpha and beta when not given, as fastchess uses them.
+const DEFAULT_ERROR_RATE: f64 = 0.05;
 
 /// Opening plies when none are given: enough that pairs differ.
 const DEFAULT_OPENING_PLIES: u32 = 2;
@@ -126,8 +129,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let plan = SprtPlan {
         elo0,
         elo1,
-        alpha: args.alpha,
-        beta: args.beta,
+        alpha: args.alpha.unwrap_or(DEFAULT_ERROR_RATE),
+        beta: args.beta.unwrap_or(DEFAULT_ERROR_RATE),
         max_pairs: args.max_pairs,
     };
     sprt::run(Start::New(config, plan), show_progress)
