@@ -62,10 +62,10 @@ pub struct Args {
     /// Random legal opening plies per pair [default: 2].
     #[arg(long)]
     pub opening_plies: Option<u32>,
-    /// Output directory [default: arena-out/<UTC timestamp>].
+    /// Output directory [default: arena-out/UTC-TIMESTAMP].
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// TOML file with [[bot]] entries to pick bots by name.
+    /// TOML file with `[[bot]]` entries to pick bots by name.
     #[arg(long)]
     pub bots: Option<PathBuf>,
     /// Continue the SPRT in DIR (only -j may change).

@@ -24,7 +24,7 @@ standings.csv, pairwise.csv and model.csv (at the end, and on Ctrl-C).\n\nCtrl-C
 cleanly; `arena tournament --resume DIR` continues where it stopped, also after a crash."
 )]
 pub struct Args {
-    /// Tournament file (TOML) with [tournament] settings and [[bot]] entries.
+    /// Tournament file (TOML) with `[tournament]` settings and `[[bot]]` entries.
     /// Default: the bundled arena.toml, unless --bot is given.
     pub file: Option<PathBuf>,
     /// Variant id (`arena games` lists them).
@@ -42,7 +42,7 @@ pub struct Args {
     /// Seed for the openings [default: random, recorded in tournament.json].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Output directory [default: arena-out/<UTC timestamp>].
+    /// Output directory [default: arena-out/UTC-TIMESTAMP].
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Random legal opening plies, shared by both games of a pair.
