@@ -220,3 +220,13 @@ fn create_refuses_a_directory_with_games() {
     let err = Journal::create(dir.path()).unwrap_err().to_string();
     assert!(err.contains("--resume"), "{err}");
 }
+
+#[test]
+fn missing_journal_files_are_recreated_empty() {
+    // A crash right after tournament.json was written, before the journal.
+    let dir = tempfile::tempdir().unwrap();
+    let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert!(recovery.finished.is_empty());
+    journal.append(&row(0), &record(0)).unwrap();
+    assert_eq!(ids(dir.path()), (vec![0], vec![0]));
+}

@@ -76,6 +76,7 @@ impl Journal {
         let append = |name: &str| {
             let path = dir.join(name);
             OpenOptions::new()
+                .create(true)
                 .append(true)
                 .open(&path)
                 .with_context(|| format!("cannot open {} for appending", path.display()))
