@@ -145,3 +145,104 @@ fn bad_rows_are_errors_naming_the_game() {
     let err = RatingReport::from_rows(&rows).unwrap_err().to_string();
     assert!(err.contains("game 4") && err.contains("itself"), "{err}");
 }
+
+/// `n` colour-swapped pairs between `a` and `b`, every game ending `a_result`
+/// from `a`'s side ("1-0": `a` wins both games of each pair).
+fn pairs(first_id: u64, first_pair: u64, a: &str, b: &str, a_result: &str, n: u64) -> Vec<GameRow> {
+    let reversed = match a_result {
+        "1-0" => "0-1",
+        "0-1" => "1-0",
+        other => other,
+    };
+    (0..n)
+        .flat_map(|k| {
+            let (id, pair) = (first_id + 2 * k, first_pair + k);
+            [
+                row(id, pair, a, b, a_result),
+                row(id + 1, pair, b, a, reversed),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn clean_sweeps_and_all_draws_get_finite_wilson_bounds() {
+    // a wins all 40 games (20 pairs) against b; b and c draw all 20 (10 pairs).
+    let mut rows = pairs(0, 0, "a", "b", "1-0", 20);
+    rows.extend(pairs(100, 100, "b", "c", "1/2-1/2", 10));
+    let report = RatingReport::from_rows(&rows).unwrap();
+    let ab = report
+        .pairwise
+        .iter()
+        .find(|r| (r.bot_a.as_str(), r.bot_b.as_str()) == ("a", "b"))
+        .unwrap();
+    assert_eq!((ab.games, ab.wins, ab.score_pct), (40, 40, 100.0));
+    assert_eq!(ab.penta_ww, 20);
+    // Wilson over 20 pairs at 100%: 400 log10(20 / 1.959964^2) = 286.6 Elo.
+    assert_eq!(ab.elo_diff, f64::INFINITY);
+    assert_eq!((ab.elo_low, ab.elo_high), (286.6, f64::INFINITY));
+    let bc = report
+        .pairwise
+        .iter()
+        .find(|r| [r.bot_a.as_str(), r.bot_b.as_str()].contains(&"c"))
+        .unwrap();
+    // Wilson over 10 pairs at 50%: 0.5 -/+ 0.263407 -> -/+ 203.5 Elo.
+    assert_eq!((bc.elo_diff, bc.elo_low, bc.elo_high), (0.0, -203.5, 203.5));
+
+    let dir = tempfile::tempdir().unwrap();
+    report.write_files(dir.path()).unwrap();
+    let pairwise = std::fs::read_to_string(dir.path().join("pairwise.csv")).unwrap();
+    assert!(
+        pairwise.contains("\na,b,40,40,0,0,100.0,inf,286.6,inf,"),
+        "{pairwise}"
+    );
+    // The standings (fitted with a prior) stay finite: no inf or NaN anywhere.
+    for name in ["standings.csv", "model.csv"] {
+        let text = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        let lower = text.to_lowercase();
+        assert!(
+            !lower.contains("nan") && !lower.contains("inf"),
+            "{name}: {text}"
+        );
+    }
+    let table = report.standings.render_table().to_lowercase();
+    assert!(!table.contains("nan") && !table.contains("inf"), "{table}");
+}
+
+#[test]
+fn tiny_and_one_sided_inputs_never_print_nan() {
+    let cases: Vec<Vec<GameRow>> = vec![
+        vec![row(0, 0, "a", "b", "1-0")],
+        vec![row(0, 0, "a", "b", "1/2-1/2")],
+        pairs(0, 0, "a", "b", "0-1", 1),
+        pairs(0, 0, "a", "b", "1/2-1/2", 3),
+        // Only white wins: every game decisive, colour decides everything.
+        vec![
+            row(0, 0, "a", "b", "1-0"),
+            row(1, 0, "b", "a", "1-0"),
+            row(2, 1, "a", "c", "1-0"),
+            row(3, 1, "c", "a", "1-0"),
+        ],
+    ];
+    for rows in cases {
+        let report = RatingReport::from_rows(&rows).unwrap();
+        let table = report.standings.render_table().to_lowercase();
+        assert!(!table.contains("nan") && !table.contains("inf"), "{table}");
+        for r in &report.standings.rows {
+            assert!(r.elo_low.is_finite() && r.elo_low <= r.elo && r.elo <= r.elo_high);
+            assert!(r.elo_high.is_finite(), "{r:?}");
+        }
+        for m in report.standings.model_rows() {
+            assert!(m.value.is_finite() && m.low.is_finite() && m.high.is_finite());
+        }
+        for p in &report.pairwise {
+            // Infinite ends only on the side a 0%/100% score leaves unbounded.
+            for v in [p.elo_diff, p.elo_low, p.elo_high, p.los, p.score_pct] {
+                assert!(!v.is_nan(), "{p:?}");
+            }
+            assert!(p.elo_low <= p.elo_diff && p.elo_diff <= p.elo_high, "{p:?}");
+            assert!(p.score_pct == 0.0 || p.elo_low.is_finite(), "{p:?}");
+            assert!(p.score_pct == 100.0 || p.elo_high.is_finite(), "{p:?}");
+        }
+    }
+}

@@ -7,7 +7,11 @@
 //!
 //! - `elo_diff` and its 95% interval come from these games alone (fastchess's
 //!   match Elo: see [`crate::stats::head_to_head`]), with game pairs as the
-//!   independent units; `inf`/`-inf` mark a 100%/0% score or too few units.
+//!   independent units. `elo_diff` is `inf`/`-inf` at a 100%/0% score. When every
+//!   pair (and lone game) scored the same, e.g. all won or all drawn, the interval
+//!   is the Wilson score interval over the pairs, so 20 pairs all won give
+//!   `elo_low` = +286.6 and `elo_high` = `inf`; otherwise it is fastchess's
+//!   `score -/+ 1.96 sd`, whose ends are `-inf`/`inf` where that leaves 0..100%.
 //! - `los`: likelihood that `bot_a` is stronger, from wins and losses (0..1).
 //! - `penta_*`: colour-swapped game pairs (same `pair` id and variant) by `bot_a`'s
 //!   total: LL 0, LD 0.5, DD+WL 1, WD 1.5, WW 2 points. Games without a partner

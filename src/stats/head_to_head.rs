@@ -10,9 +10,26 @@
 //! With only pairs this is exactly fastchess's pentanomial variance per pair;
 //! with only single games it is the usual trinomial variance.
 //!
-//! Limits, shared with fastchess: a score of 0% or 100% gives an infinite Elo
-//! difference, fewer than two units give an unbounded interval, and units that all
-//! scored the same (e.g. only draws) give a zero-width one.
+//! # When every unit scored the same
+//! Then the observed spread is zero: 20 pairs all won, all draws, or a single
+//! unit. The normal interval would have zero width (and at 0% or 100% both ends
+//! at -/+ infinity), claiming certainty the data cannot give. In that case, and
+//! only then, the interval is the Wilson score interval instead, the set of
+//! expected scores `p` with `|score - p| <= 1.96 sqrt(p (1 - p) / n)`. It needs no
+//! estimate of the spread: a unit's score per game lies in [0, 1], so its
+//! variance is at most `p (1 - p)`, the Bernoulli variance, and the Wilson
+//! interval is valid (if anything conservative) whatever the pentanomial
+//! distribution is, including at 0% and 100%. `n` is the effective number of
+//! independent units, `(sum games_u)^2 / sum games_u^2` (Kish): the number of
+//! pairs when all units are pairs, the number of games when none is.
+//!
+//! So 20 pairs all won give a 95% interval `[400 log10(20 / 1.96^2), inf]` =
+//! `[+286.6, inf]` Elo: a large but finite lower bound, while the point estimate
+//! stays infinite (a 100% score). In this case the lower end is finite unless
+//! the score is 0%, and the upper end finite unless it is 100%.
+//!
+//! Otherwise (units disagree) the interval is fastchess's, unchanged; it may still
+//! reach -/+ infinity when `score -/+ 1.96 sd` leaves [0, 1].
 
 use super::logistic::score_to_elo;
 use super::pentanomial::PairedGames;
@@ -31,32 +48,57 @@ pub struct ScoreEstimate {
     pub games: u64,
     /// Mean points per game, 0..1.
     pub score: f64,
-    /// Standard error of `score`; infinite with fewer than two units.
+    /// Standard error of `score` from the spread of the units (fastchess's); zero
+    /// when every unit scored the same, see [`ScoreEstimate::interval_method`].
     pub sd: f64,
+    /// Effective number of independent units, `(sum games)^2 / sum games^2`:
+    /// the pair count when all units are pairs.
+    pub effective_units: f64,
+    /// Whether every unit scored the same per game (always so for one unit).
+    pub units_agree: bool,
+}
+
+/// How [`ScoreEstimate::elo_interval`] was computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntervalMethod {
+    /// `score -/+ 1.96 sd`, fastchess's normal interval.
+    Normal,
+    /// The Wilson score interval over the effective units, used when every unit
+    /// scored the same (see the module docs).
+    Wilson,
 }
 
 impl ScoreEstimate {
     /// `None` when the units hold no games.
     pub fn from_units(units: &[ScoreUnit]) -> Option<ScoreEstimate> {
+        let units: Vec<ScoreUnit> = units.iter().copied().filter(|u| u.games > 0).collect();
         let games: u64 = units.iter().map(|u| u64::from(u.games)).sum();
         if games == 0 {
             return None;
         }
         let n = games as f64;
         let score = units.iter().map(|u| u.points).sum::<f64>() / n;
-        let sd = if units.len() < 2 {
-            f64::INFINITY
-        } else {
-            let sum_sq: f64 = units
-                .iter()
-                .map(|u| {
-                    let dev = u.points - f64::from(u.games) * score;
-                    dev * dev
-                })
-                .sum();
-            sum_sq.sqrt() / n
-        };
-        Some(ScoreEstimate { games, score, sd })
+        let sum_sq: f64 = units
+            .iter()
+            .map(|u| {
+                let dev = u.points - f64::from(u.games) * score;
+                dev * dev
+            })
+            .sum();
+        let sum_games_sq: f64 = units.iter().map(|u| f64::from(u.games).powi(2)).sum();
+        // Cross-multiplied so that equal per-game scores compare exactly (points
+        // are half-integers, games small integers).
+        let first = units[0];
+        let units_agree = units
+            .iter()
+            .all(|u| u.points * f64::from(first.games) == first.points * f64::from(u.games));
+        Some(ScoreEstimate {
+            games,
+            score,
+            sd: if units_agree { 0.0 } else { sum_sq.sqrt() / n },
+            effective_units: n * n / sum_games_sq,
+            units_agree,
+        })
     }
 
     /// From A's pairs and unpaired games.
@@ -76,17 +118,60 @@ impl ScoreEstimate {
         ScoreEstimate::from_units(&units)
     }
 
-    /// The Elo difference the score implies.
+    /// The Elo difference the score implies (+/- infinity at 100%/0%).
     pub fn elo(&self) -> f64 {
         score_to_elo(self.score)
     }
 
-    /// 95% interval of the Elo difference.
+    /// Which interval [`ScoreEstimate::elo_interval`] gives: Wilson when every
+    /// unit scored the same (the spread says nothing), fastchess's otherwise.
+    pub fn interval_method(&self) -> IntervalMethod {
+        if self.units_agree {
+            IntervalMethod::Wilson
+        } else {
+            IntervalMethod::Normal
+        }
+    }
+
+    /// 95% interval of the expected score per game (see the module docs).
+    pub fn score_interval(&self) -> (f64, f64) {
+        match self.interval_method() {
+            IntervalMethod::Normal => (
+                (self.score - Z95 * self.sd).clamp(0.0, 1.0),
+                (self.score + Z95 * self.sd).clamp(0.0, 1.0),
+            ),
+            IntervalMethod::Wilson => wilson_interval(self.score, self.effective_units, Z95),
+        }
+    }
+
+    /// 95% interval of the Elo difference: the image of
+    /// [`ScoreEstimate::score_interval`].
     pub fn elo_interval(&self) -> (f64, f64) {
-        let low = (self.score - Z95 * self.sd).clamp(0.0, 1.0);
-        let high = (self.score + Z95 * self.sd).clamp(0.0, 1.0);
+        let (low, high) = self.score_interval();
         (score_to_elo(low), score_to_elo(high))
     }
+}
+
+/// Wilson score interval for a mean `p` of `n` independent observations in
+/// [0, 1]: the `q` with `|p - q| <= z sqrt(q (1 - q) / n)`. The ends are exactly
+/// 0 at `p = 0` and 1 at `p = 1`, so the Elo difference is infinite only on the
+/// side the data cannot bound.
+pub fn wilson_interval(p: f64, n: f64, z: f64) -> (f64, f64) {
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let low = if p <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if p >= 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 #[cfg(test)]
@@ -158,22 +243,112 @@ mod tests {
         );
     }
 
+    fn units(points: f64, games: u32, count: usize) -> Vec<ScoreUnit> {
+        vec![ScoreUnit { points, games }; count]
+    }
+
     #[test]
-    fn degenerate_inputs_give_honest_infinities() {
+    fn wilson_interval_matches_the_textbook_example() {
+        // 8 successes in 10 trials: Wilson 95% interval [0.4902, 0.9433]
+        // (Newcombe 1998, also Wikipedia's worked example).
+        let (lo, hi) = wilson_interval(0.8, 10.0, Z95);
+        assert!((lo - 0.490_162_471_5).abs() < 1e-9, "{lo}");
+        assert!((hi - 0.943_317_848_5).abs() < 1e-9, "{hi}");
+        // Exactly 0 and 1 at the boundary, so the unbounded side is exactly inf.
+        assert_eq!(wilson_interval(1.0, 20.0, Z95).1, 1.0);
+        assert_eq!(wilson_interval(0.0, 20.0, Z95).0, 0.0);
+    }
+
+    #[test]
+    fn twenty_pairs_all_won_give_the_wilson_lower_bound() {
+        // 20 WW pairs: n = 20 units, score 1. Wilson at p = 1: low = n / (n + z^2)
+        // = 20 / (20 + 1.959964^2) = 20 / 23.841459 = 0.838875, high = 1.
+        // Elo of low = -400 log10(1/low - 1) = -400 log10(z^2 / n)
+        //            = 400 log10(20 / 3.841459) = 400 * 0.716534 = 286.6135.
+        let est = ScoreEstimate::from_units(&units(2.0, 2, 20)).unwrap();
+        assert_eq!(est.interval_method(), IntervalMethod::Wilson);
+        assert_eq!(est.effective_units, 20.0);
+        assert_eq!(est.elo(), f64::INFINITY);
+        let (lo, hi) = est.score_interval();
+        assert!((lo - 0.838_874_841_9).abs() < 1e-9, "{lo}");
+        assert_eq!(hi, 1.0);
+        let (lo, hi) = est.elo_interval();
+        assert!((lo - 286.613_525_4).abs() < 1e-6, "{lo}");
+        assert_eq!(hi, f64::INFINITY);
+        // 0% is the mirror image.
+        let lost = ScoreEstimate::from_units(&units(0.0, 2, 20)).unwrap();
+        assert_eq!(lost.elo(), f64::NEG_INFINITY);
+        let (lo, hi) = lost.elo_interval();
+        assert_eq!(lo, f64::NEG_INFINITY);
+        assert!((hi + 286.613_525_4).abs() < 1e-6, "{hi}");
+    }
+
+    #[test]
+    fn all_draws_give_a_symmetric_wilson_interval() {
+        // 10 DD pairs: n = 10, score 0.5. Wilson at p = 1/2 is
+        // 0.5 -/+ z / (2 sqrt(n + z^2)) = 0.5 -/+ 1.959964 / (2 * 3.720411)
+        // = 0.5 -/+ 0.263407, i.e. [0.236593, 0.763407];
+        // Elo -/+ 400 log10(0.763407 / 0.236593) = -/+ 203.5016.
+        let est = ScoreEstimate::from_units(&units(1.0, 2, 10)).unwrap();
+        assert_eq!(est.elo(), 0.0);
+        assert_eq!(est.sd, 0.0);
+        let (lo, hi) = est.elo_interval();
+        assert!((lo + 203.501_611_6).abs() < 1e-6, "{lo}");
+        assert!((hi - 203.501_611_6).abs() < 1e-6, "{hi}");
+        // Pairs that split (WL, LW) or draw both also score one point each: the
+        // same interval, whatever mix of them.
+        let paired = PairedGames {
+            pairs: [(Win, Loss), (Loss, Win), (Draw, Draw)]
+                .into_iter()
+                .cycle()
+                .take(10)
+                .collect(),
+            unpaired: vec![],
+        };
+        let split = ScoreEstimate::from_paired(&paired).unwrap();
+        assert_eq!(split.interval_method(), IntervalMethod::Wilson);
+        assert_eq!(split.elo_interval(), (lo, hi));
+    }
+
+    #[test]
+    fn lone_units_and_mixed_sizes_use_the_effective_count() {
         assert!(ScoreEstimate::from_units(&[]).is_none());
-        let one = ScoreEstimate::from_units(&[ScoreUnit {
+        assert!(ScoreEstimate::from_units(&units(1.0, 0, 3)).is_none());
+        // One won game: n = 1, low = 1 / (1 + z^2): Elo 400 log10(1 / 3.841459)
+        // = -233.7985. Wide, but finite: one game is some evidence.
+        let one = ScoreEstimate::from_units(&units(1.0, 1, 1)).unwrap();
+        let (lo, hi) = one.elo_interval();
+        assert!((lo + 233.798_472_8).abs() < 1e-6, "{lo}");
+        assert_eq!(hi, f64::INFINITY);
+        // A single LD pair: finite on both sides now.
+        let ld = ScoreEstimate::from_units(&units(0.5, 2, 1)).unwrap();
+        let (lo, hi) = ld.elo_interval();
+        assert!(lo.is_finite() && hi.is_finite() && lo < ld.elo() && ld.elo() < hi);
+        // 3 WW pairs and 2 lone wins: 8 games, sum of squares 3*4 + 2 = 14, so
+        // n = 64 / 14 = 4.5714 units; low Elo = 400 log10(4.5714 / 3.841459) = 30.2223.
+        let mut mixed = units(2.0, 2, 3);
+        mixed.extend(units(1.0, 1, 2));
+        let est = ScoreEstimate::from_units(&mixed).unwrap();
+        assert!((est.effective_units - 64.0 / 14.0).abs() < 1e-12);
+        assert!((est.elo_interval().0 - 30.222_302_5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn units_that_disagree_keep_the_normal_interval() {
+        // 19 WW pairs and one WD: fastchess's interval, clamped at 100% above.
+        let mut u = units(2.0, 2, 19);
+        u.push(ScoreUnit {
             points: 1.5,
             games: 2,
-        }])
-        .unwrap();
-        assert_eq!(one.elo_interval(), (f64::NEG_INFINITY, f64::INFINITY));
-        let wins = ScoreEstimate::from_units(
-            &[ScoreUnit {
-                points: 1.0,
-                games: 1,
-            }; 4],
-        )
-        .unwrap();
-        assert_eq!(wins.elo(), f64::INFINITY);
+        });
+        let est = ScoreEstimate::from_units(&u).unwrap();
+        assert_eq!(est.interval_method(), IntervalMethod::Normal);
+        // score 0.9875; sum of squared deviations 19 * 0.025^2 + 0.475^2 = 0.2375,
+        // sd = sqrt(0.2375) / 40 = 0.0121835; low = 0.9875 - 1.959964 * 0.0121835
+        // = 0.963621 -> 569.2 Elo.
+        assert!((est.sd - 0.2375f64.sqrt() / 40.0).abs() < 1e-15);
+        let (lo, hi) = est.elo_interval();
+        assert!((lo - 569.2).abs() < 0.05, "{lo}");
+        assert_eq!(hi, f64::INFINITY);
     }
 }

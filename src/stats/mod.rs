@@ -14,7 +14,7 @@ pub mod pentanomial;
 pub mod sprt;
 
 pub use elo::{fit_ratings, Estimate, FitError, FitOptions, GameResult, PairCounts, RatingFit};
-pub use head_to_head::{ScoreEstimate, ScoreUnit};
+pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::likelihood_of_superiority;
 pub use pentanomial::{pair_up, PairableGame, PairedGames, Pentanomial, Score};
 pub use sprt::{SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};
