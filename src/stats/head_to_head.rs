@@ -28,8 +28,10 @@
 //! stays infinite (a 100% score). In this case the lower end is finite unless
 //! the score is 0%, and the upper end finite unless it is 100%.
 //!
-//! Otherwise (units disagree) the interval is fastchess's, unchanged; it may still
-//! reach -/+ infinity when `score -/+ 1.96 sd` leaves [0, 1].
+//! The Wilson interval is also used when `score -/+ 1.96 sd` leaves [0, 1]: near
+//! 0% and 100% the normal interval is too narrow, and would give 39 wins and a
+//! draw a higher lower bound than 40 wins. Otherwise the interval is
+//! fastchess's, unchanged.
 
 use super::logistic::score_to_elo;
 use super::pentanomial::PairedGames;
@@ -124,9 +126,14 @@ impl ScoreEstimate {
     }
 
     /// Which interval [`ScoreEstimate::elo_interval`] gives: Wilson when every
-    /// unit scored the same (the spread says nothing), fastchess's otherwise.
+    /// unit scored the same (the spread says nothing) or when fastchess's
+    /// interval would leave [0, 1] (it is too narrow near 0% and 100%, so a
+    /// near-sweep would get a higher lower bound than a clean sweep);
+    /// fastchess's otherwise.
     pub fn interval_method(&self) -> IntervalMethod {
-        if self.units_agree {
+        let leaves_unit_range =
+            self.score - Z95 * self.sd <= 0.0 || self.score + Z95 * self.sd >= 1.0;
+        if self.units_agree || leaves_unit_range {
             IntervalMethod::Wilson
         } else {
             IntervalMethod::Normal
@@ -334,21 +341,38 @@ mod tests {
     }
 
     #[test]
-    fn units_that_disagree_keep_the_normal_interval() {
-        // 19 WW pairs and one WD: fastchess's interval, clamped at 100% above.
+    fn a_near_sweep_uses_wilson_so_it_never_beats_a_clean_sweep() {
+        // 19 WW pairs and one WD: score 0.9875, sd = sqrt(0.2375) / 40 = 0.0121835,
+        // so score + 1.96 sd > 1 and fastchess's interval would be [569.2, inf],
+        // above the clean sweep's 286.6. Wilson with p = 0.9875, n = 20:
+        // [0.818626, 0.999277] -> [+261.80, +1256.30] Elo.
         let mut u = units(2.0, 2, 19);
         u.push(ScoreUnit {
             points: 1.5,
             games: 2,
         });
         let est = ScoreEstimate::from_units(&u).unwrap();
-        assert_eq!(est.interval_method(), IntervalMethod::Normal);
-        // score 0.9875; sum of squared deviations 19 * 0.025^2 + 0.475^2 = 0.2375,
-        // sd = sqrt(0.2375) / 40 = 0.0121835; low = 0.9875 - 1.959964 * 0.0121835
-        // = 0.963621 -> 569.2 Elo.
         assert!((est.sd - 0.2375f64.sqrt() / 40.0).abs() < 1e-15);
+        assert_eq!(est.interval_method(), IntervalMethod::Wilson);
         let (lo, hi) = est.elo_interval();
-        assert!((lo - 569.2).abs() < 0.05, "{lo}");
-        assert_eq!(hi, f64::INFINITY);
+        assert!((lo - 261.8038).abs() < 1e-3, "{lo}");
+        assert!((hi - 1256.2979).abs() < 1e-3, "{hi}");
+        let sweep = ScoreEstimate::from_units(&units(2.0, 2, 20)).unwrap();
+        assert!(lo < sweep.elo_interval().0);
+    }
+
+    #[test]
+    fn units_that_disagree_inside_the_range_keep_the_normal_interval() {
+        // 12 WW, 4 WL, 4 LL pairs: score 0.7; deviations 12 * 0.6^2 + 4 * 0.4^2
+        // + 4 * 1.4^2 = 12.8, sd = sqrt(12.8) / 40 = 0.0894427;
+        // 0.7 -/+ 1.959964 sd = [0.524695, 0.875305] -> [+17.174, +338.523] Elo.
+        let mut u = units(2.0, 2, 12);
+        u.extend(units(1.0, 2, 4));
+        u.extend(units(0.0, 2, 4));
+        let est = ScoreEstimate::from_units(&u).unwrap();
+        assert_eq!(est.interval_method(), IntervalMethod::Normal);
+        let (lo, hi) = est.elo_interval();
+        assert!((lo - 17.1742).abs() < 1e-3, "{lo}");
+        assert!((hi - 338.5234).abs() < 1e-3, "{hi}");
     }
 }
