@@ -10,8 +10,9 @@
 //!   independent units. `elo_diff` is `inf`/`-inf` at a 100%/0% score. When every
 //!   pair (and lone game) scored the same, e.g. all won or all drawn, the interval
 //!   is the Wilson score interval over the pairs, so 20 pairs all won give
-//!   `elo_low` = +286.6 and `elo_high` = `inf`; otherwise it is fastchess's
-//!   `score -/+ 1.96 sd`, whose ends are `-inf`/`inf` where that leaves 0..100%.
+//!   `elo_low` = +286.6 and `elo_high` = `inf`; Wilson is also used where
+//!   fastchess's `score -/+ 1.96 sd` would leave 0..100%; otherwise the interval
+//!   is fastchess's.
 //! - `los`: likelihood that `bot_a` is stronger, from wins and losses (0..1).
 //! - `penta_*`: colour-swapped game pairs (same `pair` id and variant) by `bot_a`'s
 //!   total: LL 0, LD 0.5, DD+WL 1, WD 1.5, WW 2 points. Games without a partner
