@@ -263,7 +263,8 @@ impl Searcher<'_> {
             n += 1;
         }
         let moves = &mut moves[..n];
-        moves.sort_unstable_by_key(|&(value, _)| -value);
+        // Ties keep the generator's order (ascending cell), as a stable sort would.
+        moves.sort_unstable_by_key(|&(value, cell)| (-value, cell));
 
         let alpha_orig = alpha;
         let mut best_score = -INFINITY;
