@@ -7,12 +7,7 @@
 //! cargo run --release -p arena-engine --example engine_match -- --a-movetime 100 --b-depth 3
 //! ```
 
-use std::time::{Duration, Instant};
-
-use anyhow::Context;
-use arena::games::Variant;
-use arena_engine::matchplay::{play_match, EngineUse, Player};
-use arena_engine::search::{Limits, MAX_DEPTH};
+use arena_engine::matchplay::{print_matches, Player};
 use clap::Parser;
 
 #[derive(Parser, Debug)]
@@ -39,10 +34,7 @@ fn engine(depth: Option<u32>, movetime: u64) -> anyhow::Result<Player> {
     if depth.is_none() && movetime == 0 {
         anyhow::bail!("give each engine a depth or a movetime");
     }
-    Ok(Player::Engine(Limits {
-        max_depth: depth.unwrap_or(MAX_DEPTH),
-        time: (movetime > 0).then(|| Duration::from_millis(movetime)),
-    }))
+    Ok(Player::engine(depth, movetime))
 }
 
 fn main() -> anyhow::Result<()> {
@@ -57,19 +49,7 @@ fn main() -> anyhow::Result<()> {
         pairs * 2,
         args.seed
     );
-    for id in args.variants.split(',') {
-        let variant =
-            Variant::by_id(id.trim()).with_context(|| format!("unknown variant \"{id}\""))?;
-        let started = Instant::now();
-        let mut usage = EngineUse::default();
-        let result = play_match(variant, a, b, pairs, args.seed, &mut usage)?;
-        println!(
-            "{:<11} {} | {}, {:.0} s",
-            variant.id,
-            result.summary(),
-            usage.summary(),
-            started.elapsed().as_secs_f64()
-        );
-    }
+    let total = print_matches(&args.variants, a, b, pairs, args.seed)?;
+    println!("{:<11} {}", "total", total.summary());
     Ok(())
 }

@@ -10,13 +10,7 @@
 //! cargo run --release -p arena-engine --example vs_greedy -- --depth 2 --movetime 0
 //! ```
 
-use std::time::{Duration, Instant};
-
-use anyhow::Context;
-use arena::games::Variant;
-use arena_engine::matchplay::{play_match, EngineUse, Player};
-use arena_engine::rating::Tally;
-use arena_engine::search::{Limits, MAX_DEPTH};
+use arena_engine::matchplay::{print_matches, Player};
 use clap::Parser;
 
 #[derive(Parser, Debug)]
@@ -39,10 +33,7 @@ struct Args {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let engine = Player::Engine(Limits {
-        max_depth: args.depth.unwrap_or(MAX_DEPTH),
-        time: (args.movetime > 0).then(|| Duration::from_millis(args.movetime)),
-    });
+    let engine = Player::engine(args.depth, args.movetime);
     let pairs = args.games.div_ceil(2);
     println!(
         "{} vs greedy, {} games per variant (colour-swapped pairs), seed {}",
@@ -50,31 +41,7 @@ fn main() -> anyhow::Result<()> {
         pairs * 2,
         args.seed
     );
-    let mut total = Tally::default();
-    for id in args.variants.split(',') {
-        let variant =
-            Variant::by_id(id.trim()).with_context(|| format!("unknown variant \"{id}\""))?;
-        let started = Instant::now();
-        let mut usage = EngineUse::default();
-        let result = play_match(
-            variant,
-            engine,
-            Player::Greedy,
-            pairs,
-            args.seed,
-            &mut usage,
-        )?;
-        total.wins += result.tally.wins;
-        total.draws += result.tally.draws;
-        total.losses += result.tally.losses;
-        println!(
-            "{:<11} {} | {}, {:.0} s",
-            variant.id,
-            result.summary(),
-            usage.summary(),
-            started.elapsed().as_secs_f64()
-        );
-    }
+    let total = print_matches(&args.variants, engine, Player::Greedy, pairs, args.seed)?;
     println!("{:<11} {}", "total", total.summary());
     Ok(())
 }

@@ -5,8 +5,11 @@
 //! the referee about what is legal. Modules:
 //! - [`session`]: the protocol loop (stdin/stdout lines, one game after another).
 //! - [`budget`]: how much of the clock one move may use.
-//! - [`search`]: iterative deepening, the timer and the per-family dispatch.
-//! - [`qango_search`] / [`quinque_search`]: the negamax searches and evaluations.
+//! - [`search`]: limits, the timer, scores and the per-family dispatch.
+//! - [`negamax`]: the search both families share (iterative deepening,
+//!   alpha-beta with PVS, transposition table, killer moves).
+//! - [`qango_search`] / [`quinque_search`]: each family as a searchable
+//!   position (rules shortcuts, evaluation, move ordering).
 //! - [`table`]: the transposition table both searches share.
 //! - [`greedy`]: the one-ply baseline player used to measure strength.
 //! - [`matchplay`]: in-process games and colour-swapped matches between players.
@@ -15,6 +18,7 @@
 pub mod budget;
 pub mod greedy;
 pub mod matchplay;
+pub mod negamax;
 pub mod qango_search;
 pub mod quinque_search;
 pub mod rating;

@@ -4,7 +4,7 @@
 //! Every move goes through `Position::play`, the referee's own legality
 //! check, so an illegal move is reported as an error, never played.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use arena::games::{Color, Position, Variant};
@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::greedy::greedy_move;
 use crate::rating::Tally;
-use crate::search::{choose_move, mix, Limits};
+use crate::search::{choose_move, mix, Limits, MAX_DEPTH};
 
 /// Who makes the moves for one side.
 #[derive(Debug, Clone, Copy)]
@@ -23,12 +23,21 @@ pub enum Player {
 }
 
 impl Player {
+    /// An engine searching at most `depth` plies (`None`: no depth limit)
+    /// and `movetime_ms` per move (0: no time limit).
+    pub fn engine(depth: Option<u32>, movetime_ms: u64) -> Player {
+        Player::Engine(Limits {
+            max_depth: depth.unwrap_or(MAX_DEPTH),
+            time: (movetime_ms > 0).then(|| Duration::from_millis(movetime_ms)),
+        })
+    }
+
     pub fn label(&self) -> String {
         match self {
             Player::Greedy => "greedy".to_string(),
             Player::Engine(limits) => {
                 let mut label = "engine".to_string();
-                if limits.max_depth < crate::search::MAX_DEPTH {
+                if limits.max_depth < MAX_DEPTH {
                     label.push_str(&format!(" depth {}", limits.max_depth));
                 }
                 if let Some(t) = limits.time {
@@ -151,4 +160,36 @@ pub fn play_match(
         }
     }
     Ok(result)
+}
+
+/// Plays a match of `pairs` colour-swapped pairs on each variant of the
+/// comma-separated `variant_ids`, printing one line per variant (result,
+/// engine thinking, wall time); returns `a`'s tally over all of them. An
+/// unknown variant id is an error before any game is played.
+pub fn print_matches(
+    variant_ids: &str,
+    a: Player,
+    b: Player,
+    pairs: u32,
+    seed: u64,
+) -> anyhow::Result<Tally> {
+    let variants = variant_ids
+        .split(',')
+        .map(|id| Variant::by_id(id.trim()).with_context(|| format!("unknown variant \"{id}\"")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut total = Tally::default();
+    for variant in variants {
+        let started = Instant::now();
+        let mut usage = EngineUse::default();
+        let result = play_match(variant, a, b, pairs, seed, &mut usage)?;
+        total += result.tally;
+        println!(
+            "{:<11} {} | {}, {:.0} s",
+            variant.id,
+            result.summary(),
+            usage.summary(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(total)
 }

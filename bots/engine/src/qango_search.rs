@@ -1,4 +1,5 @@
-//! Qango search: negamax with alpha-beta over the rules engine's `QangoState`.
+//! Qango for the shared search: the rules engine's `QangoState` as a
+//! [`Searchable`] position.
 //!
 //! Qango is a game of threats: a pattern (group, square, line) that holds
 //! only one side's discs and misses one disc is a *threat*, and its empty
@@ -14,12 +15,9 @@
 use arena::games::geometry::{bits, Geometry};
 use arena::games::variant::QANGO_MAX_DISCS;
 use arena::games::{Cell, Move, QangoState};
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
-use crate::search::{jitter, mix, Report, Timer, INFINITY, MAX_PLY, WIN, WIN_BOUND};
-use crate::table::{cutoff, Bound, Table};
+use crate::negamax::{Node, Root, Searchable};
+use crate::search::{mix, WIN};
 
 /// Value of an open pattern by the number of discs it still needs (index 1,
 /// a threat, is scored by the search instead; 5 empty cells are worth nothing).
@@ -30,9 +28,6 @@ const TEMPO: i32 = 10;
 const ORDER_OWN: [i32; 5] = [1, 4, 16, 64, 256];
 /// ...and of spoiling an opponent's open pattern by its disc count.
 const ORDER_BLOCK: [i32; 5] = [0, 3, 12, 48, 192];
-/// `Table` size: 2^18 entries (about 6 MB).
-const TABLE_LOG2: u32 = 18;
-const NO_MOVE: u16 = u16::MAX;
 
 /// What one pass over the patterns finds, from the side to move's view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,33 +67,6 @@ pub fn scan(geometry: &Geometry, me: u64, op: u64) -> Scan {
     result
 }
 
-/// Searches `state` (not over) and reports the best move found in time.
-pub fn search(state: &QangoState, max_depth: u32, seed: u64, timer: &mut Timer) -> Report {
-    let mut searcher = Searcher {
-        geometry: state.geometry(),
-        timer,
-        table: Table::new(TABLE_LOG2),
-        killers: [[NO_MOVE as u8; 2]; MAX_PLY],
-        seed,
-        nodes: 0,
-        may_abort: false,
-        aborted: false,
-    };
-    searcher.root(state, max_depth)
-}
-
-struct Searcher<'t> {
-    geometry: &'static Geometry,
-    timer: &'t mut Timer,
-    table: Table,
-    killers: [[u8; 2]; MAX_PLY],
-    seed: u64,
-    nodes: u64,
-    /// False during the first iteration, so there is always a searched answer.
-    may_abort: bool,
-    aborted: bool,
-}
-
 /// The discs of the side to move and of the opponent.
 #[inline]
 fn sides(s: &QangoState) -> (u64, u64) {
@@ -106,28 +74,45 @@ fn sides(s: &QangoState) -> (u64, u64) {
     (s.discs[side], s.discs[1 - side])
 }
 
-#[inline]
-fn key(s: &QangoState) -> u64 {
-    mix(s.discs[0] ^ mix(s.discs[1]))
+/// What one look at an open Qango position found.
+pub struct Facts {
+    pub found: Scan,
+    /// Discs of the side to move and of the opponent.
+    pub me: u64,
+    pub op: u64,
+    /// Cells the mover may play.
+    pub legal: u64,
 }
 
-impl Searcher<'_> {
-    fn report(&self, cell: usize, score: i32, depth: u32) -> Report {
-        Report {
-            best: Move::Qango(Cell::from_index(cell, self.geometry.cols)),
-            score,
-            depth,
-            nodes: self.nodes,
-            elapsed: self.timer.elapsed(),
+impl Facts {
+    fn of(s: &QangoState) -> Facts {
+        let (me, op) = sides(s);
+        Facts {
+            found: scan(s.geometry(), me, op),
+            me,
+            op,
+            legal: s.legal_mask(),
         }
     }
+}
 
-    fn root(&mut self, s: &QangoState, max_depth: u32) -> Report {
-        let legal = s.legal_mask();
-        let (me, op) = sides(s);
-        let found = scan(self.geometry, me, op);
+/// A move is the index of the cell it fills.
+impl Searchable for QangoState {
+    type Move = u8;
+    type Facts = Facts;
+    /// 2^18 entries (about 6 MB).
+    const TABLE_LOG2: u32 = 18;
+
+    /// A win now is played at once. Facing one threat the block is the only
+    /// move; facing two, the position is lost and any block will do.
+    fn root(&self) -> Root<QangoState> {
+        let facts = Facts::of(self);
+        let Facts { found, legal, .. } = facts;
         if let Some(win) = bits(found.threats_me & legal).next() {
-            return self.report(win, WIN - 1, 0);
+            return Root::Decided {
+                best: win as u8,
+                score: WIN - 1,
+            };
         }
         let candidates = if found.threats_op & legal != 0 {
             found.threats_op & legal
@@ -135,189 +120,74 @@ impl Searcher<'_> {
             legal
         };
         if candidates.count_ones() == 1 || found.threats_op.count_ones() >= 2 {
-            // A forced block, or a lost position where any block will do.
             let score = if found.threats_op.count_ones() >= 2 {
                 -(WIN - 2)
             } else {
                 found.score
             };
-            return self.report(candidates.trailing_zeros() as usize, score, 0);
+            return Root::Decided {
+                best: candidates.trailing_zeros() as u8,
+                score,
+            };
         }
-
-        let mut moves: Vec<usize> = bits(candidates).collect();
-        // Shuffle first so that the stable sort orders equal moves by seed.
-        moves.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
-        moves.sort_by_key(|&c| -self.order_value(c, me, op));
-
-        let mut best = (moves[0], found.score);
-        let mut completed = 0;
-        for depth in 1..=max_depth.max(1) {
-            if depth > 1 && !self.timer.may_start_iteration() {
-                break;
-            }
-            self.may_abort = depth > 1;
-            let mut alpha = -INFINITY;
-            let mut iteration_best = None;
-            for (k, &cell) in moves.iter().enumerate() {
-                let mut child = *s;
-                child.place_unchecked(cell);
-                let d = depth as i32 - 1;
-                let score = if k == 0 {
-                    -self.negamax(&child, d, -INFINITY, -alpha, 1)
-                } else {
-                    let probe = -self.negamax(&child, d, -alpha - 1, -alpha, 1);
-                    if probe > alpha && !self.aborted {
-                        -self.negamax(&child, d, -INFINITY, -alpha, 1)
-                    } else {
-                        probe
-                    }
-                };
-                if self.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    iteration_best = Some(k);
-                }
-            }
-            if let Some(k) = iteration_best {
-                best = (moves[k], alpha);
-                moves[..=k].rotate_right(1);
-            }
-            if self.aborted {
-                break;
-            }
-            completed = depth;
-            if alpha.abs() >= WIN_BOUND {
-                break;
-            }
+        Root::Search {
+            facts,
+            candidates: bits(candidates).map(|cell| cell as u8).collect(),
         }
-        self.report(best.0, best.1, completed)
     }
 
-    fn negamax(
-        &mut self,
-        s: &QangoState,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.may_abort && self.timer.expired() {
-            self.aborted = true;
-            return 0;
+    fn examine(&self, ply: usize) -> Node<Facts> {
+        let ply = ply as i32;
+        if self.win.is_some() {
+            return Node::Settled(-(WIN - ply));
         }
-        if s.win.is_some() {
-            return -(WIN - ply as i32);
-        }
-        let legal = s.legal_mask();
+        let facts = Facts::of(self);
+        let Facts { found, legal, .. } = facts;
         if legal == 0 {
-            return 0;
+            return Node::Settled(0);
         }
-        let (me, op) = sides(s);
-        let found = scan(self.geometry, me, op);
         if found.threats_me & legal != 0 {
-            return WIN - ply as i32 - 1;
+            return Node::Settled(WIN - ply - 1);
         }
-        if s.ply + 1 >= QANGO_MAX_DISCS || legal.count_ones() == 1 {
-            return 0; // this move ends the game, and it does not win
+        if self.ply + 1 >= QANGO_MAX_DISCS || legal.count_ones() == 1 {
+            return Node::Settled(0); // this move ends the game, and it does not win
         }
-        let forced = found.threats_op != 0;
         if found.threats_op.count_ones() >= 2 {
-            return -(WIN - ply as i32 - 2);
+            return Node::Settled(-(WIN - ply - 2));
         }
-        let key = key(s);
-        if depth <= 0 && !forced {
-            return found.score + TEMPO + jitter(key, self.seed);
+        Node::Open {
+            forced: found.threats_op != 0,
+            facts,
         }
-        if ply + 1 >= MAX_PLY {
-            return found.score;
-        }
-        let mut tt_best = NO_MOVE;
-        if let Some(entry) = self.table.probe(key, ply) {
-            if let Some(score) = cutoff(&entry, depth, alpha, beta) {
-                return score;
-            }
-            tt_best = entry.best;
-        }
-        let (candidates, child_depth) = if forced {
-            (found.threats_op, depth)
-        } else {
-            (legal, depth - 1)
-        };
-
-        let mut moves = [(0i32, 0u8); 64];
-        let mut n = 0;
-        for cell in bits(candidates) {
-            let value = if cell as u16 == tt_best {
-                1 << 30
-            } else if self.killers[ply][0] as usize == cell {
-                1 << 20
-            } else if self.killers[ply][1] as usize == cell {
-                1 << 19
-            } else {
-                self.order_value(cell, me, op)
-            };
-            moves[n] = (value, cell as u8);
-            n += 1;
-        }
-        let moves = &mut moves[..n];
-        moves.sort_unstable_by_key(|&(value, _)| -value);
-
-        let alpha_orig = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = moves[0].1;
-        for (k, &(_, cell)) in moves.iter().enumerate() {
-            let mut child = *s;
-            child.place_unchecked(cell as usize);
-            let score = if k == 0 {
-                -self.negamax(&child, child_depth, -beta, -alpha, ply + 1)
-            } else {
-                let probe = -self.negamax(&child, child_depth, -alpha - 1, -alpha, ply + 1);
-                if probe > alpha && probe < beta && !self.aborted {
-                    -self.negamax(&child, child_depth, -beta, -alpha, ply + 1)
-                } else {
-                    probe
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = cell;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                if self.killers[ply][0] != cell {
-                    self.killers[ply][1] = self.killers[ply][0];
-                    self.killers[ply][0] = cell;
-                }
-                break;
-            }
-        }
-        let bound = if best_score <= alpha_orig {
-            Bound::Upper
-        } else if best_score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.table
-            .store(key, ply, depth, best_score, bound, best_move as u16);
-        best_score
     }
 
-    /// How promising a move looks before searching it: own patterns it
-    /// extends and opponent patterns it spoils.
-    fn order_value(&self, cell: usize, me: u64, op: u64) -> i32 {
+    #[inline]
+    fn key(&self) -> u64 {
+        mix(self.discs[0] ^ mix(self.discs[1]))
+    }
+
+    fn evaluate(&self, facts: &Facts) -> i32 {
+        facts.found.score + TEMPO
+    }
+
+    /// The blocks when facing a threat, else every legal cell.
+    fn for_each_move(&self, facts: &Facts, mut each: impl FnMut(u8)) {
+        let candidates = if facts.found.threats_op != 0 {
+            facts.found.threats_op
+        } else {
+            facts.legal
+        };
+        for cell in bits(candidates) {
+            each(cell as u8);
+        }
+    }
+
+    /// Own open patterns the disc extends and opponent patterns it spoils.
+    fn order_value(&self, facts: &Facts, cell: u8) -> i32 {
         let mut value = 0;
-        for &mask in self.geometry.masks_at(cell) {
-            let mine = (me & mask).count_ones() as usize;
-            let theirs = (op & mask).count_ones() as usize;
+        for &mask in self.geometry().masks_at(cell as usize) {
+            let mine = (facts.me & mask).count_ones() as usize;
+            let theirs = (facts.op & mask).count_ones() as usize;
             if theirs == 0 {
                 value += ORDER_OWN[mine.min(4)];
             }
@@ -327,13 +197,27 @@ impl Searcher<'_> {
         }
         value
     }
+
+    #[inline]
+    fn child(&self, cell: u8) -> QangoState {
+        let mut child = *self;
+        child.place_unchecked(cell as usize);
+        child
+    }
+
+    fn game_move(&self, cell: u8) -> Move {
+        Move::Qango(Cell::from_index(cell as usize, self.geometry().cols))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::negamax::search;
+    use crate::search::Timer;
     use arena::games::{Position, Variant};
-    use rand::Rng;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// On random positions of every Qango variant, the scan's threat cells
     /// are exactly the empty cells where a disc of that side would win.

@@ -14,6 +14,15 @@ pub struct Tally {
     pub losses: u32,
 }
 
+/// Adds the games of another match from the same player's point of view.
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+}
+
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 

@@ -1,14 +1,11 @@
-//! The search front end: limits, the timer, and dispatch by rules family.
-//!
-//! Both families use iterative-deepening negamax with alpha-beta; each
-//! iteration that completes replaces the answer, and an iteration cut short
-//! by the timer only counts for root moves it finished searching.
+//! The search front end: limits, the timer, scores, and dispatch by rules
+//! family to the one search both families share ([`crate::negamax`]).
 
 use std::time::{Duration, Instant};
 
 use arena::games::{Move, Position};
 
-use crate::{qango_search, quinque_search};
+use crate::negamax::search;
 
 /// A won position scores `WIN - plies to the win`, so faster wins score higher.
 pub const WIN: i32 = 1_000_000;
@@ -65,10 +62,9 @@ pub fn choose_move(pos: &Position, limits: Limits, seed: u64) -> Option<Report> 
     }
     let mut timer = Timer::new(limits.time);
     let report = if let Some(state) = pos.qango() {
-        qango_search::search(state, limits.max_depth, seed, &mut timer)
+        search(state, limits.max_depth, seed, &mut timer)
     } else {
-        let state = pos.quinque()?;
-        quinque_search::search(state, limits.max_depth, seed, &mut timer)
+        search(pos.quinque()?, limits.max_depth, seed, &mut timer)
     };
     Some(report)
 }

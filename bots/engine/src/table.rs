@@ -22,7 +22,8 @@ pub struct Entry {
     pub score: i32,
     pub depth: i16,
     pub bound: Bound,
-    /// Family-specific code of the best move found (cell index, move index).
+    /// The best move found, as its index in the order the family generates
+    /// moves for this position.
     pub best: u16,
 }
 

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use arena::games::{Position, Variant};
-use arena_engine::matchplay::{play_match, EngineUse, Player};
+use arena_engine::matchplay::{play_match, print_matches, EngineUse, Player};
 use arena_engine::rating::Tally;
 use arena_engine::search::{choose_move, Limits};
 
@@ -84,9 +84,20 @@ fn beats_greedy_at_depth_two() {
             &mut EngineUse::default(),
         )
         .unwrap();
-        total.wins += result.tally.wins;
-        total.draws += result.tally.draws;
-        total.losses += result.tally.losses;
+        total += result.tally;
     }
     assert!(total.score() >= 0.9, "{}", total.summary());
+}
+
+#[test]
+fn print_matches_totals_the_variants_and_rejects_an_unknown_one_up_front() {
+    let total = print_matches("qango6, quinque", ENGINE, Player::Greedy, 1, 5).unwrap();
+    assert_eq!(total.games(), 4);
+    let started = Instant::now();
+    let err = print_matches("qango6,qango9", ENGINE, Player::Greedy, 50, 5).unwrap_err();
+    assert!(err.to_string().contains("qango9"), "{err:#}");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "played before failing"
+    );
 }

@@ -39,17 +39,24 @@ fn every_reply_loses(pos: &Position) -> bool {
         })
 }
 
+/// The engine plays `winning` and scores it a win in 1, and the rules engine
+/// agrees that the move wins for the side that made it.
+fn assert_takes_the_win(pos: &Position, limits: Limits, seed: u64, winning: &str) {
+    let report = choose_move(pos, limits, seed).unwrap();
+    assert_eq!(report.best.to_string(), winning, "seed {seed}");
+    assert_eq!(report.score, WIN - 1, "seed {seed}");
+    let after = play(pos, winning);
+    assert_eq!(after.outcome().unwrap().winner, Some(pos.to_move()));
+}
+
 #[test]
 fn qango_takes_a_win_in_one() {
     // White a1 b1: the red corner group a1 b1 a2 needs a2. Black has a
     // threat of its own (d3 d4 e4 square needs e3), so only winning now is right.
     let pos = position("qango6", &["a1", "d3", "b1", "d4", "f6", "e4"]);
+    assert_eq!(pos.to_move(), Color::White);
     for seed in 0..4 {
-        let report = choose_move(&pos, depth(4), seed).unwrap();
-        assert_eq!(report.best.to_string(), "a2");
-        assert_eq!(report.score, WIN - 1);
-        let after = play(&pos, "a2");
-        assert_eq!(after.outcome().unwrap().winner, Some(Color::White));
+        assert_takes_the_win(&pos, depth(4), seed, "a2");
     }
 }
 
@@ -120,11 +127,7 @@ fn quinque_takes_a_win_by_capture() {
         ],
     );
     assert_eq!(pos.to_move(), Color::White);
-    let report = choose_move(&pos, depth(3), 0).unwrap();
-    assert_eq!(report.best.to_string(), "capture e1 a3");
-    assert_eq!(report.score, WIN - 1);
-    let after = play(&pos, "capture e1 a3");
-    assert_eq!(after.outcome().unwrap().winner, Some(Color::White));
+    assert_takes_the_win(&pos, depth(3), 0, "capture e1 a3");
 }
 
 #[test]
