@@ -1,8 +1,102 @@
-//! Shared helpers for the statistics tests: simulated games under BayesElo's model.
+//! Helpers shared by integration tests: the referee's bad bots under
+//! `tests/bots/`, process-table checks through `/proc`, and simulated games
+//! under BayesElo's model for the statistics tests.
 #![allow(dead_code)]
 
+use std::path::PathBuf;
+use std::time::Duration;
+
+use arena::referee::BotSpec;
 use arena::stats::GameResult;
 use rand::Rng;
+
+/// Absolute path of a test bot script.
+pub fn bot_script(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bots")
+        .join(format!("{name}.py"))
+}
+
+/// Spec that runs `tests/bots/<name>.py` with `args`.
+pub fn bot(name: &str, args: &[&str]) -> BotSpec {
+    let mut command = vec![
+        "python3".to_string(),
+        bot_script(name).display().to_string(),
+    ];
+    command.extend(args.iter().map(|a| a.to_string()));
+    let mut spec = BotSpec::from_command_line(name, "python3").unwrap();
+    spec.command = command;
+    spec
+}
+
+/// One process as seen in `/proc/<pid>/stat`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcEntry {
+    pub pid: i32,
+    pub state: char,
+    pub ppid: i32,
+    pub pgrp: i32,
+}
+
+pub fn proc_entry(pid: i32) -> Option<ProcEntry> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may itself contain them.
+    let after = &text[text.rfind(')')? + 1..];
+    let mut fields = after.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let ppid = fields.next()?.parse().ok()?;
+    let pgrp = fields.next()?.parse().ok()?;
+    Some(ProcEntry {
+        pid,
+        state,
+        ppid,
+        pgrp,
+    })
+}
+
+/// Processes whose process group is `pgid`, zombies included.
+pub fn group_members(pgid: i32) -> Vec<ProcEntry> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(proc_entry)
+        .filter(|p| p.pgrp == pgid)
+        .collect()
+}
+
+/// Members of group `pgid` that are still running. Zombies are dead: on
+/// this machine orphans are reparented to an init that may never reap
+/// them, so they are not counted.
+pub fn live_group_members(pgid: i32) -> Vec<ProcEntry> {
+    group_members(pgid)
+        .into_iter()
+        .filter(|p| p.state != 'Z')
+        .collect()
+}
+
+/// True when `pid` is gone entirely or a zombie not parented to us.
+pub fn is_dead(pid: i32) -> bool {
+    match proc_entry(pid) {
+        None => true,
+        Some(p) => p.state == 'Z' && p.ppid != std::process::id() as i32,
+    }
+}
+
+/// Polls `check` every 10 ms for up to `limit`, letting the runtime run
+/// (tokio reaps dropped children in the background).
+pub async fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + limit;
+    loop {
+        if check() {
+            return true;
+        }
+        if std::time::Instant::now() > end {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
 
 /// `1 / (1 + 10^(-x/400))`.
 pub fn f(x: f64) -> f64 {

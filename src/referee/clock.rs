@@ -1,0 +1,292 @@
+//! Time controls and the game clock.
+//!
+//! Time is measured by the referee from the moment it has written a `turn`
+//! line to the moment it has read the whole answer line (as PROTOCOL.md
+//! tells bot authors), so it includes the pipe transfer of the answer. To keep scheduling noise on a busy machine from costing games, a
+//! move is only a timeout when it takes longer than its limit plus a grace
+//! margin ([`DEFAULT_GRACE`], 100 ms unless configured). The bot is told the
+//! limit without the margin (`move_ms`), and the margin is not a bank: a
+//! clock never goes below zero and the overrun is not carried over.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use crate::games::Color;
+use crate::protocol::TurnClock;
+
+/// Allowance beyond a move's limit before it counts as a timeout.
+pub const DEFAULT_GRACE: Duration = Duration::from_millis(100);
+
+pub use crate::protocol::TimeControl;
+
+/// Parses the command-line forms of a time control: `per-move=MS`
+/// (milliseconds) or `BASE+INC` in seconds, e.g. `10+0.1` (a bare `BASE`
+/// means no increment).
+pub fn parse_time_control(s: &str) -> anyhow::Result<TimeControl> {
+    let s = s.trim();
+    if let Some(ms) = s
+        .strip_prefix("per-move=")
+        .or_else(|| s.strip_prefix("per_move="))
+    {
+        let move_ms: u64 = ms.trim().parse().with_context(|| {
+            format!("time control {s:?}: per-move limit must be whole milliseconds")
+        })?;
+        if move_ms == 0 {
+            bail!("time control {s:?}: per-move limit must be positive");
+        }
+        return Ok(TimeControl::PerMove { move_ms });
+    }
+    let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+    let base_ms = seconds_to_ms(base).with_context(|| {
+        format!("time control {s:?}: expected per-move=MS or BASE+INC in seconds (e.g. 10+0.1)")
+    })?;
+    let increment_ms =
+        seconds_to_ms(inc).with_context(|| format!("time control {s:?}: bad increment"))?;
+    if base_ms == 0 {
+        bail!("time control {s:?}: base time must be positive");
+    }
+    Ok(TimeControl::Clock {
+        base_ms,
+        increment_ms,
+    })
+}
+
+fn seconds_to_ms(text: &str) -> anyhow::Result<u64> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .with_context(|| format!("{text:?} is not a number of seconds"))?;
+    if !secs.is_finite() || !(0.0..=1e7).contains(&secs) {
+        bail!("{text:?} is not a usable number of seconds");
+    }
+    Ok((secs * 1000.0).round() as u64)
+}
+
+/// The command-line spelling of a time control (parses back to the same).
+pub fn format_time_control(tc: &TimeControl) -> String {
+    match tc {
+        TimeControl::PerMove { move_ms } => format!("per-move={move_ms}"),
+        TimeControl::Clock {
+            base_ms,
+            increment_ms,
+        } => {
+            format!(
+                "{}+{}",
+                *base_ms as f64 / 1000.0,
+                *increment_ms as f64 / 1000.0
+            )
+        }
+    }
+}
+
+/// A move that took longer than its limit plus the grace margin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flagged {
+    pub limit_ms: u64,
+    pub used_ms: u64,
+}
+
+/// Both sides' time during one game.
+#[derive(Debug, Clone)]
+pub struct Clock {
+    tc: TimeControl,
+    grace: Duration,
+    /// Remaining clock time per side in ms (unused for per-move).
+    remaining_ms: [u64; 2],
+}
+
+impl Clock {
+    pub fn new(tc: TimeControl, grace: Duration) -> Clock {
+        let start = match tc {
+            TimeControl::PerMove { .. } => 0,
+            TimeControl::Clock { base_ms, .. } => base_ms,
+        };
+        Clock {
+            tc,
+            grace,
+            remaining_ms: [start, start],
+        }
+    }
+
+    pub fn time_control(&self) -> TimeControl {
+        self.tc
+    }
+
+    pub fn grace(&self) -> Duration {
+        self.grace
+    }
+
+    /// The limit for `color`'s next move, as sent to the bot (`move_ms`).
+    pub fn move_limit_ms(&self, color: Color) -> u64 {
+        match self.tc {
+            TimeControl::PerMove { move_ms } => move_ms,
+            TimeControl::Clock { .. } => self.remaining_ms[index(color)],
+        }
+    }
+
+    /// How long the referee waits for `color`'s answer: limit plus grace.
+    pub fn wait_limit(&self, color: Color) -> Duration {
+        Duration::from_millis(self.move_limit_ms(color)) + self.grace
+    }
+
+    /// Remaining clock time of `color`, `None` for per-move controls.
+    pub fn remaining_ms(&self, color: Color) -> Option<u64> {
+        match self.tc {
+            TimeControl::PerMove { .. } => None,
+            TimeControl::Clock { .. } => Some(self.remaining_ms[index(color)]),
+        }
+    }
+
+    /// The `clock` of a `turn` message for `color` to move.
+    pub fn turn_clock(&self, color: Color) -> TurnClock {
+        TurnClock {
+            white_ms: self.remaining_ms(Color::White),
+            black_ms: self.remaining_ms(Color::Black),
+            move_ms: self.move_limit_ms(color),
+        }
+    }
+
+    /// Books `used` against `color`. Over limit plus grace: [`Flagged`] (and a
+    /// clock drops to zero). Otherwise a clock loses `used` (not below zero)
+    /// and gains the increment.
+    pub fn charge(&mut self, color: Color, used: Duration) -> Result<(), Flagged> {
+        let used_ms = used.as_millis().min(u64::MAX as u128) as u64;
+        let limit_ms = self.move_limit_ms(color);
+        if used > Duration::from_millis(limit_ms) + self.grace {
+            if let TimeControl::Clock { .. } = self.tc {
+                self.remaining_ms[index(color)] = 0;
+            }
+            return Err(Flagged { limit_ms, used_ms });
+        }
+        if let TimeControl::Clock { increment_ms, .. } = self.tc {
+            self.remaining_ms[index(color)] =
+                self.remaining_ms[index(color)].saturating_sub(used_ms) + increment_ms;
+        }
+        Ok(())
+    }
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Color::{Black, White};
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn parses_command_line_forms() {
+        assert_eq!(
+            parse_time_control("per-move=250").unwrap(),
+            TimeControl::PerMove { move_ms: 250 }
+        );
+        assert_eq!(
+            parse_time_control("10+0.1").unwrap(),
+            TimeControl::Clock {
+                base_ms: 10_000,
+                increment_ms: 100
+            }
+        );
+        assert_eq!(
+            parse_time_control(" 60 ").unwrap(),
+            TimeControl::Clock {
+                base_ms: 60_000,
+                increment_ms: 0
+            }
+        );
+        for bad in [
+            "per-move=",
+            "per-move=1.5",
+            "per-move=0",
+            "abc",
+            "10+x",
+            "-5+1",
+            "0+1",
+            "inf",
+        ] {
+            let err = parse_time_control(bad).unwrap_err();
+            assert!(
+                format!("{err:#}").contains("time control"),
+                "{bad}: {err:#}"
+            );
+        }
+    }
+
+    #[test]
+    fn command_line_spelling_round_trips() {
+        for tc in [
+            TimeControl::PerMove { move_ms: 300 },
+            TimeControl::Clock {
+                base_ms: 10_000,
+                increment_ms: 100,
+            },
+        ] {
+            assert_eq!(parse_time_control(&format_time_control(&tc)).unwrap(), tc);
+        }
+    }
+
+    #[test]
+    fn per_move_limit_with_grace() {
+        let mut clock = Clock::new(TimeControl::PerMove { move_ms: 100 }, ms(20));
+        assert_eq!(clock.move_limit_ms(White), 100);
+        assert_eq!(clock.wait_limit(Black), ms(120));
+        assert_eq!(clock.remaining_ms(White), None);
+        assert!(clock.charge(White, ms(120)).is_ok());
+        assert_eq!(
+            clock.charge(Black, ms(121)),
+            Err(Flagged {
+                limit_ms: 100,
+                used_ms: 121
+            })
+        );
+        assert_eq!(
+            clock.turn_clock(White),
+            TurnClock {
+                white_ms: None,
+                black_ms: None,
+                move_ms: 100
+            }
+        );
+    }
+
+    #[test]
+    fn clock_counts_down_adds_increment_and_flags() {
+        let tc = TimeControl::Clock {
+            base_ms: 1000,
+            increment_ms: 50,
+        };
+        let mut clock = Clock::new(tc, ms(10));
+        clock.charge(White, ms(300)).unwrap();
+        assert_eq!(clock.remaining_ms(White), Some(750));
+        assert_eq!(clock.remaining_ms(Black), Some(1000));
+        assert_eq!(clock.move_limit_ms(White), 750);
+        assert_eq!(
+            clock.turn_clock(Black),
+            TurnClock {
+                white_ms: Some(750),
+                black_ms: Some(1000),
+                move_ms: 1000
+            }
+        );
+        // Inside the grace: the clock stops at zero, then gets the increment.
+        clock.charge(White, ms(755)).unwrap();
+        assert_eq!(clock.remaining_ms(White), Some(50));
+        assert_eq!(
+            clock.charge(White, ms(61)),
+            Err(Flagged {
+                limit_ms: 50,
+                used_ms: 61
+            })
+        );
+        assert_eq!(clock.remaining_ms(White), Some(0));
+    }
+}

@@ -1,0 +1,409 @@
+//! One running bot: a child process in its own process group, talked to over
+//! line-based stdin/stdout, its stderr drained into a capped log.
+//!
+//! Bots are untrusted. Everything here has a bound: writes to the bot time
+//! out (a bot that does not read cannot block the referee), reads have a
+//! deadline and a line-size cap, the log has a size cap, and ending a bot
+//! kills its whole process group, so helpers it forked die with it and stop
+//! holding its pipes open. Dropping a `BotProcess` without calling
+//! [`BotProcess::kill`] still SIGKILLs the group.
+
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::Once;
+use std::time::Duration;
+
+use anyhow::{anyhow, Context};
+use thiserror::Error;
+use tokio::io::AsyncWriteExt;
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::time::Instant;
+
+use super::exit::{classify_death, ExitInfo};
+use super::limits::RlimitPlan;
+use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
+use super::log::{StderrLog, DEFAULT_LOG_CAP};
+use super::spec::{BotSpec, Limits};
+use crate::protocol::FailureReason;
+
+/// Time between SIGTERM and SIGKILL when ending a bot.
+pub const DEFAULT_TERM_GRACE: Duration = Duration::from_millis(200);
+
+/// After the bot process exits, how long to keep reading what it wrote
+/// before it died. Bounded because a forked descendant may hold stdout open.
+const EXIT_DRAIN: Duration = Duration::from_millis(50);
+
+/// How long [`BotProcess::kill`] waits for the stderr log to reach
+/// end-of-file after the group is dead.
+const LOG_FINISH: Duration = Duration::from_millis(500);
+
+/// How long to wait for the kernel to let us reap a SIGKILLed process.
+const REAP_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How a bot process is started, beyond its [`BotSpec`].
+#[derive(Debug, Clone)]
+pub struct SpawnOptions {
+    /// Where stderr goes (appended); `None` keeps only an in-memory tail.
+    pub log_path: Option<PathBuf>,
+    /// Size cap of the log file in bytes.
+    pub log_cap: u64,
+    /// Longest accepted stdout line in bytes.
+    pub max_line: usize,
+    /// Time between SIGTERM and SIGKILL in [`BotProcess::kill`].
+    pub term_grace: Duration,
+    /// Extra text for the log after the referee's "started" line.
+    pub log_header: String,
+}
+
+impl Default for SpawnOptions {
+    fn default() -> SpawnOptions {
+        SpawnOptions {
+            log_path: None,
+            log_cap: DEFAULT_LOG_CAP,
+            max_line: DEFAULT_MAX_LINE,
+            term_grace: DEFAULT_TERM_GRACE,
+            log_header: String::new(),
+        }
+    }
+}
+
+/// Why a line could not be delivered to the bot.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SendError {
+    #[error("bot did not read its input within {} ms", .0.as_millis())]
+    Timeout(Duration),
+    #[error("bot's input is closed ({0})")]
+    Closed(String),
+}
+
+#[derive(Debug)]
+pub struct BotProcess {
+    name: String,
+    /// Process id, and the id of the bot's process group.
+    pid: i32,
+    limits: Limits,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: LineReader<ChildStdout>,
+    log: StderrLog,
+    term_grace: Duration,
+    started_at: Instant,
+    exit: Option<ExitInfo>,
+    exited_at: Option<Instant>,
+    /// The referee signalled the bot, so its death is not its own failure.
+    signalled: bool,
+    /// The final SIGKILL went to the group and the leader was reaped.
+    group_dead: bool,
+}
+
+/// Writing to a closed pipe must be an error (EPIPE), not a SIGPIPE that
+/// kills the referee. Rust binaries ignore SIGPIPE already; this makes sure
+/// of it for any other host. Children get the default disposition back
+/// (std resets it between fork and exec).
+fn ignore_sigpipe() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: setting a signal disposition to SIG_IGN has no handler to race with.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    });
+}
+
+fn signal_group(pgid: i32, signal: i32) {
+    // SAFETY: plain system call. ESRCH (group already gone) is fine.
+    unsafe {
+        libc::kill(-pgid, signal);
+    }
+}
+
+impl BotProcess {
+    /// Starts the bot. Fails when the program cannot be executed (not found,
+    /// not executable, bad `cwd`) or the log cannot be opened; the error
+    /// names the bot and the command.
+    pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> anyhow::Result<BotProcess> {
+        spec.validate()?;
+        ignore_sigpipe();
+        let argv = spec.argv();
+        let mut cmd = tokio::process::Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .envs(&spec.env)
+            .process_group(0)
+            .kill_on_drop(false);
+        if let Some(cwd) = &spec.cwd {
+            cmd.current_dir(cwd);
+        }
+        let plan = RlimitPlan::new(&spec.limits);
+        if !plan.is_empty() {
+            // SAFETY: the closure only calls setrlimit (async-signal-safe)
+            // on a plan computed before the fork.
+            unsafe {
+                cmd.pre_exec(move || plan.apply_in_child());
+            }
+        }
+        let mut child = cmd.spawn().with_context(|| {
+            let cwd = spec
+                .cwd
+                .as_ref()
+                .map(|d| format!(" in {}", d.display()))
+                .unwrap_or_default();
+            format!("bot {:?}: cannot start {:?}{cwd}", spec.name, argv)
+        })?;
+        let pid = child
+            .id()
+            .ok_or_else(|| anyhow!("bot {:?}: exited before it could be tracked", spec.name))?
+            as i32;
+        // Past this point an early return must not leave the bot running.
+        let guard = KillGroupOnError(pid);
+        let stdin = child.stdin.take().context("child stdin was not piped")?;
+        let stdout = child.stdout.take().context("child stdout was not piped")?;
+        let stderr = child.stderr.take().context("child stderr was not piped")?;
+        let header = format!(
+            "[arena: started {:?} as pid {pid}]\n{}",
+            argv, opts.log_header
+        );
+        let log = StderrLog::start(stderr, opts.log_path.as_deref(), opts.log_cap, &header)
+            .with_context(|| format!("bot {:?}", spec.name))?;
+        std::mem::forget(guard);
+        Ok(BotProcess {
+            name: spec.name.clone(),
+            pid,
+            limits: spec.limits,
+            child,
+            stdin: Some(stdin),
+            stdout: LineReader::new(stdout, opts.max_line),
+            log,
+            term_grace: opts.term_grace,
+            started_at: Instant::now(),
+            exit: None,
+            exited_at: None,
+            signalled: false,
+            group_dead: false,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Process id of the bot, which is also its process-group id.
+    pub fn pid(&self) -> i32 {
+        self.pid
+    }
+
+    pub fn started_at(&self) -> Instant {
+        self.started_at
+    }
+
+    pub fn log_path(&self) -> Option<&Path> {
+        self.log.path()
+    }
+
+    /// Sends the bot's stderr to `path` from now on (one log per game).
+    pub fn switch_log(&mut self, path: &Path, header: &str) -> anyhow::Result<()> {
+        self.log
+            .switch_to(path, header)
+            .with_context(|| format!("bot {:?}", self.name))
+    }
+
+    /// The last few KiB of the bot's stderr.
+    pub fn stderr_tail(&self) -> String {
+        self.log.tail()
+    }
+
+    /// Bytes read from stdout but not yet returned as lines (bounded by the
+    /// line cap plus one read chunk).
+    pub fn buffered_stdout_bytes(&self) -> usize {
+        self.stdout.buffered_len()
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Writes `line` and a newline, then flushes. A bot that does not read
+    /// its input for `timeout` gets [`SendError::Timeout`]; after any error
+    /// the input stays closed (a partial line cannot be taken back).
+    pub async fn send_line(&mut self, line: &str, timeout: Duration) -> Result<(), SendError> {
+        debug_assert!(
+            !line.contains('\n'),
+            "protocol lines must not contain newlines"
+        );
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| SendError::Closed("closed earlier".into()))?;
+        let mut data = Vec::with_capacity(line.len() + 1);
+        data.extend_from_slice(line.as_bytes());
+        data.push(b'\n');
+        let write = async {
+            stdin.write_all(&data).await?;
+            stdin.flush().await
+        };
+        match tokio::time::timeout(timeout, write).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                self.stdin = None;
+                Err(SendError::Closed(e.to_string()))
+            }
+            Err(_) => {
+                self.stdin = None;
+                Err(SendError::Timeout(timeout))
+            }
+        }
+    }
+
+    /// Closes the bot's stdin (it reads end-of-file).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Reads one line from the bot's stdout, waiting until `deadline` at
+    /// most. Returns [`ReadLine::Eof`] as soon as stdout is closed or the
+    /// process has exited, even if a forked descendant still holds stdout
+    /// open (what the bot wrote before it died is still returned first).
+    pub async fn read_line(&mut self, deadline: Instant) -> ReadLine {
+        loop {
+            if let Some(done) = self.stdout.take_buffered() {
+                return done;
+            }
+            if self.stdout.at_eof() {
+                return ReadLine::Eof;
+            }
+            if let Some(exited_at) = self.exited_at {
+                let until = exited_at + EXIT_DRAIN;
+                if tokio::time::timeout_at(until, self.stdout.fill())
+                    .await
+                    .is_err()
+                {
+                    return ReadLine::Eof;
+                }
+                continue;
+            }
+            tokio::select! {
+                biased;
+                _ = self.stdout.fill() => {}
+                status = self.child.wait() => self.record_exit(status),
+                _ = tokio::time::sleep_until(deadline) => return ReadLine::Timeout,
+            }
+        }
+    }
+
+    /// A line (or end of output) the bot has already written although
+    /// nothing was asked, without waiting for one; `None` if there is none.
+    /// Lines that arrived very recently may not be seen yet.
+    pub async fn poll_pending(&mut self) -> Option<ReadLine> {
+        match self.read_line(Instant::now()).await {
+            ReadLine::Timeout => None,
+            other => Some(other),
+        }
+    }
+
+    fn record_exit(&mut self, status: std::io::Result<ExitStatus>) {
+        if self.exit.is_some() {
+            return;
+        }
+        self.exit = Some(match status {
+            Ok(status) => ExitInfo::from_status(status, self.signalled),
+            // Reaped by someone else: the status is lost.
+            Err(_) => ExitInfo {
+                code: None,
+                signal: None,
+                killed_by_referee: self.signalled,
+            },
+        });
+        self.exited_at = Some(Instant::now());
+    }
+
+    /// The exit status if the bot has exited (reaping it if needed).
+    pub fn try_exit(&mut self) -> Option<ExitInfo> {
+        if self.exit.is_none() {
+            match self.child.try_wait() {
+                Ok(Some(status)) => self.record_exit(Ok(status)),
+                Ok(None) => {}
+                Err(e) => self.record_exit(Err(e)),
+            }
+        }
+        self.exit
+    }
+
+    /// Waits up to `timeout` for the bot to exit on its own.
+    pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitInfo> {
+        if self.exit.is_none() {
+            if let Ok(status) = tokio::time::timeout(timeout, self.child.wait()).await {
+                self.record_exit(status);
+            }
+        }
+        self.exit
+    }
+
+    /// Why the bot's process died, as a game-end reason (`crash`, `cpu`,
+    /// `memory`) and a message. Waits up to `wait` for the exit (stdout
+    /// closes a moment before the process can be reaped); `None` if the
+    /// process is still running then.
+    pub async fn death_reason(&mut self, wait: Duration) -> Option<(FailureReason, String)> {
+        let exit = self.wait_exit(wait).await?;
+        Some(classify_death(&exit, &self.limits, &self.log.tail()))
+    }
+
+    /// Ends the bot for good: SIGTERM to its process group, up to the term
+    /// grace for the bot to exit, then SIGKILL to the group (which also takes
+    /// any descendant that outlived it), reap it, and let the stderr log
+    /// finish. Returns how the bot ended; calling it again returns the same.
+    pub async fn kill(&mut self) -> ExitInfo {
+        self.stdin = None;
+        if !self.group_dead {
+            self.try_exit();
+            if self.exit.is_none() {
+                self.signalled = true;
+                signal_group(self.pid, libc::SIGTERM);
+                self.wait_exit(self.term_grace).await;
+            }
+            signal_group(self.pid, libc::SIGKILL);
+            if self.exit.is_none() {
+                self.signalled = true;
+                self.wait_exit(REAP_TIMEOUT).await;
+            }
+            self.group_dead = true;
+            self.log.finish(LOG_FINISH).await;
+        }
+        self.exit.unwrap_or(ExitInfo {
+            code: None,
+            signal: None,
+            killed_by_referee: true,
+        })
+    }
+
+    /// Polite end: sends `quit_line`, closes stdin, gives the bot `grace` to
+    /// exit by itself, then [`kill`](Self::kill)s whatever is left.
+    pub async fn shutdown(&mut self, quit_line: &str, grace: Duration) -> ExitInfo {
+        if self.try_exit().is_none() && self.stdin.is_some() {
+            let _ = self.send_line(quit_line, grace).await;
+            self.close_stdin();
+            self.wait_exit(grace).await;
+        }
+        self.kill().await
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        if !self.group_dead {
+            // Safety net for early returns and panics: the group dies now;
+            // tokio reaps the dropped child in the background.
+            signal_group(self.pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Kills a freshly spawned bot's group if setting it up fails.
+struct KillGroupOnError(i32);
+
+impl Drop for KillGroupOnError {
+    fn drop(&mut self) {
+        signal_group(self.0, libc::SIGKILL);
+    }
+}

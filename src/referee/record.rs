@@ -1,0 +1,76 @@
+//! The record of one finished game, as written by `arena play --record` and
+//! kept by tournaments. Its `game` and `moves` fields are what `arena judge`
+//! replays; everything else is the referee's account of the game.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::Color;
+use crate::protocol::{GameResult, TimeControl};
+use crate::report::games_csv::GameRow;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Variant id, e.g. `qango6` (the field `arena judge` reads).
+    pub game: String,
+    pub game_id: String,
+    /// Names of the two players.
+    pub white: String,
+    pub black: String,
+    pub time_control: TimeControl,
+    /// Moves forced before the bots played; also the first moves of `moves`.
+    pub opening: Vec<String>,
+    /// Every move of the game in notation, opening included.
+    pub moves: Vec<String>,
+    /// Thinking time of each move in `moves`, in ms (0 for opening moves).
+    pub move_times_ms: Vec<u64>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: GameResult,
+    /// `null` for a draw.
+    pub winner: Option<Color>,
+    /// A rules reason (`group`, `square`, `line`, `full`, ...) or a failure
+    /// reason (`timeout`, `illegal_move`, `crash`, ...).
+    pub reason: String,
+    /// What happened in words: the winning pattern, the rules engine's
+    /// explanation of an illegal move, a crash's exit status, ...
+    pub message: String,
+    /// Winning cells for a pattern win, else empty.
+    pub cells: Vec<String>,
+    pub plies: u32,
+    /// Total thinking time of each side, in ms.
+    pub white_time_ms: u64,
+    pub black_time_ms: u64,
+    /// The bots' stderr logs for this game (absent when not logged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_log: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_log: Option<PathBuf>,
+    /// Wall-clock duration of the whole game, startup included, in ms.
+    pub duration_ms: u64,
+}
+
+impl GameRecord {
+    /// The loser, if a side lost.
+    pub fn loser(&self) -> Option<Color> {
+        self.winner.map(Color::opponent)
+    }
+
+    /// The `games.csv` row of this game, given its place in a schedule.
+    pub fn to_games_row(&self, id: u64, round: u64, pair: u64) -> GameRow {
+        GameRow {
+            id,
+            round,
+            pair,
+            variant: self.game.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            opening: self.opening.join(" "),
+            result: self.result.as_str().to_string(),
+            reason: self.reason.clone(),
+            plies: self.plies,
+            white_time_ms: self.white_time_ms,
+            black_time_ms: self.black_time_ms,
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! A bot's seat at the table: the protocol side of one bot process.
+//!
+//! A [`Seat`] starts its bot on demand, does the `hello`/`ready` handshake,
+//! sends messages and asks for moves, and turns every way a bot can go wrong
+//! into a [`Failure`] with the game-end reason and a message for the bot's
+//! author. A process that finished its last game cleanly is kept for the next
+//! game (no startup cost); after any failure it is killed, and the next game
+//! starts a fresh one. [`BotPool`] keeps idle seats between games.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::line_reader::ReadLine;
+use super::process::{BotProcess, SendError, SpawnOptions};
+use super::spec::BotSpec;
+use crate::protocol::{
+    decode_bot_line, BotMessage, BotMove, FailureReason, Hello, Ready, RefereeMessage, Turn,
+    MAX_LINE_BYTES, PROTOCOL_VERSION,
+};
+
+/// How long a bot gets to take `new_game` or `game_over` off its pipe.
+pub const CONTROL_SEND_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How long to wait for the exit status after a bot's stdout closed.
+const EXIT_WAIT: Duration = Duration::from_millis(500);
+
+/// How long a bot gets to exit by itself after `quit`.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// The `referee` field of `hello`.
+pub fn referee_name() -> String {
+    format!("arena {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// A bot failed: the game-end reason and what exactly went wrong, worded to
+/// follow the bot's name (e.g. "did not answer within 300 ms").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub reason: FailureReason,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(reason: FailureReason, message: impl Into<String>) -> Failure {
+        Failure {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Seat {
+    spec: BotSpec,
+    options: SpawnOptions,
+    process: Option<BotProcess>,
+    ready: Option<Ready>,
+    starts: u32,
+}
+
+impl Seat {
+    /// A seat for `spec`; no process is started until [`Seat::prepare`].
+    /// `options.log_path` is ignored: each game names its own log.
+    pub fn new(spec: BotSpec, options: SpawnOptions) -> Seat {
+        Seat {
+            spec,
+            options,
+            process: None,
+            ready: None,
+            starts: 0,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    pub fn spec(&self) -> &BotSpec {
+        &self.spec
+    }
+
+    /// Whether a process that completed the handshake is kept.
+    pub fn is_running(&self) -> bool {
+        self.process.is_some()
+    }
+
+    /// The running process, if any (for tests and diagnostics).
+    pub fn process(&self) -> Option<&BotProcess> {
+        self.process.as_ref()
+    }
+
+    /// What the bot said about itself in `ready`.
+    pub fn ready_info(&self) -> Option<&Ready> {
+        self.ready.as_ref()
+    }
+
+    /// How many processes this seat has started so far.
+    pub fn process_starts(&self) -> u32 {
+        self.starts
+    }
+
+    /// Makes sure a bot process that has answered `hello` is running, with
+    /// its stderr going to `log_path` from now on. A kept process is reused
+    /// unless it has exited or wrote something nobody asked for since its
+    /// last game; then (or when there is none) a new one is started and must
+    /// answer `ready` within its startup limit.
+    pub async fn prepare(
+        &mut self,
+        log_path: Option<&Path>,
+        log_header: &str,
+    ) -> Result<(), Failure> {
+        if let Some(process) = self.process.as_mut() {
+            let healthy = process.try_exit().is_none() && process.poll_pending().await.is_none();
+            if healthy {
+                if let Some(path) = log_path {
+                    process
+                        .switch_log(path, log_header)
+                        .map_err(|e| Failure::new(FailureReason::Startup, format!("{e:#}")))?;
+                }
+                return Ok(());
+            }
+            self.discard().await;
+        }
+        let mut options = self.options.clone();
+        options.log_path = log_path.map(Path::to_path_buf);
+        options.log_header = log_header.to_string();
+        self.starts += 1;
+        let mut process = BotProcess::spawn(&self.spec, &options).map_err(|e| {
+            Failure::new(
+                FailureReason::Startup,
+                format!("could not be started: {e:#}"),
+            )
+        })?;
+        match handshake(&mut process).await {
+            Ok(ready) => {
+                self.ready = Some(ready);
+                self.process = Some(process);
+                Ok(())
+            }
+            Err(failure) => {
+                process.kill().await;
+                Err(failure)
+            }
+        }
+    }
+
+    /// Sends a message that expects no answer (`new_game`, `game_over`).
+    pub async fn send(&mut self, msg: &RefereeMessage) -> Result<(), Failure> {
+        self.send_within(msg, CONTROL_SEND_TIMEOUT).await
+    }
+
+    /// [`Seat::send`] with a chosen timeout.
+    pub async fn send_within(
+        &mut self,
+        msg: &RefereeMessage,
+        timeout: Duration,
+    ) -> Result<(), Failure> {
+        let process = self.running()?;
+        send_message(process, msg, timeout).await
+    }
+
+    /// Sends `turn` and waits up to `wait` for the bot's `move`. Returns the
+    /// move (not yet checked against the rules) and the time from having
+    /// written the turn to having read the answer.
+    pub async fn request_move(
+        &mut self,
+        turn: &Turn,
+        wait: Duration,
+    ) -> Result<(BotMove, Duration), Failure> {
+        let limit_ms = turn.clock.move_ms;
+        let process = self.running()?;
+        // Anything already waiting was written when nothing was asked.
+        if let Some(pending) = process.poll_pending().await {
+            return Err(match pending {
+                ReadLine::Line(line) => Failure::new(
+                    FailureReason::ProtocolError,
+                    format!("sent a line when no answer was expected: {}", quote(&line)),
+                ),
+                ReadLine::TooLong => too_long(),
+                ReadLine::Eof | ReadLine::Timeout => output_ended(process).await,
+            });
+        }
+        let msg = RefereeMessage::Turn(turn.clone());
+        send_message(process, &msg, wait).await?;
+        let sent = Instant::now();
+        match process.read_line(sent + wait).await {
+            ReadLine::Line(line) => {
+                let used = sent.elapsed();
+                match decode_bot_line(&line) {
+                    Ok(BotMessage::Move(m)) => Ok((m, used)),
+                    Ok(BotMessage::Ready(_)) => Err(Failure::new(
+                        FailureReason::ProtocolError,
+                        "answered a turn with \"ready\" instead of \"move\"",
+                    )),
+                    Err(e) => Err(Failure::new(FailureReason::ProtocolError, e.to_string())),
+                }
+            }
+            ReadLine::Timeout => Err(Failure::new(
+                FailureReason::Timeout,
+                format!("did not answer within {limit_ms} ms"),
+            )),
+            ReadLine::TooLong => Err(too_long()),
+            ReadLine::Eof => Err(output_ended(process).await),
+        }
+    }
+
+    /// Kills the process after a failure; the next game starts a new one.
+    pub async fn discard(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill().await;
+        }
+        self.ready = None;
+    }
+
+    /// Ends the bot politely (`quit`, then kill whatever is left).
+    pub async fn shutdown(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            let quit = RefereeMessage::Quit.to_line();
+            process.shutdown(quit.trim_end(), QUIT_GRACE).await;
+        }
+        self.ready = None;
+    }
+
+    fn running(&mut self) -> Result<&mut BotProcess, Failure> {
+        self.process
+            .as_mut()
+            .ok_or_else(|| Failure::new(FailureReason::Crash, "has no running process"))
+    }
+}
+
+/// `hello`, then one `ready` line with protocol 1 before the startup limit.
+async fn handshake(process: &mut BotProcess) -> Result<Ready, Failure> {
+    let limit = process.limits().startup();
+    let deadline = process.started_at() + limit;
+    let hello = RefereeMessage::Hello(Hello {
+        protocol: PROTOCOL_VERSION,
+        referee: referee_name(),
+    });
+    let startup = |message: String| Failure::new(FailureReason::Startup, message);
+    let left = deadline.saturating_duration_since(Instant::now());
+    send_message(process, &hello, left)
+        .await
+        .map_err(|f| startup(format!("failed before ready: {}", f.message)))?;
+    match process.read_line(deadline).await {
+        ReadLine::Line(line) => match decode_bot_line(&line) {
+            Ok(BotMessage::Ready(ready)) if ready.protocol == PROTOCOL_VERSION => Ok(ready),
+            Ok(BotMessage::Ready(ready)) => Err(startup(format!(
+                "speaks protocol {}, the referee speaks {PROTOCOL_VERSION}",
+                ready.protocol
+            ))),
+            Ok(BotMessage::Move(_)) => Err(startup(
+                "answered hello with \"move\" instead of \"ready\"".into(),
+            )),
+            Err(e) => Err(startup(format!("answered hello with an invalid line: {e}"))),
+        },
+        ReadLine::Timeout => Err(startup(format!(
+            "did not answer hello within {} ms",
+            limit.as_millis()
+        ))),
+        ReadLine::TooLong => Err(startup(format!(
+            "answered hello with a line longer than {MAX_LINE_BYTES} bytes"
+        ))),
+        ReadLine::Eof => {
+            let ended = output_ended(process).await;
+            Err(startup(format!("failed before ready: {}", ended.message)))
+        }
+    }
+}
+
+async fn send_message(
+    process: &mut BotProcess,
+    msg: &RefereeMessage,
+    timeout: Duration,
+) -> Result<(), Failure> {
+    let line = msg.to_line();
+    match process
+        .send_line(line.trim_end_matches('\n'), timeout)
+        .await
+    {
+        Ok(()) => Ok(()),
+        Err(SendError::Timeout(t)) => Err(Failure::new(
+            FailureReason::Timeout,
+            format!("did not read its input for {} ms", t.as_millis()),
+        )),
+        Err(SendError::Closed(_)) => Err(output_ended(process).await),
+    }
+}
+
+/// The bot's output ended or its input broke: it died (crash, cpu, memory)
+/// or, if it is still running, it closed its stdout (disconnect).
+async fn output_ended(process: &mut BotProcess) -> Failure {
+    match process.death_reason(EXIT_WAIT).await {
+        Some((reason, message)) => Failure::new(reason, message),
+        None => Failure::new(
+            FailureReason::Disconnect,
+            "closed its stdout (or stdin) while still running",
+        ),
+    }
+}
+
+fn too_long() -> Failure {
+    Failure::new(
+        FailureReason::ProtocolError,
+        format!("wrote a line longer than {MAX_LINE_BYTES} bytes"),
+    )
+}
+
+/// The start of an offending line, for messages.
+fn quote(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let mut out: String = text.chars().take(80).flat_map(char::escape_debug).collect();
+    if text.chars().count() > 80 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Idle seats kept between games, by bot name, so the next game with a bot
+/// reuses its running process. A seat is checked out by the game that plays
+/// it and checked in afterwards; running several games at once simply keeps
+/// several idle seats per bot.
+#[derive(Debug, Default)]
+pub struct BotPool {
+    options: SpawnOptions,
+    idle: HashMap<String, Vec<Seat>>,
+}
+
+impl BotPool {
+    pub fn new(options: SpawnOptions) -> BotPool {
+        BotPool {
+            options,
+            idle: HashMap::new(),
+        }
+    }
+
+    /// An idle seat for `spec` (same name and same spec), or a new one.
+    pub fn checkout(&mut self, spec: &BotSpec) -> Seat {
+        if let Some(seats) = self.idle.get_mut(&spec.name) {
+            if let Some(i) = seats.iter().position(|s| s.spec == *spec) {
+                return seats.swap_remove(i);
+            }
+        }
+        Seat::new(spec.clone(), self.options.clone())
+    }
+
+    /// Returns a seat after its game. A seat without a running process is
+    /// dropped (its bot failed; the next checkout starts a fresh one).
+    pub fn checkin(&mut self, seat: Seat) {
+        if seat.is_running() {
+            self.idle
+                .entry(seat.spec.name.clone())
+                .or_default()
+                .push(seat);
+        }
+    }
+
+    /// Number of idle running processes.
+    pub fn idle_count(&self) -> usize {
+        self.idle.values().map(Vec::len).sum()
+    }
+
+    /// Sends `quit` to every idle bot and makes sure all of them are gone.
+    pub async fn shutdown(&mut self) {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (_, seats) in self.idle.drain() {
+            for mut seat in seats {
+                tasks.spawn(async move { seat.shutdown().await });
+            }
+        }
+        while tasks.join_next().await.is_some() {}
+    }
+}

@@ -1,0 +1,294 @@
+//! How to start a bot: the `[[bot]]` entry of a bots file or tournament
+//! config, deserialized with serde.
+//!
+//! ```toml
+//! [[bot]]
+//! name = "greedy"
+//! command = ["python3", "bots/greedy.py"]   # argv, run without a shell
+//! cwd = "."                                  # optional
+//! env = { PYTHONUNBUFFERED = "1" }           # optional, added to the environment
+//! limits = { memory_mb = 512, cpu_seconds = 600, startup_ms = 5000 }  # all optional
+//! ```
+//!
+//! `command` may also be one string, split like a shell would split it
+//! (quotes supported). With `shell = true` the command runs as `sh -c LINE`,
+//! for commands that need pipes, globs or variables: a string is passed to
+//! the shell untouched, a list is joined with spaces.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+
+use super::command_line::split_command_line;
+
+/// Startup/handshake limit used when a bot does not set `startup_ms`.
+pub const DEFAULT_STARTUP_MS: u64 = 5_000;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawBotSpec")]
+pub struct BotSpec {
+    /// Name used in tables, logs and the `opponent` field sent to bots.
+    pub name: String,
+    /// Program and arguments (argv); with `shell`, the words of a shell
+    /// command line (usually just one: the whole line).
+    pub command: Vec<String>,
+    /// Run `command` (joined with spaces) through `sh -c`. Off by default:
+    /// bots are started directly so no shell sits between referee and bot.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shell: bool,
+    /// Working directory of the bot; the referee's own when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<PathBuf>,
+    /// Extra environment variables, added to the referee's environment.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// Resource limits for one bot process. Absent = unlimited (startup: 5 s).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Address-space limit (`RLIMIT_AS`) in MiB. Note this counts virtual
+    /// memory: runtimes that reserve large address ranges up front (JVM,
+    /// Node/V8, Go) need a generous value or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mb: Option<u64>,
+    /// CPU-time limit (`RLIMIT_CPU`) in seconds for the whole process
+    /// lifetime (all games it plays), not per move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<u64>,
+    /// Time from starting the process to its `ready` answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_ms: Option<u64>,
+}
+
+impl Limits {
+    pub fn startup(&self) -> Duration {
+        Duration::from_millis(self.startup_ms.unwrap_or(DEFAULT_STARTUP_MS))
+    }
+}
+
+/// The file form of [`BotSpec`]: `command` may be a list or a string, and
+/// what a string means depends on `shell`, which may come after it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBotSpec {
+    name: String,
+    command: CommandForm,
+    #[serde(default)]
+    shell: bool,
+    #[serde(default)]
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    limits: Limits,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CommandForm {
+    Words(Vec<String>),
+    Line(String),
+}
+
+impl TryFrom<RawBotSpec> for BotSpec {
+    type Error = String;
+
+    fn try_from(raw: RawBotSpec) -> Result<BotSpec, String> {
+        let command = match (raw.command, raw.shell) {
+            (CommandForm::Words(words), _) => words,
+            (CommandForm::Line(line), true) => vec![line],
+            (CommandForm::Line(line), false) => split_command_line(&line)
+                .map_err(|e| format!("bot {:?}: field `command`: {e}", raw.name))?,
+        };
+        Ok(BotSpec {
+            name: raw.name,
+            command,
+            shell: raw.shell,
+            cwd: raw.cwd,
+            env: raw.env,
+            limits: raw.limits,
+        })
+    }
+}
+
+impl BotSpec {
+    /// A spec from a name and a command line typed by a person.
+    pub fn from_command_line(name: &str, line: &str) -> anyhow::Result<BotSpec> {
+        let command = split_command_line(line)
+            .with_context(|| format!("bot {name:?}: cannot split command line {line:?}"))?;
+        Ok(BotSpec {
+            name: name.to_string(),
+            command,
+            shell: false,
+            cwd: None,
+            env: BTreeMap::new(),
+            limits: Limits::default(),
+        })
+    }
+
+    /// Checks what serde cannot: a program to run, a usable name, limits
+    /// that make sense. Errors name the bot and the field.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        if self.name.trim().is_empty() {
+            bail!("bot with command {:?}: field `name` is empty", self.command);
+        }
+        match self.command.first() {
+            None => bail!("bot {:?}: field `command` is empty", self.name),
+            Some(p) if p.is_empty() => bail!(
+                "bot {:?}: field `command` starts with an empty program name",
+                self.name
+            ),
+            Some(_) => {}
+        }
+        if self.limits.memory_mb == Some(0) {
+            bail!("bot {:?}: `limits.memory_mb` must be positive", self.name);
+        }
+        if self.limits.cpu_seconds == Some(0) {
+            bail!("bot {:?}: `limits.cpu_seconds` must be positive", self.name);
+        }
+        if self.limits.startup_ms == Some(0) {
+            bail!("bot {:?}: `limits.startup_ms` must be positive", self.name);
+        }
+        Ok(())
+    }
+
+    /// argv actually executed: `command`, or `sh -c "<joined command>"`.
+    pub fn argv(&self) -> Vec<String> {
+        if self.shell {
+            vec!["sh".into(), "-c".into(), self.command.join(" ")]
+        } else {
+            self.command.clone()
+        }
+    }
+
+    /// Makes a relative `cwd` relative to `base` (the directory of the file
+    /// the spec came from), so configs work from any current directory.
+    pub fn resolve_relative_to(&mut self, base: &Path) {
+        match &self.cwd {
+            Some(cwd) if cwd.is_relative() => self.cwd = Some(base.join(cwd)),
+            Some(_) => {}
+            None => self.cwd = Some(base.to_path_buf()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize)]
+    struct File {
+        bot: Vec<BotSpec>,
+    }
+
+    #[test]
+    fn toml_with_all_fields_and_both_command_forms() {
+        let text = r#"
+            [[bot]]
+            name = "a"
+            command = ["python3", "a b.py"]
+            cwd = "bots"
+            env = { X = "1" }
+            limits = { memory_mb = 256, cpu_seconds = 60, startup_ms = 2000 }
+
+            [[bot]]
+            name = "b"
+            command = "node 'my bot.js' --depth 3 | tee x"
+            shell = true
+
+            [[bot]]
+            name = "c"
+            command = "node 'my bot.js' --depth 3"
+        "#;
+        let file: File = toml::from_str(text).unwrap();
+        let a = &file.bot[0];
+        assert_eq!(a.command, ["python3", "a b.py"]);
+        assert_eq!(a.cwd.as_deref(), Some(Path::new("bots")));
+        assert_eq!(a.env["X"], "1");
+        assert_eq!(a.limits.memory_mb, Some(256));
+        assert_eq!(a.limits.startup(), Duration::from_millis(2000));
+        assert!(!a.shell);
+        assert_eq!(a.argv(), a.command);
+        let b = &file.bot[1];
+        assert_eq!(b.command, ["node 'my bot.js' --depth 3 | tee x"]);
+        assert_eq!(b.argv(), ["sh", "-c", "node 'my bot.js' --depth 3 | tee x"]);
+        let c = &file.bot[2];
+        assert_eq!(c.command, ["node", "my bot.js", "--depth", "3"]);
+        assert_eq!(c.argv(), c.command);
+        assert_eq!(b.limits, Limits::default());
+        assert_eq!(
+            b.limits.startup(),
+            Duration::from_millis(DEFAULT_STARTUP_MS)
+        );
+    }
+
+    #[test]
+    fn a_bad_command_string_is_an_error_naming_the_bot() {
+        let err = toml::from_str::<File>("[[bot]]\nname='q'\ncommand=\"run 'x\"\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("\"q\"") && err.contains("unterminated single quote"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn serialized_specs_read_back_the_same() {
+        let mut spec = BotSpec::from_command_line("s", "a 'b c'").unwrap();
+        spec.limits.cpu_seconds = Some(5);
+        let text = toml::to_string(&spec).unwrap();
+        assert_eq!(toml::from_str::<BotSpec>(&text).unwrap(), spec);
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected_by_name() {
+        let err = toml::from_str::<File>("[[bot]]\nname='a'\ncommand=['x']\ncomand=1\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("comand"), "{err}");
+        let err = toml::from_str::<File>("[[bot]]\nname='a'\ncommand=['x']\nlimits={memory=1}\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("memory"), "{err}");
+    }
+
+    #[test]
+    fn validate_names_the_bot_and_field() {
+        let mut spec = BotSpec::from_command_line("x", "prog").unwrap();
+        spec.validate().unwrap();
+        spec.command.clear();
+        let err = spec.validate().unwrap_err().to_string();
+        assert!(err.contains("\"x\"") && err.contains("command"), "{err}");
+        let mut spec = BotSpec::from_command_line("y", "prog").unwrap();
+        spec.limits.memory_mb = Some(0);
+        assert!(spec
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("memory_mb"));
+        assert!(BotSpec::from_command_line("z", "'unterminated").is_err());
+    }
+
+    #[test]
+    fn relative_cwd_resolves_against_config_dir() {
+        let mut spec = BotSpec::from_command_line("x", "prog").unwrap();
+        spec.resolve_relative_to(Path::new("/cfg"));
+        assert_eq!(spec.cwd.as_deref(), Some(Path::new("/cfg")));
+        spec.cwd = Some("bots".into());
+        spec.resolve_relative_to(Path::new("/cfg"));
+        assert_eq!(spec.cwd.as_deref(), Some(Path::new("/cfg/bots")));
+        spec.resolve_relative_to(Path::new("/other"));
+        assert_eq!(spec.cwd.as_deref(), Some(Path::new("/cfg/bots")));
+    }
+}
