@@ -74,6 +74,8 @@ fn judge_agrees(record: &GameRecord) {
 /// Plays `bad` against the good bot twice (bad as `bad_color`), checks both
 /// games end with `reason` and the good bot winning, that the bad bot is
 /// restarted while the good one is reused, and that nothing is left behind.
+/// Per-move limits in tests are generous unless the test is about a
+/// timeout: the machine may be loaded, and a good bot must never time out.
 async fn bad_bot_loses_twice(
     bad: BotSpec,
     bad_tag: &str,
@@ -88,6 +90,9 @@ async fn bad_bot_loses_twice(
     let dir = tempfile::tempdir().unwrap();
     for game in 0..2 {
         let mut cfg = config(&format!("{reason}-{game}"), move_ms);
+        // The good bot gets its answers in even on a loaded machine; only
+        // a bot that never answers waits out the whole allowance.
+        cfg.grace = Duration::from_millis(1000);
         cfg.log_dir = Some(dir.path().to_path_buf());
         let record = match bad_color {
             Color::White => play_bots(&mut bad_seat, &mut good_seat, &cfg).await,
@@ -150,7 +155,7 @@ async fn good_bots_play_to_a_rules_ending_and_are_reused() {
     let (b, bt) = tagged("good_bot", &[]);
     let (mut white, mut black) = (seat(w), seat(b));
     let dir = tempfile::tempdir().unwrap();
-    let mut cfg = config("g1", 2000);
+    let mut cfg = config("g1", 5000);
     cfg.log_dir = Some(dir.path().join("logs"));
     let first = play_bots(&mut white, &mut black, &cfg).await.unwrap();
     assert!(
@@ -186,7 +191,7 @@ async fn good_bots_play_to_a_rules_ending_and_are_reused() {
 #[tokio::test]
 async fn crash_mid_game_is_a_crash_with_the_exit_code() {
     let (bad, tag) = tagged("crash", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::White, 1000, "crash").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "crash").await;
     assert!(
         records[0].message.contains("exit code 3"),
         "{}",
@@ -214,7 +219,7 @@ async fn hang_is_a_timeout() {
 #[tokio::test]
 async fn garbage_is_a_protocol_error_quoting_the_line() {
     let (bad, tag) = tagged("garbage", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::White, 1000, "protocol_error").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "protocol_error").await;
     assert!(
         records[0].message.contains("e4 is my move {not json"),
         "{}",
@@ -225,7 +230,7 @@ async fn garbage_is_a_protocol_error_quoting_the_line() {
 #[tokio::test]
 async fn illegal_move_is_explained_by_the_rules_engine() {
     let (bad, tag) = tagged("illegal", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::Black, 1000, "illegal_move").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::Black, 5000, "illegal_move").await;
     let r = &records[0];
     assert_eq!(r.plies, 1, "white's first move, then black's illegal one");
     assert!(
@@ -240,7 +245,7 @@ async fn illegal_move_is_explained_by_the_rules_engine() {
 async fn slow_start_is_a_startup_failure() {
     let (mut bad, tag) = tagged("slow_start", &["30"]);
     bad.limits.startup_ms = Some(400);
-    let records = bad_bot_loses_twice(bad, &tag, Color::White, 1000, "startup").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "startup").await;
     assert!(
         records[0]
             .message
@@ -254,7 +259,7 @@ async fn slow_start_is_a_startup_failure() {
 #[tokio::test]
 async fn huge_line_is_a_protocol_error() {
     let (bad, tag) = tagged("huge_line", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::Black, 1000, "protocol_error").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::Black, 5000, "protocol_error").await;
     assert!(
         records[0].message.contains("longer than 65536 bytes"),
         "{}",
@@ -265,7 +270,7 @@ async fn huge_line_is_a_protocol_error() {
 #[tokio::test]
 async fn fork_child_crash_is_seen_and_its_child_is_killed() {
     let (bad, tag) = tagged("fork_child", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::White, 1000, "crash").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "crash").await;
     assert!(
         records[0].message.contains("exit code 4"),
         "{}",
@@ -276,7 +281,7 @@ async fn fork_child_crash_is_seen_and_its_child_is_killed() {
 #[tokio::test]
 async fn exiting_mid_game_is_a_crash_even_with_status_zero() {
     let (bad, tag) = tagged("exit_midgame", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::Black, 1000, "crash").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::Black, 5000, "crash").await;
     assert!(
         records[0].message.contains("exit code 0"),
         "{}",
@@ -291,7 +296,7 @@ async fn exiting_mid_game_is_a_crash_even_with_status_zero() {
 #[tokio::test]
 async fn unasked_output_is_a_protocol_error() {
     let (bad, tag) = tagged("stdout_flood", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::White, 1000, "protocol_error").await;
+    let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "protocol_error").await;
     assert!(
         records[0].message.contains("no answer was expected"),
         "{}",
@@ -329,7 +334,7 @@ async fn a_program_that_cannot_start_and_a_wrong_protocol_are_startup_failures()
     let (good, good_tag) = tagged("good_bot", &[]);
     let mut good_seat = seat(good);
     let mut missing_seat = seat(missing);
-    let record = play_bots(&mut good_seat, &mut missing_seat, &config("m", 1000))
+    let record = play_bots(&mut good_seat, &mut missing_seat, &config("m", 5000))
         .await
         .unwrap();
     assert_eq!(record.reason, "startup");
@@ -347,7 +352,7 @@ async fn a_program_that_cannot_start_and_a_wrong_protocol_are_startup_failures()
     )];
     v2.shell = true;
     let mut v2_seat = seat(v2);
-    let record = play_bots(&mut v2_seat, &mut good_seat, &config("v", 1000))
+    let record = play_bots(&mut v2_seat, &mut good_seat, &config("v", 5000))
         .await
         .unwrap();
     assert_eq!(record.reason, "startup");
@@ -374,7 +379,7 @@ async fn stderr_spam_and_sigterm_ignoring_bots_play_normally_and_are_cleaned_up(
     };
     let mut spam_seat = Seat::new(spam, options);
     let mut stubborn_seat = seat(stubborn);
-    let mut cfg = config("spam", 2000);
+    let mut cfg = config("spam", 5000);
     cfg.log_dir = Some(dir.path().to_path_buf());
     let record = play_bots(&mut spam_seat, &mut stubborn_seat, &cfg)
         .await
@@ -398,7 +403,7 @@ async fn forced_opening_is_played_before_the_bots_and_recorded() {
     let (w, wt) = tagged("good_bot", &[]);
     let (b, bt) = tagged("illegal", &[]);
     let (mut white, mut black) = (seat(w), seat(b));
-    let mut cfg = config("open", 1000);
+    let mut cfg = config("open", 5000);
     cfg.opening = vec!["c3".into(), "d4".into()];
     // The illegal bot replays the last move on the board: with an opening
     // that is d4 at once, on white's first own turn.
@@ -430,6 +435,7 @@ async fn clock_time_control_counts_down_and_flags() {
         base_ms: 400,
         increment_ms: 50,
     };
+    cfg.grace = Duration::from_millis(1000);
     let record = play_bots(&mut good_seat, &mut hang_seat, &cfg)
         .await
         .unwrap();
@@ -461,7 +467,7 @@ async fn games_run_in_parallel_from_a_pool() {
                 let mut pool = pool.lock().unwrap();
                 (pool.checkout(&spec), pool.checkout(&spec))
             };
-            let record = play_bots(&mut w, &mut b, &config(&format!("p{g}"), 2000))
+            let record = play_bots(&mut w, &mut b, &config(&format!("p{g}"), 5000))
                 .await
                 .unwrap();
             let mut pool = pool.lock().unwrap();
@@ -518,7 +524,7 @@ async fn a_human_is_shown_the_board_and_asked_again_after_an_illegal_move() {
     let record = play_game(
         Player::Human(&mut human),
         Player::Bot(&mut good_seat),
-        &config("h", 2000),
+        &config("h", 5000),
         &mut |event| {
             if let GameEvent::Moved { notation, .. } = event {
                 moves_seen.push(notation.to_string());
@@ -542,4 +548,43 @@ async fn a_human_is_shown_the_board_and_asked_again_after_an_illegal_move() {
     );
     assert!(text.matches("white (you) to move").count() >= 4, "{text}");
     assert_all_gone(&mut [&mut good_seat], &[&good_tag]).await;
+}
+
+#[tokio::test]
+async fn an_abandoned_game_leaves_no_half_conversation_behind() {
+    let (good, good_tag) = tagged("good_bot", &[]);
+    let (hang, hang_tag) = tagged("hang", &[]);
+    let (other, other_tag) = tagged("good_bot", &[]);
+    let (mut good_seat, mut hang_seat, mut other_seat) = (seat(good), seat(hang), seat(other));
+    // Started ahead of the game (a slow machine must not make the timeout
+    // below fire before the game has begun).
+    good_seat.prepare(None, "").await.unwrap();
+    hang_seat.prepare(None, "").await.unwrap();
+    // The caller gives up on a game (say, the tournament is interrupted).
+    let abandoned = tokio::time::timeout(
+        Duration::from_millis(1000),
+        play_bots(&mut good_seat, &mut hang_seat, &config("gone", 10_000)),
+    )
+    .await;
+    assert!(abandoned.is_err());
+    assert!(good_seat.is_running());
+    assert_eq!(
+        good_seat.process_starts(),
+        1,
+        "prepared once, reused by the game"
+    );
+    // The next game does not trust the interrupted process.
+    let record = play_bots(&mut good_seat, &mut other_seat, &config("next", 5000))
+        .await
+        .unwrap();
+    assert!(
+        arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
+        "{record:#?}"
+    );
+    assert_eq!(good_seat.process_starts(), 2);
+    assert_all_gone(
+        &mut [&mut good_seat, &mut hang_seat, &mut other_seat],
+        &[&good_tag, &hang_tag, &other_tag],
+    )
+    .await;
 }

@@ -204,12 +204,12 @@ mod tests {
     fn rejects_plain_text_quoting_its_start() {
         let err = decode_bot_line(b"c3").unwrap_err();
         assert!(matches!(err, ProtocolError::NotJson { .. }), "{err:?}");
-        let text = err.to_string();
-        assert!(
-            text.starts_with("expected a JSON object with \"type\""),
-            "{text}"
+        // PROTOCOL.md quotes this message verbatim.
+        assert_eq!(
+            err.to_string(),
+            "expected a JSON object with \"type\", got invalid JSON \
+             (expected value at line 1 column 1): c3"
         );
-        assert!(text.ends_with(": c3"), "{text}");
     }
 
     #[test]

@@ -19,7 +19,9 @@ use super::human::Human;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, Outcome, Position, Variant};
-use crate::protocol::{GameOver, GameResult, NewGame, RefereeMessage, Side, TimeControl, Turn};
+use crate::protocol::{
+    FailureReason, GameOver, GameResult, NewGame, RefereeMessage, Side, TimeControl, Turn,
+};
 
 /// Guard against a rules bug making a game endless; no real game comes near
 /// (Qango ends within 40 plies, Quinque within 120).
@@ -300,7 +302,7 @@ pub async fn play_game(
                         };
                     if let Err(flag) = clock.charge(color, used) {
                         let f = Failure::new(
-                            crate::protocol::FailureReason::Timeout,
+                            FailureReason::Timeout,
                             format!(
                                 "answered after {} ms; the limit was {} ms (+{} ms grace)",
                                 flag.used_ms,
@@ -314,7 +316,7 @@ pub async fn play_game(
                         Ok(m) => (m.to_string(), used),
                         Err(e) => {
                             let f = Failure::new(
-                                crate::protocol::FailureReason::IllegalMove,
+                                FailureReason::IllegalMove,
                                 format!("played {:?}, which is illegal: {e}", answer.mv),
                             );
                             break 'game Ending::failure(color, name, f);
@@ -372,6 +374,8 @@ pub async fn play_game(
             let sent = seat.is_running() && seat.send_within(&game_over, timeout).await.is_ok();
             if failed || !sent {
                 seat.discard().await;
+            } else {
+                seat.finish_game();
             }
         }
     }
@@ -400,7 +404,11 @@ pub async fn play_game(
 
 async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> Result<(), Failure> {
     match player {
-        Player::Bot(seat) => seat.prepare(log, header).await,
+        Player::Bot(seat) => {
+            seat.prepare(log, header).await?;
+            seat.begin_game();
+            Ok(())
+        }
         Player::Human(_) => Ok(()),
     }
 }

@@ -14,6 +14,40 @@
 //! - [`exit`]: how a process ended and which game-end reason that is.
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
+//!
+//! Playing games from a pool of bots (what a tournament does):
+//!
+//! ```no_run
+//! use std::sync::{Arc, Mutex};
+//! use arena::games::Variant;
+//! use arena::protocol::TimeControl;
+//! use arena::referee::{play_bots, read_bots_file, BotPool, GameConfig, SpawnOptions};
+//!
+//! # async fn demo() -> anyhow::Result<()> {
+//! let bots = read_bots_file("bots.toml".as_ref())?;
+//! let pool = Arc::new(Mutex::new(BotPool::new(SpawnOptions::default())));
+//! let (mut white, mut black) = {
+//!     let mut pool = pool.lock().unwrap();
+//!     (pool.checkout(&bots[0]), pool.checkout(&bots[1]))
+//! };
+//! let mut config = GameConfig::new("g1", Variant::by_id("qango6").unwrap(),
+//!     TimeControl::PerMove { move_ms: 1000 });
+//! config.opening = vec!["c3".into()];
+//! config.log_dir = Some("arena-out/logs".into());
+//! let record = play_bots(&mut white, &mut black, &config).await?;
+//! println!("{} {} {}", record.result.as_str(), record.reason, record.message);
+//! let row = record.to_games_row(0, 0, 0); // games.csv
+//! # let _ = row;
+//! {
+//!     let mut pool = pool.lock().unwrap();
+//!     pool.checkin(white); // kept running for its next game unless it failed
+//!     pool.checkin(black);
+//! }
+//! // At the end: quit every idle bot (dropping a pool also kills them).
+//! let mut pool = Arc::try_unwrap(pool).unwrap().into_inner().unwrap();
+//! pool.shutdown().await;
+//! # Ok(()) }
+//! ```
 
 pub mod clock;
 pub mod command_line;
@@ -39,4 +73,4 @@ pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnOptions};
 pub use record::GameRecord;
 pub use seat::{BotPool, Failure, Seat};
-pub use spec::{BotSpec, Limits};
+pub use spec::{read_bots_file, BotSpec, Limits};

@@ -59,6 +59,10 @@ pub struct Seat {
     process: Option<BotProcess>,
     ready: Option<Ready>,
     starts: u32,
+    /// Between `begin_game` and `finish_game`: if a game was abandoned midway
+    /// (its future dropped), the bot may still owe an answer, so the next
+    /// `prepare` starts a fresh process instead of reusing it.
+    in_game: bool,
 }
 
 impl Seat {
@@ -71,6 +75,7 @@ impl Seat {
             process: None,
             ready: None,
             starts: 0,
+            in_game: false,
         }
     }
 
@@ -112,6 +117,9 @@ impl Seat {
         log_path: Option<&Path>,
         log_header: &str,
     ) -> Result<(), Failure> {
+        if self.in_game {
+            self.discard().await;
+        }
         if let Some(process) = self.process.as_mut() {
             let healthy = process.try_exit().is_none() && process.poll_pending().await.is_none();
             if healthy {
@@ -207,12 +215,24 @@ impl Seat {
         }
     }
 
+    /// Marks the start of a game's conversation with the bot. Until
+    /// [`Seat::finish_game`], the process is not trusted for another game.
+    pub fn begin_game(&mut self) {
+        self.in_game = true;
+    }
+
+    /// Marks the game as properly ended: the process may be reused.
+    pub fn finish_game(&mut self) {
+        self.in_game = false;
+    }
+
     /// Kills the process after a failure; the next game starts a new one.
     pub async fn discard(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill().await;
         }
         self.ready = None;
+        self.in_game = false;
     }
 
     /// Ends the bot politely (`quit`, then kill whatever is left).
@@ -222,6 +242,7 @@ impl Seat {
             process.shutdown(quit.trim_end(), QUIT_GRACE).await;
         }
         self.ready = None;
+        self.in_game = false;
     }
 
     fn running(&mut self) -> Result<&mut BotProcess, Failure> {

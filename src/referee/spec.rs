@@ -179,6 +179,43 @@ impl BotSpec {
     }
 }
 
+/// Reads the `[[bot]]` entries of a TOML file (a bots file, or a tournament
+/// config: other tables are ignored). Relative `cwd`s resolve against the
+/// file's directory, and a bot without `cwd` runs there, so the file works
+/// from any current directory. Errors name the file (and TOML's line and
+/// column, or the bot).
+pub fn read_bots_file(path: &Path) -> anyhow::Result<Vec<BotSpec>> {
+    #[derive(Deserialize)]
+    struct BotsFile {
+        #[serde(default)]
+        bot: Vec<BotSpec>,
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read bots file {}", path.display()))?;
+    let file: BotsFile =
+        toml::from_str(&text).with_context(|| format!("bots file {}", path.display()))?;
+    let base = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut seen = std::collections::HashSet::new();
+    let mut bots = Vec::new();
+    for mut spec in file.bot {
+        spec.validate()
+            .with_context(|| format!("bots file {}", path.display()))?;
+        if !seen.insert(spec.name.clone()) {
+            bail!(
+                "bots file {}: two bots are named {:?}",
+                path.display(),
+                spec.name
+            );
+        }
+        spec.resolve_relative_to(base);
+        bots.push(spec);
+    }
+    Ok(bots)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +315,40 @@ mod tests {
             .to_string()
             .contains("memory_mb"));
         assert!(BotSpec::from_command_line("z", "'unterminated").is_err());
+    }
+
+    #[test]
+    fn bots_file_resolves_paths_and_reports_errors_with_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bots.toml");
+        std::fs::write(
+            &path,
+            "[tournament]\nrounds = 2\n\n[[bot]]\nname = 'a'\ncommand = 'python3 a.py'\n\n[[bot]]\nname = 'b'\ncommand = ['b']\ncwd = 'sub'\n",
+        )
+        .unwrap();
+        let bots = read_bots_file(&path).unwrap();
+        assert_eq!(bots[0].command, ["python3", "a.py"]);
+        assert_eq!(bots[0].cwd.as_deref(), Some(dir.path()));
+        assert_eq!(bots[1].cwd, Some(dir.path().join("sub")));
+
+        std::fs::write(
+            &path,
+            "[[bot]]\nname = 'a'\ncommand = ['x']\n[[bot]]\nname = 'a'\ncommand = ['y']\n",
+        )
+        .unwrap();
+        let err = format!("{:#}", read_bots_file(&path).unwrap_err());
+        assert!(
+            err.contains("bots.toml") && err.contains("two bots are named \"a\""),
+            "{err}"
+        );
+
+        std::fs::write(&path, "[[bot]]\nname = 'a'\n").unwrap();
+        let err = format!("{:#}", read_bots_file(&path).unwrap_err());
+        assert!(
+            err.contains("bots.toml") && err.contains("command"),
+            "{err}"
+        );
+        assert!(read_bots_file(&dir.path().join("none.toml")).is_err());
     }
 
     #[test]
