@@ -116,3 +116,31 @@ pub fn play(rng: &mut impl Rng, elo_diff: f64, adv: f64, draw_elo: f64) -> GameR
         GameResult::Draw
     }
 }
+
+/// A unique word to append to a bot's command line, so a test can find
+/// every process it started (forked children included) in `/proc`.
+pub fn unique_tag(label: &str) -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    format!(
+        "arena-test-{label}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Running (non-zombie) processes with `word` as one of their arguments.
+pub fn live_processes_with_arg(word: &str) -> Vec<ProcEntry> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|c| c.split(|&b| b == 0).any(|arg| arg == word.as_bytes()))
+                .unwrap_or(false)
+        })
+        .filter_map(proc_entry)
+        .filter(|p| p.state != 'Z')
+        .collect()
+}
