@@ -41,7 +41,8 @@ const ROUND_TRIPS: usize = 100;
 /// Games per round and variant for layer 4, each timed on its own.
 const GAMES: usize = 4;
 /// Variants played in layer 4: a small board and the largest move lists.
-const VARIANTS: [&str; 2] = ["qango6", "quinque"];
+/// `ARENA_BENCH_VARIANTS` (comma-separated ids) overrides it.
+const VARIANTS: &str = "qango6,quinque";
 
 /// Layer 1: a child that echoes lines, driven with blocking I/O.
 struct RawEcho {
@@ -121,7 +122,7 @@ fn sample_turn() -> Turn {
     let mut pos = Position::new(variant);
     let mut history = Vec::new();
     for _ in 0..8 {
-        let m = pos.legal_moves()[0].clone();
+        let m = pos.legal_moves()[0];
         pos.play(&m).expect("legal");
         history.push(m.to_string());
     }
@@ -184,22 +185,39 @@ async fn referee_per_move(
     }
 }
 
-fn median(values: &mut [Duration]) -> Duration {
-    values.sort();
-    values[values.len() / 2]
+/// The `q` quantile (0..=1) of the samples.
+fn quantile(values: &mut [Duration], q: f64) -> Duration {
+    values.sort_unstable();
+    values[((values.len() - 1) as f64 * q).round() as usize]
 }
 
 fn micros(d: Duration) -> String {
-    format!("{:.2} us", d.as_secs_f64() * 1e6)
+    format!("{:.2}us", d.as_secs_f64() * 1e6)
 }
 
 fn main() {
     // As in a tournament: a multi-threaded runtime, the games in a spawned
-    // task on a worker thread.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
+    // task on a worker thread. `ARENA_BENCH_RUNTIME=current` measures on a
+    // single-threaded runtime instead.
+    let current = std::env::var("ARENA_BENCH_RUNTIME").is_ok_and(|r| r == "current");
+    let runtime = if current {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+    }
+    .expect("tokio runtime");
+    println!(
+        "tokio runtime: {}",
+        if current {
+            "current_thread"
+        } else {
+            "multi_thread, 2 workers"
+        }
+    );
     runtime.block_on(async { tokio::spawn(run()).await.expect("benchmark task") });
 }
 
@@ -217,9 +235,10 @@ async fn run() {
     seat.prepare(None, "").await.expect("instant bot starts");
     let mut white = Seat::new(spec("white", INSTANT_BOT), SpawnOptions::default());
     let mut black = Seat::new(spec("black", INSTANT_BOT), SpawnOptions::default());
-    let variants: Vec<&'static Variant> = VARIANTS
-        .iter()
-        .map(|id| Variant::by_id(id).expect("variant"))
+    let variants: Vec<&'static Variant> = std::env::var("ARENA_BENCH_VARIANTS")
+        .unwrap_or_else(|_| VARIANTS.to_string())
+        .split(',')
+        .map(|id| Variant::by_id(id.trim()).unwrap_or_else(|| panic!("unknown variant {id:?}")))
         .collect();
 
     let mut raw_short = Vec::new();
@@ -261,38 +280,36 @@ async fn run() {
     black.shutdown().await;
     process.kill().await;
 
-    let floor = median(&mut raw_short);
+    let floor = quantile(&mut raw_short, 0.5);
     println!(
-        "referee overhead: medians over {rounds} interleaved rounds \
-         ({ROUND_TRIPS} timed round trips per layer, {GAMES} games per variant each)"
+        "referee overhead: {rounds} interleaved rounds ({ROUND_TRIPS} timed round trips per \
+         layer, {GAMES} timed games per variant each)"
     );
-    let row = |what: &str, d: Duration| {
+    println!(
+        "  {:<46} {:>9} {:>9} {:>9}   {:>10}",
+        "", "p10", "median", "p90", "median/raw"
+    );
+    let row = |what: &str, samples: &mut Vec<Duration>| {
+        let median = quantile(samples, 0.5);
         println!(
-            "  {what:<46} {:>10}   {:>5.2}x raw",
-            micros(d),
-            d.as_secs_f64() / floor.as_secs_f64()
+            "  {what:<46} {:>9} {:>9} {:>9}   {:>9.2}x",
+            micros(quantile(samples, 0.1)),
+            micros(median),
+            micros(quantile(samples, 0.9)),
+            median.as_secs_f64() / floor.as_secs_f64()
         );
     };
     row(
         &format!("raw round trip, {} B line", short_line.len()),
-        floor,
+        &mut raw_short,
     );
     row(
         &format!("raw round trip, {} B line (a turn)", turn_line.len()),
-        median(&mut raw_turn),
+        &mut raw_turn,
     );
-    row(
-        "BotProcess round trip (tokio), short line",
-        median(&mut proc_short),
-    );
-    row(
-        "turn -> move round trip (Seat, instant bot)",
-        median(&mut turns),
-    );
+    row("BotProcess round trip (tokio), short line", &mut proc_short);
+    row("turn -> move round trip (Seat, instant bot)", &mut turns);
     for (variant, samples) in variants.iter().zip(per_move.iter_mut()) {
-        row(
-            &format!("referee per move, {} games", variant.id),
-            median(samples),
-        );
+        row(&format!("referee per move, {} games", variant.id), samples);
     }
 }
