@@ -25,8 +25,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use arena::games::{Position, Variant};
-use arena::protocol::{Side, TimeControl, Turn, TurnClock};
+use arena::games::{Color, Position, Variant};
+use arena::protocol::{TimeControl, Turn, TurnClock};
 use arena::referee::{play_bots, BotProcess, BotSpec, GameConfig, ReadLine, Seat, SpawnOptions};
 
 const ECHO: &str = env!("CARGO_BIN_EXE_arena-echo");
@@ -129,7 +129,7 @@ fn sample_turn() -> Turn {
     Turn {
         game_id: "bench".into(),
         variant: variant.id.into(),
-        color: Side::White,
+        color: Color::White,
         ply: pos.ply(),
         state: pos.state_json(),
         history,

@@ -8,8 +8,9 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::process::Command;
 
+use arena::games::Color;
 use arena::protocol::{
-    decode_bot_line, decode_referee_line, BotMessage, RefereeMessage, Side, MAX_LINE_BYTES,
+    decode_bot_line, decode_referee_line, BotMessage, RefereeMessage, MAX_LINE_BYTES,
 };
 use serde_json::{Map, Value};
 
@@ -310,12 +311,12 @@ fn the_recorded_game_is_consistent_move_by_move() {
                 history = turn.history.clone();
                 assert_eq!(turn.ply as usize, history.len());
                 let expected_side = if turn.ply % 2 == 0 {
-                    Side::White
+                    Color::White
                 } else {
-                    Side::Black
+                    Color::Black
                 };
                 assert_eq!(turn.color, expected_side);
-                assert_eq!(turn.state["to_move"], turn.color.as_str());
+                assert_eq!(turn.state["to_move"], turn.color.name());
                 let state_board: Vec<Vec<String>> =
                     serde_json::from_value(turn.state["board"].clone()).unwrap();
                 let ours: Vec<Vec<String>> = board
@@ -339,7 +340,7 @@ fn the_recorded_game_is_consistent_move_by_move() {
             }
             RefereeMessage::GameOver(over) => {
                 let winner = over.winner.expect("the example game is won");
-                let mark = if winner == Side::White { 'w' } else { 'b' };
+                let mark = if winner == Color::White { 'w' } else { 'b' };
                 for cell in &over.cells {
                     let (r, c) = cell_index(cell, cols);
                     assert_eq!(board[r][c], mark, "{cell} not held by the winner");

@@ -1,8 +1,152 @@
-//! Placeholder until this subcommand lands; replaced by its real module.
+//! `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1 [...] | --resume DIR`: game
+//! pairs between two bots until the pentanomial SPRT decides whether A is
+//! stronger than B by `elo1` (H1) or at most `elo0` (H0).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+
+use crate::cli::play::name_from_command;
+use crate::referee::{read_bots_file, BotSpec};
+use crate::tournament::config::{self, Defaults, Overrides};
+use crate::tournament::manifest::SprtPlan;
+use crate::tournament::sprt::{self, Start};
 
 #[derive(Debug, Default, clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "A bot is NAME=COMMAND, the name of a [[bot]] in --bots FILE, or a \
+command line (named after its program or script).\n\nEach pair plays one seeded random \
+opening twice with colours swapped; the LLR is printed after each pair. Exit status: 0 \
+when H1 is accepted (A is stronger by at least elo1), 1 when H0 is accepted, 3 when \
+--max-pairs came first, 130 when interrupted (continue with --resume DIR), 2 on errors.\n\n\
+Games are journaled like a tournament's: games.csv, games.jsonl, logs/, standings.csv."
+)]
+pub struct Args {
+    /// Bot A, the one being tested (e.g. a new version).
+    #[arg(required_unless_present = "resume")]
+    pub bot_a: Option<String>,
+    /// Bot B, the reference.
+    #[arg(required_unless_present = "resume")]
+    pub bot_b: Option<String>,
+    /// Variant id [default: qango6].
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Elo difference (A minus B) under H0.
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "resume")]
+    pub elo0: Option<f64>,
+    /// Elo difference under H1; must exceed elo0.
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "resume")]
+    pub elo1: Option<f64>,
+    /// Probability of accepting H1 when H0 holds [default: 0.05].
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// Probability of accepting H0 when H1 holds [default: 0.05].
+    #[arg(long)]
+    pub beta: Option<f64>,
+    /// Time control: `per-move=MS` or `BASE+INC` in seconds [default: per-move=1000].
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Games played at the same time [default: number of cores].
+    #[arg(short = 'j', long)]
+    pub concurrency: Option<usize>,
+    /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
+    #[arg(long)]
+    pub grace_ms: Option<u64>,
+    /// Stop undecided after this many game pairs.
+    #[arg(long)]
+    pub max_pairs: Option<u64>,
+    /// Seed for the openings [default: random].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Random legal opening plies per pair [default: 2].
+    #[arg(long)]
+    pub opening_plies: Option<u32>,
+    /// Output directory [default: arena-out/UTC-TIMESTAMP].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// TOML file with `[[bot]]` entries to pick bots by name.
+    #[arg(long)]
+    pub bots: Option<PathBuf>,
+    /// Continue the SPRT in DIR (only -j may change).
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "bot_a", "bot_b", "variant", "elo0", "elo1", "tc", "max_pairs", "seed",
+        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta"
+    ])]
+    pub resume: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("this subcommand is not built yet")
+/// alpha and beta when not given, as fastchess uses them.
+const DEFAULT_ERROR_RATE: f64 = 0.05;
+
+/// Opening plies when none are given: enough that pairs differ.
+const DEFAULT_OPENING_PLIES: u32 = 2;
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
+    if let Some(dir) = args.resume {
+        let start = Start::Resume {
+            dir,
+            concurrency: args.concurrency,
+        };
+        return sprt::run(start, show_progress);
+    }
+    let (Some(a), Some(b), Some(elo0), Some(elo1)) =
+        (&args.bot_a, &args.bot_b, args.elo0, args.elo1)
+    else {
+        bail!("usage: arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1 (or --resume DIR)");
+    };
+    if args.max_pairs == Some(0) {
+        bail!("--max-pairs must be at least 1");
+    }
+    let known = match &args.bots {
+        Some(path) => read_bots_file(path)?,
+        None => Vec::new(),
+    };
+    let mut bot_a = resolve_bot(a, &known).context("BOT_A")?;
+    let mut bot_b = resolve_bot(b, &known).context("BOT_B")?;
+    if bot_a.name == bot_b.name {
+        bot_a.name.push_str("-a");
+        bot_b.name.push_str("-b");
+    }
+    let overrides = Overrides {
+        variant: args.variant,
+        games_per_pairing: None,
+        time_control: args.tc,
+        concurrency: args.concurrency,
+        seed: args.seed,
+        out: args.out,
+        opening_plies: Some(args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES)),
+        grace_ms: args.grace_ms,
+        bots: Vec::new(),
+    };
+    let defaults = Defaults::from_environment();
+    let mut config = config::from_overrides_with_bots(&overrides, &defaults, vec![bot_a, bot_b])?;
+    config.games_per_pairing = 2;
+    let plan = SprtPlan {
+        elo0,
+        elo1,
+        alpha: args.alpha.unwrap_or(DEFAULT_ERROR_RATE),
+        beta: args.beta.unwrap_or(DEFAULT_ERROR_RATE),
+        max_pairs: args.max_pairs,
+    };
+    sprt::run(Start::New(config, plan), show_progress)
+}
+
+/// `NAME=COMMAND`, a bot of the bots file, or a command line.
+fn resolve_bot(arg: &str, known: &[BotSpec]) -> anyhow::Result<BotSpec> {
+    if let Some(spec) = known.iter().find(|b| b.name == arg) {
+        return Ok(spec.clone());
+    }
+    if let Some((name, _)) = arg.split_once('=') {
+        if !name.is_empty() && !name.contains(char::is_whitespace) {
+            return config::parse_bot_flag(arg);
+        }
+    }
+    let spec = BotSpec::from_command_line(&name_from_command(arg), arg)?;
+    spec.validate()?;
+    Ok(spec)
 }

@@ -39,6 +39,14 @@ impl Color {
         }
     }
 
+    /// 0 for white, 1 for black: the index into per-colour arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Color::White => 0,
+            Color::Black => 1,
+        }
+    }
+
     /// Who moves at 0-based `ply`: white on even plies.
     pub fn to_move_at(ply: u32) -> Color {
         if ply.is_multiple_of(2) {

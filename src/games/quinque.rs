@@ -145,13 +145,6 @@ fn cell(i: usize) -> Cell {
     Cell::from_index(i, SIZE as u8)
 }
 
-fn side(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuinqueState {
     /// Stack per cell: `+h` a white stack of height h, `-h` a black one, 0 empty.
@@ -228,7 +221,7 @@ impl QuinqueState {
         let me = self.to_move();
         let opp = me.opponent();
         let needs_supply = !matches!(m, QuinqueMove::Capture { .. });
-        if needs_supply && self.supply[side(me)] == 0 {
+        if needs_supply && self.supply[me.index()] == 0 {
             return Err("you have no stones left in your supply".into());
         }
         if self.ply == 0 && !matches!(m, QuinqueMove::Place(_)) {
@@ -353,7 +346,7 @@ impl QuinqueState {
     /// Applies a move already accepted by [`check`](Self::check).
     pub fn apply_unchecked(&mut self, m: &QuinqueMove) {
         let me = self.to_move();
-        let s = side(me);
+        let s = me.index();
         let sign: i8 = if s == 0 { 1 } else { -1 };
         let mut locked = None;
         match *m {
@@ -421,7 +414,7 @@ impl QuinqueState {
         let full = |moves: &Vec<QuinqueMove>| first_only && !moves.is_empty();
         let capturable = |i: usize, h: i8| self.height(i, opp) == h && !self.is_locked(i);
         let doubles: Vec<usize> = (0..CELLS).filter(|&i| self.height(i, me) == 2).collect();
-        if self.supply[side(me)] > 0 {
+        if self.supply[me.index()] > 0 {
             let may_triple = self.has_triple(me).is_none();
             for i in 0..CELLS {
                 match self.height(i, me) {

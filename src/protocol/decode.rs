@@ -157,7 +157,8 @@ fn snippet(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::messages::{BotMove, Ready, Side, TimeControl};
+    use crate::games::Color;
+    use crate::protocol::messages::{BotMove, Ready, TimeControl};
     use proptest::prelude::*;
 
     #[test]
@@ -321,7 +322,7 @@ mod tests {
         let Ok(RefereeMessage::NewGame(ng)) = new_game else {
             panic!("{new_game:?}")
         };
-        assert_eq!(ng.color, Side::Black);
+        assert_eq!(ng.color, Color::Black);
         assert_eq!(
             ng.time_control,
             TimeControl::Clock {

@@ -37,6 +37,7 @@ fn to_line<T: Serialize>(msg: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Color;
     use crate::protocol::decode::{decode_bot_line, decode_referee_line};
     use crate::protocol::messages::*;
     use serde_json::json;
@@ -45,7 +46,7 @@ mod tests {
         RefereeMessage::Turn(Turn {
             game_id: "g17".into(),
             variant: "qango6".into(),
-            color: Side::White,
+            color: Color::White,
             ply: 2,
             state: json!({"board": [[".", "w"], ["b", "#"]], "to_move": "white",
                           "note": "multi\nline"}),
@@ -121,8 +122,8 @@ mod tests {
 
     #[test]
     fn result_follows_winner() {
-        assert_eq!(GameResult::from_winner(Some(Side::Black)).as_str(), "0-1");
+        assert_eq!(GameResult::from_winner(Some(Color::Black)).as_str(), "0-1");
         assert_eq!(GameResult::from_winner(None), GameResult::Draw);
-        assert_eq!(Side::White.opponent(), Side::Black);
+        assert_eq!(Color::White.opponent(), Color::Black);
     }
 }

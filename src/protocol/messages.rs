@@ -5,32 +5,9 @@
 //! optional fields without breaking the other. `VARIANT_INFO` and `STATE` are
 //! produced by the games engine and passed through as raw JSON values.
 
+use crate::games::Color;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-/// A player colour as written on the wire: `"white"` (moves first) or `"black"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    White,
-    Black,
-}
-
-impl Side {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::White => "white",
-            Side::Black => "black",
-        }
-    }
-
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-}
 
 /// How much thinking time a bot gets, announced in `new_game`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,10 +42,10 @@ impl GameResult {
     }
 
     /// The result where `winner` won, or a draw for `None`.
-    pub fn from_winner(winner: Option<Side>) -> GameResult {
+    pub fn from_winner(winner: Option<Color>) -> GameResult {
         match winner {
-            Some(Side::White) => GameResult::WhiteWins,
-            Some(Side::Black) => GameResult::BlackWins,
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
             None => GameResult::Draw,
         }
     }
@@ -101,7 +78,7 @@ pub struct NewGame {
     /// `VARIANT_INFO` from the games engine: board shape, cells, win patterns.
     pub variant: Value,
     /// The colour this bot plays.
-    pub color: Side,
+    pub color: Color,
     /// The opponent's display name.
     pub opponent: String,
     pub time_control: TimeControl,
@@ -114,7 +91,7 @@ pub struct Turn {
     /// The variant id, e.g. `qango6` (the full info came with `new_game`).
     pub variant: String,
     /// The colour to move, i.e. the bot's own colour.
-    pub color: Side,
+    pub color: Color,
     /// Number of moves already played in the game (0 for the first move).
     pub ply: u32,
     /// `STATE` from the games engine: board, side to move, supplies.
@@ -143,7 +120,7 @@ pub struct GameOver {
     pub game_id: String,
     pub result: GameResult,
     /// `null` for a draw.
-    pub winner: Option<Side>,
+    pub winner: Option<Color>,
     /// Why the game ended; one of [`crate::protocol::ALL_REASONS`].
     pub reason: String,
     /// The winning cells for a pattern win (`group`, `square`, `line`), else empty.

@@ -19,8 +19,8 @@ pub mod reasons;
 pub use decode::{decode_bot_line, decode_referee_line, ProtocolError};
 pub use encode::encode_line;
 pub use messages::{
-    BotMessage, BotMove, GameOver, GameResult, Hello, NewGame, Ready, RefereeMessage, Side,
-    TimeControl, Turn, TurnClock,
+    BotMessage, BotMove, GameOver, GameResult, Hello, NewGame, Ready, RefereeMessage, TimeControl,
+    Turn, TurnClock,
 };
 pub use reasons::{FailureReason, ALL_REASONS, RULE_REASONS};
 

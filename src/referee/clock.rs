@@ -121,7 +121,7 @@ impl Clock {
     pub fn move_limit_ms(&self, color: Color) -> u64 {
         match self.tc {
             TimeControl::PerMove { move_ms } => move_ms,
-            TimeControl::Clock { .. } => self.remaining_ms[index(color)],
+            TimeControl::Clock { .. } => self.remaining_ms[color.index()],
         }
     }
 
@@ -134,7 +134,7 @@ impl Clock {
     pub fn remaining_ms(&self, color: Color) -> Option<u64> {
         match self.tc {
             TimeControl::PerMove { .. } => None,
-            TimeControl::Clock { .. } => Some(self.remaining_ms[index(color)]),
+            TimeControl::Clock { .. } => Some(self.remaining_ms[color.index()]),
         }
     }
 
@@ -155,22 +155,15 @@ impl Clock {
         let limit_ms = self.move_limit_ms(color);
         if used > Duration::from_millis(limit_ms) + self.grace {
             if let TimeControl::Clock { .. } = self.tc {
-                self.remaining_ms[index(color)] = 0;
+                self.remaining_ms[color.index()] = 0;
             }
             return Err(Flagged { limit_ms, used_ms });
         }
         if let TimeControl::Clock { increment_ms, .. } = self.tc {
-            self.remaining_ms[index(color)] =
-                self.remaining_ms[index(color)].saturating_sub(used_ms) + increment_ms;
+            self.remaining_ms[color.index()] =
+                self.remaining_ms[color.index()].saturating_sub(used_ms) + increment_ms;
         }
         Ok(())
-    }
-}
-
-fn index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
     }
 }
 

@@ -20,7 +20,7 @@ use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, Outcome, Position, Variant};
-use crate::protocol::{FailureReason, GameOver, GameResult, RefereeMessage, Side, TimeControl};
+use crate::protocol::{FailureReason, GameOver, GameResult, RefereeMessage, TimeControl};
 
 /// Guard against a rules bug making a game endless; no real game comes near
 /// (Qango ends within 40 plies, Quinque within 120).
@@ -150,20 +150,6 @@ fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
     }
 }
 
-fn side(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
-    }
-}
-
-fn index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 /// A file-name-safe version of a bot name.
 fn file_safe(name: &str) -> String {
     name.chars()
@@ -253,16 +239,16 @@ pub async fn play_game(
             }
         }
         for color in [Color::White, Color::Black] {
-            if let Player::Bot(seat) = &mut players[index(color)] {
+            if let Player::Bot(seat) = &mut players[color.index()] {
                 let msg = NewGameRef {
                     game_id: &config.game_id,
                     variant: config.variant,
-                    color: side(color),
-                    opponent: &names[index(color.opponent())],
+                    color,
+                    opponent: &names[color.opponent().index()],
                     time_control: config.time_control,
                 };
                 if let Err(f) = seat.send_new_game(&msg).await {
-                    break 'game Ending::failure(color, &names[index(color)], f);
+                    break 'game Ending::failure(color, &names[color.index()], f);
                 }
             }
         }
@@ -289,8 +275,8 @@ pub async fn play_game(
                 };
             }
             let color = pos.to_move();
-            let name = &names[index(color)];
-            let (notation, used) = match &mut players[index(color)] {
+            let name = &names[color.index()];
+            let (notation, used) = match &mut players[color.index()] {
                 Player::Bot(seat) => {
                     // Borrowed, not copied: see `lines`.
                     state.clear();
@@ -302,7 +288,7 @@ pub async fn play_game(
                     let turn = TurnRef {
                         game_id: &config.game_id,
                         variant: config.variant.id,
-                        color: side(color),
+                        color,
                         ply: pos.ply(),
                         state: &state,
                         history_items: &history_items,
@@ -362,11 +348,11 @@ pub async fn play_game(
         }
     };
 
-    let result = GameResult::from_winner(ending.winner.map(side));
+    let result = GameResult::from_winner(ending.winner);
     let game_over = RefereeMessage::GameOver(GameOver {
         game_id: config.game_id.clone(),
         result,
-        winner: ending.winner.map(side),
+        winner: ending.winner,
         reason: ending.reason.clone(),
         cells: ending.cells.clone(),
         message: ending.message.clone(),
@@ -374,12 +360,12 @@ pub async fn play_game(
     let opening_plies = config.opening.len();
     let mut side_time = [0u64; 2];
     for (ply, t) in times.iter().enumerate().skip(opening_plies) {
-        side_time[index(Color::to_move_at(ply as u32))] += t;
+        side_time[Color::to_move_at(ply as u32).index()] += t;
     }
     // Both bots hear how the game ended, the failed one too (it may still
     // be listening, and it helps its author); then the failed one is killed.
     for color in [Color::White, Color::Black] {
-        if let Player::Bot(seat) = &mut players[index(color)] {
+        if let Player::Bot(seat) = &mut players[color.index()] {
             let failed = ending.failed.contains(&color);
             let timeout = if failed {
                 FAILED_SEND_TIMEOUT

@@ -18,15 +18,15 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::games::{Move, Variant};
-use crate::protocol::{Side, TimeControl, Turn, TurnClock};
+use crate::games::{Color, Move, Variant};
+use crate::protocol::{TimeControl, Turn, TurnClock};
 
 /// A `turn` message made of pieces of JSON text.
 #[derive(Debug, Clone, Copy)]
 pub struct TurnRef<'a> {
     pub game_id: &'a str,
     pub variant: &'a str,
-    pub color: Side,
+    pub color: Color,
     pub ply: u32,
     /// STATE as JSON text (see [`crate::games::Position::write_state_json`]).
     pub state: &'a str,
@@ -49,7 +49,7 @@ impl TurnRef<'_> {
         line.push_str(",\"variant\":");
         push_json_str(&mut line, self.variant);
         line.push_str(",\"color\":\"");
-        line.push_str(self.color.as_str());
+        line.push_str(self.color.name());
         let _ = write!(line, "\",\"ply\":{},\"state\":", self.ply);
         line.push_str(self.state);
         line.push_str(",\"history\":[");
@@ -243,7 +243,7 @@ fn push_json<T: Serialize + ?Sized>(line: &mut String, value: &T) {
 pub struct NewGameRef<'a> {
     pub game_id: &'a str,
     pub variant: &'static Variant,
-    pub color: Side,
+    pub color: Color,
     pub opponent: &'a str,
     pub time_control: TimeControl,
 }
@@ -341,7 +341,7 @@ mod tests {
                     let owned = Turn {
                         game_id: game_id.into(),
                         variant: id.into(),
-                        color: Side::Black,
+                        color: Color::Black,
                         ply: pos.ply(),
                         state: pos.state_json(),
                         history: history.clone(),
@@ -352,7 +352,7 @@ mod tests {
                     let borrowed = TurnRef {
                         game_id,
                         variant: id,
-                        color: Side::Black,
+                        color: Color::Black,
                         ply: pos.ply(),
                         state: &state,
                         history_items: &history_items,
@@ -413,7 +413,7 @@ mod tests {
             let expected = RefereeMessage::NewGame(NewGame {
                 game_id: "g2".into(),
                 variant: variant.info_json(),
-                color: Side::Black,
+                color: Color::Black,
                 opponent: "o\\pp".into(),
                 time_control: tc,
             })
@@ -421,7 +421,7 @@ mod tests {
             let borrowed = NewGameRef {
                 game_id: "g2",
                 variant,
-                color: Side::Black,
+                color: Color::Black,
                 opponent: "o\\pp",
                 time_control: tc,
             };

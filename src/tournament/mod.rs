@@ -1,1 +1,29 @@
-//! TODO
+//! Round-robin tournaments that survive crashes: a seeded schedule, a journal
+//! written as games finish, and a runner that plays games concurrently.
+//!
+//! - [`config`]: the tournament file and flags, resolved into [`TournamentConfig`].
+//! - [`schedule`]: who plays whom, with which colours and opening.
+//! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
+//! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end, repaired on resume.
+//! - [`preflight`]: warnings about bot programs that cannot be found.
+//! - [`session`]: one output directory, new or resumed, and its final standings.
+//! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
+//! - [`progress`]: per-game lines and the progress bar.
+//! - [`round_robin`]: a whole round-robin tournament.
+//! - [`sprt`]: game pairs between two bots until an SPRT decides.
+
+pub mod config;
+pub mod journal;
+pub mod manifest;
+pub mod preflight;
+pub mod progress;
+pub mod round_robin;
+pub mod runner;
+pub mod schedule;
+pub mod session;
+pub mod sprt;
+
+pub use config::{Defaults, Overrides, TournamentConfig};
+pub use journal::{FinishedGame, Journal, Recovery};
+pub use manifest::{Manifest, Plan, SprtPlan};
+pub use schedule::ScheduledGame;

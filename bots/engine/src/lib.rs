@@ -1,0 +1,23 @@
+//! arena-engine: the reference alpha-beta bot for arena.
+//!
+//! The bot rebuilds every position from the move history with the same rules
+//! engine the referee uses ([`arena::games`]), so it can never disagree with
+//! the referee about what is legal. Modules:
+//! - [`session`]: the protocol loop (stdin/stdout lines, one game after another).
+//! - [`budget`]: how much of the clock one move may use.
+//! - [`search`]: iterative deepening, the timer and the per-family dispatch.
+//! - [`qango_search`] / [`quinque_search`]: the negamax searches and evaluations.
+//! - [`table`]: the transposition table both searches share.
+//! - [`greedy`]: the one-ply baseline player used to measure strength.
+//! - [`matchplay`]: in-process games and colour-swapped matches between players.
+//! - [`rating`]: match statistics (Elo with a 95% interval, LOS) for the harness.
+
+pub mod budget;
+pub mod greedy;
+pub mod matchplay;
+pub mod qango_search;
+pub mod quinque_search;
+pub mod rating;
+pub mod search;
+pub mod session;
+pub mod table;

@@ -1,0 +1,290 @@
+//! The round-robin schedule: which bots meet, with which colours, from which
+//! opening, under which game id.
+//!
+//! Games come in pairs: the two games of a pair have the same two bots, the
+//! same opening, and swapped colours, so neither bot profits from a lucky
+//! opening or from moving first. Every two bots meet `games_per_pairing`
+//! times. Ids are positions in the schedule (game `2p` and `2p + 1` form pair
+//! `p`), so a schedule rebuilt from the same settings names the same games.
+//!
+//! Openings are random legal move sequences drawn from a ChaCha stream keyed
+//! by the tournament seed and the pair number: the same seed gives the same
+//! openings, and one pair's opening does not depend on how many pairs exist.
+
+use anyhow::{bail, Context};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::games::{Position, Variant};
+
+/// Random openings tried per pair before giving up on `opening_plies`.
+const OPENING_ATTEMPTS: usize = 1000;
+
+/// One game of the schedule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduledGame {
+    /// Position in the schedule, 0-based.
+    pub id: u64,
+    /// Round-robin cycle: in each cycle every two bots play one game pair.
+    pub round: u64,
+    /// Game pair; games `2 * pair` and `2 * pair + 1`.
+    pub pair: u64,
+    /// Index of the white bot in the config's bot list.
+    pub white: usize,
+    pub black: usize,
+    /// Moves played before the bots take over.
+    pub opening: Vec<String>,
+}
+
+impl ScheduledGame {
+    /// The id sent to bots in `new_game` and written to `games.jsonl`.
+    pub fn game_id(&self) -> String {
+        format!("g{}", self.id)
+    }
+}
+
+/// The two games of pair `pair`: `first` is white in the first game.
+pub fn game_pair(
+    pair: u64,
+    round: u64,
+    first: usize,
+    second: usize,
+    opening: Vec<String>,
+) -> [ScheduledGame; 2] {
+    [
+        ScheduledGame {
+            id: 2 * pair,
+            round,
+            pair,
+            white: first,
+            black: second,
+            opening: opening.clone(),
+        },
+        ScheduledGame {
+            id: 2 * pair + 1,
+            round,
+            pair,
+            white: second,
+            black: first,
+            opening,
+        },
+    ]
+}
+
+/// The pairings of one cycle, in an order where consecutive pairings involve
+/// different bots where possible (the circle method), so concurrent games
+/// spread over the field instead of piling onto one bot.
+pub fn pairings(bots: usize) -> Vec<(usize, usize)> {
+    if bots < 2 {
+        return Vec::new();
+    }
+    // With an odd count a dummy seat (index `bots`) gives someone a bye.
+    let seats = bots + bots % 2;
+    let mut ring: Vec<usize> = (0..seats).collect();
+    let mut out = Vec::with_capacity(bots * (bots - 1) / 2);
+    for round in 0..seats - 1 {
+        for i in 0..seats / 2 {
+            let (a, b) = (ring[i], ring[seats - 1 - i]);
+            if a == bots || b == bots {
+                continue;
+            }
+            // Alternate who is listed first so first-game colours spread evenly.
+            if (round + i) % 2 == 0 {
+                out.push((a, b));
+            } else {
+                out.push((b, a));
+            }
+        }
+        // Keep seat 0 fixed, rotate the others by one.
+        let last = ring.pop().expect("at least two seats");
+        ring.insert(1, last);
+    }
+    out
+}
+
+/// The full round-robin: `games_per_pairing / 2` cycles of every pairing.
+/// In odd cycles the pair's first game has the colours the other way round.
+pub fn round_robin(
+    variant: &'static Variant,
+    bots: usize,
+    games_per_pairing: u32,
+    opening_plies: u32,
+    seed: u64,
+) -> anyhow::Result<Vec<ScheduledGame>> {
+    let cycles = u64::from(games_per_pairing / 2);
+    let pairings = pairings(bots);
+    let mut games = Vec::with_capacity(pairings.len() * games_per_pairing as usize);
+    let mut pair = 0u64;
+    for round in 0..cycles {
+        for &(a, b) in &pairings {
+            let opening = random_opening(variant, opening_plies, seed, pair)?;
+            let (first, second) = if round % 2 == 0 { (a, b) } else { (b, a) };
+            games.extend(game_pair(pair, round, first, second, opening));
+            pair += 1;
+        }
+    }
+    Ok(games)
+}
+
+/// A uniformly random legal opening of `plies` moves for pair `pair`, which
+/// leaves the game unfinished with a move to make. Deterministic in
+/// (`variant`, `plies`, `seed`, `pair`).
+pub fn random_opening(
+    variant: &'static Variant,
+    plies: u32,
+    seed: u64,
+    pair: u64,
+) -> anyhow::Result<Vec<String>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(pair);
+    'attempt: for _ in 0..OPENING_ATTEMPTS {
+        let mut pos = Position::new(variant);
+        let mut moves = Vec::with_capacity(plies as usize);
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if pos.is_over() || legal.is_empty() {
+                continue 'attempt;
+            }
+            let m = legal[rng.gen_range(0..legal.len())];
+            pos.play(&m).expect("a move from legal_moves is legal");
+            moves.push(m.to_string());
+        }
+        if !pos.is_over() && !pos.legal_moves().is_empty() {
+            return Ok(moves);
+        }
+    }
+    bail!(
+        "no random {plies}-ply opening of {} left the game unfinished in {OPENING_ATTEMPTS} tries; use fewer opening plies",
+        variant.id
+    )
+}
+
+/// Plays `opening` from the start and returns the position, or an error if a
+/// move is illegal or the game is over afterwards.
+pub fn opening_position(variant: &'static Variant, opening: &[String]) -> anyhow::Result<Position> {
+    let mut pos = Position::new(variant);
+    for (ply, text) in opening.iter().enumerate() {
+        pos.play_str(text).map_err(|e| {
+            anyhow::anyhow!(
+                "opening move {ply} ({text:?}) is illegal in {}: {e}",
+                variant.id
+            )
+        })?;
+    }
+    if pos.is_over() || pos.legal_moves().is_empty() {
+        bail!("opening {:?} already ends the game", opening.join(" "));
+    }
+    Ok(pos)
+}
+
+/// Checks a schedule read back from disk: ids are `0..len` in order, pairs
+/// hold their two games with swapped colours and one opening, bot indices
+/// exist, and every opening is legal and leaves the game open.
+pub fn validate(
+    games: &[ScheduledGame],
+    variant: &'static Variant,
+    bots: usize,
+) -> anyhow::Result<()> {
+    for (index, game) in games.iter().enumerate() {
+        let context = || format!("scheduled game {index}");
+        if game.id != index as u64 || game.pair != game.id / 2 {
+            bail!(
+                "scheduled game {index} has id {} and pair {}: the schedule is out of order",
+                game.id,
+                game.pair
+            );
+        }
+        if game.white >= bots || game.black >= bots || game.white == game.black {
+            bail!(
+                "scheduled game {index}: bots {} and {} do not name two of the {bots} bots",
+                game.white,
+                game.black
+            );
+        }
+        if !game.id.is_multiple_of(2) {
+            let first = &games[index - 1];
+            if first.white != game.black
+                || first.black != game.white
+                || first.opening != game.opening
+            {
+                bail!("scheduled games {} and {index} form a pair but do not swap colours on one opening", index - 1);
+            }
+        }
+        opening_position(variant, &game.opening).with_context(context)?;
+    }
+    if !games.len().is_multiple_of(2) {
+        bail!(
+            "the schedule has an odd number of games ({}); games come in pairs",
+            games.len()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairings_cover_every_pair_once() {
+        for n in 2..=9 {
+            let p = pairings(n);
+            assert_eq!(p.len(), n * (n - 1) / 2, "{n} bots");
+            let mut seen = std::collections::BTreeSet::new();
+            for &(a, b) in &p {
+                assert!(a < n && b < n && a != b);
+                assert!(seen.insert((a.min(b), a.max(b))), "{n} bots: {a}-{b} twice");
+            }
+        }
+        assert!(pairings(1).is_empty());
+    }
+
+    #[test]
+    fn consecutive_pairings_use_different_bots_when_possible() {
+        // Within one circle round (n/2 pairings for even n) no bot repeats.
+        let p = pairings(6);
+        for chunk in p.chunks(3) {
+            let mut bots: Vec<usize> = chunk.iter().flat_map(|&(a, b)| [a, b]).collect();
+            bots.sort();
+            bots.dedup();
+            assert_eq!(bots.len(), 6, "{chunk:?}");
+        }
+    }
+
+    #[test]
+    fn openings_are_deterministic_and_differ_between_pairs() {
+        let v = Variant::by_id("qango6").unwrap();
+        let a = random_opening(v, 4, 1, 0).unwrap();
+        assert_eq!(a.len(), 4);
+        assert_eq!(a, random_opening(v, 4, 1, 0).unwrap());
+        let others: Vec<_> = (1..20)
+            .map(|p| random_opening(v, 4, 1, p).unwrap())
+            .collect();
+        assert!(others.iter().any(|o| *o != a));
+        assert_ne!(a, random_opening(v, 4, 2, 0).unwrap());
+        assert!(random_opening(v, 0, 1, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn impossible_opening_lengths_are_an_error() {
+        let v = Variant::by_id("qango6").unwrap();
+        let err = random_opening(v, 40, 1, 0).unwrap_err().to_string();
+        assert!(err.contains("fewer opening plies"), "{err}");
+    }
+
+    #[test]
+    fn validate_rejects_tampered_schedules() {
+        let v = Variant::by_id("qango6").unwrap();
+        let games = round_robin(v, 3, 2, 2, 5).unwrap();
+        validate(&games, v, 3).unwrap();
+        let mut bad = games.clone();
+        bad[1].opening = vec!["a1".into(), "a1".into()];
+        assert!(validate(&bad, v, 3).is_err());
+        let mut bad = games.clone();
+        bad[3].white = bad[3].black;
+        assert!(validate(&bad, v, 3).is_err());
+        assert!(validate(&games, v, 2).is_err());
+        assert!(validate(&games[1..], v, 3).is_err());
+    }
+}

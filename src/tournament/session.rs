@@ -1,0 +1,138 @@
+//! One run's output directory, new or resumed: its manifest, its journal,
+//! the games finished so far, and the standings written at the end.
+//!
+//! ```text
+//! <out>/tournament.json   settings and plan (for --resume)
+//! <out>/games.csv         one row per finished game
+//! <out>/games.jsonl       one full game record per finished game
+//! <out>/logs/             each bot's stderr, per game
+//! <out>/standings.csv, pairwise.csv, model.csv   written at the end (and on Ctrl-C)
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+
+use super::journal::Journal;
+use super::manifest::Manifest;
+use super::preflight::missing_programs;
+use super::progress::Progress;
+use super::runner::{run_games, GameFeed, RunSummary};
+use crate::report::games_csv::GameRow;
+use crate::report::rating::RatingReport;
+
+pub struct Session {
+    pub manifest: Manifest,
+    pub dir: PathBuf,
+    pub journal: Journal,
+    /// Games finished before this run (on resume), in journal order.
+    pub finished: Vec<GameRow>,
+    /// What recovery repaired, for the user.
+    pub repairs: Vec<String>,
+}
+
+impl Session {
+    /// A new run in `manifest.config.out`, which must not hold a run yet.
+    pub fn create(manifest: Manifest) -> anyhow::Result<Session> {
+        let dir = manifest.config.out.clone();
+        if Manifest::path(&dir).exists() {
+            bail!(
+                "{} already holds a tournament; continue it with --resume {} or choose another --out",
+                dir.display(),
+                dir.display()
+            );
+        }
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        manifest.write(&dir)?;
+        let journal = Journal::create(&dir)?;
+        Ok(Session {
+            manifest,
+            dir,
+            journal,
+            finished: Vec::new(),
+            repairs: Vec::new(),
+        })
+    }
+
+    /// Reopens the run in `dir`: reads `tournament.json`, repairs the
+    /// journal, and checks every finished game against the plan.
+    pub fn resume(dir: &Path) -> anyhow::Result<Session> {
+        let mut manifest = Manifest::read(dir)?;
+        manifest.config.out = dir.to_path_buf();
+        let names = manifest.config.bot_names();
+        let check = |row: &GameRow| -> anyhow::Result<()> {
+            let Some(game) = manifest.scheduled_game(row.id)? else {
+                bail!("game {} is not part of this run's plan", row.id);
+            };
+            let expected = (
+                manifest.config.variant.as_str(),
+                names[game.white].as_str(),
+                names[game.black].as_str(),
+                game.opening.join(" "),
+            );
+            let found = (
+                row.variant.as_str(),
+                row.white.as_str(),
+                row.black.as_str(),
+                row.opening.clone(),
+            );
+            if expected != found {
+                bail!(
+                    "game {} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
+                    row.id
+                );
+            }
+            Ok(())
+        };
+        let (journal, recovery) = Journal::recover(dir, check)?;
+        Ok(Session {
+            dir: dir.to_path_buf(),
+            journal,
+            finished: recovery.finished.into_iter().map(|g| g.row).collect(),
+            repairs: recovery.repairs,
+            manifest,
+        })
+    }
+
+    /// Plays the feed's games on a fresh tokio runtime.
+    pub fn play(
+        &mut self,
+        feed: &mut dyn GameFeed,
+        progress: &Progress,
+    ) -> anyhow::Result<RunSummary> {
+        for warning in missing_programs(&self.manifest.config.bots) {
+            progress.println(&warning);
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .context("starting the async runtime")?;
+        let config = Arc::new(self.manifest.config.clone());
+        runtime.block_on(run_games(config, &mut self.journal, feed, progress))
+    }
+
+    /// Rates `rows` (all finished games), prints the standings table and
+    /// writes standings.csv, model.csv and pairwise.csv. A set of games that
+    /// cannot be rated yet (none at all) is reported, not an error.
+    pub fn write_standings(&self, rows: &[GameRow]) -> anyhow::Result<()> {
+        if rows.is_empty() {
+            println!("No finished games yet, so no standings.");
+            return Ok(());
+        }
+        let report = RatingReport::from_rows(rows).context("rating the finished games")?;
+        println!();
+        print!("{}", report.standings.render_table());
+        let written = report.write_files(&self.dir)?;
+        println!();
+        println!("Files in {}:", self.dir.display());
+        for name in ["games.csv", "games.jsonl", "tournament.json", "logs/"] {
+            println!("  {}", self.dir.join(name).display());
+        }
+        for path in written {
+            println!("  {}", path.display());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,430 @@
+//! An SPRT match: game pairs between bot A (bot 0) and bot B (bot 1), each
+//! pair from its own seeded opening with colours swapped, until the
+//! pentanomial SPRT of [`crate::stats::sprt`] accepts a hypothesis or the
+//! pair limit is reached. Games are journaled like a tournament's, so the
+//! match can be resumed and rated the same way.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+use super::config::TournamentConfig;
+use super::manifest::{Manifest, Plan, SprtPlan};
+use super::progress::Progress;
+use super::round_robin::EXIT_INTERRUPTED;
+use super::runner::{Flow, GameFeed, RunEnd};
+use super::schedule::ScheduledGame;
+use super::session::Session;
+use crate::referee::format_time_control;
+use crate::report::games_csv::GameRow;
+use crate::stats::{
+    Pentanomial, Score, SequentialSprt, Sprt, SprtConfig, SprtDecision, SprtStatus,
+};
+
+/// Exit status when H1 is accepted (A is stronger by at least `elo1`).
+pub const EXIT_H1: i32 = 0;
+/// Exit status when H0 is accepted.
+pub const EXIT_H0: i32 = 1;
+/// Exit status when the pair limit came first.
+pub const EXIT_UNDECIDED: i32 = 3;
+
+impl SprtPlan {
+    pub fn sprt(&self) -> anyhow::Result<Sprt> {
+        Ok(Sprt::new(SprtConfig {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+        })?)
+    }
+}
+
+/// How to begin.
+#[derive(Debug)]
+pub enum Start {
+    /// `config.bots` holds A then B.
+    New(TournamentConfig, SprtPlan),
+    Resume {
+        dir: PathBuf,
+        concurrency: Option<usize>,
+    },
+}
+
+pub struct SprtFeed {
+    manifest: Manifest,
+    max_pairs: Option<u64>,
+    /// Bot A's name (bot 0).
+    bot_a: String,
+    next_pair: u64,
+    queue: VecDeque<ScheduledGame>,
+    done: BTreeSet<u64>,
+    /// A's score in each finished game of a pair not yet complete.
+    half_pairs: BTreeMap<u64, [Option<Score>; 2]>,
+    test: SequentialSprt,
+}
+
+impl SprtFeed {
+    /// A feed continuing after `finished` games.
+    pub fn new(
+        manifest: &Manifest,
+        plan: &SprtPlan,
+        finished: &[GameRow],
+    ) -> anyhow::Result<SprtFeed> {
+        let mut feed = SprtFeed {
+            manifest: manifest.clone(),
+            max_pairs: plan.max_pairs,
+            bot_a: manifest.config.bots[0].name.clone(),
+            next_pair: 0,
+            queue: VecDeque::new(),
+            done: BTreeSet::new(),
+            half_pairs: BTreeMap::new(),
+            test: SequentialSprt::new(plan.sprt()?),
+        };
+        for row in finished {
+            feed.absorb(row);
+        }
+        Ok(feed)
+    }
+
+    pub fn status(&self) -> SprtStatus {
+        self.test.status()
+    }
+
+    pub fn counts(&self) -> Pentanomial {
+        self.test.counts()
+    }
+
+    fn decided(&self) -> bool {
+        self.status().decision != SprtDecision::Continue
+    }
+
+    /// Adds a finished game; returns the new status when it completed a pair.
+    fn absorb(&mut self, row: &GameRow) -> Option<SprtStatus> {
+        if !self.done.insert(row.id) {
+            return None;
+        }
+        let white_score = row.white_score()?;
+        let a_score = if row.white == self.bot_a {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        let score = if a_score > 0.75 {
+            Score::Win
+        } else if a_score < 0.25 {
+            Score::Loss
+        } else {
+            Score::Draw
+        };
+        let halves = self.half_pairs.entry(row.pair).or_default();
+        halves[(row.id % 2) as usize] = Some(score);
+        if let [Some(first), Some(second)] = *halves {
+            self.half_pairs.remove(&row.pair);
+            return Some(self.test.record_pair(first, second));
+        }
+        None
+    }
+}
+
+impl GameFeed for SprtFeed {
+    fn next_game(&mut self) -> anyhow::Result<Option<ScheduledGame>> {
+        if self.decided() {
+            return Ok(None);
+        }
+        loop {
+            if let Some(game) = self.queue.pop_front() {
+                return Ok(Some(game));
+            }
+            if self.max_pairs.is_some_and(|max| self.next_pair >= max) {
+                return Ok(None);
+            }
+            for id in [2 * self.next_pair, 2 * self.next_pair + 1] {
+                if !self.done.contains(&id) {
+                    if let Some(game) = self.manifest.scheduled_game(id)? {
+                        self.queue.push_back(game);
+                    }
+                }
+            }
+            self.next_pair += 1;
+        }
+    }
+
+    fn finished(&mut self, row: &GameRow) -> (Flow, Vec<String>) {
+        let Some(status) = self.absorb(row) else {
+            return (Flow::Continue, Vec::new());
+        };
+        let line = format!(
+            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}]  pentanomial {}",
+            row.pair,
+            status.llr,
+            status.lower,
+            status.upper,
+            pentanomial_text(&self.counts())
+        );
+        let flow = if status.decision == SprtDecision::Continue {
+            Flow::Continue
+        } else {
+            Flow::Stop
+        };
+        (flow, vec![line])
+    }
+
+    fn status(&self) -> String {
+        let s = self.test.status();
+        format!(
+            "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}]",
+            s.pairs, s.llr, s.lower, s.upper
+        )
+    }
+}
+
+/// `LL-LD-DD+WL-WD-WW` counts.
+fn pentanomial_text(p: &Pentanomial) -> String {
+    let [ll, ld, even, wd, ww] = p.by_score();
+    format!("[{ll}, {ld}, {even}, {wd}, {ww}]")
+}
+
+/// Runs (or resumes) an SPRT. Exit status: [`EXIT_H1`], [`EXIT_H0`],
+/// [`EXIT_UNDECIDED`], or 130 when interrupted.
+pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
+    let mut session = match start {
+        Start::New(config, plan) => {
+            plan.sprt()?;
+            if config.bots.len() != 2 {
+                bail!(
+                    "an SPRT is between exactly two bots, got {}",
+                    config.bots.len()
+                );
+            }
+            Session::create(Manifest::new(config, Plan::Sprt(plan)))?
+        }
+        Start::Resume { dir, concurrency } => {
+            let mut session = Session::resume(&dir)?;
+            if let Some(n) = concurrency {
+                session.manifest.config.concurrency = n.max(1);
+            }
+            session
+        }
+    };
+    let Plan::Sprt(plan) = session.manifest.plan.clone() else {
+        bail!(
+            "{} holds a round-robin tournament, not an SPRT; resume it with arena tournament --resume",
+            session.dir.display()
+        );
+    };
+    let config = &session.manifest.config;
+    let (a, b) = (config.bots[0].name.clone(), config.bots[1].name.clone());
+    let sprt = plan.sprt()?;
+    println!(
+        "SPRT {a} vs {b}: H0 elo <= {} against H1 elo >= {}, alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
+        plan.elo0,
+        plan.elo1,
+        plan.alpha,
+        plan.beta,
+        config.variant,
+        format_time_control(&config.time_control),
+        config.grace_ms,
+        config.concurrency,
+        config.seed,
+        config.opening_plies,
+        plan.max_pairs.map_or(String::new(), |m| format!(", at most {m} pairs")),
+    );
+    println!(
+        "LLR bounds [{:+.2}, {:+.2}]. Output: {}",
+        sprt.lower_bound(),
+        sprt.upper_bound(),
+        session.dir.display()
+    );
+    for repair in &session.repairs {
+        println!("resume: {repair}");
+    }
+
+    let mut feed = SprtFeed::new(&session.manifest, &plan, &session.finished)?;
+    if !session.finished.is_empty() {
+        println!(
+            "resume: {} games already played; {}",
+            session.finished.len(),
+            feed.status_text()
+        );
+    }
+    let progress = Progress::new(
+        session.finished.len() as u64,
+        plan.max_pairs.map(|m| 2 * m),
+        show_progress,
+    );
+    progress.set_status(GameFeed::status(&feed));
+    let summary = session.play(&mut feed, &progress);
+    progress.finish();
+    let summary = summary?;
+
+    let mut rows = session.finished.clone();
+    rows.extend(summary.played.iter().cloned());
+    session.write_standings(&rows)?;
+
+    let status = feed.status();
+    let dir = session.dir.display();
+    println!();
+    let verdict = match status.decision {
+        SprtDecision::AcceptH1 => {
+            println!(
+                "H1 accepted: {a} is stronger than {b} by at least {} Elo (LLR {:+.2} >= {:+.2}, {} pairs).",
+                plan.elo1, status.llr, status.upper, status.pairs
+            );
+            EXIT_H1
+        }
+        SprtDecision::AcceptH0 => {
+            println!(
+                "H0 accepted: {a} is not stronger than {b} by {} Elo or more (LLR {:+.2} <= {:+.2}, {} pairs).",
+                plan.elo1, status.llr, status.lower, status.pairs
+            );
+            EXIT_H0
+        }
+        SprtDecision::Continue if summary.end == RunEnd::Interrupted => {
+            println!(
+                "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
+                feed.status_text()
+            );
+            EXIT_INTERRUPTED
+        }
+        SprtDecision::Continue => {
+            println!(
+                "Undecided after {} pairs: {}.",
+                status.pairs,
+                feed.status_text()
+            );
+            if !summary.failed.is_empty() {
+                println!(
+                    "{} games could not be run (see above); play them with: arena sprt --resume {dir}",
+                    summary.failed.len()
+                );
+            }
+            EXIT_UNDECIDED
+        }
+    };
+    Ok(verdict)
+}
+
+impl SprtFeed {
+    /// `LLR x in [lo, hi], pentanomial [...]`.
+    pub fn status_text(&self) -> String {
+        let s = self.status();
+        format!(
+            "LLR {:+.2} within [{:+.2}, {:+.2}], pentanomial {}",
+            s.llr,
+            s.lower,
+            s.upper,
+            pentanomial_text(&self.counts())
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::config::{from_overrides, Defaults, Overrides};
+
+    fn manifest(max_pairs: Option<u64>) -> (Manifest, SprtPlan) {
+        let overrides = Overrides {
+            bots: vec!["a=x".into(), "b=y".into()],
+            opening_plies: Some(2),
+            ..Default::default()
+        };
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 3,
+            out: "o".into(),
+            current_dir: "/".into(),
+        };
+        let config = from_overrides(&overrides, &defaults).unwrap();
+        let plan = SprtPlan {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            max_pairs,
+        };
+        (Manifest::new(config, Plan::Sprt(plan)), plan)
+    }
+
+    fn row(game: &ScheduledGame, a_wins: bool) -> GameRow {
+        let a_white = game.white == 0;
+        GameRow {
+            id: game.id,
+            round: game.round,
+            pair: game.pair,
+            variant: "qango6".into(),
+            white: if a_white { "a" } else { "b" }.into(),
+            black: if a_white { "b" } else { "a" }.into(),
+            opening: game.opening.join(" "),
+            result: if a_wins == a_white { "1-0" } else { "0-1" }.into(),
+            reason: "group".into(),
+            plies: 9,
+            white_time_ms: 0,
+            black_time_ms: 0,
+        }
+    }
+
+    #[test]
+    fn pairs_share_openings_and_swap_colours_up_to_the_limit() {
+        let (m, plan) = manifest(Some(3));
+        let mut feed = SprtFeed::new(&m, &plan, &[]).unwrap();
+        let mut games = Vec::new();
+        while let Some(g) = feed.next_game().unwrap() {
+            games.push(g);
+        }
+        assert_eq!(games.len(), 6);
+        for (i, pair) in games.chunks(2).enumerate() {
+            assert_eq!(pair[0].id, 2 * i as u64);
+            assert_eq!((pair[0].white, pair[0].black), (0, 1));
+            assert_eq!((pair[1].white, pair[1].black), (1, 0));
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(pair[0].opening.len(), 2);
+        }
+        assert_ne!(games[0].opening, games[2].opening);
+    }
+
+    #[test]
+    fn a_winning_every_game_accepts_h1_and_stops() {
+        let (m, plan) = manifest(None);
+        let mut feed = SprtFeed::new(&m, &plan, &[]).unwrap();
+        let mut stopped_after = None;
+        // With elo1 = 10 a lopsided pair adds about 0.03 to the LLR.
+        for _ in 0..1000 {
+            let game = feed.next_game().unwrap().unwrap();
+            let (flow, lines) = feed.finished(&row(&game, true));
+            assert_eq!(lines.len(), usize::from(game.id % 2 == 1));
+            if flow == Flow::Stop {
+                stopped_after = Some(game.pair + 1);
+                break;
+            }
+        }
+        let pairs = stopped_after.expect("the test decides");
+        assert_eq!(feed.status().decision, SprtDecision::AcceptH1);
+        assert_eq!(feed.counts().ww, pairs);
+        assert!(feed.next_game().unwrap().is_none());
+    }
+
+    #[test]
+    fn resuming_skips_finished_games_and_keeps_their_results() {
+        let (m, plan) = manifest(Some(4));
+        let mut feed = SprtFeed::new(&m, &plan, &[]).unwrap();
+        let games: Vec<_> = std::iter::from_fn(|| feed.next_game().unwrap()).collect();
+        // Games 0, 1 (a full pair) and 3 are done.
+        let finished = [
+            row(&games[0], true),
+            row(&games[1], false),
+            row(&games[3], true),
+        ];
+        let mut resumed = SprtFeed::new(&m, &plan, &finished).unwrap();
+        assert_eq!(resumed.counts().wl, 1);
+        let left: Vec<u64> = std::iter::from_fn(|| resumed.next_game().unwrap())
+            .map(|g| g.id)
+            .collect();
+        assert_eq!(left, [2, 4, 5, 6, 7]);
+        // Finishing game 2 completes pair 1 with the stored result of game 3.
+        let (_, lines) = resumed.finished(&row(&games[2], true));
+        assert_eq!(lines.len(), 1);
+        assert_eq!(resumed.counts().ww, 1);
+    }
+}

@@ -1,0 +1,232 @@
+//! The journal survives crashes: torn last lines are dropped and the next
+//! append starts on a fresh line, a game in only one of games.csv and
+//! games.jsonl is dropped from both (so it gets replayed), and damage that a
+//! crash cannot cause is an error naming the file and line.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+
+use arena::report::games_csv::GameRow;
+use arena::tournament::journal::{csv_header, format_row, GAMES_CSV, GAMES_JSONL};
+use arena::tournament::Journal;
+use serde_json::json;
+
+fn row(id: u64) -> GameRow {
+    GameRow {
+        id,
+        round: 0,
+        pair: id / 2,
+        variant: "qango6".into(),
+        white: if id.is_multiple_of(2) { "a" } else { "b" }.into(),
+        black: if id.is_multiple_of(2) { "b" } else { "a" }.into(),
+        opening: String::new(),
+        result: "1-0".into(),
+        reason: "group".into(),
+        plies: 5,
+        white_time_ms: 3,
+        black_time_ms: 4,
+    }
+}
+
+fn record(id: u64) -> serde_json::Value {
+    json!({"game": "qango6", "moves": ["a1", "c1", "b1", "d1", "a2"], "game_id": format!("g{id}")})
+}
+
+fn journal_with(dir: &Path, ids: &[u64]) {
+    let mut journal = Journal::create(dir).unwrap();
+    for &id in ids {
+        journal.append(&row(id), &record(id)).unwrap();
+    }
+}
+
+fn append_raw(path: &Path, bytes: &[u8]) {
+    let mut f = OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(bytes).unwrap();
+}
+
+fn accept_all(_: &GameRow) -> anyhow::Result<()> {
+    Ok(())
+}
+
+fn ids(dir: &Path) -> (Vec<u64>, Vec<u64>) {
+    let csv = std::fs::read_to_string(dir.join(GAMES_CSV)).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(format!("{}\n", lines.next().unwrap()), csv_header());
+    let csv_ids = lines
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    let jsonl = std::fs::read_to_string(dir.join(GAMES_JSONL)).unwrap();
+    let jsonl_ids = jsonl
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    (csv_ids, jsonl_ids)
+}
+
+#[test]
+fn clean_journal_recovers_every_game_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0, 1, 2]);
+    let before = std::fs::read(dir.path().join(GAMES_CSV)).unwrap();
+    let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert!(recovery.repairs.is_empty(), "{:?}", recovery.repairs);
+    let got: Vec<u64> = recovery.finished.iter().map(|g| g.row.id).collect();
+    assert_eq!(got, [0, 1, 2]);
+    assert_eq!(recovery.finished[1].row, row(1));
+    assert_eq!(recovery.finished[1].record["moves"], record(1)["moves"]);
+    assert_eq!(recovery.finished[1].record["pair"], 0);
+    assert_eq!(std::fs::read(dir.path().join(GAMES_CSV)).unwrap(), before);
+}
+
+#[test]
+fn torn_csv_line_is_dropped_and_next_append_starts_fresh() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0, 1]);
+    // Game 2 reached games.jsonl; the crash cut its games.csv row short.
+    let mut j = Journal::recover(dir.path(), accept_all).unwrap().0;
+    j.append(&row(2), &record(2)).unwrap();
+    drop(j);
+    let csv_path = dir.path().join(GAMES_CSV);
+    let full = std::fs::read(&csv_path).unwrap();
+    let row2 = format_row(&row(2)).unwrap();
+    std::fs::write(&csv_path, &full[..full.len() - row2.len() + 7]).unwrap();
+
+    let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    let got: Vec<u64> = recovery.finished.iter().map(|g| g.row.id).collect();
+    assert_eq!(got, [0, 1]);
+    let repairs = recovery.repairs.join("\n");
+    assert!(repairs.contains("unfinished last line"), "{repairs}");
+    assert!(
+        repairs.contains("game 2 is in games.jsonl but not in games.csv"),
+        "{repairs}"
+    );
+    assert!(std::fs::read(&csv_path).unwrap().ends_with(b"\n"));
+    assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
+
+    journal.append(&row(2), &record(2)).unwrap();
+    journal.append(&row(3), &record(3)).unwrap();
+    assert_eq!(ids(dir.path()), (vec![0, 1, 2, 3], vec![0, 1, 2, 3]));
+}
+
+#[test]
+fn torn_jsonl_line_is_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0]);
+    append_raw(&dir.path().join(GAMES_JSONL), br#"{"id":1,"game":"qan"#);
+    let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert_eq!(recovery.finished.len(), 1);
+    assert_eq!(recovery.repairs.len(), 1, "{:?}", recovery.repairs);
+    journal.append(&row(1), &record(1)).unwrap();
+    assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
+}
+
+#[test]
+fn one_sided_games_are_dropped_from_both_files() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0, 1, 2, 3]);
+    // Game 1 only in csv, game 3 only in jsonl.
+    let jsonl_path = dir.path().join(GAMES_JSONL);
+    let kept: Vec<String> = std::fs::read_to_string(&jsonl_path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("\"id\":1,") && !l.ends_with("\"id\":1}"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(kept.len(), 3);
+    std::fs::write(&jsonl_path, kept.concat()).unwrap();
+    let csv_path = dir.path().join(GAMES_CSV);
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    let without_3: String = csv
+        .lines()
+        .filter(|l| !l.starts_with("3,"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&csv_path, without_3).unwrap();
+
+    let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    let got: Vec<u64> = recovery.finished.iter().map(|g| g.row.id).collect();
+    assert_eq!(got, [0, 2]);
+    assert_eq!(recovery.repairs.len(), 2, "{:?}", recovery.repairs);
+    assert_eq!(ids(dir.path()), (vec![0, 2], vec![0, 2]));
+    // A second recovery finds nothing left to repair.
+    let (_, again) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+}
+
+#[test]
+fn duplicates_keep_the_first_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0, 1]);
+    append_raw(
+        &dir.path().join(GAMES_JSONL),
+        format!("{}\n", json!({"id": 1, "game": "x"})).as_bytes(),
+    );
+    append_raw(
+        &dir.path().join(GAMES_CSV),
+        format_row(&row(1)).unwrap().as_bytes(),
+    );
+    let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert_eq!(recovery.finished.len(), 2);
+    assert_eq!(recovery.finished[1].record["game"], "qango6");
+    assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
+}
+
+#[test]
+fn damage_a_crash_cannot_cause_is_an_error_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0, 1]);
+    let csv_path = dir.path().join(GAMES_CSV);
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    std::fs::write(&csv_path, csv.replacen("\n0,", "\nzero,", 1)).unwrap();
+    let err = format!(
+        "{:#}",
+        Journal::recover(dir.path(), accept_all).unwrap_err()
+    );
+    assert!(err.contains("games.csv:2"), "{err}");
+    std::fs::write(&csv_path, &csv).unwrap();
+
+    let jsonl_path = dir.path().join(GAMES_JSONL);
+    let jsonl = std::fs::read_to_string(&jsonl_path).unwrap();
+    std::fs::write(&jsonl_path, format!("not json\n{jsonl}")).unwrap();
+    let err = format!(
+        "{:#}",
+        Journal::recover(dir.path(), accept_all).unwrap_err()
+    );
+    assert!(err.contains("games.jsonl:1"), "{err}");
+    std::fs::write(&jsonl_path, &jsonl).unwrap();
+
+    let reject_1 = |r: &GameRow| {
+        if r.id == 1 {
+            anyhow::bail!("game 1 is not in the schedule")
+        }
+        Ok(())
+    };
+    let err = format!("{:#}", Journal::recover(dir.path(), reject_1).unwrap_err());
+    assert!(
+        err.contains("games.csv:3") && err.contains("not in the schedule"),
+        "{err}"
+    );
+}
+
+#[test]
+fn create_refuses_a_directory_with_games() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0]);
+    let err = Journal::create(dir.path()).unwrap_err().to_string();
+    assert!(err.contains("--resume"), "{err}");
+}
+
+#[test]
+fn missing_journal_files_are_recreated_empty() {
+    // A crash right after tournament.json was written, before the journal.
+    let dir = tempfile::tempdir().unwrap();
+    let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert!(recovery.finished.is_empty());
+    journal.append(&row(0), &record(0)).unwrap();
+    assert_eq!(ids(dir.path()), (vec![0], vec![0]));
+}

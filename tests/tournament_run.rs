@@ -1,0 +1,351 @@
+//! `arena tournament` and `arena sprt` end to end with real bot processes:
+//! every output file with the right rows, failing bots losing without
+//! stopping the tournament, and Ctrl-C stopping cleanly and resumably.
+
+mod common;
+mod tournament_support;
+
+use std::time::Duration;
+
+use arena::cli::judge::judge;
+use arena::protocol::RULE_REASONS;
+use arena::tournament::{Manifest, Plan};
+use common::{live_processes_with_arg, unique_tag};
+use tournament_support::*;
+
+const GOOD: &str = "tests/bots/good_bot.py";
+const PACED: &str = "tests/bots/paced_bot.py";
+
+fn wait_until_gone(tag: &str) {
+    let end = std::time::Instant::now() + Duration::from_secs(5);
+    while !live_processes_with_arg(tag).is_empty() {
+        assert!(
+            std::time::Instant::now() < end,
+            "bot processes left behind: {:?}",
+            live_processes_with_arg(tag)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn small_tournament_writes_every_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let tag = unique_tag("tournament-files");
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "variant = \"qango6\"\ngames_per_pairing = 4\ntime_control = \"per-move=2000\"\n\
+             concurrency = 2\nseed = 11\nopening_plies = 2\nout = {:?}",
+            out.display().to_string()
+        ),
+        &[
+            TestBot::tagged("good", GOOD, &[], &tag),
+            TestBot::tagged("paced", PACED, &["1"], &tag),
+            TestBot::tagged(
+                "random",
+                "bots/python/random_bot.py",
+                &["--seed", "3"],
+                &tag,
+            ),
+        ],
+    );
+    let output = run_arena(&["tournament", config.to_str().unwrap(), "--no-progress"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(&out.display().to_string()), "{stdout}");
+    assert!(stdout.contains("Elo"), "standings table missing:\n{stdout}");
+
+    // 3 pairings x 4 games, each scheduled game once, as tournament.json says.
+    assert_exactly_games(&out, 12);
+    let manifest = Manifest::read(&out).unwrap();
+    let Plan::RoundRobin { schedule } = &manifest.plan else {
+        panic!("not a round robin")
+    };
+    let names = manifest.config.bot_names();
+    for row in csv_rows(&out) {
+        let game = &schedule[row.id as usize];
+        assert_eq!(row.white, names[game.white]);
+        assert_eq!(row.black, names[game.black]);
+        assert_eq!(row.opening, game.opening.join(" "));
+        assert_eq!(row.opening.split(' ').count(), 2);
+        assert!(RULE_REASONS.contains(&row.reason.as_str()), "{row:?}");
+    }
+
+    // Every record replays under `arena judge` to the recorded result.
+    for record in jsonl_records(&out) {
+        let verdict = judge(record.to_string().as_bytes()).unwrap();
+        assert_eq!(verdict["winner"], record["winner"], "{record}");
+        assert_eq!(verdict["reason"], record["reason"], "{record}");
+        assert_eq!(verdict["plies"], record["plies"], "{record}");
+    }
+
+    assert_eq!(line_count(&out.join("standings.csv")), 1 + 3);
+    assert_eq!(line_count(&out.join("pairwise.csv")), 1 + 3);
+    assert!(out.join("model.csv").is_file());
+    let logs = std::fs::read_dir(out.join("logs")).unwrap().count();
+    assert_eq!(logs, 2 * 12, "one stderr log per bot per game");
+    wait_until_gone(&tag);
+}
+
+#[test]
+fn failing_bots_lose_and_the_tournament_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let tag = unique_tag("tournament-failures");
+    let mut slow = TestBot::tagged("slow-start", "tests/bots/slow_start.py", &["10"], &tag);
+    slow.extra = "limits = { startup_ms = 300 }";
+    let config = write_config(
+        dir.path(),
+        "games_per_pairing = 2\ntime_control = \"per-move=2000\"\nconcurrency = 2\nseed = 1",
+        &[
+            TestBot::tagged("good", GOOD, &[], &tag),
+            TestBot::tagged("crash", "tests/bots/crash.py", &[], &tag),
+            slow,
+        ],
+    );
+    let output = run_arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert_exactly_games(&out, 6);
+    let rows = csv_rows(&out);
+    for row in &rows {
+        let loser = match row.result.as_str() {
+            "1-0" => &row.black,
+            "0-1" => &row.white,
+            other => panic!("unexpected result {other}: {row:?}"),
+        };
+        if row.white == "slow-start" || row.black == "slow-start" {
+            if row.white == "crash" || row.black == "crash" {
+                continue; // Who fails first between these two depends on timing.
+            }
+            assert_eq!(loser, "slow-start", "{row:?}");
+            assert_eq!(row.reason, "startup", "{row:?}");
+        } else {
+            assert_eq!(loser, "crash", "{row:?}");
+            assert_eq!(row.reason, "crash", "{row:?}");
+        }
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("(slow-start): did not answer hello within 300 ms")
+            && stdout.contains("(crash): process ended: exit code 3"),
+        "failure messages are shown:\n{stdout}"
+    );
+    wait_until_gone(&tag);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_writes_standings_and_resume_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let tag = unique_tag("tournament-sigint");
+    let config = write_config(
+        dir.path(),
+        "games_per_pairing = 6\ntime_control = \"per-move=2000\"\nconcurrency = 2\nseed = 5\nopening_plies = 1",
+        &[
+            TestBot::tagged("a", PACED, &["15"], &tag),
+            TestBot::tagged("b", PACED, &["15"], &tag),
+            TestBot::tagged("c", PACED, &["15"], &tag),
+        ],
+    );
+    let args = [
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ];
+    let mut child = spawn_arena(&args, dir.path());
+    wait_for_rows(&out, 2, Duration::from_secs(30));
+    signal(&child, libc::SIGINT);
+    let status = wait_exit(&mut child, Duration::from_secs(15));
+    let stdout = std::fs::read_to_string(dir.path().join("arena.stdout")).unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("--resume"), "{stdout}");
+    // Running games were abandoned, not recorded; the bots are gone.
+    let done = assert_consistent(&out);
+    assert!(done.len() >= 2 && done.len() < 18, "{done:?}");
+    // Standings of the bots that have played so far.
+    // (header plus at least two bots)
+    assert!(line_count(&out.join("standings.csv")) > 2);
+    wait_until_gone(&tag);
+
+    let output = run_arena(&[
+        "tournament",
+        "--resume",
+        out.to_str().unwrap(),
+        "-j",
+        "3",
+        "--no-progress",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stdout)
+            .contains(&format!("{} of 18 games already played", done.len())),
+        "{}",
+        text(&output)
+    );
+    assert_exactly_games(&out, 18);
+    let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    for line in standings.lines().skip(1) {
+        assert_eq!(
+            line.split(',').nth(2),
+            Some("12"),
+            "each bot played 12: {standings}"
+        );
+    }
+    wait_until_gone(&tag);
+
+    // Resuming a finished tournament plays nothing and changes nothing.
+    let before = std::fs::read(out.join("games.csv")).unwrap();
+    let output = run_arena(&[
+        "tournament",
+        "--resume",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert_eq!(std::fs::read(out.join("games.csv")).unwrap(), before);
+}
+
+#[test]
+fn sprt_stops_when_it_decides_and_journals_the_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let tag = unique_tag("sprt");
+    let good = format!("python3 {} {tag}", repo_path(GOOD).display());
+    let crash = format!(
+        "python3 {} {tag}",
+        repo_path("tests/bots/crash.py").display()
+    );
+    let output = run_arena(&[
+        "sprt",
+        &format!("good={good}"),
+        &format!("crash={crash}"),
+        "--elo0",
+        "0",
+        "--elo1",
+        "200",
+        "--tc",
+        "per-move=2000",
+        "-j",
+        "2",
+        "--seed",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    // The crashing bot loses every game: H1 (good is stronger) is accepted.
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("LLR"), "{stdout}");
+    let ids = assert_consistent(&out);
+    let pairs = stdout.lines().filter(|l| l.starts_with("pair ")).count();
+    assert!(pairs >= 2, "{stdout}");
+    // Every completed pair is in the journal; abandoned games are not.
+    assert!(ids.len() >= 2 * pairs, "{ids:?}");
+    for row in csv_rows(&out) {
+        let partner = csv_rows(&out).into_iter().find(|r| r.id == row.id ^ 1);
+        if let Some(partner) = partner {
+            assert_eq!(partner.opening, row.opening);
+            assert_eq!(
+                (partner.white, partner.black),
+                (row.black.clone(), row.white.clone())
+            );
+        }
+        assert_eq!(row.reason, "crash", "{row:?}");
+    }
+    assert_eq!(line_count(&out.join("standings.csv")), 1 + 2);
+    wait_until_gone(&tag);
+}
+
+#[test]
+fn bundled_arena_toml_is_valid_and_its_bots_exist() {
+    use arena::tournament::config::{load, Defaults, Overrides};
+    let defaults = Defaults {
+        concurrency: 2,
+        seed: 1,
+        out: "unused".into(),
+        current_dir: "/".into(),
+    };
+    let config = load(&repo_path("arena.toml"), &Overrides::default(), &defaults).unwrap();
+    assert!(config.bots.len() >= 4, "{:?}", config.bot_names());
+    assert!(config.games_per_pairing >= 2);
+    // Loaded through a relative path (tests run in the repository root), the
+    // bots' directories are still absolute, so a resume works from anywhere.
+    let relative = load(
+        std::path::Path::new("arena.toml"),
+        &Overrides::default(),
+        &defaults,
+    )
+    .unwrap();
+    assert_eq!(relative.bots, config.bots);
+    for bot in &config.bots {
+        let cwd = bot.cwd.clone().unwrap();
+        assert!(cwd.is_absolute(), "{}", cwd.display());
+        // Scripts run by an interpreter must be in the repository.
+        if ["python3", "node"].contains(&bot.command[0].as_str()) {
+            let script = cwd.join(&bot.command[1]);
+            assert!(
+                script.is_file(),
+                "{}: {} is missing",
+                bot.name,
+                script.display()
+            );
+        }
+        if bot.command[0] == "cargo" {
+            let package = &bot.command[bot.command.iter().position(|w| w == "-p").unwrap() + 1];
+            let manifest = std::fs::read_to_string(cwd.join("bots/engine/Cargo.toml")).unwrap();
+            assert!(
+                manifest.contains(&format!("name = {package:?}")),
+                "{package}"
+            );
+        }
+    }
+}
+
+#[test]
+fn configuration_errors_name_file_line_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        "variant = \"qango6\"\ngames_per_pairing = 3",
+        &[TestBot::new("a", GOOD, &[]), TestBot::new("b", GOOD, &[])],
+    );
+    let output = arena()
+        .args(["tournament", config.to_str().unwrap()])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("t.toml:3: field `games_per_pairing`") && stderr.contains("even"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("arena-out").exists());
+
+    let output = run_arena(&["tournament", "--resume", dir.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("tournament.json"), "{stderr}");
+
+    let output = run_arena(&[
+        "tournament",
+        "--bot",
+        "a=python3 x.py",
+        "--bot",
+        "a=python3 y.py",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("at least two bots"));
+}

@@ -1,0 +1,192 @@
+//! Helpers for the tournament end-to-end tests: tournament files with test
+//! bots, running `arena`, and reading back what a run wrote.
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use arena::report::games_csv::GameRow;
+use arena::report::games_reader::read_games_csv;
+
+pub fn repo_path(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// One `[[bot]]`: a name, a Python script (relative to the repository) and
+/// its arguments. `tag` goes to the interpreter as `-X TAG` (Python accepts
+/// and ignores unknown `-X` options), so a test can find the bot's process
+/// by its arguments without the script seeing an extra argument.
+pub struct TestBot<'a> {
+    pub name: &'a str,
+    pub script: &'a str,
+    pub args: Vec<String>,
+    pub tag: Option<String>,
+    /// Extra TOML lines for the entry (e.g. limits).
+    pub extra: &'a str,
+}
+
+impl<'a> TestBot<'a> {
+    pub fn new(name: &'a str, script: &'a str, args: &[&str]) -> TestBot<'a> {
+        TestBot {
+            name,
+            script,
+            args: args.iter().map(|a| a.to_string()).collect(),
+            tag: None,
+            extra: "",
+        }
+    }
+
+    pub fn tagged(name: &'a str, script: &'a str, args: &[&str], tag: &str) -> TestBot<'a> {
+        TestBot {
+            tag: Some(tag.to_string()),
+            ..TestBot::new(name, script, args)
+        }
+    }
+}
+
+/// Writes `dir/t.toml` with `settings` under `[tournament]` and the bots.
+pub fn write_config(dir: &Path, settings: &str, bots: &[TestBot]) -> PathBuf {
+    let mut text = format!("[tournament]\n{settings}\n");
+    for bot in bots {
+        let mut command = vec!["python3".to_string()];
+        if let Some(tag) = &bot.tag {
+            command.extend(["-X".to_string(), tag.clone()]);
+        }
+        command.push(repo_path(bot.script).display().to_string());
+        command.extend(bot.args.iter().cloned());
+        let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
+        text.push_str(&format!(
+            "\n[[bot]]\nname = {:?}\ncommand = [{}]\n{}\n",
+            bot.name,
+            command.join(", "),
+            bot.extra
+        ));
+    }
+    let path = dir.join("t.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+pub fn arena() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.stdin(Stdio::null());
+    command
+}
+
+/// Runs arena with `args` to completion.
+pub fn run_arena(args: &[&str]) -> Output {
+    arena().args(args).output().expect("run arena")
+}
+
+pub fn text(output: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Starts arena in the background, its output going to files in `dir`.
+pub fn spawn_arena(args: &[&str], dir: &Path) -> Child {
+    let stdout = std::fs::File::create(dir.join("arena.stdout")).unwrap();
+    let stderr = std::fs::File::create(dir.join("arena.stderr")).unwrap();
+    arena()
+        .args(args)
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
+        .expect("start arena")
+}
+
+/// Complete data rows in games.csv (0 while the file does not exist).
+pub fn csv_rows_written(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("games.csv"))
+        .map(|t| t.matches('\n').count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+/// Polls until games.csv has at least `rows` rows; panics after `limit`.
+pub fn wait_for_rows(out: &Path, rows: usize, limit: Duration) {
+    let end = Instant::now() + limit;
+    while csv_rows_written(out) < rows {
+        assert!(
+            Instant::now() < end,
+            "games.csv did not reach {rows} rows in {limit:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits for the child to exit; panics after `limit`.
+pub fn wait_exit(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let end = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > end {
+            let _ = child.kill();
+            panic!("arena did not exit within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+pub fn signal(child: &Child, signal: i32) {
+    // SAFETY: plain system call on our own child's pid.
+    let rc = unsafe { libc::kill(child.id() as i32, signal) };
+    assert_eq!(rc, 0, "kill failed");
+}
+
+pub fn csv_rows(out: &Path) -> Vec<GameRow> {
+    read_games_csv(&out.join("games.csv")).unwrap()
+}
+
+/// The JSON records of games.jsonl, one per line.
+pub fn jsonl_records(out: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Checks that games.csv holds exactly game ids `0..games`, each once, and
+/// games.jsonl the same ids, each once.
+pub fn assert_exactly_games(out: &Path, games: u64) {
+    let rows = csv_rows(out);
+    let mut ids: Vec<u64> = rows.iter().map(|r| r.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..games).collect::<Vec<_>>(), "games.csv ids");
+    let records = jsonl_records(out);
+    let mut record_ids: Vec<u64> = records.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    record_ids.sort_unstable();
+    assert_eq!(record_ids, ids, "games.jsonl ids");
+}
+
+/// games.csv and games.jsonl name the same games, each once.
+pub fn assert_consistent(out: &Path) -> BTreeSet<u64> {
+    let rows = csv_rows(out);
+    let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
+    assert_eq!(ids.len(), rows.len(), "duplicate ids in games.csv");
+    let records = jsonl_records(out);
+    let record_ids: BTreeSet<u64> = records.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    assert_eq!(
+        record_ids.len(),
+        records.len(),
+        "duplicate ids in games.jsonl"
+    );
+    assert_eq!(ids, record_ids);
+    ids
+}
+
+/// Lines of a CSV file, header included.
+pub fn line_count(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .count()
+}
