@@ -20,6 +20,12 @@
 //!    history, rules checks, clocks, `new_game` and `game_over`.
 //!
 //! The aim is layer 4 at most twice layer 1.
+//!
+//! The process and everything it starts run pinned to one CPU (see
+//! [`pin_to_one_cpu`]; `ARENA_BENCH_PIN=0` turns that off).
+//! `ARENA_BENCH_ROUNDS`, `ARENA_BENCH_VARIANTS` (comma-separated ids) and
+//! `ARENA_BENCH_RUNTIME=current` change the rounds, the variants played and
+//! the tokio runtime.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -195,7 +201,42 @@ fn micros(d: Duration) -> String {
     format!("{:.2}us", d.as_secs_f64() * 1e6)
 }
 
+/// Runs this process (and so the children it starts, and the runtime's
+/// threads) on one CPU: the first one it may use. Returns that CPU.
+///
+/// On a virtual machine a wake-up that crosses to an idle virtual CPU costs
+/// tens of microseconds of hypervisor latency, more than the whole round
+/// trip; whether a run gets such wake-ups depends on where the scheduler
+/// happens to place the processes, so unpinned runs flip between fast and
+/// slow for reasons that have nothing to do with the code measured. Pinned,
+/// every wake-up is a same-CPU context switch: the floor.
+fn pin_to_one_cpu() -> Option<usize> {
+    // SAFETY: plain system calls on a zeroed, correctly sized cpu_set_t.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        let cpu = (0..libc::CPU_SETSIZE as usize).find(|&c| libc::CPU_ISSET(c, &set))?;
+        libc::CPU_ZERO(&mut set);
+        libc::CPU_SET(cpu, &mut set);
+        (libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0)
+            .then_some(cpu)
+    }
+}
+
 fn main() {
+    let pin = std::env::var("ARENA_BENCH_PIN").map_or(true, |v| v != "0");
+    if pin {
+        match pin_to_one_cpu() {
+            Some(cpu) => println!(
+                "pinned to CPU {cpu} with the bots (ARENA_BENCH_PIN=0: leave placement to the OS)"
+            ),
+            None => println!("could not pin to one CPU; placement left to the OS"),
+        }
+    } else {
+        println!("not pinned: placement left to the OS");
+    }
     // As in a tournament: a multi-threaded runtime, the games in a spawned
     // task on a worker thread. `ARENA_BENCH_RUNTIME=current` measures on a
     // single-threaded runtime instead.

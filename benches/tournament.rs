@@ -113,7 +113,7 @@ fn count_lines(path: &Path) -> usize {
 /// into `<out>/../peak_rss_kib`.
 fn child(games: usize, out: &Path) -> i32 {
     assert!(
-        games % (2 * PAIRINGS) == 0,
+        games.is_multiple_of(2 * PAIRINGS),
         "games must be a multiple of {}",
         2 * PAIRINGS
     );

@@ -57,15 +57,18 @@ impl Position {
                             out.push(',');
                         }
                         let h = s.stacks[r * cols + c];
-                        if h == 0 {
-                            out.push_str("\".\"");
-                        } else {
-                            let _ = write!(
-                                out,
-                                "\"{}{}\"",
-                                if h > 0 { 'w' } else { 'b' },
-                                h.unsigned_abs()
-                            );
+                        let owner = if h > 0 { 'w' } else { 'b' };
+                        match h.unsigned_abs() {
+                            0 => out.push_str("\".\""),
+                            height @ 1..=9 => {
+                                out.push('"');
+                                out.push(owner);
+                                out.push((b'0' + height) as char);
+                                out.push('"');
+                            }
+                            height => {
+                                let _ = write!(out, "\"{owner}{height}\"");
+                            }
                         }
                     }
                     out.push(']');

@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::games::{Color, Move, Variant};
+use crate::games::{Color, Move, QuinqueMove, Variant};
 use crate::protocol::{TimeControl, Turn, TurnClock};
 
 /// A `turn` message made of pieces of JSON text.
@@ -121,7 +121,8 @@ pub fn push_item(items: &mut String, item: &str) {
 /// is cleared should it ever pass [`NotationCache::MAX_ENTRIES`].
 #[derive(Debug, Default)]
 pub struct NotationCache {
-    /// Qango cells by `row * 16 + col` (boards up to 16 x 16).
+    /// Moves on one cell (a Qango move; a Quinque place, double, triple or
+    /// enclose) by `kind * 256 + row * 16 + col` (boards up to 16 x 16).
     cells: Vec<Option<Box<str>>>,
     other: HashMap<Move, Box<str>, BuildHasherDefault<SmallKeyHasher>>,
 }
@@ -139,12 +140,20 @@ impl NotationCache {
 
     /// `m`'s notation as a JSON string.
     pub fn json(&mut self, m: &Move) -> &str {
-        match m {
-            Move::Qango(cell) if cell.row < 16 && cell.col < 16 => {
+        let one_cell = match m {
+            Move::Qango(cell) => Some((0, cell)),
+            Move::Quinque(QuinqueMove::Place(cell)) => Some((1, cell)),
+            Move::Quinque(QuinqueMove::Double(cell)) => Some((2, cell)),
+            Move::Quinque(QuinqueMove::Triple(cell)) => Some((3, cell)),
+            Move::Quinque(QuinqueMove::Enclose(cell)) => Some((4, cell)),
+            Move::Quinque(QuinqueMove::Capture { .. }) => None,
+        };
+        match one_cell {
+            Some((kind, cell)) if cell.row < 16 && cell.col < 16 => {
                 if self.cells.is_empty() {
-                    self.cells.resize(256, None);
+                    self.cells.resize(5 * 256, None);
                 }
-                let slot = &mut self.cells[cell.row as usize * 16 + cell.col as usize];
+                let slot = &mut self.cells[kind * 256 + cell.row as usize * 16 + cell.col as usize];
                 slot.get_or_insert_with(|| encode_notation(m))
             }
             _ => {
