@@ -114,17 +114,46 @@ pub fn push_item(items: &mut String, item: &str) {
 /// The notation of moves as JSON strings, formatted once per distinct move.
 ///
 /// Most legal moves stay legal from one turn to the next and recur from game
-/// to game, and formatting a move costs several times a lookup. Qango moves
-/// (cells) are looked up by position, other moves by a cheap hash. Each
-/// thread keeps one cache across games ([`NotationCache::with_thread_cache`]);
-/// it holds at most the distinct moves of all variants (a few thousand), and
-/// is cleared should it ever pass [`NotationCache::MAX_ENTRIES`].
+/// to game, and formatting a move costs several times a lookup. One-cell
+/// moves are looked up by position, captures by a cheap hash of the move
+/// packed into one number. Each thread keeps one cache across games
+/// ([`NotationCache::with_thread_cache`]); it holds at most the distinct
+/// moves of all variants (a few thousand), and is cleared should it ever
+/// pass [`NotationCache::MAX_ENTRIES`].
 #[derive(Debug, Default)]
 pub struct NotationCache {
     /// Moves on one cell (a Qango move; a Quinque place, double, triple or
     /// enclose) by `kind * 256 + row * 16 + col` (boards up to 16 x 16).
     cells: Vec<Option<Box<str>>>,
-    other: HashMap<Move, Box<str>, BuildHasherDefault<SmallKeyHasher>>,
+    /// Other moves (Quinque captures) by [`packed_key`].
+    other: HashMap<u64, Box<str>, BuildHasherDefault<SmallKeyHasher>>,
+}
+
+/// A move as one number, a byte per cell coordinate (cells are at most
+/// 255 x 255): a capture's three cells and whether it has a second
+/// dissolved double; a one-cell move's kind and cell, under the top bit.
+fn packed_key(m: &Move) -> u64 {
+    let cell = |c: &crate::games::Cell| (c.row as u64) << 8 | c.col as u64;
+    match m {
+        Move::Quinque(QuinqueMove::Capture {
+            target,
+            with,
+            second,
+        }) => {
+            let second = second.as_ref().map_or(0, |s| 1 << 16 | cell(s));
+            cell(target) << 40 | cell(with) << 24 | second
+        }
+        Move::Qango(c) => 1 << 63 | cell(c),
+        Move::Quinque(q) => {
+            let kind: u64 = match q {
+                QuinqueMove::Place(_) => 1,
+                QuinqueMove::Double(_) => 2,
+                QuinqueMove::Triple(_) => 3,
+                _ => 4,
+            };
+            1 << 63 | kind << 56 | cell(&q.target())
+        }
+    }
 }
 
 impl NotationCache {
@@ -160,7 +189,9 @@ impl NotationCache {
                 if self.other.len() >= Self::MAX_ENTRIES {
                     self.other.clear();
                 }
-                self.other.entry(*m).or_insert_with(|| encode_notation(m))
+                self.other
+                    .entry(packed_key(m))
+                    .or_insert_with(|| encode_notation(m))
             }
         }
     }
@@ -379,10 +410,14 @@ mod tests {
     #[test]
     fn cached_notation_is_the_display_notation() {
         let mut cache = NotationCache::default();
+        let mut keys: HashMap<u64, Move> = HashMap::new();
         for variant in Variant::all() {
             let mut pos = Position::new(variant);
             while !pos.is_over() {
                 let legal = pos.legal_moves();
+                for m in &legal {
+                    assert_eq!(*keys.entry(packed_key(m)).or_insert(*m), *m, "key clash");
+                }
                 for _ in 0..2 {
                     let mut items = String::new();
                     cache.write_items(&legal, &mut items);
