@@ -11,6 +11,7 @@ pub mod geometry;
 pub mod qango;
 pub mod quinque;
 pub mod render;
+mod state_text;
 pub mod variant;
 
 use std::fmt;

@@ -34,22 +34,39 @@ pub enum QuinqueMove {
 
 impl fmt::Display for QuinqueMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Pieces written one by one rather than with `write!`: the referee
+        // writes every legal move of every turn through here.
         match self {
-            QuinqueMove::Place(c) => write!(f, "place {c}"),
-            QuinqueMove::Double(c) => write!(f, "double {c}"),
-            QuinqueMove::Triple(c) => write!(f, "triple {c}"),
-            QuinqueMove::Enclose(c) => write!(f, "enclose {c}"),
+            QuinqueMove::Place(c) => {
+                f.write_str("place ")?;
+                c.fmt(f)
+            }
+            QuinqueMove::Double(c) => {
+                f.write_str("double ")?;
+                c.fmt(f)
+            }
+            QuinqueMove::Triple(c) => {
+                f.write_str("triple ")?;
+                c.fmt(f)
+            }
+            QuinqueMove::Enclose(c) => {
+                f.write_str("enclose ")?;
+                c.fmt(f)
+            }
             QuinqueMove::Capture {
                 target,
                 with,
-                second: None,
-            } => write!(f, "capture {target} {with}"),
-            QuinqueMove::Capture {
-                target,
-                with,
-                second: Some(s),
+                second,
             } => {
-                write!(f, "capture {target} {with} {s}")
+                f.write_str("capture ")?;
+                target.fmt(f)?;
+                f.write_str(" ")?;
+                with.fmt(f)?;
+                if let Some(s) = second {
+                    f.write_str(" ")?;
+                    s.fmt(f)?;
+                }
+                Ok(())
             }
         }
     }

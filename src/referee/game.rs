@@ -16,13 +16,12 @@ use tokio::time::Instant;
 
 use super::clock::{Clock, DEFAULT_GRACE};
 use super::human::Human;
+use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::local::LocalPlayer;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, Outcome, Position, Variant};
-use crate::protocol::{
-    FailureReason, GameOver, GameResult, NewGame, RefereeMessage, TimeControl, Turn,
-};
+use crate::protocol::{FailureReason, GameOver, GameResult, RefereeMessage, TimeControl};
 
 /// Guard against a rules bug making a game endless; no real game comes near
 /// (Qango ends within 40 plies, Quinque within 120).
@@ -245,19 +244,27 @@ pub async fn play_game(
         }
         for color in [Color::White, Color::Black] {
             if let Player::Bot(seat) = &mut players[color.index()] {
-                let msg = RefereeMessage::NewGame(NewGame {
-                    game_id: config.game_id.clone(),
-                    variant: config.variant.info_json(),
+                let msg = NewGameRef {
+                    game_id: &config.game_id,
+                    variant: config.variant,
                     color,
-                    opponent: names[color.opponent().index()].clone(),
+                    opponent: &names[color.opponent().index()],
                     time_control: config.time_control,
-                });
-                if let Err(f) = seat.send(&msg).await {
+                };
+                if let Err(f) = seat.send_new_game(&msg).await {
                     break 'game Ending::failure(color, &names[color.index()], f);
                 }
             }
         }
         observer(GameEvent::Started { position: &pos });
+        // The turn's pieces of JSON text, kept up to date rather than
+        // rebuilt (see `lines`).
+        let mut state = String::new();
+        let mut history_items = String::new();
+        for m in &moves {
+            push_item(&mut history_items, m);
+        }
+        let mut legal_move_items = String::new();
         loop {
             if let Some(outcome) = pos.outcome() {
                 break 'game Ending::rules(outcome);
@@ -275,18 +282,25 @@ pub async fn play_game(
             let name = &names[color.index()];
             let (notation, used) = match &mut players[color.index()] {
                 Player::Bot(seat) => {
-                    let turn = Turn {
-                        game_id: config.game_id.clone(),
-                        variant: config.variant.id.to_string(),
+                    // Borrowed, not copied: see `lines`.
+                    state.clear();
+                    pos.write_state_json(&mut state);
+                    let legal_moves = pos.legal_moves();
+                    NotationCache::with_thread_cache(|notation| {
+                        notation.write_items(&legal_moves, &mut legal_move_items)
+                    });
+                    let turn = TurnRef {
+                        game_id: &config.game_id,
+                        variant: config.variant.id,
                         color,
                         ply: pos.ply(),
-                        state: pos.state_json(),
-                        history: moves.clone(),
-                        legal_moves: pos.legal_moves().iter().map(ToString::to_string).collect(),
+                        state: &state,
+                        history_items: &history_items,
+                        legal_move_items: &legal_move_items,
                         clock: clock.turn_clock(color),
                     };
                     let (answer, used) =
-                        match seat.request_move(&turn, clock.wait_limit(color)).await {
+                        match seat.request_turn(&turn, clock.wait_limit(color)).await {
                             Ok(answer) => answer,
                             Err(f) => break 'game Ending::failure(color, name, f),
                         };
@@ -334,6 +348,7 @@ pub async fn play_game(
                 }
             };
             let time_ms = used.as_millis() as u64;
+            push_item(&mut history_items, &notation);
             moves.push(notation);
             times.push(time_ms);
             observer(GameEvent::Moved {

@@ -39,14 +39,28 @@ pub enum ReadLine {
     Eof,
 }
 
-#[derive(Debug)]
 pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
     max_line: usize,
     /// Inside an over-long line: drop bytes up to the next `\n`.
     discarding: bool,
+    /// Where each read lands before it is appended to `buf`. Kept here,
+    /// zeroed once: a fresh array per read meant a 16 KiB memset on every
+    /// read and every non-waiting poll, the largest single cost per move.
+    chunk: Box<[u8]>,
     eof: bool,
+}
+
+impl<R> std::fmt::Debug for LineReader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineReader")
+            .field("buffered", &self.buf.len())
+            .field("max_line", &self.max_line)
+            .field("discarding", &self.discarding)
+            .field("eof", &self.eof)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
@@ -56,6 +70,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             buf: Vec::new(),
             max_line,
             discarding: false,
+            chunk: vec![0u8; CHUNK].into_boxed_slice(),
             eof: false,
         }
     }
@@ -125,14 +140,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         if self.eof {
             return 0;
         }
-        let mut chunk = [0u8; CHUNK];
-        match self.inner.read(&mut chunk).await {
+        match self.inner.read(&mut self.chunk).await {
             Ok(0) | Err(_) => {
                 self.eof = true;
                 0
             }
             Ok(n) => {
-                self.buf.extend_from_slice(&chunk[..n]);
+                self.buf.extend_from_slice(&self.chunk[..n]);
                 n
             }
         }

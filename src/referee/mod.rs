@@ -11,6 +11,7 @@
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
 //! - [`process`]: [`BotProcess`], one running bot in its own process group.
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
+//! - [`lines`]: `turn` and `new_game` encoded from borrowed game data.
 //! - [`log`]: the bot's stderr drained into a capped log file.
 //! - [`limits`]: rlimits applied in the child before exec.
 //! - [`exit`]: how a process ended and which game-end reason that is.
@@ -59,6 +60,7 @@ pub mod game;
 pub mod human;
 pub mod limits;
 pub mod line_reader;
+pub mod lines;
 pub mod local;
 pub mod log;
 pub mod process;

@@ -229,21 +229,29 @@ impl BotProcess {
         &self.limits
     }
 
-    /// Writes `line` and a newline, then flushes. A bot that does not read
-    /// its input for `timeout` gets [`SendError::Timeout`]; after any error
-    /// the input stays closed (a partial line cannot be taken back).
+    /// Writes `line` and a newline (unless `line` already ends with its
+    /// newline, as encoded messages do: then it is written as it is, without
+    /// a copy), then flushes. A bot that does not read its input for
+    /// `timeout` gets [`SendError::Timeout`]; after any error the input stays
+    /// closed (a partial line cannot be taken back).
     pub async fn send_line(&mut self, line: &str, timeout: Duration) -> Result<(), SendError> {
+        let body = line.strip_suffix('\n').unwrap_or(line);
         debug_assert!(
-            !line.contains('\n'),
+            !body.contains('\n'),
             "protocol lines must not contain newlines"
         );
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| SendError::Closed("closed earlier".into()))?;
-        let mut data = Vec::with_capacity(line.len() + 1);
-        data.extend_from_slice(line.as_bytes());
-        data.push(b'\n');
+        let data: std::borrow::Cow<[u8]> = if body.len() < line.len() {
+            line.as_bytes().into()
+        } else {
+            let mut data = Vec::with_capacity(line.len() + 1);
+            data.extend_from_slice(line.as_bytes());
+            data.push(b'\n');
+            data.into()
+        };
         let write = async {
             stdin.write_all(&data).await?;
             stdin.flush().await
@@ -300,11 +308,45 @@ impl BotProcess {
     /// A line (or end of output) the bot has already written although
     /// nothing was asked, without waiting for one; `None` if there is none.
     /// Lines that arrived very recently may not be seen yet.
+    ///
+    /// This runs before every turn, so it must not touch the timer: a
+    /// deadline of "now" is rounded up to the timer's next millisecond tick,
+    /// which made every move wait up to 1 ms. Instead it tries each read
+    /// once and takes only what is already there.
     pub async fn poll_pending(&mut self) -> Option<ReadLine> {
-        match self.read_line(Instant::now()).await {
-            ReadLine::Timeout => None,
-            other => Some(other),
+        loop {
+            if let Some(done) = self.stdout.take_buffered() {
+                return Some(done);
+            }
+            if self.stdout.at_eof() {
+                return Some(ReadLine::Eof);
+            }
+            // `fill` is cancel-safe: dropping it unfinished loses nothing.
+            let filled = tokio::select! {
+                biased;
+                n = self.stdout.fill() => Some(n),
+                _ = std::future::ready(()) => None,
+            };
+            if filled.is_none() {
+                break;
+            }
         }
+        if self.exited_at.is_none() {
+            // One poll of the exit watch (no system call while the bot runs).
+            let status = tokio::select! {
+                biased;
+                status = self.child.wait() => Some(status),
+                _ = std::future::ready(()) => None,
+            };
+            if let Some(status) = status {
+                self.record_exit(status);
+            }
+        }
+        if self.exited_at.is_some() {
+            // Dead: what it wrote before dying, or the end of its output.
+            return Some(self.read_line(Instant::now()).await);
+        }
+        None
     }
 
     fn record_exit(&mut self, status: std::io::Result<ExitStatus>) {

@@ -14,6 +14,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::line_reader::ReadLine;
+use super::lines::{NewGameRef, TurnRef, TurnText};
 use super::process::{BotProcess, SendError, SpawnOptions};
 use super::spec::BotSpec;
 use crate::protocol::{
@@ -175,6 +176,12 @@ impl Seat {
         self.send_within(msg, CONTROL_SEND_TIMEOUT).await
     }
 
+    /// Sends `new_game` (encoded from borrowed parts).
+    pub async fn send_new_game(&mut self, msg: &NewGameRef<'_>) -> Result<(), Failure> {
+        let process = self.running()?;
+        send_line(process, &msg.to_line(), CONTROL_SEND_TIMEOUT).await
+    }
+
     /// [`Seat::send`] with a chosen timeout.
     pub async fn send_within(
         &mut self,
@@ -193,6 +200,17 @@ impl Seat {
         turn: &Turn,
         wait: Duration,
     ) -> Result<(BotMove, Duration), Failure> {
+        let text = TurnText::of(turn);
+        self.request_turn(&text.turn_ref(turn), wait).await
+    }
+
+    /// [`Seat::request_move`] for a turn that borrows the game's data (no
+    /// copies of the history, state and move list on every move).
+    pub async fn request_turn(
+        &mut self,
+        turn: &TurnRef<'_>,
+        wait: Duration,
+    ) -> Result<(BotMove, Duration), Failure> {
         let limit_ms = turn.clock.move_ms;
         let process = self.running()?;
         // Anything already waiting was written when nothing was asked.
@@ -206,13 +224,12 @@ impl Seat {
                 ReadLine::Eof | ReadLine::Timeout => output_ended(process).await,
             });
         }
-        let msg = RefereeMessage::Turn(turn.clone());
-        send_message(process, &msg, wait).await?;
+        send_line(process, &turn.to_line(), wait).await?;
         let sent = Instant::now();
         match process.read_line(sent + wait).await {
             ReadLine::Line(line) => {
                 let used = sent.elapsed();
-                match decode_bot_line(&line) {
+                match decode_answer(&line) {
                     Ok(BotMessage::Move(m)) => Ok((m, used)),
                     Ok(BotMessage::Ready(_)) => Err(Failure::new(
                         FailureReason::ProtocolError,
@@ -313,11 +330,12 @@ async fn send_message(
     msg: &RefereeMessage,
     timeout: Duration,
 ) -> Result<(), Failure> {
-    let line = msg.to_line();
-    match process
-        .send_line(line.trim_end_matches('\n'), timeout)
-        .await
-    {
+    send_line(process, &msg.to_line(), timeout).await
+}
+
+/// Sends one encoded message line (with or without its `\n`).
+async fn send_line(process: &mut BotProcess, line: &str, timeout: Duration) -> Result<(), Failure> {
+    match process.send_line(line, timeout).await {
         Ok(()) => Ok(()),
         Err(SendError::Timeout(t)) => Err(Failure::new(
             FailureReason::Timeout,
@@ -344,6 +362,51 @@ fn too_long() -> Failure {
         FailureReason::ProtocolError,
         format!("wrote a line longer than {MAX_LINE_BYTES} bytes"),
     )
+}
+
+/// Decodes a bot's answer to `turn`. The usual answer, a well-formed
+/// `move`, is read straight into its fields; anything else goes through
+/// [`decode_bot_line`] for the same result and the same error messages.
+/// (Reading into a generic JSON map first cost as much as the whole rest of
+/// the referee's work on a move.)
+fn decode_answer(line: &[u8]) -> Result<BotMessage, crate::protocol::ProtocolError> {
+    #[derive(serde::Deserialize)]
+    struct MoveLine<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: std::borrow::Cow<'a, str>,
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(default)]
+        comment: Option<String>,
+    }
+    // The shape every bot library writes, read without a parser.
+    if let Some(mv) = line
+        .strip_prefix(b"{\"type\":\"move\",\"move\":\"")
+        .and_then(|rest| rest.strip_suffix(b"\"}"))
+    {
+        let plain = mv.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
+        if plain {
+            if let Ok(mv) = std::str::from_utf8(mv) {
+                return Ok(BotMessage::Move(BotMove {
+                    mv: mv.to_string(),
+                    comment: None,
+                }));
+            }
+        }
+    }
+    // Objects only: serde would also read a struct from a JSON array.
+    let is_object = line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    if is_object && line.len() <= MAX_LINE_BYTES {
+        if let Ok(answer) = serde_json::from_slice::<MoveLine>(line) {
+            if answer.kind == "move" {
+                return Ok(BotMessage::Move(BotMove {
+                    mv: answer.mv,
+                    comment: answer.comment,
+                }));
+            }
+        }
+    }
+    decode_bot_line(line)
 }
 
 /// The start of an offending line, for messages: control characters
@@ -417,5 +480,53 @@ impl BotPool {
             }
         }
         while tasks.join_next().await.is_some() {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_decode_exactly_as_the_protocol_decoder_does() {
+        let lines: &[&str] = &[
+            r#"{"type":"move","move":"c3"}"#,
+            r#"{"type":"move","move":""}"#,
+            r#"{"type":"move","move":"é"}"#,
+            r#"{"type":"move","move":"a"b"}"#,
+            r#"{"type":"move","move":"a\"}"#,
+            r#"{"type":"move","move":"c3"}}"#,
+            r#"{"type":"move","move":"c3", "x":"}"#,
+            "{\"type\":\"move\",\"move\":\"tab\there\"}",
+            r#"  {"move":"capture d4 b2 e5","type":"move","comment":"eval +1","extra":[1,{"a":2}]}  "#,
+            r#"{"type":"move","move":"c\u0033","comment":null}"#,
+            r#"{"type":"move","move":"c3","move":"d4"}"#,
+            r#"{"type":"move","type":"ready","move":"c3"}"#,
+            r#"{"type":"move","move":3}"#,
+            r#"{"type":"move","move":"c3","comment":5}"#,
+            r#"{"type":"move"}"#,
+            r#"{"type":"ready","name":"x","protocol":1}"#,
+            r#"{"type":"Move","move":"c3"}"#,
+            r#"{"move":"c3"}"#,
+            r#"["move","c3",null]"#,
+            r#"{"type":"move","move":"c3"} trailing"#,
+            r#"{"type":"move","move":"c3""#,
+            "",
+            "   ",
+            "null",
+        ];
+        for line in lines {
+            assert_eq!(
+                decode_answer(line.as_bytes()),
+                decode_bot_line(line.as_bytes()),
+                "{line}"
+            );
+        }
+        let mut long = br#"{"type":"move","move":"c3","comment":""#.to_vec();
+        long.resize(MAX_LINE_BYTES + 10, b'x');
+        long.extend_from_slice(br#""}"#);
+        assert_eq!(decode_answer(&long), decode_bot_line(&long));
+        let invalid_utf8 = b"{\"type\":\"move\",\"move\":\"c\xff3\"}";
+        assert_eq!(decode_answer(invalid_utf8), decode_bot_line(invalid_utf8));
     }
 }

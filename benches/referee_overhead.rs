@@ -1,0 +1,356 @@
+//! The referee's time per move against the physical floor: one line to a
+//! child process and one line back over pipes, measured in the same run.
+//!
+//! Run: `cargo bench --bench referee_overhead`.
+//!
+//! Four layers, measured in interleaved rounds so that both sides of the
+//! ratio see the same machine load (the medians over the rounds are
+//! reported):
+//!
+//! 1. `raw round trip`: blocking writes and reads to `arena-echo`, a child
+//!    that writes back each line. The floor.
+//! 2. `process round trip`: the same through the referee's [`BotProcess`]
+//!    (tokio pipes, deadline, exit watch, capped line reader).
+//! 3. `turn round trip`: one `turn` message through [`Seat::request_move`]
+//!    to `arena-instant-bot`, which answers the first legal move (protocol
+//!    encoding and decoding on both sides).
+//! 4. `referee per move`: whole games between two instant bots through
+//!    [`play_bots`] (bots kept across games, as in a tournament), wall time
+//!    divided by the moves played: state and legal moves for each turn, the
+//!    history, rules checks, clocks, `new_game` and `game_over`.
+//!
+//! The aim is layer 4 at most twice layer 1.
+//!
+//! The process and everything it starts run pinned to one CPU (see
+//! [`pin_to_one_cpu`]; `ARENA_BENCH_PIN=0` turns that off).
+//! `ARENA_BENCH_ROUNDS`, `ARENA_BENCH_VARIANTS` (comma-separated ids) and
+//! `ARENA_BENCH_RUNTIME=current` change the rounds, the variants played and
+//! the tokio runtime.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arena::games::{Color, Position, Variant};
+use arena::protocol::{TimeControl, Turn, TurnClock};
+use arena::referee::{play_bots, BotProcess, BotSpec, GameConfig, ReadLine, Seat, SpawnOptions};
+
+const ECHO: &str = env!("CARGO_BIN_EXE_arena-echo");
+const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
+
+/// Interleaved measurement rounds (after one warm-up round); the
+/// environment variable `ARENA_BENCH_ROUNDS` overrides it (e.g. a short run
+/// under `valgrind --tool=callgrind`).
+const ROUNDS: usize = 300;
+/// Round trips per round for layers 1 to 3, each timed on its own.
+const ROUND_TRIPS: usize = 100;
+/// Games per round and variant for layer 4, each timed on its own.
+const GAMES: usize = 4;
+/// Variants played in layer 4: a small board and the largest move lists.
+/// `ARENA_BENCH_VARIANTS` (comma-separated ids) overrides it.
+const VARIANTS: &str = "qango6,quinque";
+
+/// Layer 1: a child that echoes lines, driven with blocking I/O.
+struct RawEcho {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl RawEcho {
+    fn start() -> RawEcho {
+        let mut child = Command::new(ECHO)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {ECHO}: {e}"));
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        RawEcho {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Times `count` round trips of `line` (which ends in `\n`).
+    fn round_trips(&mut self, line: &str, count: usize, samples: &mut Vec<Duration>) {
+        let mut answer = String::with_capacity(line.len());
+        for _ in 0..count {
+            let began = Instant::now();
+            self.stdin.write_all(line.as_bytes()).expect("echo stdin");
+            answer.clear();
+            self.stdout.read_line(&mut answer).expect("echo stdout");
+            samples.push(began.elapsed());
+            assert_eq!(answer.len(), line.len(), "echo answered a different line");
+        }
+    }
+}
+
+impl Drop for RawEcho {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spec(name: &str, program: &str) -> BotSpec {
+    let mut spec = BotSpec::from_command_line(name, "placeholder").expect("spec");
+    spec.command = vec![program.to_string()];
+    spec
+}
+
+/// Layer 2: the same echo child through the referee's process layer.
+async fn process_round_trips(
+    process: &mut BotProcess,
+    line: &str,
+    count: usize,
+    samples: &mut Vec<Duration>,
+) {
+    for _ in 0..count {
+        let began = Instant::now();
+        process
+            .send_line(line, Duration::from_secs(5))
+            .await
+            .expect("echo through BotProcess");
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        match process.read_line(deadline).await {
+            ReadLine::Line(answer) => assert_eq!(answer.len(), line.len()),
+            other => panic!("echo through BotProcess: {other:?}"),
+        }
+        samples.push(began.elapsed());
+    }
+}
+
+/// A `turn` from the middle of a Qango 6 game.
+fn sample_turn() -> Turn {
+    let variant = Variant::by_id("qango6").expect("qango6");
+    let mut pos = Position::new(variant);
+    let mut history = Vec::new();
+    for _ in 0..8 {
+        let m = pos.legal_moves()[0];
+        pos.play(&m).expect("legal");
+        history.push(m.to_string());
+    }
+    Turn {
+        game_id: "bench".into(),
+        variant: variant.id.into(),
+        color: Color::White,
+        ply: pos.ply(),
+        state: pos.state_json(),
+        history,
+        legal_moves: pos.legal_moves().iter().map(ToString::to_string).collect(),
+        clock: TurnClock {
+            white_ms: None,
+            black_ms: None,
+            move_ms: 5000,
+        },
+    }
+}
+
+/// Layer 3: `turn` to the instant bot and its `move` back.
+async fn turn_round_trips(seat: &mut Seat, turn: &Turn, count: usize, samples: &mut Vec<Duration>) {
+    for _ in 0..count {
+        let began = Instant::now();
+        let (answer, _) = seat
+            .request_move(turn, Duration::from_secs(5))
+            .await
+            .expect("instant bot answers");
+        samples.push(began.elapsed());
+        assert_eq!(answer.mv, turn.legal_moves[0]);
+    }
+}
+
+/// Layer 4: `count` whole games; each game's wall time per move.
+async fn referee_per_move(
+    white: &mut Seat,
+    black: &mut Seat,
+    variant: &'static Variant,
+    count: usize,
+    next_id: &mut u64,
+    samples: &mut Vec<Duration>,
+) {
+    for _ in 0..count {
+        *next_id += 1;
+        let config = GameConfig::new(
+            &format!("g{next_id}"),
+            variant,
+            TimeControl::PerMove { move_ms: 5000 },
+        );
+        let began = Instant::now();
+        let record = play_bots(white, black, &config)
+            .await
+            .expect("game between instant bots");
+        samples.push(began.elapsed() / record.plies.max(1));
+        assert!(
+            arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
+            "instant bots must finish by the rules, got {}: {}",
+            record.reason,
+            record.message
+        );
+    }
+}
+
+/// The `q` quantile (0..=1) of the samples.
+fn quantile(values: &mut [Duration], q: f64) -> Duration {
+    values.sort_unstable();
+    values[((values.len() - 1) as f64 * q).round() as usize]
+}
+
+fn micros(d: Duration) -> String {
+    format!("{:.2}us", d.as_secs_f64() * 1e6)
+}
+
+/// Runs this process (and so the children it starts, and the runtime's
+/// threads) on one CPU: the first one it may use. Returns that CPU.
+///
+/// On a virtual machine a wake-up that crosses to an idle virtual CPU costs
+/// tens of microseconds of hypervisor latency, more than the whole round
+/// trip; whether a run gets such wake-ups depends on where the scheduler
+/// happens to place the processes, so unpinned runs flip between fast and
+/// slow for reasons that have nothing to do with the code measured. Pinned,
+/// every wake-up is a same-CPU context switch: the floor.
+fn pin_to_one_cpu() -> Option<usize> {
+    // SAFETY: plain system calls on a zeroed, correctly sized cpu_set_t.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        let cpu = (0..libc::CPU_SETSIZE as usize).find(|&c| libc::CPU_ISSET(c, &set))?;
+        libc::CPU_ZERO(&mut set);
+        libc::CPU_SET(cpu, &mut set);
+        (libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0)
+            .then_some(cpu)
+    }
+}
+
+fn main() {
+    let pin = std::env::var("ARENA_BENCH_PIN").map_or(true, |v| v != "0");
+    if pin {
+        match pin_to_one_cpu() {
+            Some(cpu) => println!(
+                "pinned to CPU {cpu} with the bots (ARENA_BENCH_PIN=0: leave placement to the OS)"
+            ),
+            None => println!("could not pin to one CPU; placement left to the OS"),
+        }
+    } else {
+        println!("not pinned: placement left to the OS");
+    }
+    // As in a tournament: a multi-threaded runtime, the games in a spawned
+    // task on a worker thread. `ARENA_BENCH_RUNTIME=current` measures on a
+    // single-threaded runtime instead.
+    let current = std::env::var("ARENA_BENCH_RUNTIME").is_ok_and(|r| r == "current");
+    let runtime = if current {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+    }
+    .expect("tokio runtime");
+    println!(
+        "tokio runtime: {}",
+        if current {
+            "current_thread"
+        } else {
+            "multi_thread, 2 workers"
+        }
+    );
+    runtime.block_on(async { tokio::spawn(run()).await.expect("benchmark task") });
+}
+
+async fn run() {
+    // A line the size of a bot's answer; the turn layer sends real turns.
+    let short = r#"{"type":"move","move":"c3"}"#;
+    let short_line = format!("{short}\n");
+    let turn = sample_turn();
+    let turn_line = arena::protocol::RefereeMessage::Turn(turn.clone()).to_line();
+
+    let mut raw = RawEcho::start();
+    let mut process =
+        BotProcess::spawn(&spec("echo", ECHO), &SpawnOptions::default()).expect("spawn echo");
+    let mut seat = Seat::new(spec("instant", INSTANT_BOT), SpawnOptions::default());
+    seat.prepare(None, "").await.expect("instant bot starts");
+    let mut white = Seat::new(spec("white", INSTANT_BOT), SpawnOptions::default());
+    let mut black = Seat::new(spec("black", INSTANT_BOT), SpawnOptions::default());
+    let variants: Vec<&'static Variant> = std::env::var("ARENA_BENCH_VARIANTS")
+        .unwrap_or_else(|_| VARIANTS.to_string())
+        .split(',')
+        .map(|id| Variant::by_id(id.trim()).unwrap_or_else(|| panic!("unknown variant {id:?}")))
+        .collect();
+
+    let mut raw_short = Vec::new();
+    let mut raw_turn = Vec::new();
+    let mut proc_short = Vec::new();
+    let mut turns = Vec::new();
+    let mut per_move: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
+    let mut next_id = 0;
+    let rounds = std::env::var("ARENA_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(ROUNDS);
+    for round in 0..=rounds {
+        if round == 1 {
+            // Round 0 was the warm-up.
+            for samples in [&mut raw_short, &mut raw_turn, &mut proc_short, &mut turns] {
+                samples.clear();
+            }
+            per_move.iter_mut().for_each(Vec::clear);
+        }
+        raw.round_trips(&short_line, ROUND_TRIPS, &mut raw_short);
+        raw.round_trips(&turn_line, ROUND_TRIPS, &mut raw_turn);
+        process_round_trips(&mut process, short, ROUND_TRIPS, &mut proc_short).await;
+        turn_round_trips(&mut seat, &turn, ROUND_TRIPS, &mut turns).await;
+        for (&variant, samples) in variants.iter().zip(per_move.iter_mut()) {
+            referee_per_move(
+                &mut white,
+                &mut black,
+                variant,
+                GAMES,
+                &mut next_id,
+                samples,
+            )
+            .await;
+        }
+    }
+    seat.shutdown().await;
+    white.shutdown().await;
+    black.shutdown().await;
+    process.kill().await;
+
+    let floor = quantile(&mut raw_short, 0.5);
+    println!(
+        "referee overhead: {rounds} interleaved rounds ({ROUND_TRIPS} timed round trips per \
+         layer, {GAMES} timed games per variant each)"
+    );
+    println!(
+        "  {:<46} {:>9} {:>9} {:>9}   {:>10}",
+        "", "p10", "median", "p90", "median/raw"
+    );
+    let row = |what: &str, samples: &mut Vec<Duration>| {
+        let median = quantile(samples, 0.5);
+        println!(
+            "  {what:<46} {:>9} {:>9} {:>9}   {:>9.2}x",
+            micros(quantile(samples, 0.1)),
+            micros(median),
+            micros(quantile(samples, 0.9)),
+            median.as_secs_f64() / floor.as_secs_f64()
+        );
+    };
+    row(
+        &format!("raw round trip, {} B line", short_line.len()),
+        &mut raw_short,
+    );
+    row(
+        &format!("raw round trip, {} B line (a turn)", turn_line.len()),
+        &mut raw_turn,
+    );
+    row("BotProcess round trip (tokio), short line", &mut proc_short);
+    row("turn -> move round trip (Seat, instant bot)", &mut turns);
+    for (variant, samples) in variants.iter().zip(per_move.iter_mut()) {
+        row(&format!("referee per move, {} games", variant.id), samples);
+    }
+}
