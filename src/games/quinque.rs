@@ -8,6 +8,7 @@
 use std::fmt;
 
 use super::cell::{shorten, Cell};
+use super::geometry;
 use super::{Color, Outcome};
 
 pub const SIZE: usize = 5;
@@ -119,6 +120,30 @@ impl QuinqueMove {
         }
     }
 }
+
+/// Orthogonal neighbours of each cell as 25-bit masks (cells off the board
+/// are simply absent, which is what enclosure needs).
+const NEIGHBOURS: [u32; CELLS] = {
+    let mut n = [0u32; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let (r, c) = (i / SIZE, i % SIZE);
+        if r > 0 {
+            n[i] |= 1 << (i - SIZE);
+        }
+        if r + 1 < SIZE {
+            n[i] |= 1 << (i + SIZE);
+        }
+        if c > 0 {
+            n[i] |= 1 << (i - 1);
+        }
+        if c + 1 < SIZE {
+            n[i] |= 1 << (i + 1);
+        }
+        i += 1;
+    }
+    n
+};
 
 /// The twelve lines of five (rows, columns, two diagonals) as 25-bit masks.
 pub fn lines() -> &'static [u32; 12] {
@@ -406,37 +431,54 @@ impl QuinqueState {
         self.generate(false)
     }
 
-    /// Generates legal moves; with `first_only` stops after the first one.
+    /// Cells of `color`'s stacks by height: `[any, singles, doubles, triples]`.
+    fn stacks_by_height(&self, color: Color) -> [u32; 4] {
+        let mut by_height = [0u32; 4];
+        for i in 0..CELLS {
+            let h = self.height(i, color) as usize;
+            if h > 0 {
+                by_height[0] |= 1 << i;
+                by_height[h] |= 1 << i;
+            }
+        }
+        by_height
+    }
+
+    /// Generates legal moves in board order; with `first_only` stops after
+    /// the first one. Works on cell masks: this runs on every referee turn.
     fn generate(&self, first_only: bool) -> Vec<QuinqueMove> {
         let me = self.to_move();
-        let opp = me.opponent();
-        let mut moves = Vec::new();
-        let full = |moves: &Vec<QuinqueMove>| first_only && !moves.is_empty();
-        let capturable = |i: usize, h: i8| self.height(i, opp) == h && !self.is_locked(i);
-        let doubles: Vec<usize> = (0..CELLS).filter(|&i| self.height(i, me) == 2).collect();
+        let own = self.stacks_by_height(me);
+        let opp = self.stacks_by_height(me.opponent());
+        let locked = self.locked.map_or(0, |c| 1u32 << idx(c));
+        let enclosed = |i: usize| NEIGHBOURS[i] & !own[0] == 0;
+        let mut moves = Vec::with_capacity(64);
         if self.supply[me.index()] > 0 {
-            let may_triple = self.has_triple(me).is_none();
+            let empty = !(own[0] | opp[0]) & ((1 << CELLS) - 1);
+            let may_triple = own[3] == 0;
             for i in 0..CELLS {
-                match self.height(i, me) {
-                    0 if self.stacks[i] == 0 && !(self.ply == 0 && i == CENTRE) => {
-                        moves.push(QuinqueMove::Place(cell(i)))
-                    }
-                    1 => moves.push(QuinqueMove::Double(cell(i))),
-                    2 if may_triple && i != CENTRE => moves.push(QuinqueMove::Triple(cell(i))),
-                    _ => {}
-                }
-                if capturable(i, 1) && self.opening_in_enclosure(i, me).is_none() {
+                let bit = 1u32 << i;
+                if empty & bit != 0 && !(self.ply == 0 && i == CENTRE) {
+                    moves.push(QuinqueMove::Place(cell(i)));
+                } else if own[1] & bit != 0 {
+                    moves.push(QuinqueMove::Double(cell(i)));
+                } else if own[2] & bit != 0 && may_triple && i != CENTRE {
+                    moves.push(QuinqueMove::Triple(cell(i)));
+                } else if opp[1] & !locked & bit != 0 && enclosed(i) {
                     moves.push(QuinqueMove::Enclose(cell(i)));
                 }
-                if full(&moves) {
+                if first_only && !moves.is_empty() {
                     return moves;
                 }
             }
         }
-        for t in 0..CELLS {
-            let single = capturable(t, 1);
-            let double = capturable(t, 2);
-            if single || (double && self.opening_in_enclosure(t, me).is_none()) {
+        if own[2] == 0 {
+            return moves;
+        }
+        let doubles: Vec<usize> = geometry::bits(own[2] as u64).collect();
+        for t in geometry::bits(((opp[1] | opp[2]) & !locked) as u64) {
+            let double = opp[2] & (1 << t) != 0;
+            if !double || enclosed(t) {
                 for &w in &doubles {
                     moves.push(QuinqueMove::Capture {
                         target: cell(t),
@@ -456,7 +498,7 @@ impl QuinqueState {
                     }
                 }
             }
-            if full(&moves) {
+            if first_only && !moves.is_empty() {
                 return moves;
             }
         }
