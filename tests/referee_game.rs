@@ -297,10 +297,13 @@ async fn exiting_mid_game_is_a_crash_even_with_status_zero() {
 async fn unasked_output_is_a_protocol_error() {
     let (bad, tag) = tagged("stdout_flood", &[]);
     let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "protocol_error").await;
+    // Which the referee sees first depends on scheduling: the flood already
+    // waiting before the turn is sent, or a flood line read as the answer.
+    let message = &records[0].message;
     assert!(
-        records[0].message.contains("no answer was expected"),
-        "{}",
-        records[0].message
+        message.contains("no answer was expected")
+            || message.contains("unknown message type \"info\""),
+        "{message}"
     );
 }
 
