@@ -60,9 +60,20 @@ fn small_tournament_writes_every_file() {
     // 3 pairings x 4 games, each scheduled game once, as tournament.json says.
     assert_exactly_games(&out, 12);
     let manifest = Manifest::read(&out).unwrap();
-    let Plan::RoundRobin { schedule } = &manifest.plan else {
+    // tournament.json holds the settings, not a list of games: each game
+    // is computed from them.
+    let Plan::RoundRobin { games, .. } = manifest.plan else {
         panic!("not a round robin")
     };
+    let schedule: Vec<_> = manifest
+        .schedule()
+        .unwrap()
+        .games()
+        .collect::<anyhow::Result<_>>()
+        .unwrap();
+    assert_eq!(schedule.len() as u64, games);
+    let manifest_text = std::fs::read_to_string(out.join("tournament.json")).unwrap();
+    assert!(!manifest_text.contains("\"opening\":"), "{manifest_text}");
     let names = manifest.config.bot_names();
     for row in csv_rows(&out) {
         let game = &schedule[row.id as usize];

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use crate::report::games_reader::read_games_csv;
+use crate::report::games_reader::visit_games_csv;
 use crate::report::rating::RatingReport;
+use crate::report::rating_input::RatingInput;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -44,18 +45,25 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.files.is_empty() {
         bail!("no games files given (usage: arena rate FILE... [--out DIR])");
     }
-    let mut rows = Vec::new();
+    // Rows stream into the aggregates one at a time: memory does not grow
+    // with the number of games.
+    let mut input = RatingInput::new();
+    let mut read = 0u64;
     for file in &args.files {
-        rows.extend(read_games_csv(file)?);
+        visit_games_csv(file, |row| {
+            read += 1;
+            if args.variant.as_ref().is_none_or(|v| *v == row.variant) {
+                input.add(&row)?;
+            }
+            Ok(())
+        })?;
     }
-    let read = rows.len();
     if let Some(variant) = &args.variant {
-        rows.retain(|r| &r.variant == variant);
-        if rows.is_empty() && read > 0 {
+        if input.games() == 0 && read > 0 {
             bail!("none of the {read} games is of variant {variant:?}");
         }
     }
-    let report = RatingReport::from_rows(&rows)?;
+    let report = RatingReport::from_input(input)?;
     print!("{}", report.standings.render_table());
     let dir = output_dir(&args);
     let written = report.write_files(&dir)?;

@@ -35,6 +35,36 @@ pub fn read_games_csv(path: &Path) -> anyhow::Result<Vec<GameRow>> {
 
 /// Reads games.csv rows from any reader; `source` names it in errors.
 pub fn read_games(reader: impl std::io::Read, source: &str) -> anyhow::Result<Vec<GameRow>> {
+    let mut rows = Vec::new();
+    visit_games(reader, source, |row| {
+        rows.push(row);
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// Calls `visit` with each row of a games.csv file in order, holding one row
+/// at a time, so files of any length take constant memory.
+pub fn visit_games_csv(
+    path: &Path,
+    visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot open games file {}", path.display()))?;
+    visit_games(
+        std::io::BufReader::new(file),
+        &path.display().to_string(),
+        visit,
+    )
+}
+
+/// Calls `visit` with each checked row of `reader` in order; `source` names
+/// it in errors. An error from `visit` stops the reading and is returned.
+pub fn visit_games(
+    reader: impl std::io::Read,
+    source: &str,
+    mut visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(true)
         .from_reader(reader);
@@ -50,9 +80,13 @@ pub fn read_games(reader: impl std::io::Read, source: &str) -> anyhow::Result<Ve
             );
         }
     }
-    let mut rows = Vec::new();
-    for record in csv.records() {
-        let record = record.map_err(|e| describe(source, &e, Some(&headers)))?;
+    let mut record = csv::StringRecord::new();
+    loop {
+        match csv.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(e) => return Err(describe(source, &e, Some(&headers))),
+        }
         let line = record.position().map_or(0, |p| p.line());
         let row: GameRow = record
             .deserialize(Some(&headers))
@@ -60,9 +94,8 @@ pub fn read_games(reader: impl std::io::Read, source: &str) -> anyhow::Result<Ve
         check_row(&row).map_err(|(field, problem)| {
             anyhow!("{source}: line {line}, field `{field}`: {problem}")
         })?;
-        rows.push(row);
+        visit(row)?;
     }
-    Ok(rows)
 }
 
 /// Problems the types cannot catch: `(column, message)`.

@@ -4,5 +4,6 @@ pub mod games_csv;
 pub mod games_reader;
 pub mod pairwise;
 pub mod rating;
+pub mod rating_input;
 pub mod results;
 pub mod standings;

@@ -18,16 +18,13 @@
 //!   total: LL 0, LD 0.5, DD+WL 1, WD 1.5, WW 2 points. Games without a partner
 //!   count in `games` but in no pentanomial cell.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::stats::{
-    likelihood_of_superiority, pair_up, GameResult, PairableGame, Score, ScoreEstimate,
-};
+use crate::stats::{likelihood_of_superiority, ScoreEstimate};
 
-use super::results::{ScoredGame, ScoredGames};
+use super::rating_input::{MatchCounts, RatedGames};
 use super::standings::{round, write_rows};
 
 /// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].
@@ -71,66 +68,50 @@ pub struct PairwiseRow {
     pub penta_ww: u64,
 }
 
-/// `a`'s result in game `g` (a must have played it).
-fn score_of(a: usize, g: &ScoredGame) -> Score {
-    let white_score = match g.result {
-        GameResult::WhiteWins => Score::Win,
-        GameResult::Draw => Score::Draw,
-        GameResult::BlackWins => Score::Loss,
-    };
-    if g.white == a {
-        white_score
-    } else {
-        white_score.reversed()
-    }
-}
-
 /// Head-to-head rows for every pair of bots that played, `order` giving the bot
 /// indices best first (e.g. [`super::standings::Standings::order`]).
-pub fn pairwise_rows(scored: &ScoredGames, order: &[usize]) -> Vec<PairwiseRow> {
-    let mut rank = vec![usize::MAX; scored.bots.len()];
+pub fn pairwise_rows(rated: &RatedGames, order: &[usize]) -> Vec<PairwiseRow> {
+    let mut rank = vec![usize::MAX; rated.bots.len()];
     for (r, &bot) in order.iter().enumerate() {
         rank[bot] = r;
     }
-    // Games per unordered pair, keyed (better-ranked, worse-ranked).
-    let mut by_pair: HashMap<(usize, usize), Vec<&ScoredGame>> = HashMap::new();
-    for g in &scored.games {
-        let (a, b) = if (rank[g.white], g.white) <= (rank[g.black], g.black) {
-            (g.white, g.black)
-        } else {
-            (g.black, g.white)
-        };
-        by_pair.entry((a, b)).or_default().push(g);
-    }
-    let mut keys: Vec<(usize, usize)> = by_pair.keys().copied().collect();
-    keys.sort_by_key(|&(a, b)| (rank[a], a, rank[b], b));
-    keys.into_iter()
-        .map(|(a, b)| head_to_head(scored, a, b, &by_pair[&(a, b)]))
+    // Each row from the better-ranked bot's side.
+    let mut rows: Vec<(usize, usize, MatchCounts)> = rated
+        .matches
+        .iter()
+        .map(|(&(low, high), &m)| {
+            if (rank[low], low) <= (rank[high], high) {
+                (low, high, m)
+            } else {
+                let reversed = MatchCounts {
+                    pentanomial: m.pentanomial.reversed(),
+                    unpaired: [m.unpaired[2], m.unpaired[1], m.unpaired[0]],
+                };
+                (high, low, reversed)
+            }
+        })
+        .collect();
+    rows.sort_by_key(|&(a, b, _)| (rank[a], a, rank[b], b));
+    rows.into_iter()
+        .map(|(a, b, m)| head_to_head(rated, a, b, &m))
         .collect()
 }
 
-fn head_to_head(scored: &ScoredGames, a: usize, b: usize, games: &[&ScoredGame]) -> PairwiseRow {
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for g in games {
-        match score_of(a, g) {
-            Score::Win => wins += 1,
-            Score::Draw => draws += 1,
-            Score::Loss => losses += 1,
-        }
-    }
-    let paired = pair_up(games.iter().map(|g| PairableGame {
-        key: g.pair_key,
-        a_first: g.white == a,
-        score: score_of(a, g),
-    }));
-    let penta = paired.pentanomial();
-    let estimate =
-        ScoreEstimate::from_paired(&paired).expect("a pair of bots in the map played a game");
+/// The row of `a` against `b`, `m` from `a`'s side.
+fn head_to_head(rated: &RatedGames, a: usize, b: usize, m: &MatchCounts) -> PairwiseRow {
+    let as_white = rated.counts.get(a, b).map(|c| c as u64);
+    let as_black = rated.counts.get(b, a).map(|c| c as u64);
+    let wins = as_white[0] + as_black[2];
+    let draws = as_white[1] + as_black[1];
+    let losses = as_white[2] + as_black[0];
+    let penta = m.pentanomial;
+    let estimate = ScoreEstimate::from_pentanomial(&penta, m.unpaired)
+        .expect("a pair of bots in the map played a game");
     let (low, high) = estimate.elo_interval();
     PairwiseRow {
-        bot_a: scored.bots[a].clone(),
-        bot_b: scored.bots[b].clone(),
-        games: games.len() as u64,
+        bot_a: rated.bots[a].clone(),
+        bot_b: rated.bots[b].clone(),
+        games: wins + draws + losses,
         wins,
         draws,
         losses,

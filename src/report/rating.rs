@@ -7,7 +7,7 @@ use anyhow::Context;
 
 use super::games_csv::GameRow;
 use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
-use super::results::ScoredGames;
+use super::rating_input::RatingInput;
 use super::standings::Standings;
 
 pub const STANDINGS_FILE: &str = "standings.csv";
@@ -25,9 +25,19 @@ impl RatingReport {
     /// Rates `rows`. Fails only on rows with an unknown result or a bot playing
     /// itself (naming the game id).
     pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<RatingReport> {
-        let scored = ScoredGames::from_rows(rows)?;
-        let standings = Standings::from_games(&scored)?;
-        let pairwise = pairwise_rows(&scored, &standings.order);
+        let mut input = RatingInput::new();
+        for row in rows {
+            input.add(row)?;
+        }
+        RatingReport::from_input(input)
+    }
+
+    /// Rates the games aggregated in `input` (the one code path of `arena
+    /// rate` and the tournament).
+    pub fn from_input(input: RatingInput) -> anyhow::Result<RatingReport> {
+        let rated = input.finish();
+        let standings = Standings::from_counts(&rated.bots, &rated.counts)?;
+        let pairwise = pairwise_rows(&rated, &standings.order);
         Ok(RatingReport {
             standings,
             pairwise,

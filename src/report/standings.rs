@@ -20,9 +20,10 @@ use std::path::Path;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::stats::{fit_ratings, Estimate, FitOptions, GameResult};
+use crate::stats::{fit_ratings, Estimate, FitOptions, PairCounts};
 
 use super::games_csv::GameRow;
+use super::rating_input::RatingInput;
 use super::results::ScoredGames;
 
 /// The header of `standings.csv`, in the field order of [`StandingRow`].
@@ -112,37 +113,48 @@ pub(crate) fn round(value: f64, decimals: i32) -> f64 {
 }
 
 impl Standings {
-    /// Validates and rates `rows` (see [`ScoredGames::from_rows`] for errors).
+    /// Validates and rates `rows` (see [`RatingInput::add`] for errors).
     pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<Standings> {
-        Standings::from_games(&ScoredGames::from_rows(rows)?)
+        let mut input = RatingInput::new();
+        for row in rows {
+            input.add(row)?;
+        }
+        let rated = input.finish();
+        Standings::from_counts(&rated.bots, &rated.counts)
     }
 
     pub fn from_games(scored: &ScoredGames) -> anyhow::Result<Standings> {
-        let fit = fit_ratings(&scored.pair_counts(), &FitOptions::default())
-            .context("fitting Elo ratings")?;
-        let mut tallies = vec![Tally::default(); scored.bots.len()];
-        for g in &scored.games {
-            let white_half = match g.result {
-                GameResult::WhiteWins => 2,
-                GameResult::Draw => 1,
-                GameResult::BlackWins => 0,
-            };
-            let w = &mut tallies[g.white];
-            w.white_games += 1;
-            w.white_half_points += white_half;
-            let b = &mut tallies[g.black];
-            b.black_games += 1;
-            b.black_half_points += 2 - white_half;
-            for (bot, half) in [(g.white, white_half), (g.black, 2 - white_half)] {
-                let t = &mut tallies[bot];
-                match half {
-                    2 => t.wins += 1,
-                    1 => t.draws += 1,
-                    _ => t.losses += 1,
+        Standings::from_counts(&scored.bots, &scored.pair_counts())
+    }
+
+    /// Rates the games in `counts` between `bots` (names by index).
+    pub fn from_counts(bots: &[String], counts: &PairCounts) -> anyhow::Result<Standings> {
+        let fit = fit_ratings(counts, &FitOptions::default()).context("fitting Elo ratings")?;
+        let mut tallies = vec![Tally::default(); bots.len()];
+        let mut total_games = 0;
+        for white in 0..bots.len() {
+            for black in 0..bots.len() {
+                let [white_wins, draws, black_wins] = counts.get(white, black).map(|c| c as u64);
+                let games = white_wins + draws + black_wins;
+                if games == 0 {
+                    continue;
                 }
+                total_games += games;
+                let w = &mut tallies[white];
+                w.white_games += games;
+                w.white_half_points += 2 * white_wins + draws;
+                w.wins += white_wins;
+                w.draws += draws;
+                w.losses += black_wins;
+                let b = &mut tallies[black];
+                b.black_games += games;
+                b.black_half_points += 2 * black_wins + draws;
+                b.wins += black_wins;
+                b.draws += draws;
+                b.losses += white_wins;
             }
         }
-        let mut order: Vec<usize> = (0..scored.bots.len()).collect();
+        let mut order: Vec<usize> = (0..bots.len()).collect();
         let score = |i: usize| {
             let t = &tallies[i];
             let games = t.white_games + t.black_games;
@@ -157,7 +169,7 @@ impl Standings {
                 .value
                 .total_cmp(&fit.rating(a).value)
                 .then(score(b).total_cmp(&score(a)))
-                .then(scored.bots[a].cmp(&scored.bots[b]))
+                .then(bots[a].cmp(&bots[b]))
         });
         let rows = order
             .iter()
@@ -168,7 +180,7 @@ impl Standings {
                 let games = t.white_games + t.black_games;
                 StandingRow {
                     rank: rank + 1,
-                    bot: scored.bots[i].clone(),
+                    bot: bots[i].clone(),
                     games,
                     wins: t.wins,
                     draws: t.draws,
@@ -189,7 +201,7 @@ impl Standings {
             order,
             white_advantage: fit.white_advantage(),
             draw_elo: fit.draw_elo(),
-            games: scored.games.len() as u64,
+            games: total_games,
         })
     }
 

@@ -124,6 +124,19 @@ impl PairCounts {
         self.cells[white * self.bots + black][slot] += 1.0;
     }
 
+    /// Adds `[white wins, draws, black wins]` games of `white` against `black`.
+    /// Panics on an index >= `bots`, like [`PairCounts::add`].
+    pub fn add_counts(&mut self, white: usize, black: usize, counts: [u64; 3]) {
+        assert!(
+            white < self.bots && black < self.bots,
+            "bot index out of range"
+        );
+        let cell = &mut self.cells[white * self.bots + black];
+        for (slot, count) in cell.iter_mut().zip(counts) {
+            *slot += count as f64;
+        }
+    }
+
     pub fn bots(&self) -> usize {
         self.bots
     }

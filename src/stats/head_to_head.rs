@@ -34,7 +34,7 @@
 //! fastchess's, unchanged.
 
 use super::logistic::score_to_elo;
-use super::pentanomial::PairedGames;
+use super::pentanomial::{PairedGames, Pentanomial};
 use super::Z95;
 
 /// An independent unit of play: a game pair (2 games) or a lone game (1 game).
@@ -73,27 +73,46 @@ pub enum IntervalMethod {
 impl ScoreEstimate {
     /// `None` when the units hold no games.
     pub fn from_units(units: &[ScoreUnit]) -> Option<ScoreEstimate> {
-        let units: Vec<ScoreUnit> = units.iter().copied().filter(|u| u.games > 0).collect();
-        let games: u64 = units.iter().map(|u| u64::from(u.games)).sum();
+        let weighted: Vec<(ScoreUnit, u64)> = units.iter().map(|&u| (u, 1)).collect();
+        ScoreEstimate::from_unit_counts(&weighted)
+    }
+
+    /// From units given with how many times each occurs, e.g. the five
+    /// pentanomial cells and the three lone-game results: the same estimate
+    /// as listing every unit, without a list that grows with the games.
+    /// `None` when the units hold no games.
+    pub fn from_unit_counts(units: &[(ScoreUnit, u64)]) -> Option<ScoreEstimate> {
+        let units: Vec<(ScoreUnit, f64)> = units
+            .iter()
+            .filter(|(u, count)| u.games > 0 && *count > 0)
+            .map(|&(u, count)| (u, count as f64))
+            .collect();
+        let games: u64 = units
+            .iter()
+            .map(|(u, count)| u64::from(u.games) * *count as u64)
+            .sum();
         if games == 0 {
             return None;
         }
         let n = games as f64;
-        let score = units.iter().map(|u| u.points).sum::<f64>() / n;
+        let score = units.iter().map(|(u, count)| u.points * count).sum::<f64>() / n;
         let sum_sq: f64 = units
             .iter()
-            .map(|u| {
+            .map(|(u, count)| {
                 let dev = u.points - f64::from(u.games) * score;
-                dev * dev
+                dev * dev * count
             })
             .sum();
-        let sum_games_sq: f64 = units.iter().map(|u| f64::from(u.games).powi(2)).sum();
+        let sum_games_sq: f64 = units
+            .iter()
+            .map(|(u, count)| f64::from(u.games).powi(2) * count)
+            .sum();
         // Cross-multiplied so that equal per-game scores compare exactly (points
         // are half-integers, games small integers).
-        let first = units[0];
+        let first = units[0].0;
         let units_agree = units
             .iter()
-            .all(|u| u.points * f64::from(first.games) == first.points * f64::from(u.games));
+            .all(|(u, _)| u.points * f64::from(first.games) == first.points * f64::from(u.games));
         Some(ScoreEstimate {
             games,
             score,
@@ -101,6 +120,31 @@ impl ScoreEstimate {
             effective_units: n * n / sum_games_sq,
             units_agree,
         })
+    }
+
+    /// From A's pentanomial counts and A's results in games without a
+    /// partner, `[losses, draws, wins]`.
+    pub fn from_pentanomial(pairs: &Pentanomial, unpaired: [u64; 3]) -> Option<ScoreEstimate> {
+        let pair_units = pairs
+            .by_score()
+            .into_iter()
+            .enumerate()
+            .map(|(half, count)| {
+                let unit = ScoreUnit {
+                    points: half as f64 / 2.0,
+                    games: 2,
+                };
+                (unit, count)
+            });
+        let lone_units = unpaired.into_iter().enumerate().map(|(half, count)| {
+            let unit = ScoreUnit {
+                points: half as f64 / 2.0,
+                games: 1,
+            };
+            (unit, count)
+        });
+        let units: Vec<(ScoreUnit, u64)> = pair_units.chain(lone_units).collect();
+        ScoreEstimate::from_unit_counts(&units)
     }
 
     /// From A's pairs and unpaired games.

@@ -210,6 +210,72 @@ impl Journal {
     /// row's `id`, `round` and `pair` added), then its row in `games.csv`,
     /// each written in one piece and synced to disk.
     pub fn append(&mut self, row: &GameRow, record: &impl Serialize) -> anyhow::Result<()> {
+        let entry = JournalEntry::encode(row, record)?;
+        write_batch(&self.dir, &mut self.jsonl, &mut self.csv, &[entry])
+    }
+
+    /// Starts a thread that appends [`JournalEntry`]s sent to it, so that the
+    /// writes and syncs stay off the path that starts the next game. It
+    /// writes exactly as [`Journal::append`] does and reports each game (its
+    /// id) on `done` once both lines are synced, or the error that stopped
+    /// it. At most `capacity` entries wait.
+    pub fn start_writer(
+        &self,
+        capacity: usize,
+        done: tokio::sync::mpsc::UnboundedSender<anyhow::Result<u64>>,
+    ) -> anyhow::Result<JournalWriter> {
+        let clone = |file: &File, name: &str| {
+            file.try_clone()
+                .with_context(|| format!("cannot reopen {}", self.dir.join(name).display()))
+        };
+        let mut jsonl = clone(&self.jsonl, GAMES_JSONL)?;
+        let mut csv = clone(&self.csv, GAMES_CSV)?;
+        let dir = self.dir.clone();
+        let (sender, mut receiver) = tokio::sync::mpsc::channel::<JournalEntry>(capacity.max(1));
+        let thread = std::thread::Builder::new()
+            .name("arena-journal".into())
+            .spawn(move || {
+                let mut batch = Vec::new();
+                while let Some(entry) = receiver.blocking_recv() {
+                    // Games that ended while the last batch was syncing are
+                    // written together and share one sync per file.
+                    batch.push(entry);
+                    while let Ok(more) = receiver.try_recv() {
+                        batch.push(more);
+                    }
+                    match write_batch(&dir, &mut jsonl, &mut csv, &batch) {
+                        Ok(()) => {
+                            for entry in batch.drain(..) {
+                                let _ = done.send(Ok(entry.id));
+                            }
+                        }
+                        Err(error) => {
+                            let _ = done.send(Err(error));
+                            return;
+                        }
+                    }
+                }
+            })
+            .context("starting the journal writer thread")?;
+        Ok(JournalWriter {
+            sender: Some(sender),
+            thread: Some(thread),
+        })
+    }
+}
+
+/// A finished game encoded for the journal: its `games.jsonl` and
+/// `games.csv` lines.
+#[derive(Debug, Clone)]
+pub struct JournalEntry {
+    pub id: u64,
+    jsonl: Vec<u8>,
+    csv: String,
+}
+
+impl JournalEntry {
+    /// The record with the row's `id`, `round` and `pair` added, and the row.
+    pub fn encode(row: &GameRow, record: &impl Serialize) -> anyhow::Result<JournalEntry> {
         let mut value = serde_json::to_value(record).context("serializing a game record")?;
         let object = value
             .as_object_mut()
@@ -217,14 +283,66 @@ impl Journal {
         object.insert("id".into(), row.id.into());
         object.insert("round".into(), row.round.into());
         object.insert("pair".into(), row.pair.into());
-        let mut line = serde_json::to_vec(&value).context("serializing a game record")?;
-        line.push(b'\n');
-        write_synced(&mut self.jsonl, &line)
-            .with_context(|| format!("writing {}", self.dir.join(GAMES_JSONL).display()))?;
-        write_synced(&mut self.csv, format_row(row)?.as_bytes())
-            .with_context(|| format!("writing {}", self.dir.join(GAMES_CSV).display()))?;
-        Ok(())
+        let mut jsonl = serde_json::to_vec(&value).context("serializing a game record")?;
+        jsonl.push(b'\n');
+        Ok(JournalEntry {
+            id: row.id,
+            jsonl,
+            csv: format_row(row)?,
+        })
     }
+}
+
+/// The sending end of [`Journal::start_writer`].
+#[derive(Debug)]
+pub struct JournalWriter {
+    sender: Option<tokio::sync::mpsc::Sender<JournalEntry>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl JournalWriter {
+    /// Queues `entry`; waits while `capacity` entries are already queued.
+    /// Fails only if the writer stopped (its error comes on `done`).
+    pub async fn send(&self, entry: JournalEntry) -> anyhow::Result<()> {
+        let sender = self.sender.as_ref().expect("open until close");
+        sender
+            .send(entry)
+            .await
+            .map_err(|_| anyhow!("the journal writer stopped"))
+    }
+
+    /// Lets the thread write what is queued, then waits for it to end (so
+    /// every entry sent has been reported on `done`).
+    pub fn close(&mut self) {
+        self.sender = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for JournalWriter {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// Appends the records of `batch` to `games.jsonl` and syncs it, then their
+/// rows to `games.csv` and syncs that: a crash leaves each game in neither
+/// file, in `games.jsonl` only (replayed on resume) or in both.
+fn write_batch(
+    dir: &Path,
+    jsonl: &mut File,
+    csv: &mut File,
+    batch: &[JournalEntry],
+) -> anyhow::Result<()> {
+    let records: Vec<u8> = batch.iter().flat_map(|e| e.jsonl.iter().copied()).collect();
+    write_synced(jsonl, &records)
+        .with_context(|| format!("writing {}", dir.join(GAMES_JSONL).display()))?;
+    let rows: String = batch.iter().map(|e| e.csv.as_str()).collect();
+    write_synced(csv, rows.as_bytes())
+        .with_context(|| format!("writing {}", dir.join(GAMES_CSV).display()))?;
+    Ok(())
 }
 
 fn write_synced(file: &mut File, bytes: &[u8]) -> std::io::Result<()> {

@@ -2,6 +2,11 @@
 //! once when the run starts so that `--resume DIR` continues exactly the
 //! same tournament (same bots, time control and games) whatever flags or
 //! files have changed since.
+//!
+//! The games themselves are not listed: each is computed from the settings
+//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs), so the file and
+//! the memory of a run stay the same size however many games it has. The
+//! plan records the schedule version it was made with.
 
 use std::path::{Path, PathBuf};
 
@@ -9,12 +14,15 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
-use super::schedule::{game_pair, random_opening, ScheduledGame};
+use super::schedule::{
+    game_pair, random_opening, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
+};
 
 pub const MANIFEST_FILE: &str = "tournament.json";
 
 /// Bumped when the file's meaning changes incompatibly.
-pub const MANIFEST_FORMAT: u32 = 1;
+/// Format 1 listed every scheduled game; format 2 computes them.
+pub const MANIFEST_FORMAT: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -29,8 +37,9 @@ pub struct Manifest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Plan {
-    /// A fixed round-robin schedule, stored in full.
-    RoundRobin { schedule: Vec<ScheduledGame> },
+    /// A round-robin computed from the config ([`RoundRobinSchedule`]):
+    /// `games` games, by schedule version `schedule_version`.
+    RoundRobin { schedule_version: u32, games: u64 },
     /// Game pairs between bot 0 and bot 1 until the test decides; pair `p`
     /// has games `2p` and `2p + 1` and its opening from the config's seed.
     Sprt(SprtPlan),
@@ -47,6 +56,18 @@ pub struct SprtPlan {
 }
 
 impl Manifest {
+    /// A round-robin of `config`'s bots.
+    pub fn round_robin(config: TournamentConfig) -> Manifest {
+        let games = round_robin_schedule(&config).len();
+        Manifest::new(
+            config,
+            Plan::RoundRobin {
+                schedule_version: SCHEDULE_VERSION,
+                games,
+            },
+        )
+    }
+
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
         Manifest {
             format: MANIFEST_FORMAT,
@@ -89,26 +110,43 @@ impl Manifest {
             .config
             .validate()
             .with_context(|| format!("{}", path.display()))?;
-        if let Plan::RoundRobin { schedule } = &manifest.plan {
-            super::schedule::validate(
-                schedule,
-                manifest.config.variant(),
-                manifest.config.bots.len(),
-            )
-            .with_context(|| format!("{}", path.display()))?;
+        if let Plan::RoundRobin {
+            schedule_version,
+            games,
+        } = manifest.plan
+        {
+            if schedule_version != SCHEDULE_VERSION {
+                bail!(
+                    "{}: schedule version {schedule_version} is not supported by this arena (expects {SCHEDULE_VERSION})",
+                    path.display()
+                );
+            }
+            let computed = round_robin_schedule(&manifest.config).len();
+            if games != computed {
+                bail!(
+                    "{}: the plan says {games} games, but its settings give {computed}",
+                    path.display()
+                );
+            }
         }
         Ok(manifest)
     }
 
+    /// The round-robin schedule, if the plan is one.
+    pub fn schedule(&self) -> Option<RoundRobinSchedule> {
+        match self.plan {
+            Plan::RoundRobin { .. } => Some(round_robin_schedule(&self.config)),
+            Plan::Sprt(_) => None,
+        }
+    }
+
     /// The game with id `id` under this plan, or `None` if the plan has no
     /// such game. SPRT games are computed: pair `id / 2`, bot 0 white in
-    /// the pair's first game, the pair's seeded opening.
+    /// the pair's first game, the pair's seeded opening. (To look up many
+    /// round-robin games, keep [`Manifest::schedule`] instead.)
     pub fn scheduled_game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
         match &self.plan {
-            Plan::RoundRobin { schedule } => Ok(usize::try_from(id)
-                .ok()
-                .and_then(|i| schedule.get(i))
-                .cloned()),
+            Plan::RoundRobin { .. } => round_robin_schedule(&self.config).game(id),
             Plan::Sprt(sprt) => {
                 let pair = id / 2;
                 if sprt.max_pairs.is_some_and(|max| pair >= max) {
@@ -122,4 +160,15 @@ impl Manifest {
             }
         }
     }
+}
+
+/// The round-robin of `config`'s bots, games and openings.
+pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
+    RoundRobinSchedule::new(
+        config.variant(),
+        config.bots.len(),
+        config.games_per_pairing,
+        config.opening_plies,
+        config.seed,
+    )
 }

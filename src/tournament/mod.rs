@@ -4,7 +4,9 @@
 //! - [`config`]: the tournament file and flags, resolved into [`TournamentConfig`].
 //! - [`schedule`]: who plays whom, with which colours and opening.
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
-//! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end, repaired on resume.
+//! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end (by a
+//!   writer thread, synced per game), repaired on resume.
+//! - [`game_set`]: finished game ids, one bit each.
 //! - [`preflight`]: warnings about bot programs that cannot be found.
 //! - [`session`]: one output directory, new or resumed, and its final standings.
 //! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
@@ -13,6 +15,7 @@
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
 
 pub mod config;
+pub mod game_set;
 pub mod journal;
 pub mod manifest;
 pub mod preflight;

@@ -1,15 +1,15 @@
 //! A round-robin tournament from start (or resume) to standings.
 
-use std::collections::{BTreeSet, VecDeque};
 use std::path::PathBuf;
 
 use anyhow::bail;
 
 use super::config::TournamentConfig;
-use super::manifest::{Manifest, Plan};
+use super::game_set::GameSet;
+use super::manifest::{round_robin_schedule, Manifest};
 use super::progress::{Progress, Scoreboard};
 use super::runner::{Flow, GameFeed, RunEnd};
-use super::schedule::{round_robin, ScheduledGame};
+use super::schedule::{RoundRobinSchedule, ScheduledGame};
 use super::session::Session;
 use crate::referee::format_time_control;
 use crate::report::games_csv::GameRow;
@@ -28,37 +28,49 @@ pub enum Start {
     },
 }
 
-/// The scheduled games not played yet, in schedule order.
+/// The scheduled games not played yet, in schedule order, each computed
+/// when it is due; finished games are one bit each.
 pub struct RoundRobinFeed {
-    pending: VecDeque<ScheduledGame>,
+    schedule: RoundRobinSchedule,
+    next_id: u64,
+    done: GameSet,
     board: Scoreboard,
 }
 
 impl RoundRobinFeed {
-    pub fn new(schedule: &[ScheduledGame], finished: &[GameRow]) -> RoundRobinFeed {
-        let done: BTreeSet<u64> = finished.iter().map(|r| r.id).collect();
-        let mut board = Scoreboard::default();
-        for row in finished {
-            board.add(row);
-        }
+    pub fn new(schedule: RoundRobinSchedule) -> RoundRobinFeed {
         RoundRobinFeed {
-            pending: schedule
-                .iter()
-                .filter(|g| !done.contains(&g.id))
-                .cloned()
-                .collect(),
-            board,
+            schedule,
+            next_id: 0,
+            done: GameSet::new(),
+            board: Scoreboard::default(),
         }
     }
 
-    pub fn remaining(&self) -> usize {
-        self.pending.len()
+    /// Counts a game finished before this run: it is not played again.
+    pub fn add_finished(&mut self, row: &GameRow) {
+        if self.done.insert(row.id) {
+            self.board.add(row);
+        }
+    }
+
+    /// Scheduled games not finished yet.
+    pub fn remaining(&self) -> u64 {
+        let done_in_schedule = self.done.len().min(self.schedule.len());
+        self.schedule.len() - done_in_schedule
     }
 }
 
 impl GameFeed for RoundRobinFeed {
     fn next_game(&mut self) -> anyhow::Result<Option<ScheduledGame>> {
-        Ok(self.pending.pop_front())
+        while self.next_id < self.schedule.len() {
+            let id = self.next_id;
+            self.next_id += 1;
+            if !self.done.contains(id) {
+                return self.schedule.game(id);
+            }
+        }
+        Ok(None)
     }
 
     fn finished(&mut self, row: &GameRow) -> (Flow, Vec<String>) {
@@ -77,14 +89,10 @@ impl GameFeed for RoundRobinFeed {
 pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
     let mut session = match start {
         Start::New(config) => {
-            let schedule = round_robin(
-                config.variant(),
-                config.bots.len(),
-                config.games_per_pairing,
-                config.opening_plies,
-                config.seed,
-            )?;
-            Session::create(Manifest::new(config, Plan::RoundRobin { schedule }))?
+            // An opening length no game allows fails here, not mid-run.
+            let schedule = round_robin_schedule(&config);
+            schedule.game(0)?;
+            Session::create(Manifest::round_robin(config))?
         }
         Start::Resume { dir, concurrency } => {
             let mut session = Session::resume(&dir)?;
@@ -94,18 +102,19 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
             session
         }
     };
-    let Plan::RoundRobin { schedule } = session.manifest.plan.clone() else {
+    let Some(schedule) = session.manifest.schedule() else {
         bail!(
             "{} holds an SPRT run, not a round-robin tournament; resume it with arena sprt --resume",
             session.dir.display()
         );
     };
+    let total = schedule.len();
     let config = &session.manifest.config;
     println!(
         "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, openings of {} plies",
         config.bots.len(),
         config.variant,
-        schedule.len(),
+        total,
         config.games_per_pairing,
         format_time_control(&config.time_control),
         config.grace_ms,
@@ -117,36 +126,33 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
     for repair in &session.repairs {
         println!("resume: {repair}");
     }
-    if !session.finished.is_empty() {
+    if session.finished > 0 {
         println!(
             "resume: {} of {} games already played",
-            session.finished.len(),
-            schedule.len()
+            session.finished, total
         );
     }
 
-    let mut feed = RoundRobinFeed::new(&schedule, &session.finished);
-    let progress = Progress::new(
-        (schedule.len() - feed.remaining()) as u64,
-        Some(schedule.len() as u64),
-        show_progress,
-    );
+    let mut feed = RoundRobinFeed::new(schedule);
+    session.visit_finished(|row| {
+        feed.add_finished(&row);
+        Ok(())
+    })?;
+    let progress = Progress::new(total - feed.remaining(), Some(total), show_progress);
     progress.set_status(feed.status());
     let summary = session.play(&mut feed, &progress);
     progress.finish();
     let summary = summary?;
 
-    let mut rows = session.finished.clone();
-    rows.extend(summary.played.iter().cloned());
-    session.write_standings(&rows)?;
+    session.write_standings()?;
+    let finished = session.finished + summary.played;
 
     let dir = session.dir.display();
     match summary.end {
         RunEnd::Interrupted => {
             println!(
                 "\nInterrupted: {} of {} games played. Continue with: arena tournament --resume {dir}",
-                rows.len(),
-                schedule.len()
+                finished, total
             );
             Ok(EXIT_INTERRUPTED)
         }

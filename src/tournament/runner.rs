@@ -1,6 +1,13 @@
 //! Plays games from a [`GameFeed`] with up to `concurrency` games at once,
 //! journaling each one as it ends.
 //!
+//! A game's task encodes its journal lines itself; the runner hands them to
+//! the journal's writer thread ([`Journal::start_writer`]), which appends
+//! and syncs them, and starts the next game at once instead of waiting for
+//! the disk. The writer's queue is bounded (`concurrency` entries), so a
+//! kill or a machine failure loses at most the games running or queued.
+//! Before the run returns, everything queued is written and synced.
+//!
 //! Bot processes are kept in a [`BotPool`] and reused from game to game (the
 //! referee restarts a bot only after it failed). SIGINT (Ctrl-C) or SIGTERM
 //! stops the run cleanly: games still running are abandoned and not
@@ -17,10 +24,10 @@ use anyhow::Context;
 use tokio::task::JoinSet;
 
 use super::config::TournamentConfig;
-use super::journal::{Journal, LOGS_DIR};
+use super::journal::{Journal, JournalEntry, LOGS_DIR};
 use super::progress::{game_line, Progress};
 use super::schedule::ScheduledGame;
-use crate::referee::{play_bots, BotPool, GameConfig, GameRecord, SpawnOptions};
+use crate::referee::{play_bots, BotPool, GameConfig, SpawnOptions};
 use crate::report::games_csv::GameRow;
 
 /// Whether the run goes on after a game.
@@ -56,19 +63,26 @@ pub enum RunEnd {
 pub struct RunSummary {
     pub end: RunEnd,
     /// Games played and journaled in this run.
-    pub played: Vec<GameRow>,
+    pub played: u64,
     /// Games that could not be run: (game id, why).
     pub failed: Vec<(u64, String)>,
 }
 
-type GameOutcome = (ScheduledGame, anyhow::Result<GameRecord>);
+/// A finished game: its row, its line for the terminal and its journal entry.
+struct PlayedGame {
+    row: GameRow,
+    line: String,
+    entry: anyhow::Result<JournalEntry>,
+}
+
+type GameOutcome = (ScheduledGame, anyhow::Result<PlayedGame>);
 
 /// Runs games until the feed is exhausted, asks to stop, or a signal comes.
 /// `Err` only when the journal cannot be written (nothing more can be
 /// recorded safely); bots are cleaned up in every case.
 pub async fn run_games(
     config: Arc<TournamentConfig>,
-    journal: &mut Journal,
+    journal: &Journal,
     feed: &mut dyn GameFeed,
     progress: &Progress,
 ) -> anyhow::Result<RunSummary> {
@@ -78,9 +92,11 @@ pub async fn run_games(
     let mut task_games: HashMap<tokio::task::Id, u64> = HashMap::new();
     let mut summary = RunSummary {
         end: RunEnd::Complete,
-        played: Vec::new(),
+        played: 0,
         failed: Vec::new(),
     };
+    let (done_sender, mut done) = tokio::sync::mpsc::unbounded_channel();
+    let writer = journal.start_writer(config.concurrency.max(1), done_sender)?;
     let signal = shutdown_signal();
     tokio::pin!(signal);
 
@@ -106,6 +122,14 @@ pub async fn run_games(
                     summary.end = RunEnd::Interrupted;
                     return Ok(());
                 }
+                written = done.recv() => {
+                    // `None` cannot happen while the writer is open.
+                    if let Some(written) = written {
+                        written?;
+                        summary.played += 1;
+                    }
+                    continue;
+                }
                 joined = running.join_next_with_id() => joined,
             };
             let (game, outcome) = match joined {
@@ -122,8 +146,8 @@ pub async fn run_games(
                     continue;
                 }
             };
-            let record = match outcome {
-                Ok(record) => record,
+            let played = match outcome {
+                Ok(played) => played,
                 Err(error) => {
                     let why = format!("{error:#}");
                     progress.println(&format!("{}: not recorded: {why}", game.game_id()));
@@ -131,17 +155,22 @@ pub async fn run_games(
                     continue;
                 }
             };
-            let row = record.to_games_row(game.id, game.round, game.pair);
-            journal
-                .append(&row, &record)
+            let entry = played
+                .entry
                 .with_context(|| format!("recording game {}", game.game_id()))?;
-            progress.println(&game_line(&row, &record));
-            let (flow, lines) = feed.finished(&row);
+            if writer.send(entry).await.is_err() {
+                // The writer stopped on an error, which `done` holds.
+                while let Some(written) = done.recv().await {
+                    written?;
+                }
+                anyhow::bail!("the journal writer stopped");
+            }
+            progress.println(&played.line);
+            let (flow, lines) = feed.finished(&played.row);
             for line in lines {
                 progress.println(&line);
             }
             progress.advance(feed.status());
-            summary.played.push(row);
             if flow == Flow::Stop {
                 summary.end = RunEnd::Stopped;
                 return Ok(());
@@ -156,7 +185,16 @@ pub async fn run_games(
     while running.join_next().await.is_some() {}
     let mut idle = std::mem::take(&mut *pool.lock().unwrap_or_else(|e| e.into_inner()));
     idle.shutdown().await;
-    result.map(|()| summary)
+    // Everything queued is written and synced before the run reports.
+    let _ = tokio::task::spawn_blocking(move || drop(writer)).await;
+    let mut written_result = Ok(());
+    while let Ok(written) = done.try_recv() {
+        match written {
+            Ok(_) => summary.played += 1,
+            Err(error) => written_result = Err(error),
+        }
+    }
+    result.and(written_result).map(|()| summary)
 }
 
 /// Plays one scheduled game with seats from the pool, and returns them.
@@ -185,7 +223,15 @@ async fn play_one(
         pool.checkin(white);
         pool.checkin(black);
     }
-    (game, record)
+    let played = record.map(|record| {
+        let row = record.to_games_row(game.id, game.round, game.pair);
+        PlayedGame {
+            line: game_line(&row, &record),
+            entry: JournalEntry::encode(&row, &record),
+            row,
+        }
+    });
+    (game, played)
 }
 
 /// Resolves on the first SIGINT or SIGTERM.

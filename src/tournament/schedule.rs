@@ -103,8 +103,82 @@ pub fn pairings(bots: usize) -> Vec<(usize, usize)> {
     out
 }
 
-/// The full round-robin: `games_per_pairing / 2` cycles of every pairing.
-/// In odd cycles the pair's first game has the colours the other way round.
+/// The round-robin schedule as a function from game id to game: nothing is
+/// stored per game, so a tournament of any length takes the same memory.
+/// `games_per_pairing / 2` cycles of every pairing; in odd cycles the
+/// pair's first game has the colours the other way round.
+#[derive(Clone)]
+pub struct RoundRobinSchedule {
+    variant: &'static Variant,
+    pairings: Vec<(usize, usize)>,
+    cycles: u64,
+    opening_plies: u32,
+    seed: u64,
+}
+
+/// Bumped whenever [`RoundRobinSchedule::game`] would give a different game
+/// for the same settings; `tournament.json` records it, so a run is never
+/// resumed under another schedule.
+pub const SCHEDULE_VERSION: u32 = 1;
+
+impl RoundRobinSchedule {
+    pub fn new(
+        variant: &'static Variant,
+        bots: usize,
+        games_per_pairing: u32,
+        opening_plies: u32,
+        seed: u64,
+    ) -> RoundRobinSchedule {
+        RoundRobinSchedule {
+            variant,
+            pairings: pairings(bots),
+            cycles: u64::from(games_per_pairing / 2),
+            opening_plies,
+            seed,
+        }
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> u64 {
+        2 * self.cycles * self.pairings.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Game `id`, or `None` past the end. Fails only when no random opening
+    /// of the configured length exists (see [`random_opening`]).
+    pub fn game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
+        if id >= self.len() {
+            return Ok(None);
+        }
+        let pair = id / 2;
+        let per_cycle = self.pairings.len() as u64;
+        let round = pair / per_cycle;
+        let (a, b) = self.pairings[(pair % per_cycle) as usize];
+        let (first, second) = if round.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let opening = random_opening(self.variant, self.opening_plies, self.seed, pair)?;
+        let [first_game, second_game] = game_pair(pair, round, first, second, opening);
+        Ok(Some(if id.is_multiple_of(2) {
+            first_game
+        } else {
+            second_game
+        }))
+    }
+
+    /// Every game in id order, computed as it is reached.
+    pub fn games(&self) -> impl Iterator<Item = anyhow::Result<ScheduledGame>> + '_ {
+        (0..self.len()).filter_map(|id| self.game(id).transpose())
+    }
+}
+
+/// The full round-robin as a list (for tests and tools; the tournament
+/// computes games one at a time with [`RoundRobinSchedule`]).
 pub fn round_robin(
     variant: &'static Variant,
     bots: usize,
@@ -112,19 +186,9 @@ pub fn round_robin(
     opening_plies: u32,
     seed: u64,
 ) -> anyhow::Result<Vec<ScheduledGame>> {
-    let cycles = u64::from(games_per_pairing / 2);
-    let pairings = pairings(bots);
-    let mut games = Vec::with_capacity(pairings.len() * games_per_pairing as usize);
-    let mut pair = 0u64;
-    for round in 0..cycles {
-        for &(a, b) in &pairings {
-            let opening = random_opening(variant, opening_plies, seed, pair)?;
-            let (first, second) = if round % 2 == 0 { (a, b) } else { (b, a) };
-            games.extend(game_pair(pair, round, first, second, opening));
-            pair += 1;
-        }
-    }
-    Ok(games)
+    RoundRobinSchedule::new(variant, bots, games_per_pairing, opening_plies, seed)
+        .games()
+        .collect()
 }
 
 /// A uniformly random legal opening of `plies` moves for pair `pair`, which
@@ -271,6 +335,20 @@ mod tests {
         let v = Variant::by_id("qango6").unwrap();
         let err = random_opening(v, 40, 1, 0).unwrap_err().to_string();
         assert!(err.contains("fewer opening plies"), "{err}");
+    }
+
+    #[test]
+    fn computed_games_follow_cycles_pairings_and_colour_swaps() {
+        let v = Variant::by_id("qango6").unwrap();
+        let schedule = RoundRobinSchedule::new(v, 4, 4, 1, 9);
+        assert_eq!(schedule.len(), 6 * 4);
+        let p = pairings(4);
+        let g = schedule.game(13).unwrap().unwrap();
+        // Pair 6 is the first pairing of cycle 1, colours turned round.
+        assert_eq!((g.pair, g.round), (6, 1));
+        assert_eq!((g.white, g.black), p[0]);
+        assert_eq!(g.opening, random_opening(v, 1, 9, 6).unwrap());
+        assert!(schedule.game(24).unwrap().is_none());
     }
 
     #[test]

@@ -14,20 +14,23 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
-use super::journal::Journal;
+use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
 use super::preflight::missing_programs;
 use super::progress::Progress;
 use super::runner::{run_games, GameFeed, RunSummary};
 use crate::report::games_csv::GameRow;
+use crate::report::games_reader::visit_games_csv;
 use crate::report::rating::RatingReport;
+use crate::report::rating_input::RatingInput;
 
 pub struct Session {
     pub manifest: Manifest,
     pub dir: PathBuf,
     pub journal: Journal,
-    /// Games finished before this run (on resume), in journal order.
-    pub finished: Vec<GameRow>,
+    /// Number of games finished before this run (on resume). The games
+    /// themselves stay on disk: [`Session::visit_finished`] reads them.
+    pub finished: u64,
     /// What recovery repaired, for the user.
     pub repairs: Vec<String>,
 }
@@ -51,7 +54,7 @@ impl Session {
             manifest,
             dir,
             journal,
-            finished: Vec::new(),
+            finished: 0,
             repairs: Vec::new(),
         })
     }
@@ -62,8 +65,13 @@ impl Session {
         let mut manifest = Manifest::read(dir)?;
         manifest.config.out = dir.to_path_buf();
         let names = manifest.config.bot_names();
+        let schedule = manifest.schedule();
         let check = |row: &GameRow| -> anyhow::Result<()> {
-            let Some(game) = manifest.scheduled_game(row.id)? else {
+            let game = match &schedule {
+                Some(schedule) => schedule.game(row.id)?,
+                None => manifest.scheduled_game(row.id)?,
+            };
+            let Some(game) = game else {
                 bail!("game {} is not part of this run's plan", row.id);
             };
             let expected = (
@@ -90,7 +98,7 @@ impl Session {
         Ok(Session {
             dir: dir.to_path_buf(),
             journal,
-            finished: recovery.finished.into_iter().map(|g| g.row).collect(),
+            finished: recovery.finished.len() as u64,
             repairs: recovery.repairs,
             manifest,
         })
@@ -110,18 +118,31 @@ impl Session {
             .build()
             .context("starting the async runtime")?;
         let config = Arc::new(self.manifest.config.clone());
-        runtime.block_on(run_games(config, &mut self.journal, feed, progress))
+        runtime.block_on(run_games(config, &self.journal, feed, progress))
     }
 
-    /// Rates `rows` (all finished games), prints the standings table and
+    /// Calls `visit` with every finished game in `games.csv` order, reading
+    /// the file one row at a time.
+    pub fn visit_finished(
+        &self,
+        visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        visit_games_csv(&self.dir.join(GAMES_CSV), visit)
+    }
+
+    /// Rates every finished game (streamed from `games.csv` into the
+    /// aggregates of [`RatingInput`]), prints the standings table and
     /// writes standings.csv, model.csv and pairwise.csv. A set of games that
     /// cannot be rated yet (none at all) is reported, not an error.
-    pub fn write_standings(&self, rows: &[GameRow]) -> anyhow::Result<()> {
-        if rows.is_empty() {
+    pub fn write_standings(&self) -> anyhow::Result<()> {
+        let mut input = RatingInput::new();
+        self.visit_finished(|row| Ok(input.add(&row)?))
+            .context("reading the finished games")?;
+        if input.games() == 0 {
             println!("No finished games yet, so no standings.");
             return Ok(());
         }
-        let report = RatingReport::from_rows(rows).context("rating the finished games")?;
+        let report = RatingReport::from_input(input).context("rating the finished games")?;
         println!();
         print!("{}", report.standings.render_table());
         let written = report.write_files(&self.dir)?;

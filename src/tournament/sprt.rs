@@ -4,12 +4,13 @@
 //! pair limit is reached. Games are journaled like a tournament's, so the
 //! match can be resumed and rated the same way.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 
 use anyhow::bail;
 
 use super::config::TournamentConfig;
+use super::game_set::GameSet;
 use super::manifest::{Manifest, Plan, SprtPlan};
 use super::progress::Progress;
 use super::round_robin::EXIT_INTERRUPTED;
@@ -58,7 +59,7 @@ pub struct SprtFeed {
     bot_a: String,
     next_pair: u64,
     queue: VecDeque<ScheduledGame>,
-    done: BTreeSet<u64>,
+    done: GameSet,
     /// A's score in each finished game of a pair not yet complete.
     half_pairs: BTreeMap<u64, [Option<Score>; 2]>,
     test: SequentialSprt,
@@ -77,7 +78,7 @@ impl SprtFeed {
             bot_a: manifest.config.bots[0].name.clone(),
             next_pair: 0,
             queue: VecDeque::new(),
-            done: BTreeSet::new(),
+            done: GameSet::new(),
             half_pairs: BTreeMap::new(),
             test: SequentialSprt::new(plan.sprt()?),
         };
@@ -97,6 +98,11 @@ impl SprtFeed {
 
     fn decided(&self) -> bool {
         self.status().decision != SprtDecision::Continue
+    }
+
+    /// Counts a game finished before this run: it is not played again.
+    pub fn add_finished(&mut self, row: &GameRow) {
+        self.absorb(row);
     }
 
     /// Adds a finished game; returns the new status when it completed a pair.
@@ -140,7 +146,7 @@ impl GameFeed for SprtFeed {
                 return Ok(None);
             }
             for id in [2 * self.next_pair, 2 * self.next_pair + 1] {
-                if !self.done.contains(&id) {
+                if !self.done.contains(id) {
                     if let Some(game) = self.manifest.scheduled_game(id)? {
                         self.queue.push_back(game);
                     }
@@ -240,16 +246,20 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
         println!("resume: {repair}");
     }
 
-    let mut feed = SprtFeed::new(&session.manifest, &plan, &session.finished)?;
-    if !session.finished.is_empty() {
+    let mut feed = SprtFeed::new(&session.manifest, &plan, &[])?;
+    session.visit_finished(|row| {
+        feed.add_finished(&row);
+        Ok(())
+    })?;
+    if session.finished > 0 {
         println!(
             "resume: {} games already played; {}",
-            session.finished.len(),
+            session.finished,
             feed.status_text()
         );
     }
     let progress = Progress::new(
-        session.finished.len() as u64,
+        session.finished,
         plan.max_pairs.map(|m| 2 * m),
         show_progress,
     );
@@ -258,9 +268,7 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
     progress.finish();
     let summary = summary?;
 
-    let mut rows = session.finished.clone();
-    rows.extend(summary.played.iter().cloned());
-    session.write_standings(&rows)?;
+    session.write_standings()?;
 
     let status = feed.status();
     let dir = session.dir.display();

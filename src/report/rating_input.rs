@@ -1,0 +1,271 @@
+//! Games aggregated one at a time into what the ratings need, so that rating
+//! a tournament (or `arena rate` over many files) takes memory that grows
+//! with the number of bots, not with the number of games.
+//!
+//! Kept per game: nothing. Kept per ordered (white, black) pair of bots: the
+//! counts of white wins, draws and black wins (the Elo fit and the standings
+//! need no more). Kept per unordered pair of bots: its pentanomial counts.
+//! Kept until its partner arrives: a game of a colour-swapped pair (the
+//! partner usually ends moments later, so this stays small).
+//!
+//! Pairing follows [`crate::stats::pair_up`] exactly: within one pair key
+//! (variant and `pair` column) and one pair of bots, the k-th game with A as
+//! white is paired with the k-th game with A as black, in input order.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use crate::stats::{GameResult, PairCounts, Pentanomial, Score};
+
+use super::games_csv::GameRow;
+use super::results::InvalidGame;
+
+/// A's games of one pair key still waiting for their colour-swapped partner;
+/// they all have the same colour (a game of the other colour would have
+/// completed a pair).
+#[derive(Debug)]
+struct Waiting {
+    a_white: bool,
+    scores: VecDeque<Score>,
+}
+
+/// The head-to-head of bots A < B (by index), from A's side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MatchCounts {
+    pub pentanomial: Pentanomial,
+    /// A's results in games whose partner never arrived: `[losses, draws, wins]`.
+    pub unpaired: [u64; 3],
+}
+
+/// Games added one by one; see the module docs.
+#[derive(Debug, Default)]
+pub struct RatingInput {
+    bots: Vec<String>,
+    bot_index: HashMap<String, usize>,
+    variants: HashMap<String, u32>,
+    /// (white, black) -> `[white wins, draws, black wins]`.
+    results: BTreeMap<(usize, usize), [u64; 3]>,
+    /// (A, B) with A < B -> A's pentanomial counts.
+    matches: BTreeMap<(usize, usize), Pentanomial>,
+    /// (A, B, variant, pair) -> games waiting for their partner.
+    waiting: HashMap<(usize, usize, u32, u64), Waiting>,
+    games: u64,
+}
+
+/// Everything aggregated, once the last game is in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatedGames {
+    /// Bot names in order of first appearance; indices below refer to them.
+    pub bots: Vec<String>,
+    pub counts: PairCounts,
+    /// Per (A, B) with A < B, from A's side.
+    pub matches: BTreeMap<(usize, usize), MatchCounts>,
+    pub games: u64,
+}
+
+impl RatingInput {
+    pub fn new() -> RatingInput {
+        RatingInput::default()
+    }
+
+    /// Games added so far.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn bot(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.bot_index.get(name) {
+            return i;
+        }
+        self.bots.push(name.to_string());
+        self.bot_index.insert(name.to_string(), self.bots.len() - 1);
+        self.bots.len() - 1
+    }
+
+    fn variant(&mut self, id: &str) -> u32 {
+        if let Some(&v) = self.variants.get(id) {
+            return v;
+        }
+        let next = self.variants.len() as u32;
+        self.variants.insert(id.to_string(), next);
+        next
+    }
+
+    /// Adds one game. Fails on a row with an unknown result or a bot playing
+    /// itself (rows from [`super::games_reader`] never have either).
+    pub fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
+        let result = row
+            .white_score()
+            .and_then(GameResult::from_white_score)
+            .ok_or_else(|| InvalidGame::UnknownResult {
+                id: row.id,
+                result: row.result.clone(),
+            })?;
+        if row.white == row.black {
+            return Err(InvalidGame::SelfPlay {
+                id: row.id,
+                bot: row.white.clone(),
+            });
+        }
+        let white = self.bot(&row.white);
+        let black = self.bot(&row.black);
+        let variant = self.variant(&row.variant);
+        self.games += 1;
+        let slot = match result {
+            GameResult::WhiteWins => 0,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 2,
+        };
+        self.results.entry((white, black)).or_default()[slot] += 1;
+
+        let white_score = match result {
+            GameResult::WhiteWins => Score::Win,
+            GameResult::Draw => Score::Draw,
+            GameResult::BlackWins => Score::Loss,
+        };
+        let (a, b, a_white, a_score) = if white < black {
+            (white, black, true, white_score)
+        } else {
+            (black, white, false, white_score.reversed())
+        };
+        let penta = self.matches.entry((a, b)).or_default();
+        let key = (a, b, variant, row.pair);
+        match self.waiting.get_mut(&key) {
+            Some(waiting) if waiting.a_white != a_white => {
+                let partner = waiting.scores.pop_front().expect("waiting games are kept");
+                penta.add(partner, a_score);
+                if waiting.scores.is_empty() {
+                    self.waiting.remove(&key);
+                }
+            }
+            Some(waiting) => waiting.scores.push_back(a_score),
+            None => {
+                self.waiting.insert(
+                    key,
+                    Waiting {
+                        a_white,
+                        scores: VecDeque::from([a_score]),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The aggregates; games still waiting for a partner count as unpaired.
+    pub fn finish(self) -> RatedGames {
+        let mut counts = PairCounts::new(self.bots.len());
+        for (&(white, black), &c) in &self.results {
+            counts.add_counts(white, black, c);
+        }
+        let mut matches: BTreeMap<(usize, usize), MatchCounts> = self
+            .matches
+            .into_iter()
+            .map(|(pair, pentanomial)| {
+                let counts = MatchCounts {
+                    pentanomial,
+                    unpaired: [0; 3],
+                };
+                (pair, counts)
+            })
+            .collect();
+        for ((a, b, _, _), waiting) in self.waiting {
+            let m = matches.entry((a, b)).or_default();
+            for score in waiting.scores {
+                m.unpaired[score.half_points() as usize] += 1;
+            }
+        }
+        RatedGames {
+            bots: self.bots,
+            counts,
+            matches,
+            games: self.games,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::results::ScoredGames;
+    use crate::stats::{pair_up, PairableGame};
+
+    fn row(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
+        GameRow {
+            id,
+            round: 0,
+            pair,
+            variant: "qango6".into(),
+            white: white.into(),
+            black: black.into(),
+            opening: String::new(),
+            result: result.into(),
+            reason: "group".into(),
+            plies: 20,
+            white_time_ms: 0,
+            black_time_ms: 0,
+        }
+    }
+
+    /// The streamed pentanomials equal `pair_up` over the whole list, for a
+    /// jumble of complete pairs, repeated pair ids and lone games.
+    #[test]
+    fn streaming_pairs_match_pair_up() {
+        let results = ["1-0", "0-1", "1/2-1/2"];
+        let names = ["a", "b", "c"];
+        let mut rows = Vec::new();
+        for i in 0..200u64 {
+            let w = names[(i * 7 % 3) as usize];
+            let b = names[((i * 7 % 3) + 1 + i % 2) as usize % 3];
+            rows.push(row(i, i * 13 % 17, w, b, results[(i * 5 % 3) as usize]));
+        }
+        let mut input = RatingInput::new();
+        for r in &rows {
+            input.add(r).unwrap();
+        }
+        let rated = input.finish();
+        let scored = ScoredGames::from_rows(&rows).unwrap();
+        assert_eq!(rated.bots, scored.bots);
+        assert_eq!(rated.counts, scored.pair_counts());
+        assert_eq!(rated.games, 200);
+        for (&(a, b), m) in &rated.matches {
+            let paired = pair_up(
+                scored
+                    .games
+                    .iter()
+                    .filter(|g| (g.white, g.black) == (a, b) || (g.white, g.black) == (b, a))
+                    .map(|g| {
+                        let white = match g.result {
+                            GameResult::WhiteWins => Score::Win,
+                            GameResult::Draw => Score::Draw,
+                            GameResult::BlackWins => Score::Loss,
+                        };
+                        PairableGame {
+                            key: g.pair_key,
+                            a_first: g.white == a,
+                            score: if g.white == a {
+                                white
+                            } else {
+                                white.reversed()
+                            },
+                        }
+                    }),
+            );
+            assert_eq!(m.pentanomial, paired.pentanomial(), "{a}-{b}");
+            let mut unpaired = [0; 3];
+            for s in paired.unpaired {
+                unpaired[s.half_points() as usize] += 1;
+            }
+            assert_eq!(m.unpaired, unpaired, "{a}-{b}");
+        }
+    }
+
+    #[test]
+    fn bad_rows_name_the_game() {
+        let mut input = RatingInput::new();
+        let err = input.add(&row(4, 0, "a", "b", "2-0")).unwrap_err();
+        assert!(err.to_string().contains("game 4"), "{err}");
+        let err = input.add(&row(5, 0, "a", "a", "1-0")).unwrap_err();
+        assert!(err.to_string().contains("itself"), "{err}");
+        assert_eq!(input.games(), 0);
+    }
+}
