@@ -15,7 +15,10 @@ pub mod tournament;
 #[command(
     name = "arena",
     version,
-    about = "Referee and tournament runner for Qango and Quinque bots"
+    about = "Referee and tournament runner for Qango and Quinque bots",
+    after_help = "Without a command, arena runs the bundled tournament (arena.toml in the \
+current directory), as `arena tournament` does.\n\nWrite a bot: bots/README.md and \
+protocol/PROTOCOL.md."
 )]
 pub struct Cli {
     #[command(subcommand)]
