@@ -16,8 +16,8 @@ pub mod tournament;
     name = "arena",
     version,
     about = "Referee and tournament runner for Qango and Quinque bots",
-    after_help = "Without a command, arena runs the bundled tournament (arena.toml in the \
-current directory), as `arena tournament` does.\n\nWrite a bot: bots/README.md and \
+    after_help = "Without a command, arena runs the bundled tournament (./arena.toml, else the \
+one in arena's source tree), as `arena tournament` does.\n\nWrite a bot: bots/README.md and \
 protocol/PROTOCOL.md."
 )]
 pub struct Cli {
