@@ -125,13 +125,13 @@ fn child(games: usize, out: &Path) -> i32 {
             seed: Some(1),
             out: Some(out.to_path_buf()),
             grace_ms: None,
+            no_progress: true,
         },
         games: Some((games / PAIRINGS) as u32),
         opening_plies: Some(2),
         bots: (0..BOTS)
             .map(|i| format!("instant{i}={INSTANT_BOT}"))
             .collect(),
-        no_progress: true,
         ..Default::default()
     };
     let code = arena::cli::tournament::run(args).expect("tournament");

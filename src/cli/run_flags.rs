@@ -2,6 +2,7 @@
 //! played and where they are written. Both commands journal their games the
 //! same way, so the flags mean the same in both and are declared once here.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::tournament::config::Overrides;
@@ -27,9 +28,18 @@ pub struct RunFlags {
     /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
     #[arg(long)]
     pub grace_ms: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 impl RunFlags {
+    /// A progress bar is drawn unless `--no-progress`, and only on a terminal
+    /// (it would fill a redirected log with redraws).
+    pub fn show_progress(&self) -> bool {
+        !self.no_progress && std::io::stderr().is_terminal()
+    }
+
     /// The config overrides these flags give, with the command's own
     /// settings (which differ in meaning or default between the commands).
     pub fn into_overrides(

@@ -2,7 +2,6 @@
 //! pairs between two bots until the pentanomial SPRT decides whether A is
 //! stronger than B by `elo1` (H1) or at most `elo0` (H0).
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
@@ -59,9 +58,6 @@ pub struct Args {
         "opening_plies", "out", "bots", "grace_ms", "alpha", "beta"
     ])]
     pub resume: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub no_progress: bool,
 }
 
 /// alpha and beta when not given, as fastchess uses them.
@@ -71,7 +67,7 @@ const DEFAULT_ERROR_RATE: f64 = 0.05;
 const DEFAULT_OPENING_PLIES: u32 = 2;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
+    let show_progress = args.run.show_progress();
     if let Some(dir) = args.resume {
         let start = Start::Resume {
             dir,

@@ -5,7 +5,6 @@
 //! one in the current directory, else the one at the root of arena's
 //! source tree), so `arena` alone runs the bundled bots against each other.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::bail;
@@ -44,13 +43,10 @@ pub struct Args {
         "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms"
     ])]
     pub resume: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub no_progress: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
+    let show_progress = args.run.show_progress();
     if let Some(dir) = args.resume {
         let start = Start::Resume {
             dir,
