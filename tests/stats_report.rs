@@ -107,6 +107,39 @@ fn files_have_the_documented_columns() {
     assert_eq!(names, ["parameter", "white_advantage_elo", "draw_elo"]);
 }
 
+/// One draw in 30 games: the draw parameter is small and uncertain, yet its
+/// interval in model.csv stays above 0 as the model requires (drawelo > 0).
+#[test]
+fn model_csv_draw_interval_stays_positive() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<GameRow> = (0..30)
+        .map(|id| {
+            let (white, black, result) = match id {
+                0 => ("a", "b", "1/2-1/2"),
+                _ if id % 2 == 0 => ("a", "b", "1-0"),
+                _ => ("b", "a", "0-1"),
+            };
+            GameRow::with_result(id, id / 2, white, black, result)
+        })
+        .collect();
+    RatingReport::from_rows(&rows)
+        .unwrap()
+        .write_files(dir.path())
+        .unwrap();
+    let model = std::fs::read_to_string(dir.path().join("model.csv")).unwrap();
+    let draw: Vec<f64> = model
+        .lines()
+        .find_map(|l| l.strip_prefix("draw_elo,"))
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let [value, low, high] = draw[..] else {
+        panic!("{model}")
+    };
+    assert!(0.0 < low && low < value && value < high, "{model}");
+}
+
 #[test]
 fn no_games_still_give_files_with_headers() {
     let dir = tempfile::tempdir().unwrap();
