@@ -30,16 +30,7 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
             TestBot::tagged("c", "tests/bots/good_bot.py", &[], &tag),
         ],
     );
-    let mut child = spawn_arena(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--no-progress",
-        ],
-        dir.path(),
-    );
+    let mut child = spawn_tournament(&config, &out, dir.path());
     wait_for_rows(&out, 3, Duration::from_secs(30));
     signal(&child, libc::SIGKILL);
     wait_exit(&mut child, Duration::from_secs(5));

@@ -136,14 +136,7 @@ fn ctrl_c_stops_cleanly_writes_standings_and_resume_finishes() {
             TestBot::tagged("c", PACED, &["15"], &tag),
         ],
     );
-    let args = [
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ];
-    let mut child = spawn_arena(&args, dir.path());
+    let mut child = spawn_tournament(&config, &out, dir.path());
     wait_for_rows(&out, 2, Duration::from_secs(30));
     signal(&child, libc::SIGINT);
     let status = wait_exit(&mut child, Duration::from_secs(15));

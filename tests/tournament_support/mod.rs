@@ -93,6 +93,21 @@ pub fn text(output: &Output) -> String {
     )
 }
 
+/// Starts `arena tournament CONFIG --out OUT --no-progress` in the
+/// background, its output going to files in `dir` (see [`spawn_arena`]).
+pub fn spawn_tournament(config: &Path, out: &Path, dir: &Path) -> Child {
+    spawn_arena(
+        &[
+            "tournament",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--no-progress",
+        ],
+        dir,
+    )
+}
+
 /// Starts arena in the background, its output going to files in `dir`.
 pub fn spawn_arena(args: &[&str], dir: &Path) -> Child {
     let stdout = std::fs::File::create(dir.join("arena.stdout")).unwrap();
