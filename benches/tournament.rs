@@ -118,17 +118,20 @@ fn child(games: usize, out: &Path) -> i32 {
         2 * PAIRINGS
     );
     let args = arena::cli::tournament::Args {
-        variant: Some("qango6".into()),
+        run: arena::cli::run_flags::RunFlags {
+            variant: Some("qango6".into()),
+            tc: Some("per-move=1000".into()),
+            concurrency: Some(2),
+            seed: Some(1),
+            out: Some(out.to_path_buf()),
+            grace_ms: None,
+            no_progress: true,
+        },
         games: Some((games / PAIRINGS) as u32),
-        tc: Some("per-move=1000".into()),
-        concurrency: Some(2),
-        seed: Some(1),
-        out: Some(out.to_path_buf()),
         opening_plies: Some(2),
         bots: (0..BOTS)
             .map(|i| format!("instant{i}={INSTANT_BOT}"))
             .collect(),
-        no_progress: true,
         ..Default::default()
     };
     let code = arena::cli::tournament::run(args).expect("tournament");

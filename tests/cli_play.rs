@@ -5,7 +5,9 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{bot_script, live_processes_with_arg, unique_tag};
+use common::{
+    bot_script, live_processes_with_arg, output_with_stdin, stdout_of_success, unique_tag,
+};
 
 fn arena() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -27,13 +29,7 @@ fn plays_bots_from_command_lines_and_writes_a_judgeable_record() {
         .arg(dir.path().join("logs"))
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = stdout_of_success(&out);
     assert!(
         stdout.starts_with("qango6 | white: good_bot | black: crash | per-move=5000"),
         "{stdout}"
@@ -86,13 +82,7 @@ fn picks_bots_by_name_from_a_bots_file_with_an_opening() {
         .arg(&record)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = stdout_of_success(&out);
     assert!(
         !stdout.contains("a  b  c"),
         "--quiet draws no board: {stdout}"
@@ -134,30 +124,18 @@ fn bad_arguments_are_clear_errors() {
 
 #[test]
 fn a_human_types_moves_on_stdin() {
-    use std::io::Write;
-    let mut child = arena()
-        .args([
+    // The bot takes a1 first; the person tries it, then plays b1, then leaves.
+    let out = output_with_stdin(
+        arena().args([
             "play",
             "qango6",
             &py("good_bot"),
             "human",
             "--tc",
             "per-move=5000",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The bot takes a1 first; the person tries it, then plays b1, then leaves.
-    child
-        .stdin
-        .as_mut()
-        .unwrap()
-        .write_all(b"a1\nb1\n")
-        .unwrap();
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
+        ]),
+        b"a1\nb1\n",
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(

@@ -2,9 +2,12 @@
 //! against the bundled random bot, typing moves in RULES.md notation; an
 //! illegal or malformed move is explained and asked again.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+use common::{output_with_stdin, stdout_of_success};
 
 #[test]
 fn a_person_plays_qango6_against_the_random_bot_with_illegal_moves_explained() {
@@ -13,13 +16,6 @@ fn a_person_plays_qango6_against_the_random_bot_with_illegal_moves_explained() {
         "python3 {} --seed 11",
         root.join("bots/python/random_bot.py").display()
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["play", "qango6", "human", &bot, "--color", "never"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     // c3, then c3 again (occupied), a word that is no cell, a request for
     // the legal moves, then every cell in order: whichever are free get
     // played, the taken ones are refused, until the game ends by the rules.
@@ -29,21 +25,12 @@ fn a_person_plays_qango6_against_the_random_bot_with_illegal_moves_explained() {
             input.push_str(&format!("{col}{row}\n"));
         }
     }
-    child
-        .stdin
-        .as_mut()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = output_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["play", "qango6", "human", &bot, "--color", "never"]),
+        input.as_bytes(),
     );
+    let stdout = stdout_of_success(&out);
     assert!(
         stdout.starts_with("qango6 | white: human | black: random_bot | per-move=1000"),
         "{stdout}"

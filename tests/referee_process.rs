@@ -235,34 +235,33 @@ async fn unasked_lines_queue_in_order_without_growing_memory() {
     assert_all_gone(&mut bot).await;
 }
 
-#[tokio::test]
-async fn memory_limit_death_is_reported_as_memory() {
-    let mut spec = bot("memory_hog", &[]);
-    spec.limits.memory_mb = Some(200);
-    let mut bot = BotProcess::spawn(&spec, &SpawnOptions::default()).unwrap();
+/// Starts `spec`, sends it a turn, and checks that the bot then dies of a
+/// resource limit: its stdout ends and the death is reported as `expected`
+/// with a message containing `says`.
+async fn assert_dies_of_limit(spec: &arena::referee::BotSpec, expected: FailureReason, says: &str) {
+    let mut bot = BotProcess::spawn(spec, &SpawnOptions::default()).unwrap();
     bot.send_line(HELLO, SEND).await.unwrap();
     assert_eq!(read_json(&mut bot, 10.0).await["type"], "ready");
     bot.send_line(&turn(0, &[]), SEND).await.unwrap();
     assert_eq!(bot.read_line(in_secs(20.0)).await, ReadLine::Eof);
     let (reason, message) = bot.death_reason(Duration::from_secs(2)).await.unwrap();
-    assert_eq!(reason, FailureReason::Memory, "{message}");
-    assert!(message.contains("MemoryError"), "{message}");
+    assert_eq!(reason, expected, "{message}");
+    assert!(message.contains(says), "{message}");
     assert_all_gone(&mut bot).await;
+}
+
+#[tokio::test]
+async fn memory_limit_death_is_reported_as_memory() {
+    let mut spec = bot("memory_hog", &[]);
+    spec.limits.memory_mb = Some(200);
+    assert_dies_of_limit(&spec, FailureReason::Memory, "MemoryError").await;
 }
 
 #[tokio::test]
 async fn cpu_limit_death_is_reported_as_cpu() {
     let mut spec = bot("cpu_burn", &[]);
     spec.limits.cpu_seconds = Some(1);
-    let mut bot = BotProcess::spawn(&spec, &SpawnOptions::default()).unwrap();
-    bot.send_line(HELLO, SEND).await.unwrap();
-    assert_eq!(read_json(&mut bot, 10.0).await["type"], "ready");
-    bot.send_line(&turn(0, &[]), SEND).await.unwrap();
-    assert_eq!(bot.read_line(in_secs(20.0)).await, ReadLine::Eof);
-    let (reason, message) = bot.death_reason(Duration::from_secs(2)).await.unwrap();
-    assert_eq!(reason, FailureReason::Cpu, "{message}");
-    assert!(message.contains("SIGXCPU"), "{message}");
-    assert_all_gone(&mut bot).await;
+    assert_dies_of_limit(&spec, FailureReason::Cpu, "SIGXCPU").await;
 }
 
 #[tokio::test]

@@ -5,37 +5,20 @@ use arena::report::pairwise::PAIRWISE_COLUMNS;
 use arena::report::rating::RatingReport;
 use arena::report::standings::{Standings, STANDINGS_COLUMNS};
 
-fn row(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
-    GameRow {
-        id,
-        round: 0,
-        pair,
-        variant: "qango6".into(),
-        white: white.into(),
-        black: black.into(),
-        opening: String::new(),
-        result: result.into(),
-        reason: "group".into(),
-        plies: 20,
-        white_time_ms: 0,
-        black_time_ms: 0,
-    }
-}
-
 /// a-b: pair 0 a wins both (WW for a), pair 1 a wins as white and draws as black
 /// (WD), pair 2 a loses as white and wins as black (WL). b-c: pair 3 draws both
 /// (DD), plus one unpaired game c wins as white.
 fn sample() -> Vec<GameRow> {
     vec![
-        row(0, 0, "a", "b", "1-0"),
-        row(1, 0, "b", "a", "0-1"),
-        row(2, 1, "a", "b", "1-0"),
-        row(3, 1, "b", "a", "1/2-1/2"),
-        row(4, 2, "a", "b", "0-1"),
-        row(5, 2, "b", "a", "0-1"),
-        row(6, 3, "b", "c", "1/2-1/2"),
-        row(7, 3, "c", "b", "1/2-1/2"),
-        row(8, 4, "c", "b", "1-0"),
+        GameRow::with_result(0, 0, "a", "b", "1-0"),
+        GameRow::with_result(1, 0, "b", "a", "0-1"),
+        GameRow::with_result(2, 1, "a", "b", "1-0"),
+        GameRow::with_result(3, 1, "b", "a", "1/2-1/2"),
+        GameRow::with_result(4, 2, "a", "b", "0-1"),
+        GameRow::with_result(5, 2, "b", "a", "0-1"),
+        GameRow::with_result(6, 3, "b", "c", "1/2-1/2"),
+        GameRow::with_result(7, 3, "c", "b", "1/2-1/2"),
+        GameRow::with_result(8, 4, "c", "b", "1-0"),
     ]
 }
 
@@ -124,6 +107,39 @@ fn files_have_the_documented_columns() {
     assert_eq!(names, ["parameter", "white_advantage_elo", "draw_elo"]);
 }
 
+/// One draw in 30 games: the draw parameter is small and uncertain, yet its
+/// interval in model.csv stays above 0 as the model requires (drawelo > 0).
+#[test]
+fn model_csv_draw_interval_stays_positive() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<GameRow> = (0..30)
+        .map(|id| {
+            let (white, black, result) = match id {
+                0 => ("a", "b", "1/2-1/2"),
+                _ if id % 2 == 0 => ("a", "b", "1-0"),
+                _ => ("b", "a", "0-1"),
+            };
+            GameRow::with_result(id, id / 2, white, black, result)
+        })
+        .collect();
+    RatingReport::from_rows(&rows)
+        .unwrap()
+        .write_files(dir.path())
+        .unwrap();
+    let model = std::fs::read_to_string(dir.path().join("model.csv")).unwrap();
+    let draw: Vec<f64> = model
+        .lines()
+        .find_map(|l| l.strip_prefix("draw_elo,"))
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let [value, low, high] = draw[..] else {
+        panic!("{model}")
+    };
+    assert!(0.0 < low && low < value && value < high, "{model}");
+}
+
 #[test]
 fn no_games_still_give_files_with_headers() {
     let dir = tempfile::tempdir().unwrap();
@@ -158,8 +174,8 @@ fn pairs(first_id: u64, first_pair: u64, a: &str, b: &str, a_result: &str, n: u6
         .flat_map(|k| {
             let (id, pair) = (first_id + 2 * k, first_pair + k);
             [
-                row(id, pair, a, b, a_result),
-                row(id + 1, pair, b, a, reversed),
+                GameRow::with_result(id, pair, a, b, a_result),
+                GameRow::with_result(id + 1, pair, b, a, reversed),
             ]
         })
         .collect()
@@ -212,16 +228,16 @@ fn clean_sweeps_and_all_draws_get_finite_wilson_bounds() {
 #[test]
 fn tiny_and_one_sided_inputs_never_print_nan() {
     let cases: Vec<Vec<GameRow>> = vec![
-        vec![row(0, 0, "a", "b", "1-0")],
-        vec![row(0, 0, "a", "b", "1/2-1/2")],
+        vec![GameRow::with_result(0, 0, "a", "b", "1-0")],
+        vec![GameRow::with_result(0, 0, "a", "b", "1/2-1/2")],
         pairs(0, 0, "a", "b", "0-1", 1),
         pairs(0, 0, "a", "b", "1/2-1/2", 3),
         // Only white wins: every game decisive, colour decides everything.
         vec![
-            row(0, 0, "a", "b", "1-0"),
-            row(1, 0, "b", "a", "1-0"),
-            row(2, 1, "a", "c", "1-0"),
-            row(3, 1, "c", "a", "1-0"),
+            GameRow::with_result(0, 0, "a", "b", "1-0"),
+            GameRow::with_result(1, 0, "b", "a", "1-0"),
+            GameRow::with_result(2, 1, "a", "c", "1-0"),
+            GameRow::with_result(3, 1, "c", "a", "1-0"),
         ],
     ];
     for rows in cases {

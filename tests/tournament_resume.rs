@@ -11,7 +11,6 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::time::Duration;
 
-use arena::tournament::{Manifest, Plan};
 use common::{live_processes_with_arg, unique_tag};
 use tournament_support::*;
 
@@ -31,16 +30,7 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
             TestBot::tagged("c", "tests/bots/good_bot.py", &[], &tag),
         ],
     );
-    let mut child = spawn_arena(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--no-progress",
-        ],
-        dir.path(),
-    );
+    let mut child = spawn_tournament(&config, &out, dir.path());
     wait_for_rows(&out, 3, Duration::from_secs(30));
     signal(&child, libc::SIGKILL);
     wait_exit(&mut child, Duration::from_secs(5));
@@ -55,21 +45,7 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
 
     // Make it a crash in the middle of recording a game: the next unplayed
     // game reached games.jsonl, and another's row was cut short in games.csv.
-    let manifest = Manifest::read(&out).unwrap();
-    // tournament.json holds the settings, not a list of games: each game
-    // is computed from them.
-    let Plan::RoundRobin { games, .. } = manifest.plan else {
-        panic!("not a round robin")
-    };
-    let schedule: Vec<_> = manifest
-        .schedule()
-        .unwrap()
-        .games()
-        .collect::<anyhow::Result<_>>()
-        .unwrap();
-    assert_eq!(schedule.len() as u64, games);
-    let manifest_text = std::fs::read_to_string(out.join("tournament.json")).unwrap();
-    assert!(!manifest_text.contains("\"opening\":"), "{manifest_text}");
+    let (schedule, names) = round_robin_schedule(&out);
     let mut unplayed = schedule.iter().filter(|g| !finished_ids.contains(&g.id));
     let half_recorded = unplayed.next().unwrap();
     let torn = unplayed.next().unwrap();
@@ -91,11 +67,7 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
     drop((jsonl, csv));
 
     // Orphaned bots see their input close and exit by themselves.
-    let end = std::time::Instant::now() + Duration::from_secs(5);
-    while !live_processes_with_arg(&tag).is_empty() {
-        assert!(std::time::Instant::now() < end, "orphaned bots still run");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_gone(&tag);
 
     let output = run_arena(&[
         "tournament",
@@ -124,18 +96,7 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
     let rows = csv_rows(&out);
     assert_eq!(&rows[..before_kill.len()], &before_kill[..]);
     // Every game matches its scheduled bots and opening.
-    let names = manifest.config.bot_names();
-    for row in &rows {
-        let game = &schedule[row.id as usize];
-        assert_eq!(
-            (row.white.as_str(), row.black.as_str(), row.opening.clone()),
-            (
-                names[game.white].as_str(),
-                names[game.black].as_str(),
-                game.opening.join(" ")
-            )
-        );
-    }
+    assert_rows_follow_schedule(&rows, &schedule, &names);
     assert_eq!(line_count(&out.join("standings.csv")), 1 + 3);
     assert!(live_processes_with_arg(&tag).is_empty());
 }

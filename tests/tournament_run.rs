@@ -9,24 +9,11 @@ use std::time::Duration;
 
 use arena::cli::judge::judge;
 use arena::protocol::RULE_REASONS;
-use arena::tournament::{Manifest, Plan};
-use common::{live_processes_with_arg, unique_tag};
+use common::unique_tag;
 use tournament_support::*;
 
 const GOOD: &str = "tests/bots/good_bot.py";
 const PACED: &str = "tests/bots/paced_bot.py";
-
-fn wait_until_gone(tag: &str) {
-    let end = std::time::Instant::now() + Duration::from_secs(5);
-    while !live_processes_with_arg(tag).is_empty() {
-        assert!(
-            std::time::Instant::now() < end,
-            "bot processes left behind: {:?}",
-            live_processes_with_arg(tag)
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 #[test]
 fn small_tournament_writes_every_file() {
@@ -59,27 +46,10 @@ fn small_tournament_writes_every_file() {
 
     // 3 pairings x 4 games, each scheduled game once, as tournament.json says.
     assert_exactly_games(&out, 12);
-    let manifest = Manifest::read(&out).unwrap();
-    // tournament.json holds the settings, not a list of games: each game
-    // is computed from them.
-    let Plan::RoundRobin { games, .. } = manifest.plan else {
-        panic!("not a round robin")
-    };
-    let schedule: Vec<_> = manifest
-        .schedule()
-        .unwrap()
-        .games()
-        .collect::<anyhow::Result<_>>()
-        .unwrap();
-    assert_eq!(schedule.len() as u64, games);
-    let manifest_text = std::fs::read_to_string(out.join("tournament.json")).unwrap();
-    assert!(!manifest_text.contains("\"opening\":"), "{manifest_text}");
-    let names = manifest.config.bot_names();
-    for row in csv_rows(&out) {
-        let game = &schedule[row.id as usize];
-        assert_eq!(row.white, names[game.white]);
-        assert_eq!(row.black, names[game.black]);
-        assert_eq!(row.opening, game.opening.join(" "));
+    let (schedule, names) = round_robin_schedule(&out);
+    let rows = csv_rows(&out);
+    assert_rows_follow_schedule(&rows, &schedule, &names);
+    for row in rows {
         assert_eq!(row.opening.split(' ').count(), 2);
         assert!(RULE_REASONS.contains(&row.reason.as_str()), "{row:?}");
     }
@@ -166,14 +136,7 @@ fn ctrl_c_stops_cleanly_writes_standings_and_resume_finishes() {
             TestBot::tagged("c", PACED, &["15"], &tag),
         ],
     );
-    let args = [
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ];
-    let mut child = spawn_arena(&args, dir.path());
+    let mut child = spawn_tournament(&config, &out, dir.path());
     wait_for_rows(&out, 2, Duration::from_secs(30));
     signal(&child, libc::SIGINT);
     let status = wait_exit(&mut child, Duration::from_secs(15));

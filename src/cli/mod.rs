@@ -8,6 +8,7 @@ pub mod games;
 pub mod judge;
 pub mod play;
 pub mod rate;
+pub mod run_flags;
 pub mod sprt;
 pub mod tournament;
 

@@ -2,14 +2,14 @@
 //! pairs between two bots until the pentanomial SPRT decides whether A is
 //! stronger than B by `elo1` (H1) or at most `elo0` (H0).
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
 use crate::cli::play::name_from_command;
+use crate::cli::run_flags::RunFlags;
 use crate::referee::{read_bots_file, BotSpec};
-use crate::tournament::config::{self, Defaults, Overrides};
+use crate::tournament::config::{self, Defaults};
 use crate::tournament::manifest::SprtPlan;
 use crate::tournament::sprt::{self, Start};
 
@@ -29,9 +29,6 @@ pub struct Args {
     /// Bot B, the reference.
     #[arg(required_unless_present = "resume")]
     pub bot_b: Option<String>,
-    /// Variant id [default: qango6].
-    #[arg(long)]
-    pub variant: Option<String>,
     /// Elo difference (A minus B) under H0.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "resume")]
     pub elo0: Option<f64>,
@@ -44,39 +41,23 @@ pub struct Args {
     /// Probability of accepting H0 when H1 holds [default: 0.05].
     #[arg(long)]
     pub beta: Option<f64>,
-    /// Time control: `per-move=MS` or `BASE+INC` in seconds [default: per-move=1000].
-    #[arg(long)]
-    pub tc: Option<String>,
-    /// Games played at the same time [default: number of cores].
-    #[arg(short = 'j', long)]
-    pub concurrency: Option<usize>,
-    /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
-    #[arg(long)]
-    pub grace_ms: Option<u64>,
     /// Stop undecided after this many game pairs.
     #[arg(long)]
     pub max_pairs: Option<u64>,
-    /// Seed for the openings [default: random].
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Random legal opening plies per pair [default: 2].
     #[arg(long)]
     pub opening_plies: Option<u32>,
-    /// Output directory [default: arena-out/UTC-TIMESTAMP].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     /// TOML file with `[[bot]]` entries to pick bots by name.
     #[arg(long)]
     pub bots: Option<PathBuf>,
+    #[command(flatten)]
+    pub run: RunFlags,
     /// Continue the SPRT in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "bot_a", "bot_b", "variant", "elo0", "elo1", "tc", "max_pairs", "seed",
         "opening_plies", "out", "bots", "grace_ms", "alpha", "beta"
     ])]
     pub resume: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub no_progress: bool,
 }
 
 /// alpha and beta when not given, as fastchess uses them.
@@ -86,11 +67,11 @@ const DEFAULT_ERROR_RATE: f64 = 0.05;
 const DEFAULT_OPENING_PLIES: u32 = 2;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
+    let show_progress = args.run.show_progress();
     if let Some(dir) = args.resume {
         let start = Start::Resume {
             dir,
-            concurrency: args.concurrency,
+            concurrency: args.run.concurrency,
         };
         return sprt::run(start, show_progress);
     }
@@ -112,17 +93,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         bot_a.name.push_str("-a");
         bot_b.name.push_str("-b");
     }
-    let overrides = Overrides {
-        variant: args.variant,
-        games_per_pairing: None,
-        time_control: args.tc,
-        concurrency: args.concurrency,
-        seed: args.seed,
-        out: args.out,
-        opening_plies: Some(args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES)),
-        grace_ms: args.grace_ms,
-        bots: Vec::new(),
-    };
+    let opening_plies = args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
+    let overrides = args
+        .run
+        .into_overrides(None, Some(opening_plies), Vec::new());
     let defaults = Defaults::from_environment();
     let mut config = config::from_overrides_with_bots(&overrides, &defaults, vec![bot_a, bot_b])?;
     config.games_per_pairing = 2;

@@ -5,12 +5,12 @@
 //! one in the current directory, else the one at the root of arena's
 //! source tree), so `arena` alone runs the bundled bots against each other.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::bail;
 
-use crate::tournament::config::{self, Defaults, Overrides};
+use crate::cli::run_flags::RunFlags;
+use crate::tournament::config::{self, Defaults};
 use crate::tournament::round_robin::{self, Start};
 
 /// Name of the bundled tournament file.
@@ -25,65 +25,38 @@ cleanly; `arena tournament --resume DIR` continues where it stopped, also after 
 )]
 pub struct Args {
     /// Tournament file (TOML) with `[tournament]` settings and `[[bot]]` entries.
-    /// Default: the bundled arena.toml, unless --bot is given.
+    /// Flags override its settings. Default: the bundled arena.toml, unless --bot is given.
     pub file: Option<PathBuf>,
-    /// Variant id (`arena games` lists them).
-    #[arg(long)]
-    pub variant: Option<String>,
     /// Games between each two bots (even: pairs with colours swapped).
     #[arg(long)]
     pub games: Option<u32>,
-    /// Time control: `per-move=MS` or `BASE+INC` in seconds (e.g. 10+0.1).
-    #[arg(long)]
-    pub tc: Option<String>,
-    /// Games played at the same time [default: number of cores].
-    #[arg(short = 'j', long)]
-    pub concurrency: Option<usize>,
-    /// Seed for the openings [default: random, recorded in tournament.json].
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Output directory [default: arena-out/UTC-TIMESTAMP].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     /// Random legal opening plies, shared by both games of a pair.
     #[arg(long)]
     pub opening_plies: Option<u32>,
-    /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
-    #[arg(long)]
-    pub grace_ms: Option<u64>,
     /// A bot as NAME=COMMAND (repeatable); replaces the file's bot of that name.
     #[arg(long = "bot", value_name = "NAME=COMMAND")]
     pub bots: Vec<String>,
+    #[command(flatten)]
+    pub run: RunFlags,
     /// Continue the tournament in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms"
     ])]
     pub resume: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub no_progress: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_progress = !args.no_progress && std::io::stderr().is_terminal();
+    let show_progress = args.run.show_progress();
     if let Some(dir) = args.resume {
         let start = Start::Resume {
             dir,
-            concurrency: args.concurrency,
+            concurrency: args.run.concurrency,
         };
         return round_robin::run(start, show_progress);
     }
-    let overrides = Overrides {
-        variant: args.variant,
-        games_per_pairing: args.games,
-        time_control: args.tc,
-        concurrency: args.concurrency,
-        seed: args.seed,
-        out: args.out,
-        grace_ms: args.grace_ms,
-        opening_plies: args.opening_plies,
-        bots: args.bots,
-    };
+    let overrides = args
+        .run
+        .into_overrides(args.games, args.opening_plies, args.bots);
     let defaults = Defaults::from_environment();
     let config = match args.file {
         Some(file) => config::load(&file, &overrides, &defaults)?,

@@ -14,24 +14,23 @@ pub const RULE_REASONS: &[&str] = &[
     "ply_cap",
 ];
 
-/// Every reason that may appear in `game_over`, rules first.
-pub const ALL_REASONS: &[&str] = &[
-    "group",
-    "square",
-    "line",
-    "full",
-    "out_of_discs",
-    "no_moves",
-    "ply_cap",
-    "timeout",
-    "illegal_move",
-    "crash",
-    "protocol_error",
-    "disconnect",
-    "startup",
-    "memory",
-    "cpu",
-];
+/// Every reason that may appear in `game_over`: [`RULE_REASONS`], then the
+/// strings of [`FailureReason::ALL`] in that order. Built from those two lists
+/// at compile time so that a new reason is added in one place only.
+pub const ALL_REASONS: &[&str] = &{
+    let mut all = [""; RULE_REASONS.len() + FailureReason::ALL.len()];
+    let mut i = 0;
+    while i < RULE_REASONS.len() {
+        all[i] = RULE_REASONS[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < FailureReason::ALL.len() {
+        all[i + j] = FailureReason::ALL[j].as_str();
+        j += 1;
+    }
+    all
+};
 
 /// Why the referee ended a game against a bot; the opponent of that bot wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,7 +66,7 @@ impl FailureReason {
     ];
 
     /// The `reason` string used in `game_over` and `games.csv`.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             FailureReason::Timeout => "timeout",
             FailureReason::IllegalMove => "illegal_move",

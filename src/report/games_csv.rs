@@ -34,6 +34,27 @@ pub struct GameRow {
 }
 
 impl GameRow {
+    /// A `qango6` game between `white` and `black` with `result`, ended by a
+    /// `group` after 20 plies, no opening and no clock time: the columns the
+    /// statistics and standings read are the arguments, the rest are plausible
+    /// fillers. For tests and examples that need rows without playing games.
+    pub fn with_result(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
+        GameRow {
+            id,
+            round: 0,
+            pair,
+            variant: "qango6".into(),
+            white: white.into(),
+            black: black.into(),
+            opening: String::new(),
+            result: result.into(),
+            reason: "group".into(),
+            plies: 20,
+            white_time_ms: 0,
+            black_time_ms: 0,
+        }
+    }
+
     /// White's score: 1, 0.5 or 0. `None` for an unknown result string.
     pub fn white_score(&self) -> Option<f64> {
         match self.result.as_str() {

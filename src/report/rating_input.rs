@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use crate::stats::{GameResult, PairCounts, Pentanomial, Score};
 
 use super::games_csv::GameRow;
-use super::results::InvalidGame;
+use super::results::{checked_result, InvalidGame};
 
 /// A's games of one pair key still waiting for their colour-swapped partner;
 /// they all have the same colour (a game of the other colour would have
@@ -93,19 +93,7 @@ impl RatingInput {
     /// Adds one game. Fails on a row with an unknown result or a bot playing
     /// itself (rows from [`super::games_reader`] never have either).
     pub fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
-        let result = row
-            .white_score()
-            .and_then(GameResult::from_white_score)
-            .ok_or_else(|| InvalidGame::UnknownResult {
-                id: row.id,
-                result: row.result.clone(),
-            })?;
-        if row.white == row.black {
-            return Err(InvalidGame::SelfPlay {
-                id: row.id,
-                bot: row.white.clone(),
-            });
-        }
+        let result = checked_result(row)?;
         let white = self.bot(&row.white);
         let black = self.bot(&row.black);
         let variant = self.variant(&row.variant);
@@ -189,23 +177,6 @@ mod tests {
     use crate::report::results::ScoredGames;
     use crate::stats::{pair_up, PairableGame};
 
-    fn row(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
-        GameRow {
-            id,
-            round: 0,
-            pair,
-            variant: "qango6".into(),
-            white: white.into(),
-            black: black.into(),
-            opening: String::new(),
-            result: result.into(),
-            reason: "group".into(),
-            plies: 20,
-            white_time_ms: 0,
-            black_time_ms: 0,
-        }
-    }
-
     /// The streamed pentanomials equal `pair_up` over the whole list, for a
     /// jumble of complete pairs, repeated pair ids and lone games.
     #[test]
@@ -216,7 +187,13 @@ mod tests {
         for i in 0..200u64 {
             let w = names[(i * 7 % 3) as usize];
             let b = names[((i * 7 % 3) + 1 + i % 2) as usize % 3];
-            rows.push(row(i, i * 13 % 17, w, b, results[(i * 5 % 3) as usize]));
+            rows.push(GameRow::with_result(
+                i,
+                i * 13 % 17,
+                w,
+                b,
+                results[(i * 5 % 3) as usize],
+            ));
         }
         let mut input = RatingInput::new();
         for r in &rows {
@@ -262,9 +239,13 @@ mod tests {
     #[test]
     fn bad_rows_name_the_game() {
         let mut input = RatingInput::new();
-        let err = input.add(&row(4, 0, "a", "b", "2-0")).unwrap_err();
+        let err = input
+            .add(&GameRow::with_result(4, 0, "a", "b", "2-0"))
+            .unwrap_err();
         assert!(err.to_string().contains("game 4"), "{err}");
-        let err = input.add(&row(5, 0, "a", "a", "1-0")).unwrap_err();
+        let err = input
+            .add(&GameRow::with_result(5, 0, "a", "a", "1-0"))
+            .unwrap_err();
         assert!(err.to_string().contains("itself"), "{err}");
         assert_eq!(input.games(), 0);
     }

@@ -35,6 +35,26 @@ pub enum InvalidGame {
     SelfPlay { id: u64, bot: String },
 }
 
+/// The result of a row the statistics can use: a known result string and two
+/// different bots. Shared by [`ScoredGames::from_rows`] and the streaming
+/// [`super::rating_input`] so both reject the same rows with the same error.
+pub(crate) fn checked_result(row: &GameRow) -> Result<GameResult, InvalidGame> {
+    let result = row
+        .white_score()
+        .and_then(GameResult::from_white_score)
+        .ok_or_else(|| InvalidGame::UnknownResult {
+            id: row.id,
+            result: row.result.clone(),
+        })?;
+    if row.white == row.black {
+        return Err(InvalidGame::SelfPlay {
+            id: row.id,
+            bot: row.white.clone(),
+        });
+    }
+    Ok(result)
+}
+
 /// The index of `name`, adding it to `bots` on first sight.
 fn intern<'a>(index: &mut HashMap<&'a str, usize>, bots: &mut Vec<String>, name: &'a str) -> usize {
     *index.entry(name).or_insert_with(|| {
@@ -50,19 +70,7 @@ impl ScoredGames {
         let mut pair_keys: HashMap<(&str, u64), u64> = HashMap::new();
         let mut games = Vec::with_capacity(rows.len());
         for row in rows {
-            let result = row
-                .white_score()
-                .and_then(GameResult::from_white_score)
-                .ok_or_else(|| InvalidGame::UnknownResult {
-                    id: row.id,
-                    result: row.result.clone(),
-                })?;
-            if row.white == row.black {
-                return Err(InvalidGame::SelfPlay {
-                    id: row.id,
-                    bot: row.white.clone(),
-                });
-            }
+            let result = checked_result(row)?;
             let white = intern(&mut bot_index, &mut bots, &row.white);
             let black = intern(&mut bot_index, &mut bots, &row.black);
             let next_key = pair_keys.len() as u64;

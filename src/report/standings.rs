@@ -9,7 +9,8 @@
 //! - `model.csv`: `parameter,value,low,high` with the rows `white_advantage_elo`
 //!   (the first player's advantage, fitted jointly with the ratings) and
 //!   `draw_elo` (BayesElo's draw parameter: equal bots draw with probability
-//!   `tanh(draw_elo * ln10 / 800)`), each with its 95% interval. A separate file
+//!   `tanh(draw_elo * ln10 / 800)`), each with its 95% interval (draw_elo's
+//!   on a log scale, so it stays above 0 as the model requires). A separate file
 //!   keeps standings.csv one row per bot, so it loads straight into a plot.
 //!
 //! See [`crate::stats::elo`] for the model, its weak prior and the intervals.

@@ -34,7 +34,9 @@
 //! The inverse of the observed information (the negative Hessian of the log
 //! posterior at the mode), i.e. the Laplace approximation BayesElo uses. A bot's
 //! interval is for its rating relative to the field mean, so it accounts for the
-//! uncertainty of everyone else's rating as well.
+//! uncertainty of everyone else's rating as well. `drawelo` must be positive,
+//! so its interval is formed on the log scale ([`Scale::Log`]) and never
+//! reaches 0, however few games were drawn.
 //!
 //! # Speed
 //! Games are first aggregated into counts per ordered (white, black) pair
@@ -204,22 +206,58 @@ impl std::error::Error for FitError {}
 pub struct Estimate {
     pub value: f64,
     pub sd: f64,
+    /// The scale on which the interval is symmetric.
+    pub scale: Scale,
+}
+
+/// The scale on which an [`Estimate`]'s normal interval is formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// `value -/+ z * sd`: for parameters of any sign (ratings, the advantage).
+    Linear,
+    /// The normal interval of `ln(value)` mapped back with `exp`, for a
+    /// parameter the model requires to be positive (`drawelo`): a linear
+    /// interval would reach below 0 whenever few games were drawn. By the delta
+    /// method `sd(ln value) = sd / value`, so the interval is
+    /// `value * exp(-/+ z * sd / value)`: inside (0, infinity), longer above the
+    /// value than below it, and close to the linear one when `sd` is small
+    /// against `value`.
+    Log,
 }
 
 impl Estimate {
-    /// `value -/+ z * sd`.
+    /// An estimate whose interval is `value -/+ z * sd`.
+    pub fn linear(value: f64, sd: f64) -> Estimate {
+        Estimate {
+            value,
+            sd,
+            scale: Scale::Linear,
+        }
+    }
+
+    /// The interval that covers with probability about that of `z` under the
+    /// normal approximation on [`Self::scale`].
     pub fn interval(&self, z: f64) -> (f64, f64) {
-        (self.value - z * self.sd, self.value + z * self.sd)
+        match self.scale {
+            Scale::Linear => (self.value - z * self.sd, self.value + z * self.sd),
+            // A value of 0 (never fitted, only possible at the boundary) has no
+            // log scale; 0 is the only lower end the parameter space allows.
+            Scale::Log if self.value <= 0.0 => (0.0, self.value + z * self.sd),
+            Scale::Log => {
+                let factor = (z * self.sd / self.value).exp();
+                (self.value / factor, self.value * factor)
+            }
+        }
     }
 
     /// Lower end of the 95% interval.
     pub fn low(&self) -> f64 {
-        self.value - Z95 * self.sd
+        self.interval(Z95).0
     }
 
     /// Upper end of the 95% interval.
     pub fn high(&self) -> f64 {
-        self.value + Z95 * self.sd
+        self.interval(Z95).1
     }
 }
 
@@ -260,10 +298,10 @@ impl RatingFit {
         let m = self.ratings.len() + 2;
         let c = &self.covariance;
         let var = c[a * m + a] + c[b * m + b] - 2.0 * c[a * m + b];
-        Estimate {
-            value: self.ratings[a].value - self.ratings[b].value,
-            sd: var.max(0.0).sqrt() / NATS_PER_ELO,
-        }
+        Estimate::linear(
+            self.ratings[a].value - self.ratings[b].value,
+            var.max(0.0).sqrt() / NATS_PER_ELO,
+        )
     }
 
     /// Newton iterations the fit took.
@@ -613,20 +651,21 @@ impl Problem {
         let ratings = (0..n)
             .map(|i| {
                 let var = covariance[i * m + i] - 2.0 * row_means[i] + grand_mean;
-                Estimate {
-                    value: (x[i] - mean) / NATS_PER_ELO,
-                    sd: var.max(0.0).sqrt() / NATS_PER_ELO,
-                }
+                Estimate::linear(
+                    (x[i] - mean) / NATS_PER_ELO,
+                    var.max(0.0).sqrt() / NATS_PER_ELO,
+                )
             })
             .collect();
-        let param = |idx: usize| Estimate {
+        let param = |idx: usize, scale: Scale| Estimate {
             value: x[idx] / NATS_PER_ELO,
             sd: covariance[idx * m + idx].max(0.0).sqrt() / NATS_PER_ELO,
+            scale,
         };
         RatingFit {
             ratings,
-            white_advantage: param(self.adv_index()),
-            draw_elo: param(self.draw_index()),
+            white_advantage: param(self.adv_index(), Scale::Linear),
+            draw_elo: param(self.draw_index(), Scale::Log),
             covariance,
             iterations,
         }
@@ -681,5 +720,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// With one draw in 30 games the linear interval of drawelo reaches below
+    /// 0, which the model does not allow; the reported one stays above 0,
+    /// holds the estimate, and is the log-scale normal interval.
+    #[test]
+    fn draw_elo_interval_stays_positive() {
+        let mut counts = PairCounts::new(2);
+        counts.add_counts(0, 1, [15, 1, 0]);
+        counts.add_counts(1, 0, [0, 0, 14]);
+        let draw = fit_ratings(&counts, &FitOptions::default())
+            .unwrap()
+            .draw_elo();
+        assert_eq!(draw.scale, Scale::Log);
+        let linear = Estimate::linear(draw.value, draw.sd);
+        assert!(linear.low() < 0.0, "linear {:?}", linear.interval(Z95));
+        let (low, high) = (draw.low(), draw.high());
+        assert!(
+            0.0 < low && low < draw.value && draw.value < high,
+            "{draw:?}"
+        );
+        let ln_sd = draw.sd / draw.value;
+        assert!((low.ln() - (draw.value.ln() - Z95 * ln_sd)).abs() < 1e-9);
+        assert!((high.ln() - (draw.value.ln() + Z95 * ln_sd)).abs() < 1e-9);
+        // Longer above the value than below it, as a log scale makes it.
+        assert!(high - draw.value > draw.value - low);
+    }
+
+    #[test]
+    fn linear_intervals_are_symmetric() {
+        let e = Estimate::linear(10.0, 5.0);
+        assert_eq!(e.interval(2.0), (0.0, 20.0));
     }
 }

@@ -13,7 +13,9 @@ pub mod los;
 pub mod pentanomial;
 pub mod sprt;
 
-pub use elo::{fit_ratings, Estimate, FitError, FitOptions, GameResult, PairCounts, RatingFit};
+pub use elo::{
+    fit_ratings, Estimate, FitError, FitOptions, GameResult, PairCounts, RatingFit, Scale,
+};
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::likelihood_of_superiority;
 pub use pentanomial::{pair_up, PairableGame, PairedGames, Pentanomial, Score};

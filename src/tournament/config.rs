@@ -253,13 +253,7 @@ pub fn from_overrides(
     overrides: &Overrides,
     defaults: &Defaults,
 ) -> anyhow::Result<TournamentConfig> {
-    from_toml(
-        "",
-        Path::new("<command line>"),
-        Path::new("."),
-        overrides,
-        defaults,
-    )
+    from_overrides_with_bots(overrides, defaults, Vec::new())
 }
 
 /// Parses `text` (the content of `path`), resolves bot directories against

@@ -144,20 +144,7 @@ mod tests {
     use super::*;
 
     fn row(white: &str, black: &str, result: &str) -> GameRow {
-        GameRow {
-            id: 0,
-            round: 0,
-            pair: 0,
-            variant: "qango6".into(),
-            white: white.into(),
-            black: black.into(),
-            opening: String::new(),
-            result: result.into(),
-            reason: "group".into(),
-            plies: 9,
-            white_time_ms: 0,
-            black_time_ms: 0,
-        }
+        GameRow::with_result(0, 0, white, black, result)
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! under BayesElo's model for the statistics tests.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use arena::referee::BotSpec;
@@ -143,4 +145,30 @@ pub fn live_processes_with_arg(word: &str) -> Vec<ProcEntry> {
         .filter_map(proc_entry)
         .filter(|p| p.state != 'Z')
         .collect()
+}
+
+/// The stdout of a process that must have exited with status 0; if it did
+/// not, fails showing both of its output streams.
+pub fn stdout_of_success(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Runs `command` with `input` on its stdin (then closed, as at the end of
+/// a person's typing) and returns its output.
+pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
 }

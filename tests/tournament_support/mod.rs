@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 
 use arena::report::games_csv::GameRow;
 use arena::report::games_reader::read_games_csv;
+use arena::tournament::schedule::ScheduledGame;
+use arena::tournament::{Manifest, Plan};
+
+use super::common::live_processes_with_arg;
 
 pub fn repo_path(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
@@ -86,6 +90,21 @@ pub fn text(output: &Output) -> String {
         output.status.code(),
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Starts `arena tournament CONFIG --out OUT --no-progress` in the
+/// background, its output going to files in `dir` (see [`spawn_arena`]).
+pub fn spawn_tournament(config: &Path, out: &Path, dir: &Path) -> Child {
+    spawn_arena(
+        &[
+            "tournament",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--no-progress",
+        ],
+        dir,
     )
 }
 
@@ -189,4 +208,55 @@ pub fn line_count(path: &Path) -> usize {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
         .count()
+}
+
+/// The games `out/tournament.json` schedules, and the bot names its indices
+/// refer to. Checks that the file holds the settings, not a list of games
+/// (each game is computed from them), and that the computed schedule has as
+/// many games as the plan says.
+pub fn round_robin_schedule(out: &Path) -> (Vec<ScheduledGame>, Vec<String>) {
+    let manifest = Manifest::read(out).unwrap();
+    let Plan::RoundRobin { games, .. } = manifest.plan else {
+        panic!("not a round robin")
+    };
+    let schedule: Vec<_> = manifest
+        .schedule()
+        .unwrap()
+        .games()
+        .collect::<anyhow::Result<_>>()
+        .unwrap();
+    assert_eq!(schedule.len() as u64, games);
+    let manifest_text = std::fs::read_to_string(out.join("tournament.json")).unwrap();
+    assert!(!manifest_text.contains("\"opening\":"), "{manifest_text}");
+    (schedule, manifest.config.bot_names())
+}
+
+/// Each row has the bots and the opening its scheduled game has.
+pub fn assert_rows_follow_schedule(rows: &[GameRow], schedule: &[ScheduledGame], names: &[String]) {
+    for row in rows {
+        let game = &schedule[row.id as usize];
+        assert_eq!(
+            (row.white.as_str(), row.black.as_str(), row.opening.clone()),
+            (
+                names[game.white].as_str(),
+                names[game.black].as_str(),
+                game.opening.join(" ")
+            ),
+            "{row:?}"
+        );
+    }
+}
+
+/// Waits up to 5 s for every process with `tag` among its arguments to end:
+/// bots whose input closed must exit by themselves.
+pub fn wait_until_gone(tag: &str) {
+    let end = Instant::now() + Duration::from_secs(5);
+    while !live_processes_with_arg(tag).is_empty() {
+        assert!(
+            Instant::now() < end,
+            "bot processes left behind: {:?}",
+            live_processes_with_arg(tag)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

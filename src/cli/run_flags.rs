@@ -1,0 +1,63 @@
+//! Flags shared by `arena tournament` and `arena sprt`: how the games are
+//! played and where they are written. Both commands journal their games the
+//! same way, so the flags mean the same in both and are declared once here.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use crate::tournament::config::Overrides;
+
+#[derive(Debug, Default, clap::Args)]
+pub struct RunFlags {
+    /// Variant id (`arena games` lists them) [default: qango6].
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Time control: `per-move=MS` or `BASE+INC` in seconds (e.g. 10+0.1)
+    /// [default: per-move=1000].
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Games played at the same time [default: number of cores].
+    #[arg(short = 'j', long)]
+    pub concurrency: Option<usize>,
+    /// Seed for the openings [default: random, recorded in tournament.json].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Output directory [default: arena-out/UTC-TIMESTAMP].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
+    #[arg(long)]
+    pub grace_ms: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+impl RunFlags {
+    /// A progress bar is drawn unless `--no-progress`, and only on a terminal
+    /// (it would fill a redirected log with redraws).
+    pub fn show_progress(&self) -> bool {
+        !self.no_progress && std::io::stderr().is_terminal()
+    }
+
+    /// The config overrides these flags give, with the command's own
+    /// settings (which differ in meaning or default between the commands).
+    pub fn into_overrides(
+        self,
+        games_per_pairing: Option<u32>,
+        opening_plies: Option<u32>,
+        bots: Vec<String>,
+    ) -> Overrides {
+        Overrides {
+            variant: self.variant,
+            games_per_pairing,
+            time_control: self.tc,
+            concurrency: self.concurrency,
+            seed: self.seed,
+            out: self.out,
+            opening_plies,
+            grace_ms: self.grace_ms,
+            bots,
+        }
+    }
+}
