@@ -127,16 +127,18 @@ async fn bad_bot_loses_twice(
         "the failed bot was killed"
     );
     assert_all_gone(&mut [&mut bad_seat, &mut good_seat], &[bad_tag, &good_tag]).await;
-    // The winner heard the result of each game. (A line written just after
-    // game_over may land in the next game's log: the log switches when the
-    // next game starts, not when the bot gets around to writing.)
+    // The winner heard the result of each game. It writes to stderr only
+    // then, after the game's record was made, so its logs are found by name
+    // (`<game>-<colour>-good_bot.log`, created on that first line). A line
+    // written just after game_over may land in the next game's log: the log
+    // switches when the next game starts, not when the bot gets around to
+    // writing.
     let mut good_logs = String::new();
-    for record in &records {
-        let good_log = match bad_color {
-            Color::White => record.black_log.as_ref(),
-            Color::Black => record.white_log.as_ref(),
-        };
-        good_logs += &std::fs::read_to_string(good_log.unwrap()).unwrap();
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.to_string_lossy().ends_with("-good_bot.log") {
+            good_logs += &std::fs::read_to_string(path).unwrap();
+        }
     }
     for record in &records {
         let line = format!("game_over {} {reason}", record.result.as_str());
@@ -151,8 +153,8 @@ async fn bad_bot_loses_twice(
 
 #[tokio::test]
 async fn good_bots_play_to_a_rules_ending_and_are_reused() {
-    let (w, wt) = tagged("good_bot", &[]);
-    let (b, bt) = tagged("good_bot", &[]);
+    let (w, wt) = tagged("chatty_bot", &[]);
+    let (b, bt) = tagged("chatty_bot", &[]);
     let (mut white, mut black) = (seat(w), seat(b));
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = config("g1", 5000);
@@ -168,23 +170,81 @@ async fn good_bots_play_to_a_rules_ending_and_are_reused() {
     judge_agrees(&first);
     let white_log = first.white_log.clone().unwrap();
     assert!(
-        white_log.ends_with("g1-white-good_bot.log"),
+        white_log.ends_with("g1-white-chatty_bot.log"),
         "{white_log:?}"
     );
-    assert!(std::fs::read_to_string(&white_log)
-        .unwrap()
-        .contains("[arena: game g1 as white]"));
+    let text = std::fs::read_to_string(&white_log).unwrap();
+    assert!(text.starts_with("[arena: started "), "{text}");
+    assert!(text.contains("[arena: game g1 as white]\nthinking about ply 0\n"));
+    assert!(first.warnings.is_empty() && first.white_log_tail.is_none());
 
     cfg.game_id = "g2".into();
     let second = play_bots(&mut black, &mut white, &cfg).await.unwrap();
-    assert_eq!(second.white, "good_bot");
+    assert_eq!(second.white, "chatty_bot");
     assert_eq!(white.process_starts(), 1);
     assert_eq!(black.process_starts(), 1);
     // Per-game logs for a reused process.
     let log2 = second.black_log.clone().unwrap();
-    assert!(std::fs::read_to_string(log2)
-        .unwrap()
-        .contains("[arena: game g2 as black]"));
+    let text = std::fs::read_to_string(log2).unwrap();
+    // (Its game_over line of g1 may come first: see `bad_bot_loses_twice`.)
+    assert!(text.starts_with("[arena: game g2 as black]\n"), "{text}");
+    assert!(text.contains("\nthinking about ply 1\n"), "{text}");
+    assert_all_gone(&mut [&mut white, &mut black], &[&wt, &bt]).await;
+}
+
+/// Bots that write nothing to stderr get no log files and no log paths.
+#[tokio::test]
+async fn quiet_bots_leave_no_log_files() {
+    let instant = |name: &str| {
+        BotSpec::from_command_line(name, env!("CARGO_BIN_EXE_arena-instant-bot")).unwrap()
+    };
+    let (mut white, mut black) = (seat(instant("a")), seat(instant("b")));
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    for game in ["q1", "q2"] {
+        let mut cfg = config(game, 5000);
+        cfg.log_dir = Some(logs.clone());
+        let record = play_bots(&mut white, &mut black, &cfg).await.unwrap();
+        assert!(
+            arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
+            "{record:#?}"
+        );
+        assert_eq!((&record.white_log, &record.black_log), (&None, &None));
+        let json = serde_json::to_value(&record).unwrap();
+        assert!(json.get("white_log").is_none() && json.get("black_log").is_none());
+        judge_agrees(&record);
+    }
+    white.shutdown().await;
+    black.shutdown().await;
+    assert!(!logs.exists(), "no file, not even the directory");
+}
+
+/// A log file that cannot be created (here: a name too long for the file
+/// system) costs nothing: the game is played to its true result, and what
+/// the bot wrote is kept in the record with a warning.
+#[tokio::test]
+async fn a_log_that_cannot_be_created_keeps_its_tail_in_the_record() {
+    let (mut w, wt) = tagged("chatty_bot", &[]);
+    w.name = "n".repeat(300);
+    let (b, bt) = tagged("chatty_bot", &[]);
+    let (mut white, mut black) = (seat(w), seat(b));
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config("long", 5000);
+    cfg.log_dir = Some(dir.path().to_path_buf());
+    let record = play_bots(&mut white, &mut black, &cfg).await.unwrap();
+    assert!(
+        arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
+        "{record:#?}"
+    );
+    judge_agrees(&record);
+    assert_eq!(record.white_log, None);
+    let tail = record.white_log_tail.clone().unwrap();
+    assert!(tail.starts_with("thinking about ply 0\n"), "{tail}");
+    assert_eq!(record.warnings.len(), 1, "{:?}", record.warnings);
+    assert!(record.warnings[0].contains("name too long"), "{:?}", record.warnings);
+    // The opponent's log is unaffected.
+    assert!(record.black_log.as_ref().unwrap().exists());
+    assert_eq!(record.black_log_tail, None);
     assert_all_gone(&mut [&mut white, &mut black], &[&wt, &bt]).await;
 }
 
@@ -561,8 +621,8 @@ async fn an_abandoned_game_leaves_no_half_conversation_behind() {
     let (mut good_seat, mut hang_seat, mut other_seat) = (seat(good), seat(hang), seat(other));
     // Started ahead of the game (a slow machine must not make the timeout
     // below fire before the game has begun).
-    good_seat.prepare(None, "").await.unwrap();
-    hang_seat.prepare(None, "").await.unwrap();
+    good_seat.prepare(None).await.unwrap();
+    hang_seat.prepare(None).await.unwrap();
     // The caller gives up on a game (say, the tournament is interrupted).
     let abandoned = tokio::time::timeout(
         Duration::from_millis(1000),

@@ -8,7 +8,8 @@
 //! outcome, or a failure of one bot, whose opponent then wins. Both bots hear
 //! `game_over`; a bot that failed is killed and restarted for its next game.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -18,6 +19,7 @@ use super::clock::{Clock, DEFAULT_GRACE};
 use super::human::Human;
 use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::local::LocalPlayer;
+use super::log::GameLog;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, Outcome, Position, Variant};
@@ -42,7 +44,8 @@ pub struct GameConfig {
     /// Moves played before the players start (a tournament opening).
     pub opening: Vec<String>,
     /// Where each bot's stderr for this game goes
-    /// (`<log_dir>/<game_id>-<color>-<bot>.log`); no logs when `None`.
+    /// (`<log_dir>/<game_id>-<color>-<bot>.log`, created when the bot first
+    /// writes to stderr); no logs when `None`.
     pub log_dir: Option<PathBuf>,
 }
 
@@ -177,7 +180,8 @@ pub async fn play_bots(
 }
 
 /// Plays one game. `Err` only for problems that are not a player's fault
-/// (an illegal forced opening, a log directory that cannot be created);
+/// (an illegal forced opening); a log that cannot be written is a warning
+/// in the record;
 /// everything a player does wrong ends the game with a recorded reason.
 pub async fn play_game(
     white: Player<'_>,
@@ -208,22 +212,18 @@ pub async fn play_game(
             config.opening
         );
     }
-    let mut logs = log_paths(config, &names)?;
-    for (i, player) in players.iter().enumerate() {
-        if !matches!(player, Player::Bot(_)) {
-            logs[i] = None;
-        }
-    }
+    let logs = [Color::White, Color::Black].map(|color| {
+        let bot = matches!(players[color.index()], Player::Bot(_));
+        game_log(config, color, &names[color.index()]).filter(|_| bot)
+    });
     let mut clock = Clock::new(config.time_control, config.grace);
 
     let ending = 'game: {
         // Start (or reuse) both bots at once: startup limits run in parallel.
         let (w, b) = players.split_at_mut(1);
-        let header = |color: Color| format!("[arena: game {} as {color}]\n", config.game_id);
-        let (white_header, black_header) = (header(Color::White), header(Color::Black));
         let (white_ready, black_ready) = tokio::join!(
-            prepare(&mut w[0], logs[0].as_deref(), &white_header),
-            prepare(&mut b[0], logs[1].as_deref(), &black_header),
+            prepare(&mut w[0], logs[0].clone()),
+            prepare(&mut b[0], logs[1].clone()),
         );
         match (white_ready, black_ready) {
             (Ok(()), Ok(())) => {}
@@ -392,6 +392,11 @@ pub async fn play_game(
             }
         }
     }
+    let [white_log, black_log] = logs.map(|log| log.map(|log| log.report()).unwrap_or_default());
+    let warnings = [&white_log, &black_log]
+        .iter()
+        .filter_map(|report| report.warning.clone())
+        .collect();
     Ok(GameRecord {
         game: config.variant.id.to_string(),
         game_id: config.game_id.clone(),
@@ -409,16 +414,19 @@ pub async fn play_game(
         cells: ending.cells,
         white_time_ms: side_time[0],
         black_time_ms: side_time[1],
-        white_log: logs[0].clone(),
-        black_log: logs[1].clone(),
+        white_log: white_log.path,
+        black_log: black_log.path,
+        white_log_tail: white_log.tail,
+        black_log_tail: black_log.tail,
+        warnings,
         duration_ms: began.elapsed().as_millis() as u64,
     })
 }
 
-async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> Result<(), Failure> {
+async fn prepare(player: &mut Player<'_>, log: Option<Arc<GameLog>>) -> Result<(), Failure> {
     match player {
         Player::Bot(seat) => {
-            seat.prepare(log, header).await?;
+            seat.prepare(log).await?;
             seat.begin_game();
             Ok(())
         }
@@ -426,23 +434,15 @@ async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> R
     }
 }
 
-/// Log file of each bot for this game; the directory is created here so a
-/// bad log directory is the referee's error, not a bot's startup failure.
-fn log_paths(config: &GameConfig, names: &[String; 2]) -> anyhow::Result<[Option<PathBuf>; 2]> {
-    let Some(dir) = &config.log_dir else {
-        return Ok([None, None]);
-    };
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create log directory {}", dir.display()))?;
-    let path = |color: Color, name: &str| {
-        dir.join(format!(
-            "{}-{color}-{}.log",
-            file_safe(&config.game_id),
-            file_safe(name)
-        ))
-    };
-    Ok([
-        Some(path(Color::White, &names[0])),
-        Some(path(Color::Black, &names[1])),
-    ])
+/// The log of one bot for this game; nothing touches the disk until the
+/// bot writes to stderr.
+fn game_log(config: &GameConfig, color: Color, name: &str) -> Option<Arc<GameLog>> {
+    let dir = config.log_dir.as_ref()?;
+    let file = format!(
+        "{}-{color}-{}.log",
+        file_safe(&config.game_id),
+        file_safe(name)
+    );
+    let header = format!("[arena: game {} as {color}]\n", config.game_id);
+    Some(GameLog::new(dir.join(file), header))
 }

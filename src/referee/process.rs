@@ -8,9 +8,9 @@
 //! holding its pipes open. Dropping a `BotProcess` without calling
 //! [`BotProcess::kill`] still SIGKILLs the group.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::Once;
+use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use anyhow::{anyhow, Context};
@@ -22,7 +22,7 @@ use tokio::time::Instant;
 use super::exit::{classify_death, ExitInfo};
 use super::limits::RlimitPlan;
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
-use super::log::{StderrLog, DEFAULT_LOG_CAP};
+use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
 use super::spec::{BotSpec, Limits};
 use crate::protocol::FailureReason;
 
@@ -43,7 +43,10 @@ const REAP_TIMEOUT: Duration = Duration::from_secs(5);
 /// How a bot process is started, beyond its [`BotSpec`].
 #[derive(Debug, Clone)]
 pub struct SpawnOptions {
-    /// Where stderr goes (appended); `None` keeps only an in-memory tail.
+    /// The log stderr goes to; if `None`, a log at `log_path`.
+    pub log: Option<Arc<GameLog>>,
+    /// Where stderr goes (appended, created on the first byte); with
+    /// neither, only an in-memory tail is kept.
     pub log_path: Option<PathBuf>,
     /// Size cap of the log file in bytes.
     pub log_cap: u64,
@@ -51,13 +54,14 @@ pub struct SpawnOptions {
     pub max_line: usize,
     /// Time between SIGTERM and SIGKILL in [`BotProcess::kill`].
     pub term_grace: Duration,
-    /// Extra text for the log after the referee's "started" line.
+    /// Header of the `log_path` log, after the referee's "started" line.
     pub log_header: String,
 }
 
 impl Default for SpawnOptions {
     fn default() -> SpawnOptions {
         SpawnOptions {
+            log: None,
             log_path: None,
             log_cap: DEFAULT_LOG_CAP,
             max_line: DEFAULT_MAX_LINE,
@@ -119,8 +123,8 @@ fn signal_group(pgid: i32, signal: i32) {
 
 impl BotProcess {
     /// Starts the bot. Fails when the program cannot be executed (not found,
-    /// not executable, bad `cwd`) or the log cannot be opened; the error
-    /// names the bot and the command.
+    /// not executable, bad `cwd`); the error names the bot and the command.
+    /// A log that cannot be written is not an error (see [`GameLog`]).
     pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> anyhow::Result<BotProcess> {
         spec.validate()?;
         ignore_sigpipe();
@@ -161,12 +165,12 @@ impl BotProcess {
         let stdin = child.stdin.take().context("child stdin was not piped")?;
         let stdout = child.stdout.take().context("child stdout was not piped")?;
         let stderr = child.stderr.take().context("child stderr was not piped")?;
-        let header = format!(
-            "[arena: started {:?} as pid {pid}]\n{}",
-            argv, opts.log_header
-        );
-        let log = StderrLog::start(stderr, opts.log_path.as_deref(), opts.log_cap, &header)
-            .with_context(|| format!("bot {:?}", spec.name))?;
+        let log = opts.log.clone().or_else(|| {
+            let path = opts.log_path.as_ref()?;
+            Some(GameLog::new(path, opts.log_header.clone()))
+        });
+        let started = format!("[arena: started {argv:?} as pid {pid}]\n");
+        let log = StderrLog::start(stderr, log, opts.log_cap, &started);
         std::mem::forget(guard);
         Ok(BotProcess {
             name: spec.name.clone(),
@@ -198,15 +202,14 @@ impl BotProcess {
         self.started_at
     }
 
-    pub fn log_path(&self) -> Option<&Path> {
+    /// The current log's path (the file exists once the bot wrote to it).
+    pub fn log_path(&self) -> Option<PathBuf> {
         self.log.path()
     }
 
-    /// Sends the bot's stderr to `path` from now on (one log per game).
-    pub fn switch_log(&mut self, path: &Path, header: &str) -> anyhow::Result<()> {
-        self.log
-            .switch_to(path, header)
-            .with_context(|| format!("bot {:?}", self.name))
+    /// Sends the bot's stderr to `log` from now on (one log per game).
+    pub fn switch_log(&mut self, log: Arc<GameLog>) {
+        self.log.switch_to(log);
     }
 
     /// The last few KiB of the bot's stderr.

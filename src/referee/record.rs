@@ -41,11 +41,23 @@ pub struct GameRecord {
     /// Total thinking time of each side, in ms.
     pub white_time_ms: u64,
     pub black_time_ms: u64,
-    /// The bots' stderr logs for this game (absent when not logged).
+    /// The bots' stderr log files of this game. Absent when there is none:
+    /// the bot wrote nothing to stderr during the game (a file is created
+    /// on its first byte), logging was off, or the file could not be written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub white_log: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_log: Option<PathBuf>,
+    /// When a bot's log file could not be created or written: the end of
+    /// what it wrote to stderr in this game (up to 64 KiB). Else absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_log_tail: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_log_tail: Option<String>,
+    /// Problems of the referee itself that did not change the game (a log
+    /// file that could not be written, and why). Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// Wall-clock duration of the whole game, startup included, in ms.
     pub duration_ms: u64,
 }

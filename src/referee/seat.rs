@@ -8,12 +8,13 @@
 //! starts a fresh one. [`BotPool`] keeps idle seats between games.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::line_reader::ReadLine;
+use super::log::GameLog;
 use super::lines::{NewGameRef, TurnRef, TurnText};
 use super::process::{BotProcess, SendError, SpawnOptions};
 use super::spec::BotSpec;
@@ -70,7 +71,7 @@ pub struct Seat {
 
 impl Seat {
     /// A seat for `spec`; no process is started until [`Seat::prepare`].
-    /// `options.log_path` is ignored: each game names its own log.
+    /// `options.log` and `options.log_path` are ignored: each game names its own log.
     pub fn new(spec: BotSpec, options: SpawnOptions) -> Seat {
         Seat {
             spec,
@@ -123,33 +124,27 @@ impl Seat {
     }
 
     /// Makes sure a bot process that has answered `hello` is running, with
-    /// its stderr going to `log_path` from now on. A kept process is reused
+    /// its stderr going to `log` from now on. A kept process is reused
     /// unless it has exited or wrote something nobody asked for since its
     /// last game; then (or when there is none) a new one is started and must
     /// answer `ready` within its startup limit.
-    pub async fn prepare(
-        &mut self,
-        log_path: Option<&Path>,
-        log_header: &str,
-    ) -> Result<(), Failure> {
+    pub async fn prepare(&mut self, log: Option<Arc<GameLog>>) -> Result<(), Failure> {
         if self.in_game {
             self.discard().await;
         }
         if let Some(process) = self.process.as_mut() {
             let healthy = process.try_exit().is_none() && process.poll_pending().await.is_none();
             if healthy {
-                if let Some(path) = log_path {
-                    process
-                        .switch_log(path, log_header)
-                        .map_err(|e| Failure::new(FailureReason::Startup, format!("{e:#}")))?;
+                if let Some(log) = log {
+                    process.switch_log(log);
                 }
                 return Ok(());
             }
             self.discard().await;
         }
         let mut options = self.options.clone();
-        options.log_path = log_path.map(Path::to_path_buf);
-        options.log_header = log_header.to_string();
+        options.log = log;
+        options.log_path = None;
         self.starts += 1;
         let mut process = BotProcess::spawn(&self.spec, &options).map_err(|e| {
             Failure::new(

@@ -72,6 +72,8 @@ pub struct RunSummary {
 struct PlayedGame {
     row: GameRow,
     line: String,
+    /// The referee's own problems in the game (a log it could not write).
+    warnings: Vec<String>,
     entry: anyhow::Result<JournalEntry>,
 }
 
@@ -166,6 +168,9 @@ pub async fn run_games(
                 anyhow::bail!("the journal writer stopped");
             }
             progress.println(&played.line);
+            for warning in &played.warnings {
+                progress.println(&format!("{}: warning: {warning}", game.game_id()));
+            }
             let (flow, lines) = feed.finished(&played.row);
             for line in lines {
                 progress.println(&line);
@@ -228,6 +233,7 @@ async fn play_one(
         PlayedGame {
             line: game_line(&row, &record),
             entry: JournalEntry::encode(&row, &record),
+            warnings: record.warnings.clone(),
             row,
         }
     });

@@ -76,7 +76,7 @@ pub async fn observe(
     };
 
     let started = Instant::now();
-    if let Err(failure) = seat.prepare(None, "").await {
+    if let Err(failure) = seat.prepare(None).await {
         obs.handshake = Handshake::Failed(failure.message);
         obs.stderr_bytes = seat.stderr_bytes();
         return Ok(obs);
@@ -252,7 +252,7 @@ fn game_seen(
 /// again for this.
 async fn quit(seat: &mut Seat) -> Quit {
     if !seat.is_running() {
-        if let Err(failure) = seat.prepare(None, "").await {
+        if let Err(failure) = seat.prepare(None).await {
             return Quit::NotRun(format!(
                 "the bot could not be started again: {}",
                 failure.message
