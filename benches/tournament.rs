@@ -125,6 +125,7 @@ fn child(games: usize, out: &Path) -> i32 {
             seed: Some(1),
             out: Some(out.to_path_buf()),
             grace_ms: None,
+            sync_ms: None,
             no_progress: true,
         },
         games: Some((games / PAIRINGS) as u32),

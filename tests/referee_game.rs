@@ -241,7 +241,11 @@ async fn a_log_that_cannot_be_created_keeps_its_tail_in_the_record() {
     let tail = record.white_log_tail.clone().unwrap();
     assert!(tail.starts_with("thinking about ply 0\n"), "{tail}");
     assert_eq!(record.warnings.len(), 1, "{:?}", record.warnings);
-    assert!(record.warnings[0].contains("name too long"), "{:?}", record.warnings);
+    assert!(
+        record.warnings[0].contains("name too long"),
+        "{:?}",
+        record.warnings
+    );
     // The opponent's log is unaffected.
     assert!(record.black_log.as_ref().unwrap().exists());
     assert_eq!(record.black_log_tail, None);

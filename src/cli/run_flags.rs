@@ -28,6 +28,10 @@ pub struct RunFlags {
     /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
     #[arg(long)]
     pub grace_ms: Option<u64>,
+    /// Sync the journal to disk at most every MS milliseconds, and at the
+    /// end; 0 syncs after every game [default: 200].
+    #[arg(long = "sync-ms", value_name = "MS")]
+    pub sync_ms: Option<u64>,
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -57,6 +61,7 @@ impl RunFlags {
             out: self.out,
             opening_plies,
             grace_ms: self.grace_ms,
+            sync_interval_ms: self.sync_ms,
             bots,
         }
     }

@@ -178,7 +178,8 @@ impl GameLog {
                 .append(true)
                 .open(&self.path)
         };
-        let cannot = |e: std::io::Error| format!("cannot create bot log {}: {e}", self.path.display());
+        let cannot =
+            |e: std::io::Error| format!("cannot create bot log {}: {e}", self.path.display());
         let mut file = match open() {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -197,9 +198,8 @@ impl GameLog {
                 continue;
             }
             let take = header.len().min((cap - written) as usize);
-            file.write_all(&header.as_bytes()[..take]).map_err(|e| {
-                format!("cannot write bot log {}: {e}", self.path.display())
-            })?;
+            file.write_all(&header.as_bytes()[..take])
+                .map_err(|e| format!("cannot write bot log {}: {e}", self.path.display()))?;
             written += take as u64;
         }
         Ok((file, written))

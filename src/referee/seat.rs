@@ -14,8 +14,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::line_reader::ReadLine;
-use super::log::GameLog;
 use super::lines::{NewGameRef, TurnRef, TurnText};
+use super::log::GameLog;
 use super::process::{BotProcess, SendError, SpawnOptions};
 use super::spec::BotSpec;
 use crate::protocol::{

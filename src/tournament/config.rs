@@ -11,6 +11,7 @@
 //! out = "arena-out/mine"       # default: arena-out/<timestamp>
 //! opening_plies = 2            # random legal opening shared by both games of a pair
 //! grace_ms = 100               # allowance beyond each move's limit before a timeout
+//! sync_interval_ms = 200       # journal fdatasync at most this often (0: after every game)
 //!
 //! [[bot]]
 //! name = "random"
@@ -43,6 +44,16 @@ fn default_grace_ms() -> u64 {
     DEFAULT_GRACE.as_millis() as u64
 }
 
+/// How often, at most, the journal is synced to disk by default.
+pub const DEFAULT_SYNC_INTERVAL_MS: u64 = 200;
+
+/// Longest accepted journal sync interval: what a machine crash may lose.
+pub const MAX_SYNC_INTERVAL_MS: u64 = 60_000;
+
+fn default_sync_interval_ms() -> u64 {
+    DEFAULT_SYNC_INTERVAL_MS
+}
+
 /// Variant used when neither the file nor a flag names one.
 pub const DEFAULT_VARIANT: &str = "qango6";
 /// Games per pairing when not configured: one game pair.
@@ -71,6 +82,12 @@ pub struct TournamentConfig {
     /// ms: absorbs scheduling noise when many games share few cores.
     #[serde(default = "default_grace_ms")]
     pub grace_ms: u64,
+    /// The journal is synced to disk (`fdatasync`) at most this often, in
+    /// ms, and at the end; 0 syncs after every game. A kill of arena loses
+    /// nothing written; a machine crash loses at most this interval, which
+    /// `--resume` plays again.
+    #[serde(default = "default_sync_interval_ms")]
+    pub sync_interval_ms: u64,
     pub bots: Vec<BotSpec>,
 }
 
@@ -96,6 +113,12 @@ impl TournamentConfig {
         check_games_per_pairing(self.games_per_pairing as i64)?;
         if self.concurrency == 0 {
             bail!("concurrency must be at least 1");
+        }
+        if self.sync_interval_ms > MAX_SYNC_INTERVAL_MS {
+            bail!(
+                "sync_interval_ms (--sync-ms) must be at most {MAX_SYNC_INTERVAL_MS}, got {}",
+                self.sync_interval_ms
+            );
         }
         if self.bots.len() < 2 {
             bail!(
@@ -139,6 +162,7 @@ pub struct Overrides {
     pub out: Option<PathBuf>,
     pub opening_plies: Option<u32>,
     pub grace_ms: Option<u64>,
+    pub sync_interval_ms: Option<u64>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
 }
@@ -159,6 +183,7 @@ struct RawTournament {
     out: Option<Spanned<PathBuf>>,
     opening_plies: Option<Spanned<i64>>,
     grace_ms: Option<Spanned<i64>>,
+    sync_interval_ms: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -388,6 +413,21 @@ fn build(
         (None, None) => default_grace_ms(),
     };
 
+    let sync_interval_ms = match (overrides.sync_interval_ms, &t.sync_interval_ms) {
+        (Some(ms), _) => ms,
+        (None, Some(ms)) => u64::try_from(*ms.get_ref())
+            .ok()
+            .filter(|&v| v <= MAX_SYNC_INTERVAL_MS)
+            .ok_or_else(|| {
+                src.error(
+                    "sync_interval_ms",
+                    ms,
+                    format!("must be between 0 and {MAX_SYNC_INTERVAL_MS}"),
+                )
+            })?,
+        (None, None) => default_sync_interval_ms(),
+    };
+
     let mut bots = Vec::with_capacity(raw.bot.len());
     let mut seen = BTreeSet::new();
     for spanned in &raw.bot {
@@ -428,6 +468,7 @@ fn build(
         out,
         opening_plies,
         grace_ms,
+        sync_interval_ms,
         bots,
     };
     config
@@ -638,6 +679,7 @@ cwd = "bots"
             out: Some("x".into()),
             opening_plies: Some(1),
             grace_ms: Some(250),
+            sync_interval_ms: Some(50),
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
         };
         let c = parse(&text, &overrides).unwrap();
@@ -646,6 +688,7 @@ cwd = "bots"
         assert_eq!(c.time_control, TimeControl::PerMove { move_ms: 50 });
         assert_eq!((c.concurrency, c.seed, c.opening_plies), (1, 8, 1));
         assert_eq!(c.grace_ms, 250);
+        assert_eq!(c.sync_interval_ms, 50);
         assert_eq!(c.out, PathBuf::from("x"));
         assert_eq!(c.bot_names(), ["a", "b", "c"]);
         assert_eq!(c.bots[1].command, ["node", "b.js"]);

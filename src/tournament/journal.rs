@@ -1,6 +1,7 @@
 //! The journal of finished games: `games.jsonl` (full records, one JSON
 //! object a line, each accepted by `arena judge`) and `games.csv` (one
-//! [`GameRow`] a line), appended and flushed to disk as each game ends.
+//! [`GameRow`] a line), appended as each game ends and synced to disk at most
+//! every `sync_interval_ms` (see [`Journal::start_writer`]).
 //!
 //! A game counts as finished if and only if it is in both files. The record
 //! is written to `games.jsonl` first and the row to `games.csv` second, so a
@@ -15,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
 use serde::Serialize;
@@ -211,49 +213,53 @@ impl Journal {
     /// each written in one piece and synced to disk.
     pub fn append(&mut self, row: &GameRow, record: &impl Serialize) -> anyhow::Result<()> {
         let entry = JournalEntry::encode(row, record)?;
-        write_batch(&self.dir, &mut self.jsonl, &mut self.csv, &[entry])
+        write_batch(&self.dir, &mut self.jsonl, &mut self.csv, &[entry])?;
+        for (file, name) in [(&self.jsonl, GAMES_JSONL), (&self.csv, GAMES_CSV)] {
+            file.sync_data()
+                .with_context(|| format!("syncing {}", self.dir.join(name).display()))?;
+        }
+        Ok(())
     }
 
     /// Starts a thread that appends [`JournalEntry`]s sent to it, so that the
-    /// writes and syncs stay off the path that starts the next game. It
-    /// writes exactly as [`Journal::append`] does and reports each game (its
-    /// id) on `done` once both lines are synced, or the error that stopped
-    /// it. At most `capacity` entries wait.
+    /// writes and syncs stay off the path that starts the next game. Each
+    /// game's record goes to `games.jsonl` and then its row to `games.csv`
+    /// as soon as it arrives (so a kill of arena, which leaves the page
+    /// cache to the kernel, loses nothing sent), and is reported on `done`
+    /// (its id) once written, or the error that stopped the writer. The
+    /// files are synced (`fdatasync`) at most every `sync_interval` and when
+    /// the writer closes: a machine crash loses at most the games of the
+    /// last interval, which `--resume` replays. A zero interval syncs after
+    /// every write. At most `capacity` entries wait.
     pub fn start_writer(
         &self,
         capacity: usize,
+        sync_interval: Duration,
         done: tokio::sync::mpsc::UnboundedSender<anyhow::Result<u64>>,
     ) -> anyhow::Result<JournalWriter> {
         let clone = |file: &File, name: &str| {
             file.try_clone()
                 .with_context(|| format!("cannot reopen {}", self.dir.join(name).display()))
         };
-        let mut jsonl = clone(&self.jsonl, GAMES_JSONL)?;
-        let mut csv = clone(&self.csv, GAMES_CSV)?;
-        let dir = self.dir.clone();
-        let (sender, mut receiver) = tokio::sync::mpsc::channel::<JournalEntry>(capacity.max(1));
+        let files = JournalFiles {
+            dir: self.dir.clone(),
+            jsonl: clone(&self.jsonl, GAMES_JSONL)?,
+            csv: clone(&self.csv, GAMES_CSV)?,
+        };
+        let (sender, receiver) = tokio::sync::mpsc::channel::<JournalEntry>(capacity.max(1));
+        // The thread waits for entries or for the next sync, whichever
+        // comes first: a timer, so it needs a (tiny) runtime of its own.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .context("starting the journal writer's timer")?;
         let thread = std::thread::Builder::new()
             .name("arena-journal".into())
             .spawn(move || {
-                let mut batch = Vec::new();
-                while let Some(entry) = receiver.blocking_recv() {
-                    // Games that ended while the last batch was syncing are
-                    // written together and share one sync per file.
-                    batch.push(entry);
-                    while let Ok(more) = receiver.try_recv() {
-                        batch.push(more);
-                    }
-                    match write_batch(&dir, &mut jsonl, &mut csv, &batch) {
-                        Ok(()) => {
-                            for entry in batch.drain(..) {
-                                let _ = done.send(Ok(entry.id));
-                            }
-                        }
-                        Err(error) => {
-                            let _ = done.send(Err(error));
-                            return;
-                        }
-                    }
+                let written =
+                    runtime.block_on(write_entries(files, receiver, sync_interval, &done));
+                if let Err(error) = written {
+                    let _ = done.send(Err(error));
                 }
             })
             .context("starting the journal writer thread")?;
@@ -262,6 +268,71 @@ impl Journal {
             thread: Some(thread),
         })
     }
+}
+
+/// The journal files as the writer thread holds them.
+struct JournalFiles {
+    dir: PathBuf,
+    jsonl: File,
+    csv: File,
+}
+
+impl JournalFiles {
+    fn sync(&self) -> anyhow::Result<()> {
+        for (file, name) in [(&self.jsonl, GAMES_JSONL), (&self.csv, GAMES_CSV)] {
+            file.sync_data()
+                .with_context(|| format!("syncing {}", self.dir.join(name).display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// The writer thread's loop: appends what comes, syncs when the interval
+/// since the last sync has passed and something is unsynced, and once more
+/// when the channel closes.
+async fn write_entries(
+    mut files: JournalFiles,
+    mut receiver: tokio::sync::mpsc::Receiver<JournalEntry>,
+    interval: Duration,
+    done: &tokio::sync::mpsc::UnboundedSender<anyhow::Result<u64>>,
+) -> anyhow::Result<()> {
+    let mut last_sync = std::time::Instant::now();
+    let mut unsynced = false;
+    let mut batch = Vec::new();
+    loop {
+        let next = if unsynced {
+            let due = tokio::time::Instant::from_std(last_sync + interval);
+            match tokio::time::timeout_at(due, receiver.recv()).await {
+                Ok(next) => next,
+                Err(_elapsed) => {
+                    files.sync()?;
+                    (last_sync, unsynced) = (std::time::Instant::now(), false);
+                    continue;
+                }
+            }
+        } else {
+            receiver.recv().await
+        };
+        let Some(entry) = next else { break };
+        // Games that ended while the last batch was written go together.
+        batch.push(entry);
+        while let Ok(more) = receiver.try_recv() {
+            batch.push(more);
+        }
+        write_batch(&files.dir, &mut files.jsonl, &mut files.csv, &batch)?;
+        unsynced = true;
+        if last_sync.elapsed() >= interval {
+            files.sync()?;
+            (last_sync, unsynced) = (std::time::Instant::now(), false);
+        }
+        for entry in batch.drain(..) {
+            let _ = done.send(Ok(entry.id));
+        }
+    }
+    if unsynced {
+        files.sync()?;
+    }
+    Ok(())
 }
 
 /// A finished game encoded for the journal: its `games.jsonl` and
@@ -327,9 +398,11 @@ impl Drop for JournalWriter {
     }
 }
 
-/// Appends the records of `batch` to `games.jsonl` and syncs it, then their
-/// rows to `games.csv` and syncs that: a crash leaves each game in neither
-/// file, in `games.jsonl` only (replayed on resume) or in both.
+/// Appends the records of `batch` to `games.jsonl`, then their rows to
+/// `games.csv`, each in one write: a kill leaves each game in neither file,
+/// in `games.jsonl` only (replayed on resume) or in both. (Which of two
+/// unsynced files a machine crash keeps is up to the disk; [`Journal::recover`]
+/// replays a game found in either one alone.)
 fn write_batch(
     dir: &Path,
     jsonl: &mut File,
@@ -337,17 +410,13 @@ fn write_batch(
     batch: &[JournalEntry],
 ) -> anyhow::Result<()> {
     let records: Vec<u8> = batch.iter().flat_map(|e| e.jsonl.iter().copied()).collect();
-    write_synced(jsonl, &records)
+    jsonl
+        .write_all(&records)
         .with_context(|| format!("writing {}", dir.join(GAMES_JSONL).display()))?;
     let rows: String = batch.iter().map(|e| e.csv.as_str()).collect();
-    write_synced(csv, rows.as_bytes())
+    csv.write_all(rows.as_bytes())
         .with_context(|| format!("writing {}", dir.join(GAMES_CSV).display()))?;
     Ok(())
-}
-
-fn write_synced(file: &mut File, bytes: &[u8]) -> std::io::Result<()> {
-    file.write_all(bytes)?;
-    file.sync_data()
 }
 
 fn read_or_empty(path: &Path) -> anyhow::Result<Vec<u8>> {
@@ -494,6 +563,40 @@ mod tests {
             white_time_ms: 10,
             black_time_ms: 12,
         }
+    }
+
+    /// Lines are in the files as soon as the writer reports them, long
+    /// before a sync is due (a kill of arena keeps them), and closing the
+    /// writer does not wait for the interval.
+    #[tokio::test]
+    async fn the_writer_appends_at_once_and_syncs_by_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = Journal::create(dir.path()).unwrap();
+        let (done_sender, mut done) = tokio::sync::mpsc::unbounded_channel();
+        let mut writer = journal
+            .start_writer(2, Duration::from_secs(60), done_sender)
+            .unwrap();
+        for id in 0..3 {
+            let record = serde_json::json!({"game": "qango6", "moves": []});
+            writer
+                .send(JournalEntry::encode(&row(id), &record).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(done.recv().await.unwrap().unwrap(), id);
+            let csv = std::fs::read_to_string(dir.path().join(GAMES_CSV)).unwrap();
+            let jsonl = std::fs::read_to_string(dir.path().join(GAMES_JSONL)).unwrap();
+            assert_eq!(csv.lines().count() as u64, id + 2, "{csv}");
+            assert_eq!(jsonl.lines().count() as u64, id + 1, "{jsonl}");
+        }
+        let closing = std::time::Instant::now();
+        tokio::task::spawn_blocking(move || writer.close())
+            .await
+            .unwrap();
+        assert!(closing.elapsed() < Duration::from_secs(30));
+        assert!(done.try_recv().is_err(), "no error, nothing more");
+        let (_, recovery) = Journal::recover(dir.path(), |_| Ok(())).unwrap();
+        assert_eq!(recovery.finished.len(), 3);
+        assert!(recovery.repairs.is_empty(), "{:?}", recovery.repairs);
     }
 
     #[test]

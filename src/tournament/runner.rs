@@ -3,9 +3,10 @@
 //!
 //! A game's task encodes its journal lines itself; the runner hands them to
 //! the journal's writer thread ([`Journal::start_writer`]), which appends
-//! and syncs them, and starts the next game at once instead of waiting for
-//! the disk. The writer's queue is bounded (`concurrency` entries), so a
-//! kill or a machine failure loses at most the games running or queued.
+//! them at once and syncs them by time, and starts the next game at once
+//! instead of waiting for the disk. The writer's queue is bounded
+//! (`concurrency` entries), so a kill loses at most the games running or
+//! queued, and a machine failure also those of the last sync interval.
 //! Before the run returns, everything queued is written and synced.
 //!
 //! Bot processes are kept in a [`BotPool`] and reused from game to game (the
@@ -98,7 +99,11 @@ pub async fn run_games(
         failed: Vec::new(),
     };
     let (done_sender, mut done) = tokio::sync::mpsc::unbounded_channel();
-    let writer = journal.start_writer(config.concurrency.max(1), done_sender)?;
+    let writer = journal.start_writer(
+        config.concurrency.max(1),
+        std::time::Duration::from_millis(config.sync_interval_ms),
+        done_sender,
+    )?;
     let signal = shutdown_signal();
     tokio::pin!(signal);
 
