@@ -35,6 +35,10 @@ use arena::games::{Color, Position, Variant};
 use arena::protocol::{TimeControl, Turn, TurnClock};
 use arena::referee::{play_bots, BotProcess, BotSpec, GameConfig, ReadLine, Seat, SpawnOptions};
 
+#[path = "support/pin.rs"]
+mod pin;
+use pin::{pin_to_one_cpu, pinning_wanted};
+
 const ECHO: &str = env!("CARGO_BIN_EXE_arena-echo");
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
@@ -201,32 +205,8 @@ fn micros(d: Duration) -> String {
     format!("{:.2}us", d.as_secs_f64() * 1e6)
 }
 
-/// Runs this process (and so the children it starts, and the runtime's
-/// threads) on one CPU: the first one it may use. Returns that CPU.
-///
-/// On a virtual machine a wake-up that crosses to an idle virtual CPU costs
-/// tens of microseconds of hypervisor latency, more than the whole round
-/// trip; whether a run gets such wake-ups depends on where the scheduler
-/// happens to place the processes, so unpinned runs flip between fast and
-/// slow for reasons that have nothing to do with the code measured. Pinned,
-/// every wake-up is a same-CPU context switch: the floor.
-fn pin_to_one_cpu() -> Option<usize> {
-    // SAFETY: plain system calls on a zeroed, correctly sized cpu_set_t.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return None;
-        }
-        let cpu = (0..libc::CPU_SETSIZE as usize).find(|&c| libc::CPU_ISSET(c, &set))?;
-        libc::CPU_ZERO(&mut set);
-        libc::CPU_SET(cpu, &mut set);
-        (libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0)
-            .then_some(cpu)
-    }
-}
-
 fn main() {
-    let pin = std::env::var("ARENA_BENCH_PIN").map_or(true, |v| v != "0");
+    let pin = pinning_wanted();
     if pin {
         match pin_to_one_cpu() {
             Some(cpu) => println!(
@@ -273,7 +253,7 @@ async fn run() {
     let mut process =
         BotProcess::spawn(&spec("echo", ECHO), &SpawnOptions::default()).expect("spawn echo");
     let mut seat = Seat::new(spec("instant", INSTANT_BOT), SpawnOptions::default());
-    seat.prepare(None, "").await.expect("instant bot starts");
+    seat.prepare(None).await.expect("instant bot starts");
     let mut white = Seat::new(spec("white", INSTANT_BOT), SpawnOptions::default());
     let mut black = Seat::new(spec("black", INSTANT_BOT), SpawnOptions::default());
     let variants: Vec<&'static Variant> = std::env::var("ARENA_BENCH_VARIANTS")

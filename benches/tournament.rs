@@ -1,58 +1,113 @@
-//! Tournament throughput and the referee's memory, with instant bots.
+//! Tournament throughput, the all-in cost per ply against the pipe floor,
+//! and the referee's memory, with instant bots.
 //!
 //! Run: `cargo bench --bench tournament`.
 //!
-//! Each measurement runs `arena tournament` (the same code path as the
+//! Each tournament runs `arena tournament` (the same code path as the
 //! command line: [`arena::cli::tournament::run`]) in a fresh child process
 //! (this benchmark executable started again with `--child`), so that every
-//! run starts cold and its peak RSS is its own:
+//! run starts cold and its peak RSS is its own. Wall time is from starting
+//! the child to its exit: bot start-up (one process per bot and concurrent
+//! game slot, reused across games), every game, the journal (synced every
+//! 200 ms, the default) and the final standings are all included.
 //!
-//! - throughput: a round-robin of 5 instant bots (`arena-instant-bot`),
-//!   Qango 6 with 2-ply random openings, `-j 2`, games per second of wall
-//!   time from starting the process to its exit: bot start-up (one process
-//!   per bot and concurrent game slot, reused across games), every game,
-//!   the journal and the final standings are all included;
-//! - memory: the child's peak RSS (`VmHWM` in `/proc/self/status`, the
-//!   referee process alone: bots are separate processes) for 1,000 and for
-//!   10,000 games of the same tournament.
-//!
-//! `ARENA_BENCH_GAMES=N1,N2,...` replaces the list of tournament sizes
-//! (games per run; multiples of 20).
+//! 1. Throughput and memory: a round robin of 5 instant bots
+//!    (`arena-instant-bot`), Qango 6 with 2-ply random openings, `-j 2`, not
+//!    pinned, output on the working directory's disk (under `target/tmp`):
+//!    games per second, and the child's peak RSS (`VmHWM`, the referee
+//!    process alone: bots are separate processes) for 1,000 and 10,000
+//!    games. `ARENA_BENCH_GAMES=N1,N2,...` replaces the sizes (multiples
+//!    of 20).
+//! 2. Cost per ply: two instant bots, Qango 6, 2-ply openings, `-j 1`, the
+//!    child and its bots pinned to one CPU, output on the working disk and
+//!    on tmpfs (`/dev/shm`), alternately: wall time divided by the plies of
+//!    all games, as a multiple of the raw pipe round trip (a short line to
+//!    `arena-echo` and back with blocking I/O, on the same CPU) measured
+//!    between the runs. `ARENA_BENCH_PLY_GAMES` (default 2,000, even) and
+//!    `ARENA_BENCH_PLY_RUNS` (default 5 per place) change it;
+//!    `ARENA_BENCH_PIN=0` turns pinning off.
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "support/pin.rs"]
+mod pin;
+use pin::{pin_to_one_cpu, pinning_wanted};
+
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
+const ECHO: &str = env!("CARGO_BIN_EXE_arena-echo");
+/// Bots of the throughput round robin.
 const BOTS: usize = 5;
-/// Pairings in a round-robin of `BOTS` bots.
-const PAIRINGS: usize = BOTS * (BOTS - 1) / 2;
 const DEFAULT_SIZES: &str = "1000,10000";
+const DEFAULT_PLY_GAMES: usize = 2000;
+const DEFAULT_PLY_RUNS: usize = 5;
+/// Timed round trips to the echo child before each cost-per-ply run.
+const FLOOR_TRIPS: usize = 2000;
+
+/// What one child run plays and where.
+struct Plan {
+    bots: usize,
+    games: usize,
+    jobs: usize,
+    pin: bool,
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--child") {
-        let games: usize = args[2].parse().expect("games");
-        let out = PathBuf::from(&args[3]);
-        std::process::exit(child(games, &out));
+        let number = |i: usize| -> usize { args[i].parse().expect("a number") };
+        let plan = Plan {
+            bots: number(2),
+            games: number(3),
+            jobs: number(4),
+            pin: args[5] == "pin",
+        };
+        std::process::exit(child(&plan, Path::new(&args[6])));
     }
+    let disk = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    throughput(&disk);
+    cost_per_ply(&disk);
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .map(|v| {
+            v.trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("{name}: a number"))
+        })
+        .unwrap_or(default)
+}
+
+fn throughput(disk: &Path) {
     let sizes: Vec<usize> = std::env::var("ARENA_BENCH_GAMES")
         .unwrap_or_else(|_| DEFAULT_SIZES.to_string())
         .split(',')
         .map(|n| n.trim().parse().expect("ARENA_BENCH_GAMES: numbers"))
         .collect();
     println!(
-        "tournament: round-robin of {BOTS} instant bots, qango6, -j 2, one fresh process per run"
+        "tournament: round-robin of {BOTS} instant bots, qango6, -j 2, one fresh process per run, \
+         output in {}",
+        disk.display()
     );
     println!(
-        "  {:>7}  {:>9}  {:>10}  {:>13}  {:>14}",
+        "  {:>7}  {:>9}  {:>10}  {:>13}  {:>9}",
         "games", "wall", "games/s", "peak RSS", "log files"
     );
     let mut results = Vec::new();
     for games in sizes {
-        let run = parent(games);
+        let plan = Plan {
+            bots: BOTS,
+            games,
+            jobs: 2,
+            pin: false,
+        };
+        let run = parent(&plan, disk);
         println!(
-            "  {:>7}  {:>8.2}s  {:>10.0}  {:>10} KiB  {:>14}",
+            "  {:>7}  {:>8.2}s  {:>10.0}  {:>10} KiB  {:>9}",
             games,
             run.wall.as_secs_f64(),
             games as f64 / run.wall.as_secs_f64(),
@@ -70,21 +125,160 @@ fn main() {
     }
 }
 
+fn cost_per_ply(disk: &Path) {
+    let games: usize = env_or("ARENA_BENCH_PLY_GAMES", DEFAULT_PLY_GAMES);
+    let runs: usize = env_or("ARENA_BENCH_PLY_RUNS", DEFAULT_PLY_RUNS);
+    let pin = pinning_wanted();
+    let tmpfs = PathBuf::from("/dev/shm");
+    let places: Vec<(&str, &Path)> = if tmpfs.is_dir() {
+        vec![("working disk", disk), ("tmpfs", &tmpfs)]
+    } else {
+        println!("  (no /dev/shm: tmpfs skipped)");
+        vec![("working disk", disk)]
+    };
+    // The floor is measured on the CPU the children will run on.
+    let floor_cpu = std::thread::spawn(move || {
+        let cpu = if pin { pin_to_one_cpu() } else { None };
+        let mut echo = RawEcho::start();
+        let mut samples = Vec::new();
+        echo.round_trips(FLOOR_TRIPS, &mut samples); // warm-up
+        samples.clear();
+        (echo, cpu, samples)
+    })
+    .join()
+    .expect("floor thread");
+    let (mut echo, cpu, mut floor) = floor_cpu;
+    println!(
+        "cost per ply: 2 instant bots, qango6, -j 1, {games} games per run, {runs} runs per place, {}",
+        match (pin, cpu) {
+            (true, Some(cpu)) => format!("pinned to CPU {cpu} (ARENA_BENCH_PIN=0: not pinned)"),
+            _ => "not pinned".to_string(),
+        }
+    );
+    let mut per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
+    for _ in 0..runs {
+        for (place, (_, dir)) in places.iter().enumerate() {
+            // The echo round trips run on a pinned thread, like the children.
+            (echo, floor) = std::thread::spawn(move || {
+                if pin {
+                    pin_to_one_cpu();
+                }
+                echo.round_trips(FLOOR_TRIPS, &mut floor);
+                (echo, floor)
+            })
+            .join()
+            .expect("floor thread");
+            let plan = Plan {
+                bots: 2,
+                games,
+                jobs: 1,
+                pin,
+            };
+            let run = parent(&plan, dir);
+            per_ply[place].push(run.wall / run.plies.max(1) as u32);
+        }
+    }
+    drop(echo);
+    let floor = median(&mut floor);
+    println!(
+        "  {:<14} {:>10} {:>10} {:>10}   {:>13}",
+        "output on", "min", "median", "max", "median/floor"
+    );
+    println!(
+        "  {:<14} {:>10} {:>10} {:>10}   {:>12.2}x",
+        "(pipe floor)",
+        "",
+        micros(floor),
+        "",
+        1.0
+    );
+    for ((name, _), samples) in places.iter().zip(per_ply.iter_mut()) {
+        let mid = median(samples);
+        println!(
+            "  {:<14} {:>10} {:>10} {:>10}   {:>12.2}x",
+            name,
+            micros(samples[0]),
+            micros(mid),
+            micros(samples[samples.len() - 1]),
+            mid.as_secs_f64() / floor.as_secs_f64()
+        );
+    }
+}
+
+/// Sorts and returns the median.
+fn median(values: &mut [Duration]) -> Duration {
+    values.sort_unstable();
+    values[values.len() / 2]
+}
+
+fn micros(d: Duration) -> String {
+    format!("{:.2}us", d.as_secs_f64() * 1e6)
+}
+
+/// A child that echoes lines, driven with blocking I/O: the floor.
+struct RawEcho {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl RawEcho {
+    fn start() -> RawEcho {
+        let mut child = Command::new(ECHO)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {ECHO}: {e}"));
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        RawEcho {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Times `count` round trips of a move-sized line.
+    fn round_trips(&mut self, count: usize, samples: &mut Vec<Duration>) {
+        let line = "{\"type\":\"move\",\"move\":\"c3\"}\n";
+        let mut answer = String::with_capacity(line.len());
+        for _ in 0..count {
+            let began = Instant::now();
+            self.stdin.write_all(line.as_bytes()).expect("echo stdin");
+            answer.clear();
+            self.stdout.read_line(&mut answer).expect("echo stdout");
+            samples.push(began.elapsed());
+            assert_eq!(answer.len(), line.len(), "echo answered a different line");
+        }
+    }
+}
+
+impl Drop for RawEcho {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 struct Run {
     wall: Duration,
+    plies: u64,
     peak_rss_kib: u64,
     log_files: usize,
 }
 
-/// Starts this executable as `--child`, times it, reads what it reported.
-fn parent(games: usize) -> Run {
-    let dir = tempfile::tempdir().expect("temporary directory");
+/// Starts this executable as `--child` with an output directory in
+/// `place`, times it, reads what it reported and wrote.
+fn parent(plan: &Plan, place: &Path) -> Run {
+    std::fs::create_dir_all(place).expect("output place");
+    let dir = tempfile::tempdir_in(place).expect("temporary directory");
     let out = dir.path().join("run");
     let exe = std::env::current_exe().expect("own executable");
     let began = Instant::now();
     let status = Command::new(exe)
         .arg("--child")
-        .arg(games.to_string())
+        .args([plan.bots, plan.games, plan.jobs].map(|n| n.to_string()))
+        .arg(if plan.pin { "pin" } else { "free" })
         .arg(&out)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -93,44 +287,64 @@ fn parent(games: usize) -> Run {
     let wall = began.elapsed();
     assert!(status.success(), "the child run failed: {status}");
     let report = std::fs::read_to_string(dir.path().join("peak_rss_kib")).expect("child report");
-    let rows = count_lines(&out.join("games.csv")) - 1;
-    assert_eq!(rows, games, "games.csv must hold every game");
+    let (rows, plies) = games_and_plies(&out.join("games.csv"));
+    assert_eq!(rows, plan.games, "games.csv must hold every game");
     Run {
         wall,
+        plies,
         peak_rss_kib: report.trim().parse().expect("a number"),
         log_files: std::fs::read_dir(out.join("logs")).map_or(0, |d| d.count()),
     }
 }
 
-fn count_lines(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .count()
+/// Rows of `games.csv` and the sum of their `plies`.
+fn games_and_plies(path: &Path) -> (usize, u64) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header = lines.next().expect("header");
+    let column = header
+        .split(',')
+        .position(|c| c == "plies")
+        .expect("a plies column");
+    let mut rows = 0;
+    let mut plies = 0;
+    for line in lines {
+        rows += 1;
+        // Bot names and openings here hold no commas or quotes.
+        plies += line
+            .split(',')
+            .nth(column)
+            .map_or(0, |p| p.parse().expect("plies"));
+    }
+    (rows, plies)
 }
 
 /// The measured run: a whole tournament in this process, then its peak RSS
 /// into `<out>/../peak_rss_kib`.
-fn child(games: usize, out: &Path) -> i32 {
+fn child(plan: &Plan, out: &Path) -> i32 {
+    if plan.pin {
+        pin_to_one_cpu().expect("pin to one CPU");
+    }
+    let pairings = plan.bots * (plan.bots - 1) / 2;
     assert!(
-        games.is_multiple_of(2 * PAIRINGS),
+        plan.games.is_multiple_of(2 * pairings),
         "games must be a multiple of {}",
-        2 * PAIRINGS
+        2 * pairings
     );
     let args = arena::cli::tournament::Args {
         run: arena::cli::run_flags::RunFlags {
             variant: Some("qango6".into()),
             tc: Some("per-move=1000".into()),
-            concurrency: Some(2),
+            concurrency: Some(plan.jobs),
             seed: Some(1),
             out: Some(out.to_path_buf()),
             grace_ms: None,
             sync_ms: None,
             no_progress: true,
         },
-        games: Some((games / PAIRINGS) as u32),
+        games: Some((plan.games / pairings) as u32),
         opening_plies: Some(2),
-        bots: (0..BOTS)
+        bots: (0..plan.bots)
             .map(|i| format!("instant{i}={INSTANT_BOT}"))
             .collect(),
         ..Default::default()

@@ -5,6 +5,7 @@
 mod common;
 mod tournament_support;
 
+use std::path::Path;
 use std::time::Duration;
 
 use arena::cli::judge::judge;
@@ -65,8 +66,32 @@ fn small_tournament_writes_every_file() {
     assert_eq!(line_count(&out.join("standings.csv")), 1 + 3);
     assert_eq!(line_count(&out.join("pairwise.csv")), 1 + 3);
     assert!(out.join("model.csv").is_file());
-    let logs = std::fs::read_dir(out.join("logs")).unwrap().count();
-    assert_eq!(logs, 2 * 12, "one stderr log per bot per game");
+    // A bot's log of a game is created when it first writes to stderr
+    // (these bots write when they hear game_over): at most one per bot and
+    // game, named after its game, and every log a record names exists.
+    let records = jsonl_records(&out);
+    let game_ids: Vec<String> = records
+        .iter()
+        .map(|r| r["game_id"].as_str().unwrap().to_string())
+        .collect();
+    let logs: Vec<String> = std::fs::read_dir(out.join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!logs.is_empty() && logs.len() <= 2 * 12, "{logs:?}");
+    for log in &logs {
+        assert!(
+            game_ids.iter().any(|id| log.starts_with(&format!("{id}-"))),
+            "{log} is not a game's log"
+        );
+    }
+    for record in &records {
+        for side in ["white_log", "black_log"] {
+            if let Some(path) = record[side].as_str() {
+                assert!(Path::new(path).is_file(), "{record}");
+            }
+        }
+    }
     wait_until_gone(&tag);
 }
 
