@@ -128,6 +128,9 @@ fn throughput(disk: &Path) {
 fn cost_per_ply(disk: &Path) {
     let games: usize = env_or("ARENA_BENCH_PLY_GAMES", DEFAULT_PLY_GAMES);
     let runs: usize = env_or("ARENA_BENCH_PLY_RUNS", DEFAULT_PLY_RUNS);
+    if runs == 0 || games == 0 {
+        return;
+    }
     let pin = pinning_wanted();
     let tmpfs = PathBuf::from("/dev/shm");
     let places: Vec<(&str, &Path)> = if tmpfs.is_dir() {
@@ -156,6 +159,7 @@ fn cost_per_ply(disk: &Path) {
         }
     );
     let mut per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
+    let mut cpu_per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
     for _ in 0..runs {
         for (place, (_, dir)) in places.iter().enumerate() {
             // The echo round trips run on a pinned thread, like the children.
@@ -176,13 +180,14 @@ fn cost_per_ply(disk: &Path) {
             };
             let run = parent(&plan, dir);
             per_ply[place].push(run.wall / run.plies.max(1) as u32);
+            cpu_per_ply[place].push(run.cpu / run.plies.max(1) as u32);
         }
     }
     drop(echo);
     let floor = median(&mut floor);
     println!(
-        "  {:<14} {:>10} {:>10} {:>10}   {:>13}",
-        "output on", "min", "median", "max", "median/floor"
+        "  {:<14} {:>10} {:>10} {:>10}   {:>13}   {:>10} {:>13}",
+        "output on", "min", "median", "max", "median/floor", "CPU", "CPU/floor"
     );
     println!(
         "  {:<14} {:>10} {:>10} {:>10}   {:>12.2}x",
@@ -192,17 +197,26 @@ fn cost_per_ply(disk: &Path) {
         "",
         1.0
     );
-    for ((name, _), samples) in places.iter().zip(per_ply.iter_mut()) {
+    let ratio = |d: Duration| d.as_secs_f64() / floor.as_secs_f64();
+    for (place, (name, _)) in places.iter().enumerate() {
+        let samples = &mut per_ply[place];
         let mid = median(samples);
+        let cpu = median(&mut cpu_per_ply[place]);
         println!(
-            "  {:<14} {:>10} {:>10} {:>10}   {:>12.2}x",
+            "  {:<14} {:>10} {:>10} {:>10}   {:>12.2}x   {:>10} {:>12.2}x",
             name,
             micros(samples[0]),
             micros(mid),
             micros(samples[samples.len() - 1]),
-            mid.as_secs_f64() / floor.as_secs_f64()
+            ratio(mid),
+            micros(cpu),
+            ratio(cpu),
         );
     }
+    println!(
+        "  (wall time per ply; CPU: user + system time of arena and its bots per ply, which \
+         other load on the CPU does not inflate)"
+    );
 }
 
 /// Sorts and returns the median.
@@ -262,6 +276,8 @@ impl Drop for RawEcho {
 
 struct Run {
     wall: Duration,
+    /// User + system time of the child and its bots.
+    cpu: Duration,
     plies: u64,
     peak_rss_kib: u64,
     log_files: usize,
@@ -274,6 +290,7 @@ fn parent(plan: &Plan, place: &Path) -> Run {
     let dir = tempfile::tempdir_in(place).expect("temporary directory");
     let out = dir.path().join("run");
     let exe = std::env::current_exe().expect("own executable");
+    let cpu_before = children_cpu();
     let began = Instant::now();
     let status = Command::new(exe)
         .arg("--child")
@@ -285,16 +302,31 @@ fn parent(plan: &Plan, place: &Path) -> Run {
         .status()
         .expect("start the child run");
     let wall = began.elapsed();
+    let cpu = children_cpu().saturating_sub(cpu_before);
     assert!(status.success(), "the child run failed: {status}");
     let report = std::fs::read_to_string(dir.path().join("peak_rss_kib")).expect("child report");
     let (rows, plies) = games_and_plies(&out.join("games.csv"));
     assert_eq!(rows, plan.games, "games.csv must hold every game");
     Run {
         wall,
+        cpu,
         plies,
         peak_rss_kib: report.trim().parse().expect("a number"),
         log_files: std::fs::read_dir(out.join("logs")).map_or(0, |d| d.count()),
     }
+}
+
+/// User + system time of every child process waited for so far (their own
+/// waited-for children, the bots, included).
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 /// Rows of `games.csv` and the sum of their `plies`.

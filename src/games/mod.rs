@@ -204,14 +204,22 @@ impl Position {
     }
 
     pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(64);
+        self.for_each_legal_move(|m| moves.push(m));
+        moves
+    }
+
+    /// Calls `f` with each move of [`Position::legal_moves`], in the same
+    /// order, without building the list (the referee writes them as text).
+    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
         match &self.state {
             State::Qango(s) => {
                 let cols = s.geometry().cols;
-                geometry::bits(s.legal_mask())
-                    .map(|i| Move::Qango(Cell::from_index(i, cols)))
-                    .collect()
+                for i in geometry::bits(s.legal_mask()) {
+                    f(Move::Qango(Cell::from_index(i, cols)));
+                }
             }
-            State::Quinque(s) => s.legal_moves().into_iter().map(Move::Quinque).collect(),
+            State::Quinque(s) => s.for_each_legal_move(|m| f(Move::Quinque(m))),
         }
     }
 

@@ -420,15 +420,30 @@ impl QuinqueState {
     }
 
     fn has_legal_move(&self) -> bool {
-        !self.generate(true).is_empty()
+        let mut any = false;
+        self.generate(|_| {
+            any = true;
+            false
+        });
+        any
     }
 
     /// Every legal move for the side to move.
     pub fn legal_moves(&self) -> Vec<QuinqueMove> {
-        if self.result.is_some() {
-            return Vec::new();
+        let mut moves = Vec::with_capacity(64);
+        self.for_each_legal_move(|m| moves.push(m));
+        moves
+    }
+
+    /// Calls `f` with every legal move for the side to move, in board order
+    /// (no list: the referee collects them in its own type).
+    pub fn for_each_legal_move(&self, mut f: impl FnMut(QuinqueMove)) {
+        if self.result.is_none() {
+            self.generate(|m| {
+                f(m);
+                true
+            });
         }
-        self.generate(false)
     }
 
     /// Cells of `color`'s stacks by height: `[any, singles, doubles, triples]`.
@@ -444,65 +459,75 @@ impl QuinqueState {
         by_height
     }
 
-    /// Generates legal moves in board order; with `first_only` stops after
-    /// the first one. Works on cell masks: this runs on every referee turn.
-    fn generate(&self, first_only: bool) -> Vec<QuinqueMove> {
+    /// Passes legal moves in board order to `emit` until it returns false.
+    /// Works on cell masks: this runs on every referee turn.
+    fn generate(&self, mut emit: impl FnMut(QuinqueMove) -> bool) {
         let me = self.to_move();
         let own = self.stacks_by_height(me);
         let opp = self.stacks_by_height(me.opponent());
         let locked = self.locked.map_or(0, |c| 1u32 << idx(c));
         let enclosed = |i: usize| NEIGHBOURS[i] & !own[0] == 0;
-        let mut moves = Vec::with_capacity(64);
         if self.supply[me.index()] > 0 {
             let empty = !(own[0] | opp[0]) & ((1 << CELLS) - 1);
             let may_triple = own[3] == 0;
             for i in 0..CELLS {
                 let bit = 1u32 << i;
-                if empty & bit != 0 && !(self.ply == 0 && i == CENTRE) {
-                    moves.push(QuinqueMove::Place(cell(i)));
+                let m = if empty & bit != 0 && !(self.ply == 0 && i == CENTRE) {
+                    QuinqueMove::Place(cell(i))
                 } else if own[1] & bit != 0 {
-                    moves.push(QuinqueMove::Double(cell(i)));
+                    QuinqueMove::Double(cell(i))
                 } else if own[2] & bit != 0 && may_triple && i != CENTRE {
-                    moves.push(QuinqueMove::Triple(cell(i)));
+                    QuinqueMove::Triple(cell(i))
                 } else if opp[1] & !locked & bit != 0 && enclosed(i) {
-                    moves.push(QuinqueMove::Enclose(cell(i)));
-                }
-                if first_only && !moves.is_empty() {
-                    return moves;
+                    QuinqueMove::Enclose(cell(i))
+                } else {
+                    continue;
+                };
+                if !emit(m) {
+                    return;
                 }
             }
         }
         if own[2] == 0 {
-            return moves;
+            return;
         }
-        let doubles: Vec<usize> = geometry::bits(own[2] as u64).collect();
+        // Own doubles, without a list (at most one per cell).
+        let mut doubles = [0usize; CELLS];
+        let mut count = 0;
+        for d in geometry::bits(own[2] as u64) {
+            doubles[count] = d;
+            count += 1;
+        }
+        let doubles = &doubles[..count];
         for t in geometry::bits(((opp[1] | opp[2]) & !locked) as u64) {
             let double = opp[2] & (1 << t) != 0;
             if !double || enclosed(t) {
-                for &w in &doubles {
-                    moves.push(QuinqueMove::Capture {
+                for &w in doubles {
+                    let m = QuinqueMove::Capture {
                         target: cell(t),
                         with: cell(w),
                         second: None,
-                    });
+                    };
+                    if !emit(m) {
+                        return;
+                    }
                 }
             }
             if double {
                 for (k, &a) in doubles.iter().enumerate() {
                     for &b in &doubles[k + 1..] {
-                        moves.push(QuinqueMove::Capture {
+                        let m = QuinqueMove::Capture {
                             target: cell(t),
                             with: cell(a),
                             second: Some(cell(b)),
-                        });
+                        };
+                        if !emit(m) {
+                            return;
+                        }
                     }
                 }
             }
-            if first_only && !moves.is_empty() {
-                return moves;
-            }
         }
-        moves
     }
 
     pub fn outcome(&self) -> Option<Outcome> {

@@ -285,9 +285,8 @@ pub async fn play_game(
                     // Borrowed, not copied: see `lines`.
                     state.clear();
                     pos.write_state_json(&mut state);
-                    let legal_moves = pos.legal_moves();
                     NotationCache::with_thread_cache(|notation| {
-                        notation.write_items(&legal_moves, &mut legal_move_items)
+                        notation.write_legal_moves(&pos, &mut legal_move_items)
                     });
                     let turn = TurnRef {
                         game_id: &config.game_id,

@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::games::{Color, Move, QuinqueMove, Variant};
+use crate::games::quinque::{CELLS as QUINQUE_CELLS, SIZE as QUINQUE_SIZE};
+use crate::games::{Cell, Color, Move, Position, QuinqueMove, Variant};
 use crate::protocol::{TimeControl, Turn, TurnClock};
 
 /// A `turn` message made of pieces of JSON text.
@@ -115,8 +116,10 @@ pub fn push_item(items: &mut String, item: &str) {
 ///
 /// Most legal moves stay legal from one turn to the next and recur from game
 /// to game, and formatting a move costs several times a lookup. One-cell
-/// moves are looked up by position, captures by a cheap hash of the move
-/// packed into one number. Each thread keeps one cache across games
+/// moves are looked up by position, Quinque captures by their three cells
+/// in a table (most of a Quinque turn's moves are captures late in a game,
+/// and a hash lookup each was a fifth of the referee's time per move), other
+/// moves by a cheap hash of the move packed into one number. Each thread keeps one cache across games
 /// ([`NotationCache::with_thread_cache`]); it holds at most the distinct
 /// moves of all variants (a few thousand), and is cleared should it ever
 /// pass [`NotationCache::MAX_ENTRIES`].
@@ -125,8 +128,28 @@ pub struct NotationCache {
     /// Moves on one cell (a Qango move; a Quinque place, double, triple or
     /// enclose) by `kind * 256 + row * 16 + col` (boards up to 16 x 16).
     cells: Vec<Option<Box<str>>>,
-    /// Other moves (Quinque captures) by [`packed_key`].
+    /// Quinque captures by [`capture_slot`].
+    captures: Vec<Option<Box<str>>>,
+    /// Other moves (captures on boards larger than Quinque's) by [`packed_key`].
     other: HashMap<u64, Box<str>, BuildHasherDefault<SmallKeyHasher>>,
+}
+
+/// Slots of the capture table: target, capturing double and second double
+/// or none, on the Quinque board.
+const CAPTURE_SLOTS: usize = QUINQUE_CELLS * QUINQUE_CELLS * (QUINQUE_CELLS + 1);
+
+/// A capture's place in the capture table, if its cells are on a Quinque
+/// board.
+fn capture_slot(target: &Cell, with: &Cell, second: &Option<Cell>) -> Option<usize> {
+    let index = |c: &Cell| {
+        let size = QUINQUE_SIZE as u8;
+        (c.row < size && c.col < size).then(|| c.index(size))
+    };
+    let second = match second {
+        Some(c) => index(c)?,
+        None => QUINQUE_CELLS,
+    };
+    Some((index(target)? * QUINQUE_CELLS + index(with)?) * (QUINQUE_CELLS + 1) + second)
 }
 
 /// A move as one number, a byte per cell coordinate (cells are at most
@@ -168,6 +191,7 @@ impl NotationCache {
     }
 
     /// `m`'s notation as a JSON string.
+    #[inline]
     pub fn json(&mut self, m: &Move) -> &str {
         let one_cell = match m {
             Move::Qango(cell) => Some((0, cell)),
@@ -177,23 +201,51 @@ impl NotationCache {
             Move::Quinque(QuinqueMove::Enclose(cell)) => Some((4, cell)),
             Move::Quinque(QuinqueMove::Capture { .. }) => None,
         };
-        match one_cell {
-            Some((kind, cell)) if cell.row < 16 && cell.col < 16 => {
+        let capture = match m {
+            Move::Quinque(QuinqueMove::Capture {
+                target,
+                with,
+                second,
+            }) => capture_slot(target, with, second),
+            _ => None,
+        };
+        let slot = match (one_cell, capture) {
+            (Some((kind, cell)), _) if cell.row < 16 && cell.col < 16 => {
                 if self.cells.is_empty() {
                     self.cells.resize(5 * 256, None);
                 }
-                let slot = &mut self.cells[kind * 256 + cell.row as usize * 16 + cell.col as usize];
-                slot.get_or_insert_with(|| encode_notation(m))
+                &mut self.cells[kind * 256 + cell.row as usize * 16 + cell.col as usize]
+            }
+            (_, Some(index)) => {
+                if self.captures.is_empty() {
+                    self.captures.resize(CAPTURE_SLOTS, None);
+                }
+                &mut self.captures[index]
             }
             _ => {
                 if self.other.len() >= Self::MAX_ENTRIES {
                     self.other.clear();
                 }
-                self.other
+                return self
+                    .other
                     .entry(packed_key(m))
-                    .or_insert_with(|| encode_notation(m))
+                    .or_insert_with(|| encode_notation(m));
             }
-        }
+        };
+        slot.get_or_insert_with(|| encode_notation(m))
+    }
+
+    /// Writes the legal moves of `pos` as comma-joined JSON strings into
+    /// `items` (cleared first), as [`NotationCache::write_items`] does with
+    /// [`Position::legal_moves`] but without the list.
+    pub fn write_legal_moves(&mut self, pos: &Position, items: &mut String) {
+        items.clear();
+        pos.for_each_legal_move(|m| {
+            if !items.is_empty() {
+                items.push(',');
+            }
+            items.push_str(self.json(&m));
+        });
     }
 
     /// Writes `moves` as comma-joined JSON strings into `items` (cleared
@@ -411,12 +463,22 @@ mod tests {
     fn cached_notation_is_the_display_notation() {
         let mut cache = NotationCache::default();
         let mut keys: HashMap<u64, Move> = HashMap::new();
+        let mut slots: HashMap<usize, Move> = HashMap::new();
         for variant in Variant::all() {
             let mut pos = Position::new(variant);
             while !pos.is_over() {
                 let legal = pos.legal_moves();
                 for m in &legal {
                     assert_eq!(*keys.entry(packed_key(m)).or_insert(*m), *m, "key clash");
+                    if let Move::Quinque(QuinqueMove::Capture {
+                        target,
+                        with,
+                        second,
+                    }) = m
+                    {
+                        let slot = capture_slot(target, with, second).expect("on the board");
+                        assert_eq!(*slots.entry(slot).or_insert(*m), *m, "slot clash");
+                    }
                 }
                 for _ in 0..2 {
                     let mut items = String::new();
@@ -424,10 +486,14 @@ mod tests {
                     let expected: Vec<String> = legal.iter().map(ToString::to_string).collect();
                     let got: Vec<String> = serde_json::from_str(&format!("[{items}]")).unwrap();
                     assert_eq!(got, expected, "{}", variant.id);
+                    let mut direct = String::new();
+                    cache.write_legal_moves(&pos, &mut direct);
+                    assert_eq!(direct, items, "{}", variant.id);
                 }
                 pos.play(&legal[legal.len() / 2]).unwrap();
             }
         }
+        assert!(!slots.is_empty(), "the games reached captures");
     }
 
     #[test]

@@ -491,6 +491,8 @@ mod tests {
             reused_process: number > 1,
             replaced_process: false,
             after_game_over: None,
+            log: None,
+            warnings: Vec::new(),
         }
     }
 

@@ -2,6 +2,8 @@
 //! [`super::run`], judged by [`super::evaluate`]. Keeping the two apart lets
 //! the judging be tested on made-up observations.
 
+use std::path::PathBuf;
+
 use crate::games::Color;
 use crate::protocol::FailureReason;
 use crate::referee::ExitInfo;
@@ -96,6 +98,10 @@ pub struct GameSeen {
     pub replaced_process: bool,
     /// Checked after `game_over` when the bot did not fail the game.
     pub after_game_over: Option<IdleProblem>,
+    /// The bot's stderr log of this game, if it wrote any and logs were kept.
+    pub log: Option<PathBuf>,
+    /// Problems of the referee in this game (a log it could not write).
+    pub warnings: Vec<String>,
 }
 
 impl GameSeen {
@@ -130,6 +136,12 @@ impl GameSeen {
         );
         if let Some((_, message)) = &self.failure {
             line.push_str(&format!("  ({message})"));
+            if let Some(log) = &self.log {
+                line.push_str(&format!("  log: {}", log.display()));
+            }
+        }
+        for warning in &self.warnings {
+            line.push_str(&format!("  [arena warning: {warning}]"));
         }
         line
     }

@@ -244,6 +244,11 @@ fn game_seen(
         reused_process: false,
         replaced_process: false,
         after_game_over: None,
+        log: match bot_color {
+            Color::White => record.white_log.clone(),
+            Color::Black => record.black_log.clone(),
+        },
+        warnings: record.warnings.clone(),
     }
 }
 
