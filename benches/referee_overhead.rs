@@ -27,16 +27,17 @@
 //! `ARENA_BENCH_RUNTIME=current` change the rounds, the variants played and
 //! the tokio runtime.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arena::games::{Color, Position, Variant};
 use arena::protocol::{TimeControl, Turn, TurnClock};
 use arena::referee::{play_bots, BotProcess, BotSpec, GameConfig, ReadLine, Seat, SpawnOptions};
 
+#[path = "support/echo.rs"]
+mod echo;
 #[path = "support/pin.rs"]
 mod pin;
+use echo::RawEcho;
 use pin::{pin_to_one_cpu, pinning_wanted};
 
 const ECHO: &str = env!("CARGO_BIN_EXE_arena-echo");
@@ -53,50 +54,6 @@ const GAMES: usize = 4;
 /// Variants played in layer 4: a small board and the largest move lists.
 /// `ARENA_BENCH_VARIANTS` (comma-separated ids) overrides it.
 const VARIANTS: &str = "qango6,quinque";
-
-/// Layer 1: a child that echoes lines, driven with blocking I/O.
-struct RawEcho {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl RawEcho {
-    fn start() -> RawEcho {
-        let mut child = Command::new(ECHO)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {ECHO}: {e}"));
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        RawEcho {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Times `count` round trips of `line` (which ends in `\n`).
-    fn round_trips(&mut self, line: &str, count: usize, samples: &mut Vec<Duration>) {
-        let mut answer = String::with_capacity(line.len());
-        for _ in 0..count {
-            let began = Instant::now();
-            self.stdin.write_all(line.as_bytes()).expect("echo stdin");
-            answer.clear();
-            self.stdout.read_line(&mut answer).expect("echo stdout");
-            samples.push(began.elapsed());
-            assert_eq!(answer.len(), line.len(), "echo answered a different line");
-        }
-    }
-}
-
-impl Drop for RawEcho {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn spec(name: &str, program: &str) -> BotSpec {
     let mut spec = BotSpec::from_command_line(name, "placeholder").expect("spec");

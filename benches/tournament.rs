@@ -27,17 +27,18 @@
 //!    `ARENA_BENCH_PLY_RUNS` (default 5 per place) change it;
 //!    `ARENA_BENCH_PIN=0` turns pinning off.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "support/echo.rs"]
+mod echo;
 #[path = "support/pin.rs"]
 mod pin;
+use echo::RawEcho;
 use pin::{pin_to_one_cpu, pinning_wanted};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
-const ECHO: &str = env!("CARGO_BIN_EXE_arena-echo");
 /// Bots of the throughput round robin.
 const BOTS: usize = 5;
 const DEFAULT_SIZES: &str = "1000,10000";
@@ -45,6 +46,8 @@ const DEFAULT_PLY_GAMES: usize = 2000;
 const DEFAULT_PLY_RUNS: usize = 5;
 /// Timed round trips to the echo child before each cost-per-ply run.
 const FLOOR_TRIPS: usize = 2000;
+/// A line the size of a bot's answer.
+const FLOOR_LINE: &str = "{\"type\":\"move\",\"move\":\"c3\"}\n";
 
 /// What one child run plays and where.
 struct Plan {
@@ -144,7 +147,7 @@ fn cost_per_ply(disk: &Path) {
         let cpu = if pin { pin_to_one_cpu() } else { None };
         let mut echo = RawEcho::start();
         let mut samples = Vec::new();
-        echo.round_trips(FLOOR_TRIPS, &mut samples); // warm-up
+        echo.round_trips(FLOOR_LINE, FLOOR_TRIPS, &mut samples); // warm-up
         samples.clear();
         (echo, cpu, samples)
     })
@@ -167,7 +170,7 @@ fn cost_per_ply(disk: &Path) {
                 if pin {
                     pin_to_one_cpu();
                 }
-                echo.round_trips(FLOOR_TRIPS, &mut floor);
+                echo.round_trips(FLOOR_LINE, FLOOR_TRIPS, &mut floor);
                 (echo, floor)
             })
             .join()
@@ -227,51 +230,6 @@ fn median(values: &mut [Duration]) -> Duration {
 
 fn micros(d: Duration) -> String {
     format!("{:.2}us", d.as_secs_f64() * 1e6)
-}
-
-/// A child that echoes lines, driven with blocking I/O: the floor.
-struct RawEcho {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl RawEcho {
-    fn start() -> RawEcho {
-        let mut child = Command::new(ECHO)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {ECHO}: {e}"));
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        RawEcho {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Times `count` round trips of a move-sized line.
-    fn round_trips(&mut self, count: usize, samples: &mut Vec<Duration>) {
-        let line = "{\"type\":\"move\",\"move\":\"c3\"}\n";
-        let mut answer = String::with_capacity(line.len());
-        for _ in 0..count {
-            let began = Instant::now();
-            self.stdin.write_all(line.as_bytes()).expect("echo stdin");
-            answer.clear();
-            self.stdout.read_line(&mut answer).expect("echo stdout");
-            samples.push(began.elapsed());
-            assert_eq!(answer.len(), line.len(), "echo answered a different line");
-        }
-    }
-}
-
-impl Drop for RawEcho {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 struct Run {
