@@ -23,7 +23,7 @@
 //!    on tmpfs (`/dev/shm`), alternately: wall time divided by the plies of
 //!    all games, as a multiple of the raw pipe round trip (a short line to
 //!    `arena-echo` and back with blocking I/O, on the same CPU) measured
-//!    between the runs. `ARENA_BENCH_PLY_GAMES` (default 2,000, even) and
+//!    between the runs. `ARENA_BENCH_PLY_GAMES` (default 4,000, even) and
 //!    `ARENA_BENCH_PLY_RUNS` (default 5 per place) change it;
 //!    `ARENA_BENCH_PIN=0` turns pinning off.
 
@@ -42,7 +42,7 @@ const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 /// Bots of the throughput round robin.
 const BOTS: usize = 5;
 const DEFAULT_SIZES: &str = "1000,10000";
-const DEFAULT_PLY_GAMES: usize = 2000;
+const DEFAULT_PLY_GAMES: usize = 4000;
 const DEFAULT_PLY_RUNS: usize = 5;
 /// Timed round trips to the echo child before each cost-per-ply run.
 const FLOOR_TRIPS: usize = 2000;
