@@ -8,7 +8,6 @@ mod tournament_support;
 use std::time::Duration;
 
 use arena::cli::judge::judge;
-use arena::protocol::RULE_REASONS;
 use common::unique_tag;
 use tournament_support::*;
 
@@ -51,7 +50,7 @@ fn small_tournament_writes_every_file() {
     assert_rows_follow_schedule(&rows, &schedule, &names);
     for row in rows {
         assert_eq!(row.opening.split(' ').count(), 2);
-        assert!(RULE_REASONS.contains(&row.reason.as_str()), "{row:?}");
+        assert!(row.reason.is_rule(), "{row:?}");
     }
 
     // Every record replays under `arena judge` to the recorded result.

@@ -20,8 +20,8 @@ use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::local::LocalPlayer;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
-use crate::games::{Color, Outcome, Position, Variant};
-use crate::protocol::{FailureReason, GameOver, GameResult, RefereeMessage, TimeControl};
+use crate::games::{Color, Outcome, Position, RuleReason, Variant};
+use crate::protocol::{FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl};
 
 /// Guard against a rules bug making a game endless; no real game comes near
 /// (Qango ends within 40 plies, Quinque within 120).
@@ -108,7 +108,7 @@ pub enum GameEvent<'a> {
 /// How the game ended, before it is written into the record.
 struct Ending {
     winner: Option<Color>,
-    reason: String,
+    reason: Reason,
     message: String,
     cells: Vec<String>,
     /// The side whose failure ended the game (its bot gets restarted).
@@ -119,7 +119,7 @@ impl Ending {
     fn failure(color: Color, name: &str, failure: Failure) -> Ending {
         Ending {
             winner: Some(color.opponent()),
-            reason: failure.reason.as_str().to_string(),
+            reason: failure.reason.into(),
             message: format!("{color} ({name}): {}", failure.message),
             cells: Vec::new(),
             failed: vec![color],
@@ -131,7 +131,7 @@ impl Ending {
         Ending {
             winner: outcome.winner,
             message: describe_outcome(&outcome, &cells),
-            reason: outcome.reason.to_string(),
+            reason: outcome.reason.into(),
             cells,
             failed: Vec::new(),
         }
@@ -140,17 +140,27 @@ impl Ending {
 
 fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
     let cells = cells.join(" ");
-    match (outcome.winner, outcome.reason) {
-        (Some(w), "group") => format!("{w} wins: colour group {cells}"),
-        (Some(w), "square") => format!("{w} wins: 2x2 square {cells}"),
-        (Some(w), "line") => format!("{w} wins: five in a line {cells}"),
-        (Some(w), "no_moves") => format!("{w} wins: {} has no legal move", w.opponent()),
-        (Some(w), reason) => format!("{w} wins ({reason}) {cells}")
-            .trim_end()
-            .to_string(),
-        (None, "full") => "draw: the board is full".into(),
-        (None, "out_of_discs") => "draw: all discs are placed".into(),
-        (None, reason) => format!("draw ({reason})"),
+    let Some(w) = outcome.winner else {
+        return match outcome.reason {
+            RuleReason::Full => "draw: the board is full".into(),
+            RuleReason::OutOfDiscs => "draw: all discs are placed".into(),
+            reason @ (RuleReason::Group
+            | RuleReason::Square
+            | RuleReason::Line
+            | RuleReason::NoMoves
+            | RuleReason::PlyCap) => format!("draw ({reason})"),
+        };
+    };
+    match outcome.reason {
+        RuleReason::Group => format!("{w} wins: colour group {cells}"),
+        RuleReason::Square => format!("{w} wins: 2x2 square {cells}"),
+        RuleReason::Line => format!("{w} wins: five in a line {cells}"),
+        RuleReason::NoMoves => format!("{w} wins: {} has no legal move", w.opponent()),
+        reason @ (RuleReason::Full | RuleReason::OutOfDiscs | RuleReason::PlyCap) => {
+            format!("{w} wins ({reason}) {cells}")
+                .trim_end()
+                .to_string()
+        }
     }
 }
 
@@ -232,7 +242,7 @@ pub async fn play_game(
             (Err(wf), Err(bf)) => {
                 break 'game Ending {
                     winner: None,
-                    reason: wf.reason.as_str().to_string(),
+                    reason: wf.reason.into(),
                     message: format!(
                         "both failed: white ({}): {}; black ({}): {}",
                         names[0], wf.message, names[1], bf.message
@@ -272,7 +282,7 @@ pub async fn play_game(
             if pos.ply() >= PLY_CAP {
                 break 'game Ending {
                     winner: None,
-                    reason: "ply_cap".into(),
+                    reason: RuleReason::PlyCap.into(),
                     message: format!("draw: the game reached the {PLY_CAP}-ply safety cap"),
                     cells: Vec::new(),
                     failed: Vec::new(),
@@ -365,7 +375,7 @@ pub async fn play_game(
         game_id: config.game_id.clone(),
         result,
         winner: ending.winner,
-        reason: ending.reason.clone(),
+        reason: ending.reason,
         cells: ending.cells.clone(),
         message: ending.message.clone(),
     });

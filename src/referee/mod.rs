@@ -65,6 +65,7 @@ pub mod local;
 pub mod log;
 pub mod process;
 pub mod record;
+pub mod row;
 pub mod seat;
 pub mod spec;
 
@@ -79,5 +80,6 @@ pub use local::{LocalPlayer, RandomPlayer};
 pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnOptions};
 pub use record::GameRecord;
+pub use row::GameRow;
 pub use seat::{BotPool, Failure, Seat};
 pub use spec::{read_bots_file, BotSpec, Limits};

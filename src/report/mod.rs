@@ -1,6 +1,5 @@
 //! Outputs: CSV files that people plot, and tables for the terminal.
 
-pub mod games_csv;
 pub mod games_reader;
 pub mod pairwise;
 pub mod rating;

@@ -2,8 +2,8 @@
 //! [`super::run`], judged by [`super::evaluate`]. Keeping the two apart lets
 //! the judging be tested on made-up observations.
 
-use crate::games::Color;
-use crate::protocol::FailureReason;
+use crate::games::{Color, GameResult};
+use crate::protocol::{FailureReason, Reason};
 use crate::referee::ExitInfo;
 
 /// Everything seen while checking one bot.
@@ -79,9 +79,9 @@ pub struct GameSeen {
     /// 1-based number of the game within its variant.
     pub number: u32,
     pub bot_color: Color,
-    /// `1-0`, `0-1` or `1/2-1/2`, and the reason from the game record.
-    pub result: String,
-    pub reason: String,
+    /// The result and the reason from the game record.
+    pub result: GameResult,
+    pub reason: Reason,
     pub plies: u32,
     /// How the bot failed, if it did: the reason and the referee's message.
     pub failure: Option<(FailureReason, String)>,
@@ -105,10 +105,6 @@ impl GameSeen {
             "{} game {} (bot as {})",
             self.variant, self.number, self.bot_color
         )
-    }
-
-    pub fn failure_reason(&self) -> Option<FailureReason> {
-        self.failure.as_ref().map(|(r, _)| *r)
     }
 
     /// One line for the running list of games.
@@ -135,11 +131,7 @@ impl GameSeen {
     }
 
     fn bot_won(&self) -> Option<bool> {
-        match self.result.as_str() {
-            "1-0" => Some(self.bot_color == Color::White),
-            "0-1" => Some(self.bot_color == Color::Black),
-            _ => None,
-        }
+        self.result.winner().map(|winner| winner == self.bot_color)
     }
 }
 
