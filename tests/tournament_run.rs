@@ -8,6 +8,7 @@ mod tournament_support;
 use std::time::Duration;
 
 use arena::cli::judge::judge;
+use arena::games::GameResult;
 use common::unique_tag;
 use tournament_support::*;
 
@@ -96,10 +97,10 @@ fn failing_bots_lose_and_the_tournament_goes_on() {
     assert_exactly_games(&out, 6);
     let rows = csv_rows(&out);
     for row in &rows {
-        let loser = match row.result.as_str() {
-            "1-0" => &row.black,
-            "0-1" => &row.white,
-            other => panic!("unexpected result {other}: {row:?}"),
+        let loser = match row.result {
+            GameResult::WhiteWins => &row.black,
+            GameResult::BlackWins => &row.white,
+            GameResult::Draw => panic!("unexpected draw: {row:?}"),
         };
         if row.white == "slow-start" || row.black == "slow-start" {
             if row.white == "crash" || row.black == "crash" {

@@ -53,7 +53,13 @@ fn failures(obs: &Observations, reasons: &[FailureReason]) -> Vec<String> {
             let (reason, message) = g.failure.as_ref()?;
             reasons.contains(reason).then(|| match reason {
                 FailureReason::Startup => format!("{}, restarting the bot: {message}", g.label()),
-                _ => format!("{}, ply {}: {message}", g.label(), g.plies),
+                FailureReason::Timeout
+                | FailureReason::IllegalMove
+                | FailureReason::Crash
+                | FailureReason::ProtocolError
+                | FailureReason::Disconnect
+                | FailureReason::Memory
+                | FailureReason::Cpu => format!("{}, ply {}: {message}", g.label(), g.plies),
             })
         })
         .collect()
