@@ -3,6 +3,8 @@
 //!
 //! - [`game`]: [`play_game`] / [`play_bots`], one game from handshake to
 //!   `game_over`, producing a [`GameRecord`] ([`record`]).
+//! - [`row`]: [`GameRow`], a record's line in `games.csv` (the tournament
+//!   journal writes rows, the report reads them).
 //! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
 //!   failures, restart after failure) and [`BotPool`] of idle bots.
 //! - [`compliance`]: `arena check-bot`, whether a bot follows the protocol.
