@@ -1,0 +1,124 @@
+//! The compiled starter bots (C, C++, Java in `bots/`) are built with the
+//! compiler found on this machine into a temporary directory and must pass
+//! `arena check-bot` (the built binary) on every variant. A missing compiler
+//! skips its bot with a plain message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo_file(path: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn found(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs a build command; panics with its output when it fails.
+fn build(program: &str, args: &[&str]) {
+    let out = Command::new(program).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{program} {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `arena check-bot` on every variant (the default), two games each.
+fn assert_compliant(command: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["check-bot", "--games", "2", "--tc", "3000", "--seed", "5"])
+        .arg("--")
+        .args(command)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.lines().last() == Some("COMPLIANT"),
+        "{command:?} is not compliant:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for variant in arena::games::Variant::ids() {
+        assert!(
+            stdout.contains(&format!("{variant} game 2")),
+            "{variant} was not played:\n{stdout}"
+        );
+    }
+}
+
+fn binary(dir: &Path, name: &str) -> String {
+    dir.join(name).display().to_string()
+}
+
+#[test]
+fn the_c_starter_is_compliant_on_every_variant() {
+    if !found("cc") {
+        println!("SKIPPED: cc not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exe = binary(dir.path(), "random_bot");
+    build(
+        "cc",
+        &[
+            "-std=c99",
+            "-Wall",
+            "-Werror",
+            "-O2",
+            "-o",
+            &exe,
+            &repo_file("bots/c/random_bot.c"),
+        ],
+    );
+    assert_compliant(&[&exe, "--seed", "1"]);
+}
+
+#[test]
+fn the_cpp_starter_is_compliant_on_every_variant() {
+    if !found("g++") {
+        println!("SKIPPED: g++ not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let exe = binary(dir.path(), "random_bot");
+    build(
+        "g++",
+        &[
+            "-std=c++17",
+            "-Wall",
+            "-Werror",
+            "-O2",
+            "-o",
+            &exe,
+            &repo_file("bots/cpp/random_bot.cpp"),
+        ],
+    );
+    assert_compliant(&[&exe, "--seed", "1"]);
+}
+
+#[test]
+fn the_java_starter_is_compliant_on_every_variant() {
+    if !found("javac") || !found("java") {
+        println!("SKIPPED: javac not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().display().to_string();
+    build(
+        "javac",
+        &[
+            "-Xlint:all",
+            "-Werror",
+            "-d",
+            &classes,
+            &repo_file("bots/java/RandomBot.java"),
+        ],
+    );
+    assert_compliant(&["java", "-cp", &classes, "RandomBot", "--seed", "1"]);
+}
