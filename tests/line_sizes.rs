@@ -107,11 +107,9 @@ fn measure() -> BTreeMap<&'static str, Longest> {
 /// The safe buffer size in bytes stated in PROTOCOL.md's line-size section:
 /// the line "A buffer of N bytes holds every line ...".
 fn documented_safe_size() -> usize {
-    let page = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/protocol/PROTOCOL.md"
-    ))
-    .unwrap();
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol/PROTOCOL.md"))
+            .unwrap();
     let line = page
         .lines()
         .find(|l| l.contains("A buffer of") && l.contains("bytes holds every line"))
@@ -137,7 +135,10 @@ fn every_line_sent_in_random_games_fits_the_documented_safe_buffer() {
         println!("{id:<23} {:>16} {:>14}", l.new_game, l.turn);
     }
     let safe = documented_safe_size();
-    assert!(safe <= MAX_LINE_BYTES, "the safe size exceeds MAX_LINE_BYTES");
+    assert!(
+        safe <= MAX_LINE_BYTES,
+        "the safe size exceeds MAX_LINE_BYTES"
+    );
     for (id, l) in &figures {
         assert!(
             l.new_game < safe && l.turn < safe,

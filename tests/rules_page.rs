@@ -65,8 +65,14 @@ fn every_variant_id_is_on_the_page_with_its_board() {
         .map(|(info, _)| info.split_whitespace().nth(1).unwrap_or("").to_string())
         .collect();
     for id in Variant::ids() {
-        assert!(page.contains(&format!("`{id}`")), "{id} is not on the rules page");
-        assert!(boards.iter().any(|b| b == id), "no ```board {id}``` drawing");
+        assert!(
+            page.contains(&format!("`{id}`")),
+            "{id} is not on the rules page"
+        );
+        assert!(
+            boards.iter().any(|b| b == id),
+            "no ```board {id}``` drawing"
+        );
     }
 }
 
@@ -103,8 +109,8 @@ fn every_judge_example_replays_to_its_stated_result() {
             .unwrap_or_else(|| panic!("a judge block without \"-> RESULT\":\n{body}"));
         let expected: Value = serde_json::from_str(expected.trim())
             .unwrap_or_else(|e| panic!("bad expected result {expected:?}: {e}"));
-        let parsed: Value = serde_json::from_str(record)
-            .unwrap_or_else(|e| panic!("bad record {record:?}: {e}"));
+        let parsed: Value =
+            serde_json::from_str(record).unwrap_or_else(|e| panic!("bad record {record:?}: {e}"));
         if parsed["game"] == "quinque" {
             for m in parsed["moves"].as_array().unwrap() {
                 let word = m.as_str().unwrap().split(' ').next().unwrap().to_string();
@@ -118,7 +124,10 @@ fn every_judge_example_replays_to_its_stated_result() {
             if key == "why" {
                 let message = verdict["message"].as_str().unwrap_or_default();
                 let why = want.as_str().expect("why is a string");
-                assert!(message.contains(why), "{record}: {message:?} does not say {why:?}");
+                assert!(
+                    message.contains(why),
+                    "{record}: {message:?} does not say {why:?}"
+                );
                 continue;
             }
             assert_eq!(

@@ -228,7 +228,14 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
     // Progress counts completed pairs from 1 in the order they finish.
     let numbers: Vec<usize> = stdout
         .lines()
-        .filter_map(|l| l.strip_prefix("pair ")?.split(':').next()?.trim().parse().ok())
+        .filter_map(|l| {
+            l.strip_prefix("pair ")?
+                .split(':')
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+        })
         .collect();
     assert_eq!(numbers, (1..=pairs).collect::<Vec<_>>(), "{stdout}");
     // Every completed pair is in the journal; abandoned games are not.
