@@ -56,50 +56,31 @@ fn binary(dir: &Path, name: &str) -> String {
     dir.join(name).display().to_string()
 }
 
-#[test]
-fn the_c_starter_is_compliant_on_every_variant() {
-    if !found("cc") {
-        println!("SKIPPED: cc not found");
+/// Builds `source` with `compiler` (`std` selects the language standard)
+/// into a temporary directory and checks the binary; skips without it.
+fn check_native_starter(compiler: &str, std: &str, source: &str) {
+    if !found(compiler) {
+        println!("SKIPPED: {compiler} not found");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let exe = binary(dir.path(), "random_bot");
+    let source = repo_file(source);
     build(
-        "cc",
-        &[
-            "-std=c99",
-            "-Wall",
-            "-Werror",
-            "-O2",
-            "-o",
-            &exe,
-            &repo_file("bots/c/random_bot.c"),
-        ],
+        compiler,
+        &[std, "-Wall", "-Werror", "-O2", "-o", &exe, &source],
     );
     assert_compliant(&[&exe, "--seed", "1"]);
 }
 
 #[test]
+fn the_c_starter_is_compliant_on_every_variant() {
+    check_native_starter("cc", "-std=c99", "bots/c/random_bot.c");
+}
+
+#[test]
 fn the_cpp_starter_is_compliant_on_every_variant() {
-    if !found("g++") {
-        println!("SKIPPED: g++ not found");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let exe = binary(dir.path(), "random_bot");
-    build(
-        "g++",
-        &[
-            "-std=c++17",
-            "-Wall",
-            "-Werror",
-            "-O2",
-            "-o",
-            &exe,
-            &repo_file("bots/cpp/random_bot.cpp"),
-        ],
-    );
-    assert_compliant(&[&exe, "--seed", "1"]);
+    check_native_starter("g++", "-std=c++17", "bots/cpp/random_bot.cpp");
 }
 
 #[test]
