@@ -160,9 +160,11 @@ impl GameFeed for SprtFeed {
         let Some(status) = self.absorb(row) else {
             return (Flow::Continue, Vec::new());
         };
+        // Numbered 1, 2, ... in the order pairs complete (resumed ones
+        // included), not by schedule position: pairs finish out of order.
         let line = format!(
             "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}]  pentanomial {}",
-            row.pair,
+            status.pairs,
             status.llr,
             status.lower,
             status.upper,
