@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 pub mod check_bot;
 pub mod games;
 pub mod judge;
+pub mod output;
 pub mod play;
 pub mod rate;
 pub mod run_flags;
