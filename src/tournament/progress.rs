@@ -3,7 +3,8 @@
 //! bar and tables, is `cli::output`), the data its events carry, and the
 //! [`Scoreboard`] behind the round robin's "leader" status. Nothing here
 //! prints; how an event looks is the implementation's choice, so a run can
-//! go quietly ([`Quiet`]), to a terminal, or to a report.
+//! go quietly (`struct Quiet; impl RunOutput for Quiet {}`), to a terminal,
+//! or to a report.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,7 +30,8 @@ use crate::stats::{Pentanomial, SprtStatus};
 /// How the run ended is not an event: `run` returns it as data.
 ///
 /// Every method does nothing by default, so an implementation names only the
-/// events it shows, and a new event is one more method.
+/// events it shows (a quiet one names none), and a new event is one more
+/// method that the other implementations need not know about.
 pub trait RunOutput {
     /// The run's settings and output directory.
     fn started(&mut self, _run: &RunStarted) {}
@@ -72,12 +74,6 @@ pub struct RunOutcome {
     /// Games of this run that could not be run: (game id, why).
     pub failed: Vec<(u64, String)>,
 }
-
-/// Shows nothing.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Quiet;
-
-impl RunOutput for Quiet {}
 
 /// A run's settings, as it starts.
 #[derive(Debug, Clone, Copy)]
