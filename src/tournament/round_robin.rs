@@ -103,7 +103,7 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
     };
     let Some(schedule) = session.manifest.schedule() else {
         bail!(
-            "{} holds an SPRT run, not a round-robin tournament; resume it with arena tournament --resume",
+            "{} holds an SPRT run, not a round-robin tournament; resume it with arena sprt --resume",
             session.dir.display()
         );
     };
