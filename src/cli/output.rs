@@ -6,6 +6,7 @@
 //! leader or the LLR. The bar draws only on a terminal; in a pipe only the
 //! lines appear.
 
+use std::io::{Stdout, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -22,8 +23,10 @@ use crate::tournament::progress::{
 use crate::tournament::runner::RunEnd;
 use crate::tournament::sprt::SprtOutcome;
 
-/// Prints a run's events to stdout, with an optional progress bar on stderr.
-pub struct Terminal {
+/// Prints a run's events to stdout (`out`), with an optional progress bar
+/// on stderr.
+pub struct Terminal<W: Write = Stdout> {
+    out: W,
     show_bar: bool,
     /// The bar while games are played (only when `show_bar`).
     bar: Option<ProgressBar>,
@@ -33,16 +36,26 @@ impl Terminal {
     /// `show_bar`: draw the progress bar (see `RunFlags::show_progress`).
     pub fn new(show_bar: bool) -> Terminal {
         Terminal {
+            out: std::io::stdout(),
             show_bar,
             bar: None,
         }
     }
+}
 
-    /// Prints a line, above the bar while there is one.
-    fn println(&self, line: &str) {
+impl<W: Write> Terminal<W> {
+    /// Prints a line, above the bar while there is one. A closed stdout
+    /// (`arena ... | head`) does not stop the run: the lines are a view,
+    /// the files are the record.
+    fn println(&mut self, line: &str) {
+        let out = &mut self.out;
         match &self.bar {
-            Some(bar) => bar.suspend(|| println!("{line}")),
-            None => println!("{line}"),
+            Some(bar) => bar.suspend(|| {
+                let _ = writeln!(out, "{line}");
+            }),
+            None => {
+                let _ = writeln!(out, "{line}");
+            }
         }
     }
 
@@ -103,7 +116,7 @@ impl Terminal {
     }
 }
 
-impl RunOutput for Terminal {
+impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
         let config = run.config;
         let dir = run.dir.display();
@@ -182,7 +195,7 @@ impl RunOutput for Terminal {
     }
 
     fn game_finished(&mut self, row: &GameRow, record: &GameRecord) {
-        self.println(&game_line(row, record));
+        self.println(&game_line(row, &record.message));
     }
 
     fn game_not_recorded(&mut self, game_id: u64, why: &str) {
@@ -256,7 +269,7 @@ fn new_bar(done: u64, total: Option<u64>) -> ProgressBar {
 
 /// `g12  greedy - random  1-0  group (23 plies)`, plus the referee's message
 /// when the game ended by a failure (so the reason is visible at once).
-pub fn game_line(row: &GameRow, record: &GameRecord) -> String {
+fn game_line(row: &GameRow, message: &str) -> String {
     let mut line = format!(
         "{:>6}  {} - {}  {:<7}  {} ({} plies)",
         format!("g{}", row.id),
@@ -266,9 +279,9 @@ pub fn game_line(row: &GameRow, record: &GameRecord) -> String {
         row.reason,
         row.plies
     );
-    if !RULE_REASONS.contains(&row.reason.as_str()) && !record.message.is_empty() {
+    if !RULE_REASONS.contains(&row.reason.as_str()) && !message.is_empty() {
         line.push_str(": ");
-        line.push_str(&record.message);
+        line.push_str(message);
     }
     line
 }
@@ -321,7 +334,232 @@ fn pentanomial_text(p: &Pentanomial) -> String {
 
 #[cfg(test)]
 mod tests {
+    //! The expected lines are what arena printed for these runs before the
+    //! output moved behind `RunOutput` (see the commit that moved it).
+
     use super::*;
+    use crate::stats::SprtStatus;
+    use crate::tournament::config::{from_overrides, Defaults, Overrides};
+    use crate::tournament::manifest::SprtPlan;
+    use crate::tournament::TournamentConfig;
+
+    fn terminal() -> Terminal<Vec<u8>> {
+        Terminal {
+            out: Vec::new(),
+            show_bar: false,
+            bar: None,
+        }
+    }
+
+    fn text(terminal: &Terminal<Vec<u8>>) -> &str {
+        std::str::from_utf8(&terminal.out).unwrap()
+    }
+
+    fn config(bots: [&str; 2]) -> TournamentConfig {
+        let overrides = Overrides {
+            bots: bots.iter().map(|name| format!("{name}=x")).collect(),
+            games_per_pairing: Some(2),
+            opening_plies: Some(2),
+            ..Default::default()
+        };
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 4,
+            out: "out".into(),
+            current_dir: "/".into(),
+        };
+        from_overrides(&overrides, &defaults).unwrap()
+    }
+
+    fn row(id: u64, white: &str, black: &str, result: &str, reason: &str) -> GameRow {
+        GameRow {
+            id,
+            round: 0,
+            pair: id / 2,
+            variant: "qango6".into(),
+            white: white.into(),
+            black: black.into(),
+            opening: "c5 c1".into(),
+            result: result.into(),
+            reason: reason.into(),
+            plies: 12,
+            white_time_ms: 0,
+            black_time_ms: 0,
+        }
+    }
+
+    fn sprt(llr: f64, pairs: u64, decision: SprtDecision, counts: Pentanomial) -> SprtProgress {
+        SprtProgress {
+            status: SprtStatus {
+                llr,
+                lower: -2.944,
+                upper: 2.944,
+                decision,
+                pairs,
+            },
+            counts,
+        }
+    }
+
+    #[test]
+    fn a_resumed_round_robin_interrupted() {
+        let config = config(["good", "missing"]);
+        let dir = Path::new("out");
+        let mut terminal = terminal();
+        terminal.started(&RunStarted {
+            config: &config,
+            dir,
+            kind: RunKind::RoundRobin { games: 2 },
+        });
+        let repairs = ["game 1 is in games.jsonl but not in games.csv; it will be replayed".into()];
+        terminal.resumed(&Resumed {
+            repairs: &repairs,
+            finished: 1,
+            total: Some(2),
+            standing: &Standing::RoundRobin { leader: None },
+        });
+        terminal.warning("warning: bot \"missing\": program \"/no/bot\" not found");
+        terminal.playing(1, Some(2), &Standing::RoundRobin { leader: None });
+        terminal.game_not_recorded(1, "the game task failed: boom");
+        terminal.stopped_playing();
+        terminal.standings(None);
+        terminal.round_robin_ended(&RunOutcome {
+            dir: dir.into(),
+            end: RunEnd::Interrupted,
+            finished: 1,
+            total: Some(2),
+            failed: vec![(1, "the game task failed: boom".into())],
+        });
+        assert_eq!(
+            text(&terminal),
+            "Round robin: 2 bots, qango6, 2 games (2 per pairing), per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
+             Output: out\n\
+             resume: game 1 is in games.jsonl but not in games.csv; it will be replayed\n\
+             resume: 1 of 2 games already played\n\
+             warning: bot \"missing\": program \"/no/bot\" not found\n\
+             g1: not recorded: the game task failed: boom\n\
+             No finished games yet, so no standings.\n\
+             \n\
+             Interrupted: 1 of 2 games played. Continue with: arena tournament --resume out\n"
+        );
+    }
+
+    #[test]
+    fn game_lines_explain_failures_but_not_rule_endings() {
+        assert_eq!(
+            game_line(&row(9, "random", "good", "0-1", "line"), ""),
+            "    g9  random - good  0-1      line (12 plies)"
+        );
+        assert_eq!(
+            game_line(
+                &row(12, "crash", "good", "0-1", "crash"),
+                "white (crash): process ended: exit code 3"
+            ),
+            "   g12  crash - good  0-1      crash (12 plies): white (crash): process ended: exit code 3"
+        );
+    }
+
+    #[test]
+    fn files_are_listed_after_a_blank_line() {
+        let mut terminal = terminal();
+        let dir = Path::new("out");
+        terminal.files(dir, &[dir.join("games.csv"), dir.join("logs/")]);
+        assert_eq!(
+            text(&terminal),
+            "\nFiles in out:\n  out/games.csv\n  out/logs/\n"
+        );
+    }
+
+    #[test]
+    fn an_sprt_that_accepts_h1() {
+        let config = config(["good", "crash"]);
+        let plan = SprtPlan {
+            elo0: 0.0,
+            elo1: 200.0,
+            alpha: 0.05,
+            beta: 0.05,
+            max_pairs: None,
+        };
+        let mut terminal = terminal();
+        terminal.started(&RunStarted {
+            config: &config,
+            dir: Path::new("sp"),
+            kind: RunKind::Sprt {
+                plan: &plan,
+                lower: -2.944,
+                upper: 2.944,
+            },
+        });
+        let ww = |ww| Pentanomial {
+            ww,
+            ..Default::default()
+        };
+        terminal.sprt_pair(0, &sprt(0.42, 1, SprtDecision::Continue, ww(1)));
+        let decided = sprt(3.35, 8, SprtDecision::AcceptH1, ww(8));
+        terminal.sprt_pair(7, &decided);
+        terminal.sprt_ended(&SprtOutcome {
+            run: RunOutcome {
+                dir: "sp".into(),
+                end: RunEnd::Stopped,
+                finished: 16,
+                total: None,
+                failed: Vec::new(),
+            },
+            bots: ["good".into(), "crash".into()],
+            plan,
+            progress: decided,
+        });
+        assert_eq!(
+            text(&terminal),
+            "SPRT good vs crash: H0 elo <= 0 against H1 elo >= 200, alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
+             LLR bounds [-2.94, +2.94]. Output: sp\n\
+             pair    0: LLR +0.42  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 1]\n\
+             pair    7: LLR +3.35  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 8]\n\
+             \n\
+             H1 accepted: good is stronger than crash by at least 200 Elo (LLR +3.35 >= +2.94, 8 pairs).\n"
+        );
+    }
+
+    #[test]
+    fn a_resumed_sprt_undecided_at_its_limit() {
+        let counts = Pentanomial {
+            dd: 1,
+            ww: 2,
+            ..Default::default()
+        };
+        let progress = sprt(0.04, 3, SprtDecision::Continue, counts);
+        let mut terminal = terminal();
+        terminal.resumed(&Resumed {
+            repairs: &[],
+            finished: 6,
+            total: None,
+            standing: &Standing::Sprt(progress),
+        });
+        terminal.sprt_ended(&SprtOutcome {
+            run: RunOutcome {
+                dir: "sp2".into(),
+                end: RunEnd::Complete,
+                finished: 6,
+                total: Some(6),
+                failed: Vec::new(),
+            },
+            bots: ["good".into(), "rnd".into()],
+            plan: SprtPlan {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.05,
+                max_pairs: Some(3),
+            },
+            progress,
+        });
+        assert_eq!(
+            text(&terminal),
+            "resume: 6 games already played; LLR +0.04 within [-2.94, +2.94], pentanomial [0, 0, 1, 0, 2]\n\
+             \n\
+             Undecided after 3 pairs: LLR +0.04 within [-2.94, +2.94], pentanomial [0, 0, 1, 0, 2].\n"
+        );
+    }
 
     #[test]
     fn leader_shows_half_points() {
