@@ -515,8 +515,8 @@ mod tests {
             text(&terminal),
             "SPRT good vs crash: H0 elo <= 0 against H1 elo >= 200, alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
              LLR bounds [-2.94, +2.94]. Output: sp\n\
-             pair    0: LLR +0.42  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 1]\n\
-             pair    7: LLR +3.35  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 8]\n\
+             pair    1: LLR +0.42  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 1]\n\
+             pair    8: LLR +3.35  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 8]\n\
              \n\
              H1 accepted: good is stronger than crash by at least 200 Elo (LLR +3.35 >= +2.94, 8 pairs).\n"
         );
