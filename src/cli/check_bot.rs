@@ -145,6 +145,9 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
             startup_ms: Some(startup_ms),
             ..Limits::default()
         },
+        sandbox: None,
+        writable: Vec::new(),
+        network: false,
     })
 }
 
