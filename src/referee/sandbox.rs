@@ -13,8 +13,8 @@
 //! - sees the whole file system read-only, its own directory included
 //!   (except the `writable` paths), gets a private empty `/tmp` and
 //!   `/dev/shm`, and sees the hidden directories (the output directory:
-//!   journal, `tournament.json`, every bot's logs) as empty, also when they
-//!   lie inside its own directory;
+//!   journal, `tournament.json`, every bot's logs) as empty and read-only,
+//!   also when they lie inside its own directory;
 //! - has no network (a private network namespace with only loopback, and
 //!   an empty `/run`, where system daemons keep their sockets) unless
 //!   `network = true`;
@@ -133,7 +133,7 @@ impl Sandbox {
         let mut mount = |op: &str, path: &Path| {
             let p = path.display().to_string();
             out.push(op.into());
-            if op != "--tmpfs" {
+            if op == "--ro-bind" || op == "--bind" {
                 out.push(p.clone());
             }
             out.push(p);
@@ -145,6 +145,7 @@ impl Sandbox {
         }
         for h in &self.hidden {
             mount("--tmpfs", h);
+            mount("--remount-ro", h);
         }
         out.extend(["--chdir".into(), self.dir.display().to_string()]);
         out.push("--".into());
@@ -218,7 +219,7 @@ mod tests {
             "--tmpfs /tmp".into(),
             format!("--ro-bind {d} {d}"),
             format!("--bind {d}/data {d}/data"),
-            format!("--tmpfs {d}/out"),
+            format!("--tmpfs {d}/out --remount-ro {d}/out"),
             format!("--chdir {d}"),
         ] {
             assert!(line.contains(&part), "{part:?} missing in {line}");
