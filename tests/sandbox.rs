@@ -550,3 +550,32 @@ async fn limits_env_and_cwd_work_through_the_sandbox() {
         assert_eq!(record.loser(), Some(Color::White));
     }
 }
+
+/// `arena check-bot --sandbox` tells an author whether their bot works in
+/// the sandbox, and what usually breaks there.
+#[test]
+fn check_bot_sandbox_says_whether_the_bot_works_there() {
+    if !sandbox_works() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = common::bot_script("writes_own_dir").display().to_string();
+    let check = |sandbox: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        cmd.current_dir(dir.path())
+            .args(["check-bot", "--games", "1", "--variants", "qango6"]);
+        if sandbox {
+            cmd.arg("--sandbox");
+        }
+        let out = cmd.args(["--", "python3", &script]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (code, text) = check(false);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = check(true);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("Read-only file system"), "{text}");
+    assert!(text.contains("writable"), "{text}");
+}

@@ -18,7 +18,8 @@
 //! - has no network (a private network namespace with only loopback, and
 //!   an empty `/run`, where system daemons keep their sockets) unless
 //!   `network = true`;
-//! - keeps no capabilities, and a separate IPC and UTS namespace;
+//! - keeps no capabilities, has a separate IPC and UTS namespace, and no
+//!   controlling terminal (its own session);
 //! - dies with its whole tree when the outer `bwrap` dies
 //!   (`--die-with-parent` on the namespace's init, whose death ends every
 //!   process in the namespace, `setsid` or not). The outer `bwrap` is the
@@ -26,9 +27,10 @@
 //!   group kill, and its own death (`PR_SET_PDEATHSIG`), end it all.
 //!
 //! stdin/stdout/stderr, `env` and rlimits pass through `bwrap` unchanged
-//! (rlimits are set on `bwrap` before exec and inherited). One difference:
+//! (rlimits are set on `bwrap` before exec and inherited). Two differences:
 //! `bwrap` reports a bot killed by signal N as exit code 128+N, which
-//! [`unwrap_exit_code`] turns back into the signal.
+//! [`unwrap_exit_code`] turns back into the signal; and the referee's
+//! SIGTERM ends `bwrap` and so the whole namespace at once (no grace).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -107,6 +109,9 @@ impl Sandbox {
         let mut out: Vec<String> = [
             BWRAP,
             "--die-with-parent",
+            // No controlling terminal: no keystrokes pushed into the
+            // operator's shell (TIOCSTI).
+            "--new-session",
             "--unshare-pid",
             "--unshare-ipc",
             "--unshare-uts",
