@@ -111,7 +111,7 @@ fn cloexec_from_3() {
     };
     // SAFETY: getrlimit writes into a stack value.
     let max = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
-        (limit.rlim_cur as u64).min(1 << 16) as i32
+        limit.rlim_cur.min(1 << 16) as i32
     } else {
         1024
     };
