@@ -5,7 +5,8 @@ Usage: hostile_bot.py ATTACK [ARG] TAG
   kill_opponent VICTIM_TAG   SIGKILL every process whose argv holds VICTIM_TAG
   forge_opponent VICTIM_TAG  write a forged line into the victim's stdout pipe
                              (through /proc/PID/fd/1)
-  kill_referee               SIGKILL its parent and every process named arena
+  kill_referee               SIGKILL its parent and the arena whose argv
+                             holds its command line
   steal DIR                  read every file under DIR, report any line with
                              SECRET ("STOLEN PATH: LINE"), append FORGED to
                              every file it can, create DIR/FORGED
@@ -28,36 +29,41 @@ arg = sys.argv[2] if len(sys.argv) > 3 else None
 done = False
 
 
-def pids_with_arg(word):
-    """Processes with `word` in their argv, other than this bot's own (in
-    the sandbox, its namespace's init carries the same argv)."""
-    own = sys.argv[-1].encode()
-    found = []
+def processes():
+    """(pid, argv) of every process this bot can see, except itself."""
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == os.getpid():
             continue
         try:
             with open(f"/proc/{name}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
+                yield int(name), f.read().decode(errors="replace").split("\0")
         except OSError:
             continue
-        if word.encode() in argv and own not in argv:
-            found.append(int(name))
-    return found
+
+
+def pids_with_arg(word):
+    """Processes with `word` in their argv, other than this bot's own (in
+    the sandbox, its namespace's init carries the same argv)."""
+    own = sys.argv[-1]
+    return [pid for pid, argv in processes() if word in argv and own not in argv]
 
 
 def report(text):
     botlib.log(f"ATTACK: {text}")
 
 
-def kill_opponent():
-    for pid in pids_with_arg(arg):
+def kill_each(pids):
+    for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
             report(f"killed {pid}")
         except OSError as e:
             report(f"kill {pid} failed: {e}")
     report("done")
+
+
+def kill_opponent():
+    kill_each(pids_with_arg(arg))
 
 
 def forge_opponent():
@@ -72,21 +78,15 @@ def forge_opponent():
 
 
 def kill_referee():
+    """Its parent, and any process whose argv holds this bot's command line
+    inside a longer argument (`arena play ... "python3 hostile_bot.py ..."`):
+    only the referee that started it, never another arena on the machine."""
+    own = sys.argv[-1]
     targets = {os.getppid()}
-    for name in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{name}/comm") as f:
-                if f.read().strip() == "arena":
-                    targets.add(int(name))
-        except (OSError, ValueError):
-            pass
-    for pid in targets:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            report(f"killed {pid}")
-        except OSError as e:
-            report(f"kill {pid} failed: {e}")
-    report("done")
+    for pid, argv in processes():
+        if any(own in a and a != own for a in argv):
+            targets.add(pid)
+    kill_each(targets)
 
 
 def steal():
