@@ -80,3 +80,53 @@ fn a_sandboxed_tournament_hides_its_output_directory_inside_the_bot_directory() 
     let manifest = std::fs::read_to_string(out.join("tournament.json")).unwrap();
     assert!(manifest.contains("\"sandbox\": true"), "{manifest}");
 }
+
+/// A sandbox that cannot start is the machine's failure, not the bots':
+/// the run stops before the first game with an error saying what to fix.
+#[test]
+fn a_sandbox_that_cannot_work_stops_the_run_before_any_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let out = dir.join("out");
+    let bots = [
+        TestBot::new("a", "tests/bots/good_bot.py", &[]),
+        TestBot {
+            extra: "writable = [\"no-such-dir\"]",
+            ..TestBot::new("b", "tests/bots/good_bot.py", &[])
+        },
+    ];
+    let config = write_config(dir, "sandbox = true\n", &bots);
+    let run = |path_var: Option<&str>| {
+        let mut cmd = tournament_support::arena();
+        cmd.args(["tournament", config.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .args(["--games", "2", "--no-progress"]);
+        if let Some(p) = path_var {
+            cmd.env("PATH", p);
+        }
+        std::fs::remove_dir_all(&out).ok();
+        cmd.output().unwrap()
+    };
+    // No bwrap on PATH.
+    let output = run(Some("/nonexistent"));
+    assert!(!output.status.success(), "{}", text(&output));
+    assert!(
+        text(&output).contains("install bubblewrap"),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(tournament_support::csv_rows_written(&out), 0);
+
+    if arena::referee::sandbox::check_available().is_err() {
+        eprintln!("SKIPPED (rest): bwrap not installed or not usable here");
+        return;
+    }
+    let output = run(None);
+    assert!(!output.status.success(), "{}", text(&output));
+    assert!(
+        text(&output).contains("\"b\"") && text(&output).contains("no-such-dir"),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(tournament_support::csv_rows_written(&out), 0);
+}
