@@ -569,3 +569,47 @@ fn check_bot_sandbox_says_whether_the_bot_works_there() {
     assert!(text.contains("Read-only file system"), "{text}");
     assert!(text.contains("writable"), "{text}");
 }
+
+/// The referee is killed (SIGKILL, no clean-up) in the middle of a game in
+/// which a sandboxed bot has left a `setsid` daemon: the bots and the
+/// daemon die with it.
+#[tokio::test]
+async fn sandboxed_bots_and_their_daemons_die_with_the_referee() {
+    if !sandbox_works() {
+        return;
+    }
+    let attacker_tag = unique_tag("daemon");
+    let hang_tag = unique_tag("hang");
+    let white = format!(
+        "python3 {} setsid_daemon {attacker_tag}",
+        common::bot_script("hostile_bot").display()
+    );
+    let black = format!(
+        "python3 {} {hang_tag}",
+        common::bot_script("hang").display()
+    );
+    let mut referee = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["play", "qango6", &white, &black, "--quiet", "--sandbox"])
+        .args(["--tc", "per-move=60000"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // bwrap, its namespace's init, the bot and its daemon carry the tag.
+    let started = eventually(Duration::from_secs(20), || {
+        live_processes_with_arg(&attacker_tag).len() >= 4
+            && !live_processes_with_arg(&hang_tag).is_empty()
+    })
+    .await;
+    referee.kill().unwrap();
+    referee.wait().unwrap();
+    assert!(started, "{:?}", live_processes_with_arg(&attacker_tag));
+    for tag in [&attacker_tag, &hang_tag] {
+        assert!(
+            eventually(Duration::from_secs(5), || live_processes_with_arg(tag)
+                .is_empty())
+            .await,
+            "outlived the referee: {:?}",
+            live_processes_with_arg(tag)
+        );
+    }
+}

@@ -34,10 +34,6 @@ impl RlimitPlan {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.address_space.is_none() && self.cpu_seconds.is_none()
-    }
-
     /// Applies the limits to the calling process. Meant for `pre_exec`: it
     /// allocates nothing and only calls `setrlimit`.
     pub fn apply_in_child(&self) -> io::Result<()> {
