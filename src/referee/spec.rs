@@ -67,13 +67,16 @@ pub struct BotSpec {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
-    /// Address-space limit (`RLIMIT_AS`) in MiB. Note this counts virtual
+    /// Address-space limit (`RLIMIT_AS`) in MiB, for each process of the
+    /// bot on its own. Note this counts virtual
     /// memory: runtimes that reserve large address ranges up front (JVM,
     /// Node/V8, Go) need a generous value or none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_mb: Option<u64>,
-    /// CPU-time limit (`RLIMIT_CPU`) in seconds for the whole process
-    /// lifetime (all games it plays), not per move.
+    /// CPU-time limit in seconds for the whole process lifetime (all games
+    /// it plays), not per move: `RLIMIT_CPU` for each process on its own,
+    /// and the sum over the bot's process tree, checked after each move
+    /// ([`super::limits::tree_cpu_time`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_seconds: Option<u64>,
     /// Time from starting the process to its `ready` answer.
