@@ -66,7 +66,9 @@ impl ChildSetup {
         }
     }
 
-    /// Runs in the child (`pre_exec`): dies with the referee, marks every
+    /// Runs in the child (`pre_exec`): dies with the referee (strictly:
+    /// with the thread that spawned it, which for bots is a runtime worker
+    /// thread that lives as long as the runtime), marks every
     /// descriptor above 2 close-on-exec (those the referee itself inherited
     /// would otherwise pass to the bot; closing them outright would also
     /// close the pipe std uses to report a failed exec), sets the rlimits.
