@@ -136,15 +136,20 @@ impl Duel {
 
     /// Nothing with either tag is left running (the sandbox's promise).
     async fn assert_nothing_survives(&self) {
-        for tag in [&self.attacker_tag, &self.victim_tag] {
-            assert!(
-                eventually(Duration::from_secs(5), || live_processes_with_arg(tag)
-                    .is_empty())
-                .await,
-                "left behind for {tag}: {:?}",
-                live_processes_with_arg(tag)
-            );
-        }
+        assert_gone(&[&self.attacker_tag, &self.victim_tag]).await;
+    }
+}
+
+/// Within 5 s no process with any of these tags runs.
+async fn assert_gone(tags: &[&str]) {
+    for tag in tags {
+        assert!(
+            eventually(Duration::from_secs(5), || live_processes_with_arg(tag)
+                .is_empty())
+            .await,
+            "left behind for {tag}: {:?}",
+            live_processes_with_arg(tag)
+        );
     }
 }
 
@@ -434,12 +439,7 @@ async fn killing_the_referee_only_the_sandbox_stops_and_bots_die_with_it() {
     let (status, victim, text) = play_against_referee_killer(false);
     assert_eq!(status.signal(), Some(libc::SIGKILL), "{text}");
     // PR_SET_PDEATHSIG: the victim dies with the referee.
-    assert!(
-        eventually(Duration::from_secs(5), || live_processes_with_arg(&victim)
-            .is_empty())
-        .await,
-        "the opponent outlived the referee"
-    );
+    assert_gone(&[&victim]).await;
 
     if !sandbox_works() {
         return;
@@ -603,13 +603,5 @@ async fn sandboxed_bots_and_their_daemons_die_with_the_referee() {
     referee.kill().unwrap();
     referee.wait().unwrap();
     assert!(started, "{:?}", live_processes_with_arg(&attacker_tag));
-    for tag in [&attacker_tag, &hang_tag] {
-        assert!(
-            eventually(Duration::from_secs(5), || live_processes_with_arg(tag)
-                .is_empty())
-            .await,
-            "outlived the referee: {:?}",
-            live_processes_with_arg(tag)
-        );
-    }
+    assert_gone(&[&attacker_tag, &hang_tag]).await;
 }
