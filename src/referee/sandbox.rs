@@ -81,6 +81,12 @@ impl Sandbox {
                 })
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
+        if writable.iter().any(|w| w == Path::new("/")) {
+            bail!(
+                "bot {:?}: `writable` must not make the whole file system writable (\"/\")",
+                spec.name
+            );
+        }
         let mut hidden = Vec::new();
         for h in hide {
             // A directory that does not exist yet has nothing to hide.
@@ -143,8 +149,12 @@ impl Sandbox {
             }
             out.push(p);
         };
-        // Again after the empty /tmp, for a bot that lives under /tmp.
-        mount("--ro-bind", &self.dir);
+        // Again after the empty /tmp, for a bot that lives under /tmp (not
+        // /tmp itself: that would give back the host's /tmp; elsewhere the
+        // root bind shows it already).
+        if self.dir.starts_with("/tmp") && self.dir != Path::new("/tmp") {
+            mount("--ro-bind", &self.dir);
+        }
         for w in &self.writable {
             mount("--bind", w);
         }
@@ -247,12 +257,37 @@ mod tests {
         spec.writable = vec!["missing".into()];
         let err = format!("{:#}", Sandbox::for_bot(&spec, &[]).unwrap_err());
         assert!(err.contains("\"b\"") && err.contains("writable"), "{err}");
+        spec.writable = vec!["/".into()];
+        let err = format!("{:#}", Sandbox::for_bot(&spec, &[]).unwrap_err());
+        assert!(err.contains("whole file system"), "{err}");
         spec.writable.clear();
         let err = format!(
             "{:#}",
             Sandbox::for_bot(&spec, &[tmp.path().into()]).unwrap_err()
         );
         assert!(err.contains("hides"), "{err}");
+    }
+
+    #[test]
+    fn the_bot_directory_is_bound_again_only_strictly_under_tmp() {
+        let line = |dir: &str| {
+            Sandbox {
+                dir: dir.into(),
+                writable: Vec::new(),
+                hidden: Vec::new(),
+                network: false,
+            }
+            .wrap(&["bot".into()])
+            .join(" ")
+        };
+        assert!(line("/tmp/x").contains("--ro-bind /tmp/x /tmp/x"));
+        assert!(!line("/tmp").contains("--ro-bind /tmp /tmp"));
+        assert!(!line("/work/x").contains("--ro-bind /work/x"));
+        assert_eq!(
+            line("/").matches("--ro-bind").count(),
+            1,
+            "only the root bind"
+        );
     }
 
     #[test]
