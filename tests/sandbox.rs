@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use arena::games::{Color, Variant};
-use arena::protocol::{TimeControl, RULE_REASONS};
+use arena::protocol::TimeControl;
 use arena::referee::{play_bots, BotSpec, GameConfig, GameRecord, Seat, SpawnOptions};
 use common::{bot, eventually, live_processes_with_arg, unique_tag};
 
@@ -121,7 +121,7 @@ async fn duel_with(
 
 impl Duel {
     fn is_rules_ending(&self) -> bool {
-        RULE_REASONS.contains(&self.record.reason.as_str())
+        self.record.reason.is_rule()
     }
 
     fn describe(&self) -> String {
@@ -532,8 +532,8 @@ async fn limits_env_and_cwd_work_through_the_sandbox() {
         white.shutdown().await;
         black.shutdown().await;
         assert_eq!(
-            record.reason,
-            reason.to_string(),
+            record.reason.failure(),
+            Some(reason),
             "{name}: {}",
             record.message
         );
