@@ -27,21 +27,23 @@ fn spec(sandbox: bool) -> BotSpec {
     spec
 }
 
-fn sample_turn() -> Turn {
+/// The first `turn` of a Qango 6 game (every cell legal).
+fn first_turn() -> Turn {
     let variant = Variant::by_id("qango6").expect("qango6");
-    let mut pos = Position::new(variant);
-    for _ in 0..8 {
-        let m = pos.legal_moves()[0];
-        pos.play(&m).expect("legal");
-    }
+    let start = Position::new(variant);
+    let legal_moves = start
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     Turn {
         game_id: "bench".into(),
         variant: variant.id.into(),
         color: Color::White,
-        ply: pos.ply(),
-        state: pos.state_json(),
+        ply: 0,
+        state: start.state_json(),
         history: Vec::new(),
-        legal_moves: pos.legal_moves().iter().map(ToString::to_string).collect(),
+        legal_moves,
         clock: TurnClock {
             white_ms: None,
             black_ms: None,
@@ -91,7 +93,7 @@ async fn run() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(ROUNDS);
-    let turn = sample_turn();
+    let turn = first_turn();
     let mut plain = Seat::new(spec(false), SpawnOptions::default());
     let mut boxed = Seat::new(spec(true), SpawnOptions::default());
     plain.prepare(None, "").await.expect("plain bot starts");
@@ -112,10 +114,18 @@ async fn run() {
                 s.clear();
             }
         }
-        start(false, &mut start_plain).await;
-        start(true, &mut start_boxed).await;
-        moves(&mut plain, &turn, &mut move_plain).await;
-        moves(&mut boxed, &turn, &mut move_boxed).await;
+        // Which side goes first alternates, so neither gains from the order.
+        if round % 2 == 0 {
+            start(false, &mut start_plain).await;
+            start(true, &mut start_boxed).await;
+            moves(&mut plain, &turn, &mut move_plain).await;
+            moves(&mut boxed, &turn, &mut move_boxed).await;
+        } else {
+            start(true, &mut start_boxed).await;
+            start(false, &mut start_plain).await;
+            moves(&mut boxed, &turn, &mut move_boxed).await;
+            moves(&mut plain, &turn, &mut move_plain).await;
+        }
         let began = Instant::now();
         tree_cpu_time(pid).expect("bot is running");
         tree.push(began.elapsed());
