@@ -126,6 +126,7 @@ fn child(games: usize, out: &Path) -> i32 {
             out: Some(out.to_path_buf()),
             grace_ms: None,
             no_progress: true,
+            sandbox: false,
         },
         games: Some((games / PAIRINGS) as u32),
         opening_plies: Some(2),

@@ -31,6 +31,10 @@ pub struct RunFlags {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Run every bot in the sandbox (bubblewrap; see README "Running
+    /// untrusted bots"), whatever the config says.
+    #[arg(long)]
+    pub sandbox: bool,
 }
 
 impl RunFlags {
@@ -58,6 +62,7 @@ impl RunFlags {
             opening_plies,
             grace_ms: self.grace_ms,
             bots,
+            sandbox: self.sandbox,
         }
     }
 }

@@ -15,7 +15,9 @@
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
 //! - [`lines`]: `turn` and `new_game` encoded from borrowed game data.
 //! - [`log`]: the bot's stderr drained into a capped log file.
-//! - [`limits`]: rlimits applied in the child before exec.
+//! - [`limits`]: rlimits and the rest of the child's setup before exec; the
+//!   CPU time of a bot's process tree.
+//! - [`sandbox`]: [`Sandbox`], the bot's argv wrapped in bubblewrap.
 //! - [`exit`]: how a process ended and which game-end reason that is.
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
@@ -68,6 +70,7 @@ pub mod log;
 pub mod process;
 pub mod record;
 pub mod row;
+pub mod sandbox;
 pub mod seat;
 pub mod spec;
 
@@ -83,5 +86,6 @@ pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnOptions};
 pub use record::GameRecord;
 pub use row::GameRow;
+pub use sandbox::Sandbox;
 pub use seat::{BotPool, Failure, Seat};
 pub use spec::{read_bots_file, BotSpec, Limits};

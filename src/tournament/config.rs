@@ -141,6 +141,8 @@ pub struct Overrides {
     pub grace_ms: Option<u64>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
+    /// `--sandbox`: every bot runs in the sandbox, whatever the file says.
+    pub sandbox: bool,
 }
 
 /// The `[tournament]` table as written, every field optional and spanned so
@@ -159,6 +161,8 @@ struct RawTournament {
     out: Option<Spanned<PathBuf>>,
     opening_plies: Option<Spanned<i64>>,
     grace_ms: Option<Spanned<i64>>,
+    /// Default for bots without their own `sandbox` setting.
+    sandbox: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -419,6 +423,14 @@ fn build(
         }
     }
 
+    // The sandbox is resolved into each bot, so it is recorded with it.
+    let sandbox_default = t.sandbox.unwrap_or(false);
+    for bot in &mut bots {
+        if overrides.sandbox || (bot.sandbox.is_none() && sandbox_default) {
+            bot.sandbox = Some(true);
+        }
+    }
+
     let config = TournamentConfig {
         variant,
         games_per_pairing,
@@ -638,6 +650,7 @@ cwd = "bots"
             out: Some("x".into()),
             opening_plies: Some(1),
             grace_ms: Some(250),
+            sandbox: false,
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
         };
         let c = parse(&text, &overrides).unwrap();
@@ -781,6 +794,24 @@ cwd = "bots"
     }
 
     #[test]
+    fn sandbox_setting_per_tournament_per_bot_and_flag() {
+        let text = "[tournament]\nsandbox = true\n[[bot]]\nname = 'a'\ncommand = 'x'\n\
+                    [[bot]]\nname = 'b'\ncommand = 'y'\nsandbox = false\nnetwork = true\nwritable = ['data']\n";
+        let c = parse(text, &Overrides::default()).unwrap();
+        assert_eq!(c.bots[0].sandbox, Some(true));
+        assert_eq!(c.bots[1].sandbox, Some(false));
+        assert!(c.bots[1].network && c.bots[1].writable == [PathBuf::from("data")]);
+        let flag = Overrides {
+            sandbox: true,
+            ..Default::default()
+        };
+        let c = parse(text, &flag).unwrap();
+        assert!(c.bots.iter().all(|b| b.sandbox == Some(true)));
+        let c = parse(TWO_BOTS, &Overrides::default()).unwrap();
+        assert!(c.bots.iter().all(|b| b.sandbox.is_none()));
+    }
+
+    #[test]
     fn flags_alone_make_a_config() {
         let overrides = Overrides {
             bots: vec!["a=python3 a.py".into(), "b=python3 b.py".into()],
@@ -788,6 +819,7 @@ cwd = "bots"
         };
         let c = from_overrides(&overrides, &defaults()).unwrap();
         assert_eq!(c.bot_names(), ["a", "b"]);
+        assert!(c.bots.iter().all(|b| b.sandbox.is_none()));
         assert_eq!(c.bots[0].cwd.as_deref(), Some(Path::new("/here")));
     }
 

@@ -88,7 +88,12 @@ pub async fn run_games(
     feed: &mut dyn GameFeed,
     output: &mut dyn RunOutput,
 ) -> anyhow::Result<RunSummary> {
-    let pool = Arc::new(Mutex::new(BotPool::new(SpawnOptions::default())));
+    let options = SpawnOptions {
+        // Journal, tournament.json and every bot's logs.
+        sandbox_hide: vec![journal.dir().to_path_buf()],
+        ..SpawnOptions::default()
+    };
+    let pool = Arc::new(Mutex::new(BotPool::new(options)));
     let log_dir = journal.dir().join(LOGS_DIR);
     let mut running: JoinSet<GameOutcome> = JoinSet::new();
     let mut task_games: HashMap<tokio::task::Id, u64> = HashMap::new();

@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
-use super::preflight::missing_programs;
+use super::preflight::{check_sandbox, missing_programs};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use crate::referee::GameRow;
@@ -111,6 +111,7 @@ impl Session {
         feed: &mut dyn GameFeed,
         output: &mut dyn RunOutput,
     ) -> anyhow::Result<RunSummary> {
+        check_sandbox(&self.manifest.config.bots, &self.dir)?;
         for warning in missing_programs(&self.manifest.config.bots) {
             output.warning(&warning);
         }

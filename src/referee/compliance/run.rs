@@ -61,7 +61,11 @@ pub async fn observe(
     on_game: &mut (dyn FnMut(&GameSeen) + Send),
 ) -> anyhow::Result<Observations> {
     let startup_limit_ms = spec.limits.startup().as_millis() as u64;
-    let mut seat = Seat::new(spec, SpawnOptions::default());
+    let spawn = SpawnOptions {
+        sandbox_hide: options.log_dir.iter().cloned().collect(),
+        ..SpawnOptions::default()
+    };
+    let mut seat = Seat::new(spec, spawn);
     let mut obs = Observations {
         move_ms: options.move_ms,
         grace_ms: options.grace.as_millis() as u64,
