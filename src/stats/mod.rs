@@ -14,7 +14,8 @@ pub mod pentanomial;
 pub mod sprt;
 
 pub use elo::{
-    fit_ratings, Estimate, FitError, FitOptions, GameResult, PairCounts, RatingFit, Scale,
+    fit_ratings, needs_prior, Estimate, FitError, FitOptions, GameResult, NoMaximum, PairCounts,
+    PriorScope, RatingFit, Scale,
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::likelihood_of_superiority;
