@@ -1,5 +1,6 @@
 //! Outputs: CSV files that people plot, and tables for the terminal.
 
+pub mod game_ids;
 pub mod games_csv;
 pub mod games_reader;
 pub mod pairwise;
