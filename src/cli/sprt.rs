@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 use crate::cli::play::name_from_command;
 use crate::cli::run_flags::RunFlags;
 use crate::referee::{read_bots_file, BotSpec};
+use crate::stats::EloModel;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::manifest::SprtPlan;
 use crate::tournament::sprt::{self, Start};
@@ -35,6 +36,10 @@ pub struct Args {
     /// Elo difference under H1; must exceed elo0.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "resume")]
     pub elo1: Option<f64>,
+    /// Scale of elo0 and elo1: `normalized` (nElo, as fastchess and fishtest
+    /// default to) or `logistic` (the usual Elo).
+    #[arg(long, value_name = "MODEL", default_value = "normalized")]
+    pub model: EloModel,
     /// Probability of accepting H1 when H0 holds [default: 0.05].
     #[arg(long)]
     pub alpha: Option<f64>,
@@ -55,7 +60,7 @@ pub struct Args {
     /// Continue the SPRT in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "bot_a", "bot_b", "variant", "elo0", "elo1", "tc", "max_pairs", "seed",
-        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta"
+        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta", "model"
     ])]
     pub resume: Option<PathBuf>,
 }
@@ -106,6 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         alpha: args.alpha.unwrap_or(DEFAULT_ERROR_RATE),
         beta: args.beta.unwrap_or(DEFAULT_ERROR_RATE),
         max_pairs: args.max_pairs,
+        model: args.model,
     };
     sprt::run(Start::New(config, plan), show_progress)
 }

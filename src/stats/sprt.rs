@@ -1,24 +1,97 @@
 //! Sequential probability ratio test over game pairs, as fastchess runs it.
 //!
-//! Hypotheses: H0 "A is `elo0` stronger than B" against H1 "A is `elo1` stronger",
-//! in logistic Elo. Data: pentanomial counts of game pairs from A's side. The
-//! log-likelihood ratio is the generalised SPRT of Michel Van den Bergh ("Comments
-//! on Normalized Elo", proposition 1.1): for each hypothesis the pair-score
-//! distribution with expected score `f(elo)` that is closest to the observed one
-//! (maximum likelihood under the mean constraint), then
-//! `LLR = sum_i n_i ln(p1_i / p0_i)`. Empty pentanomial cells count as 0.001
-//! pairs, as in fastchess, so a lopsided start cannot produce infinite ratios.
+//! Hypotheses: H0 "A is `elo0` stronger than B" against H1 "A is `elo1`
+//! stronger", in one of two Elo scales ([`EloModel`]):
+//! - **normalized** (nElo, the default, as in fastchess and fishtest): the
+//!   expected score's distance from 1/2 in units of the spread of the pair
+//!   scores, `nElo = (mu - 1/2) / (sqrt(2) sigma_pair) * 800 / ln 10`, where
+//!   `sigma_pair` is the standard deviation of a pair's mean score per game.
+//!   It measures how many games a difference takes to detect, whatever the
+//!   draw rate, so the same bounds mean the same test effort in every game.
+//! - **logistic** (the usual Elo): the expected score is `1 / (1 + 10^(-elo/400))`.
+//!
+//! Data: pentanomial counts of game pairs from A's side. The log-likelihood
+//! ratio is the generalised SPRT of Michel Van den Bergh ("Comments on
+//! Normalized Elo"): for each hypothesis the pair-score distribution closest to
+//! the observed one (maximum likelihood) among those that satisfy it, then
+//! `LLR = sum_i n_i ln(p1_i / p0_i)`. For the logistic model the constraint is
+//! the mean (his proposition 1.1, a one-parameter tilt); for the normalized
+//! model it is `(mu - 1/2) / sigma = t`, solved by his fixed-point iteration
+//! (section 4.1), each step again a one-parameter tilt. Empty pentanomial cells
+//! count as 0.001 pairs, as in fastchess, so a lopsided start cannot produce
+//! infinite ratios.
 //!
 //! Wald's bounds: accept H0 when `LLR <= ln(beta / (1 - alpha))`, accept H1 when
 //! `LLR >= ln((1 - beta) / alpha)` (about -2.94 and +2.94 at alpha = beta = 0.05).
 //!
-//! fastchess finds the Lagrange multiplier with ITP to a tolerance of 1e-3; here it
-//! is solved to machine precision, so LLRs agree to about 3 significant digits.
+//! fastchess finds the tilt parameters with ITP to a tolerance of 1e-3 (1e-7
+//! for nElo); here they are solved to machine precision, so LLRs agree with
+//! fastchess's to about 3 significant digits.
+//!
+//! The running estimate ([`SprtEstimate`]) is fastchess's: the mean pair score
+//! with its normal 95% interval from the pentanomial variance, shown on the
+//! test's scale, and the likelihood of superiority from the same pairs.
 
 use std::fmt;
 
-use super::logistic::elo_to_score;
+use serde::{Deserialize, Serialize};
+
+use super::logistic::{elo_to_score, score_to_elo};
+use super::los::pair_likelihood_of_superiority;
 use super::pentanomial::{Pentanomial, Score};
+use super::{ScoreEstimate, Z95};
+
+/// The Elo scale of the SPRT bounds and estimate (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EloModel {
+    /// Normalized Elo (nElo), fastchess's and fishtest's default.
+    #[default]
+    Normalized,
+    /// Logistic Elo: expected score `1 / (1 + 10^(-elo/400))`.
+    Logistic,
+}
+
+impl EloModel {
+    /// The name used on the command line and in output.
+    pub fn name(self) -> &'static str {
+        match self {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        }
+    }
+
+    /// The unit's short name: `nElo` or `Elo`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            EloModel::Normalized => "nElo",
+            EloModel::Logistic => "Elo",
+        }
+    }
+}
+
+impl fmt::Display for EloModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EloModel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EloModel, String> {
+        match s {
+            "normalized" => Ok(EloModel::Normalized),
+            "logistic" => Ok(EloModel::Logistic),
+            other => Err(format!(
+                "unknown Elo model {other:?} (expected normalized or logistic)"
+            )),
+        }
+    }
+}
+
+/// `800 / ln 10`: converts a score slope to Elo near 50%.
+const ELO_PER_SLOPE: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// Test settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,6 +104,8 @@ pub struct SprtConfig {
     pub alpha: f64,
     /// Probability of accepting H0 when H1 holds.
     pub beta: f64,
+    /// The scale of `elo0` and `elo1`.
+    pub model: EloModel,
 }
 
 impl Default for SprtConfig {
@@ -40,6 +115,7 @@ impl Default for SprtConfig {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Normalized,
         }
     }
 }
@@ -72,6 +148,60 @@ pub struct SprtStatus {
     pub upper: f64,
     pub decision: SprtDecision,
     pub pairs: u64,
+    /// The scale of the bounds and of `estimate`.
+    pub model: EloModel,
+    /// The running estimate; `None` before the first pair.
+    pub estimate: Option<SprtEstimate>,
+}
+
+/// A's strength so far, as fastchess prints it during a test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtEstimate {
+    /// Elo difference on the test's scale ([`SprtStatus::model`]); infinite
+    /// when every pair scored the same one-sided result.
+    pub elo: f64,
+    /// 95% interval of `elo`: the image of the normal interval of the mean
+    /// pair score (`score -/+ 1.96 sd / sqrt(pairs)`).
+    pub low: f64,
+    pub high: f64,
+    /// Likelihood of superiority from the pairs (see [`crate::stats::los`]).
+    pub los: f64,
+}
+
+impl SprtEstimate {
+    /// The estimate from A's pentanomial counts on `model`'s scale; `None`
+    /// without pairs.
+    pub fn from_pairs(pairs: &Pentanomial, model: EloModel) -> Option<SprtEstimate> {
+        let estimate = ScoreEstimate::from_pentanomial(pairs, [0; 3])?;
+        let (score, sd) = (estimate.score, estimate.sd);
+        let (low, high) = (score - Z95 * sd, score + Z95 * sd);
+        let to_elo = |s: f64| match model {
+            EloModel::Logistic => score_to_elo(s.clamp(0.0, 1.0)),
+            // sd^2 * pairs is the variance of one pair's mean score.
+            EloModel::Normalized => {
+                let sigma_pair = sd * (pairs.pairs() as f64).sqrt();
+                normalized_elo(s - 0.5, sigma_pair)
+            }
+        };
+        Some(SprtEstimate {
+            elo: to_elo(score),
+            low: to_elo(low),
+            high: to_elo(high),
+            los: pair_likelihood_of_superiority(&estimate),
+        })
+    }
+}
+
+/// `excess / (sqrt(2) sigma_pair)` in nElo; with no spread at all the sign of
+/// the excess decides (infinite, or 0 when even).
+fn normalized_elo(excess: f64, sigma_pair: f64) -> f64 {
+    if sigma_pair > 0.0 {
+        excess / (std::f64::consts::SQRT_2 * sigma_pair) * ELO_PER_SLOPE
+    } else if excess == 0.0 {
+        0.0
+    } else {
+        excess.signum() * f64::INFINITY
+    }
 }
 
 /// A validated test: bounds and the hypotheses' expected scores.
@@ -97,6 +227,7 @@ impl Sprt {
             elo1,
             alpha,
             beta,
+            model: _,
         } = config;
         if !(elo0.is_finite() && elo1.is_finite()) || elo0 >= elo1 {
             return Err(SprtConfigError(format!(
@@ -147,7 +278,19 @@ impl Sprt {
         let counts = pairs
             .by_score()
             .map(|c| if c == 0 { EMPTY_CELL } else { c as f64 });
-        llr_logistic(&counts, &PAIR_SCORES, self.score0, self.score1)
+        match self.config.model {
+            EloModel::Logistic => llr_logistic(&counts, &PAIR_SCORES, self.score0, self.score1),
+            EloModel::Normalized => {
+                // t = (mu - 1/2) / sigma_pair = sqrt(2) nElo / (800 / ln 10).
+                let t = |nelo: f64| std::f64::consts::SQRT_2 * nelo / ELO_PER_SLOPE;
+                llr_normalized(
+                    &counts,
+                    &PAIR_SCORES,
+                    t(self.config.elo0),
+                    t(self.config.elo1),
+                )
+            }
+        }
     }
 
     pub fn decide(&self, llr: f64) -> SprtDecision {
@@ -168,6 +311,8 @@ impl Sprt {
             upper: self.upper,
             decision: self.decide(llr),
             pairs: pairs.pairs(),
+            model: self.config.model,
+            estimate: SprtEstimate::from_pairs(pairs, self.config.model),
         }
     }
 }
@@ -226,9 +371,22 @@ pub fn llr_logistic(counts: &[f64], scores: &[f64], s0: f64, s1: f64) -> f64 {
         .sum()
 }
 
+/// Generalised LLR for the normalized model: of "`(mu - 1/2) / sigma = t1`"
+/// against "`= t0`", for outcomes worth `scores[i]` observed `counts[i]` times
+/// (all > 0), `mu` and `sigma` the mean and standard deviation of the score.
+pub fn llr_normalized(counts: &[f64], scores: &[f64], t0: f64, t1: f64) -> f64 {
+    assert_eq!(counts.len(), scores.len());
+    let total: f64 = counts.iter().sum();
+    let observed: Vec<f64> = counts.iter().map(|c| c / total).collect();
+    let p0 = closest_with_normalized_mean(&observed, scores, t0);
+    let p1 = closest_with_normalized_mean(&observed, scores, t1);
+    (0..counts.len())
+        .map(|i| counts[i] * (p1[i].ln() - p0[i].ln()))
+        .sum()
+}
+
 /// The distribution on `scores` with mean `s` that maximises the likelihood of
-/// the observed frequencies: `p_i = obs_i / (1 + theta (a_i - s))` where theta
-/// solves `sum_i obs_i (a_i - s) / (1 + theta (a_i - s)) = 0`.
+/// the observed frequencies: the tilt of `observed` by `phi_i = a_i - s`.
 fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
     let lowest = scores.iter().cloned().fold(f64::INFINITY, f64::min);
     let highest = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
@@ -236,17 +394,69 @@ fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
         lowest < s && s < highest,
         "target score outside the outcome range"
     );
+    let phi: Vec<f64> = scores.iter().map(|a| a - s).collect();
+    tilt(observed, &phi)
+}
+
+/// The distribution on `scores` with `(mu - 1/2) / sigma = t` closest to
+/// `observed` (maximum likelihood), by Van den Bergh's fixed point: at the
+/// optimum `p` is the tilt of `observed` by the linearised constraint
+/// `phi_i = a_i - 1/2 - (t sigma / 2) (1 + ((a_i - mu) / sigma)^2)`, with `mu`
+/// and `sigma` those of `p` itself. Starts from the uniform distribution and
+/// iterates until `p` stops changing.
+fn closest_with_normalized_mean(observed: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
+    let n = scores.len();
+    let mut p = vec![1.0 / n as f64; n];
+    for _ in 0..10_000 {
+        let mu: f64 = p.iter().zip(scores).map(|(pi, a)| pi * a).sum();
+        let var: f64 = p
+            .iter()
+            .zip(scores)
+            .map(|(pi, a)| pi * (a - mu).powi(2))
+            .sum();
+        let sigma = var.sqrt();
+        let phi: Vec<f64> = scores
+            .iter()
+            .map(|a| {
+                let z = (a - mu) / sigma;
+                a - 0.5 - 0.5 * t * sigma * (1.0 + z * z)
+            })
+            .collect();
+        let next = tilt(observed, &phi);
+        let change = next
+            .iter()
+            .zip(&p)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        p = next;
+        if change < 1e-13 {
+            break;
+        }
+    }
+    p
+}
+
+/// `p_i = obs_i / (1 + theta phi_i)` with theta solving
+/// `sum_i obs_i phi_i / (1 + theta phi_i) = 0`: the distribution closest to
+/// `observed` with `sum_i p_i phi_i = 0`. `phi` must take both signs.
+fn tilt(observed: &[f64], phi: &[f64]) -> Vec<f64> {
+    let lowest = phi.iter().cloned().fold(f64::INFINITY, f64::min);
+    let highest = phi.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    assert!(
+        lowest < 0.0 && 0.0 < highest,
+        "the constraint cannot be met on these outcomes"
+    );
     let constraint = |theta: f64| -> f64 {
         observed
             .iter()
-            .zip(scores)
-            .map(|(o, a)| o * (a - s) / (1.0 + theta * (a - s)))
+            .zip(phi)
+            .map(|(o, f)| o * f / (1.0 + theta * f))
             .sum()
     };
-    // All denominators stay positive on (-1/(highest - s), 1/(s - lowest)), where
-    // the constraint decreases from +inf to -inf: bisect.
-    let mut lo = -1.0 / (highest - s);
-    let mut hi = 1.0 / (s - lowest);
+    // All denominators stay positive on (-1/highest, -1/lowest), where the
+    // constraint decreases from +inf to -inf: bisect.
+    let mut lo = -1.0 / highest;
+    let mut hi = -1.0 / lowest;
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
         if mid <= lo || mid >= hi {
@@ -261,8 +471,8 @@ fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
     let theta = 0.5 * (lo + hi);
     observed
         .iter()
-        .zip(scores)
-        .map(|(o, a)| o / (1.0 + theta * (a - s)))
+        .zip(phi)
+        .map(|(o, f)| o / (1.0 + theta * f))
         .collect()
 }
 
@@ -287,6 +497,7 @@ mod tests {
             elo1,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Logistic,
         })
         .unwrap()
     }
@@ -301,6 +512,7 @@ mod tests {
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.1,
+            model: EloModel::Normalized,
         })
         .unwrap();
         assert!((s.lower_bound() - (0.1f64 / 0.95).ln()).abs() < 1e-15);
@@ -399,6 +611,7 @@ mod tests {
                 elo1,
                 alpha,
                 beta,
+                model: EloModel::Normalized,
             });
             assert!(err.is_err(), "{elo0} {elo1} {alpha} {beta}");
         }

@@ -37,6 +37,7 @@ impl SprtPlan {
             elo1: self.elo1,
             alpha: self.alpha,
             beta: self.beta,
+            model: self.model,
         })?)
     }
 }
@@ -161,11 +162,13 @@ impl GameFeed for SprtFeed {
             return (Flow::Continue, Vec::new());
         };
         let line = format!(
-            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}]  pentanomial {}",
+            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}] {}  {}  pentanomial {}",
             row.pair,
             status.llr,
             status.lower,
             status.upper,
+            status.model,
+            estimate_text(&status),
             pentanomial_text(&self.counts())
         );
         let flow = if status.decision == SprtDecision::Continue {
@@ -179,10 +182,30 @@ impl GameFeed for SprtFeed {
     fn status(&self) -> String {
         let s = self.test.status();
         format!(
-            "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}]",
-            s.pairs, s.llr, s.lower, s.upper
+            "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}] {}  {}",
+            s.pairs,
+            s.llr,
+            s.lower,
+            s.upper,
+            s.model,
+            estimate_text(&s)
         )
     }
+}
+
+/// `nElo +1.2 [-3.4, +5.6]  LOS 71.2%` on the test's scale (empty before the
+/// first pair).
+fn estimate_text(status: &SprtStatus) -> String {
+    status.estimate.map_or(String::new(), |e| {
+        format!(
+            "{} {:+.1} [{:+.1}, {:+.1}]  LOS {:.1}%",
+            status.model.unit(),
+            e.elo,
+            e.low,
+            e.high,
+            100.0 * e.los
+        )
+    })
 }
 
 /// `LL-LD-DD+WL-WD-WW` counts.
@@ -222,10 +245,12 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
     let config = &session.manifest.config;
     let (a, b) = (config.bots[0].name.clone(), config.bots[1].name.clone());
     let sprt = plan.sprt()?;
+    let unit = plan.model.unit();
     println!(
-        "SPRT {a} vs {b}: H0 elo <= {} against H1 elo >= {}, alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
+        "SPRT {a} vs {b}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
         plan.elo0,
         plan.elo1,
+        plan.model,
         plan.alpha,
         plan.beta,
         config.variant,
@@ -276,15 +301,15 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
     let verdict = match status.decision {
         SprtDecision::AcceptH1 => {
             println!(
-                "H1 accepted: {a} is stronger than {b} by at least {} Elo (LLR {:+.2} >= {:+.2}, {} pairs).",
-                plan.elo1, status.llr, status.upper, status.pairs
+                "H1 accepted ({} model, bounds [{}, {}] {unit}): {a} is stronger than {b} by at least {} {unit} (LLR {:+.2} >= {:+.2}, {} pairs; {}).",
+                plan.model, plan.elo0, plan.elo1, plan.elo1, status.llr, status.upper, status.pairs, estimate_text(&status)
             );
             EXIT_H1
         }
         SprtDecision::AcceptH0 => {
             println!(
-                "H0 accepted: {a} is not stronger than {b} by {} Elo or more (LLR {:+.2} <= {:+.2}, {} pairs).",
-                plan.elo1, status.llr, status.lower, status.pairs
+                "H0 accepted ({} model, bounds [{}, {}] {unit}): {a} is not stronger than {b} by {} {unit} or more (LLR {:+.2} <= {:+.2}, {} pairs; {}).",
+                plan.model, plan.elo0, plan.elo1, plan.elo1, status.llr, status.lower, status.pairs, estimate_text(&status)
             );
             EXIT_H0
         }
@@ -318,10 +343,12 @@ impl SprtFeed {
     pub fn status_text(&self) -> String {
         let s = self.status();
         format!(
-            "LLR {:+.2} within [{:+.2}, {:+.2}], pentanomial {}",
+            "LLR {:+.2} within [{:+.2}, {:+.2}] ({} model), {}, pentanomial {}",
             s.llr,
             s.lower,
             s.upper,
+            s.model,
+            estimate_text(&s),
             pentanomial_text(&self.counts())
         )
     }
@@ -351,6 +378,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             max_pairs,
+            model: crate::stats::EloModel::Normalized,
         };
         (Manifest::new(config, Plan::Sprt(plan)), plan)
     }
