@@ -216,15 +216,20 @@ fn a_copied_tournament_is_recognised_by_its_tournament_json() {
 #[test]
 fn no_prior_rates_by_maximum_likelihood_or_refuses_naming_the_bots() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("games.csv"), four_games()).unwrap();
+    // Results not ordered by strength alone (beta also wins once): the
+    // maximum-likelihood fit exists.
+    let mut mixed = four_games();
+    mixed.push_str("4,0,2,qango6,beta,alpha,,1-0,group,20,5,5\n");
+    mixed.push_str("5,0,2,qango6,alpha,beta,,1-0,group,20,5,5\n");
+    std::fs::write(dir.path().join("games.csv"), &mixed).unwrap();
     let out = arena(&["games.csv", "--no-prior", "--out", "mle"], dir.path());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(stdout.contains("pure maximum likelihood"), "{stdout}");
     // gamma beats alpha in both colours: its rating has no finite maximum.
-    let mut text = four_games();
-    text.push_str("4,0,2,qango6,gamma,alpha,,1-0,group,20,5,5\n");
-    text.push_str("5,0,2,qango6,alpha,gamma,,0-1,group,20,5,5\n");
+    let mut text = mixed.clone();
+    text.push_str("6,0,3,qango6,gamma,alpha,,1-0,group,20,5,5\n");
+    text.push_str("7,0,3,qango6,alpha,gamma,,0-1,group,20,5,5\n");
     std::fs::write(dir.path().join("sweep.csv"), text).unwrap();
     let out = arena(&["sweep.csv", "--no-prior"], dir.path());
     let stderr = stderr_of(&out);
@@ -243,4 +248,13 @@ fn no_prior_rates_by_maximum_likelihood_or_refuses_naming_the_bots() {
     let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
     assert!(standings.lines().next().unwrap().contains(",elo_prior,"));
     assert!(standings.contains(",true,"), "{standings}");
+    // alpha wins or draws every game against beta: the results are ordered by
+    // strength, so the draw parameter runs off with the ratings.
+    let out = arena(&["t.csv", "--no-prior"], &{
+        std::fs::write(dir.path().join("t.csv"), four_games()).unwrap();
+        dir.path().to_path_buf()
+    });
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("run off together"), "{stderr}");
 }

@@ -91,6 +91,8 @@ pub struct Standings {
     pub order: Vec<usize>,
     pub white_advantage: Estimate,
     pub draw_elo: Estimate,
+    /// The white advantage and draw elo rest on the prior (e.g. no draws).
+    pub parameters_on_prior: bool,
     pub games: u64,
 }
 
@@ -233,6 +235,7 @@ impl Standings {
             order,
             white_advantage: fit.white_advantage(),
             draw_elo: fit.draw_elo(),
+            parameters_on_prior: fit.parameters_rest_on_prior(),
             games: total_games,
         })
     }
@@ -344,6 +347,12 @@ impl Standings {
             self.draw_elo.low(),
             self.draw_elo.high()
         );
+        if self.parameters_on_prior {
+            out.push_str(
+                "White advantage and draw elo rest on the prior (1 virtual win, loss and draw): \
+                 no game was drawn, every game was, or one colour never lost.\n",
+            );
+        }
         out
     }
 }

@@ -24,15 +24,14 @@
 //! half a virtual win and half a virtual loss per prior game against an
 //! opponent rated at the field's mean. [`RatingFit::rests_on_prior`] says which.
 //!
-//! The two global parameters always carry the same weight of virtual games when
-//! `prior_games > 0`, because their maximum-likelihood values do not exist in
-//! common small cases (no draws yet, or white never lost):
+//! The two global parameters get the same weight of virtual games, likewise
+//! only where their maximum-likelihood values do not exist (no game drawn,
+//! every game drawn, or one colour never lost; or, rarely, when they run off
+//! jointly with the ratings and the fit without their prior fails);
+//! [`RatingFit::parameters_rest_on_prior`] says so:
 //! - `adv`: half a virtual win and half a virtual loss per prior game at 0;
 //! - `drawelo`: one virtual draw and one virtual decisive game per two prior
 //!   games between equal players.
-//! They are estimated from all games, so these two virtual games pull them by
-//! about `2 / games` of their distance from 0 and 1/3 draws; the ratings move
-//! only through them (0.1 Elo in the bundled 240-game tournament).
 //!
 //! The result is the posterior mode (maximum a posteriori), which always exists and
 //! is finite. Set `prior_games` to 0 ([`FitOptions::no_prior`]) for the pure
@@ -221,6 +220,9 @@ pub enum NoMaximum {
     NoGames,
     /// White (or black) never lost: the first-player advantage runs off.
     OneSidedColours,
+    /// The draw parameter runs off together with the ratings: the ratings
+    /// alone order every game's result (wins above draws above losses).
+    RunsOff,
 }
 
 impl fmt::Display for NoMaximum {
@@ -236,6 +238,11 @@ impl fmt::Display for NoMaximum {
             NoMaximum::OneSidedColours => {
                 write!(f, "one colour never lost a game")
             }
+            NoMaximum::RunsOff => write!(
+                f,
+                "the draw parameter and the ratings run off together (the results are \
+                 perfectly ordered by strength)"
+            ),
         }
     }
 }
@@ -341,6 +348,8 @@ pub struct RatingFit {
     ratings: Vec<Estimate>,
     /// Which bots' ratings got the prior.
     on_prior: Vec<bool>,
+    /// Whether `adv` and `drawelo` got the prior.
+    parameters_on_prior: bool,
     white_advantage: Estimate,
     draw_elo: Estimate,
     /// Posterior covariance of (ratings.., adv, drawelo) in nats^2, row-major.
@@ -362,6 +371,20 @@ impl RatingFit {
     /// rating does not exist; see [`needs_prior`]).
     pub fn rests_on_prior(&self, bot: usize) -> bool {
         self.on_prior[bot]
+    }
+
+    /// Whether some parameter's standard error shows a maximum at infinity.
+    fn ran_off(&self) -> bool {
+        self.ratings
+            .iter()
+            .chain([&self.white_advantage, &self.draw_elo])
+            .any(|e| !(e.sd < RUN_OFF_SD && e.value.is_finite()))
+    }
+
+    /// Whether the white advantage and draw parameter rest on the prior (their
+    /// maximum-likelihood values do not exist, e.g. no game was drawn).
+    pub fn parameters_rest_on_prior(&self) -> bool {
+        self.parameters_on_prior
     }
 
     /// The first player's (white's) advantage `adv`.
@@ -411,6 +434,7 @@ pub fn fit_ratings(counts: &PairCounts, options: &FitOptions) -> Result<RatingFi
         )));
     }
     let needs = needs_prior(counts);
+    let parameters_need_prior = no_maximum(counts, &[]).is_some();
     if options.prior_games == 0.0 {
         if let Some(why) = no_maximum(counts, &needs) {
             return Err(FitError::NoMaximum(why));
@@ -421,7 +445,34 @@ pub fn fit_ratings(counts: &PairCounts, options: &FitOptions) -> Result<RatingFi
         PriorScope::WhereNeeded => needs,
         PriorScope::AllBots => vec![true; counts.bots()],
     };
-    let problem = Problem::new(counts, options.prior_games, on_prior);
+    let parameters_on_prior = options.prior_games > 0.0
+        && (parameters_need_prior || options.scope == PriorScope::AllBots);
+    let problem = Problem::new(counts, options.prior_games, on_prior, parameters_on_prior);
+    let fit = maximise(&problem, options);
+    let ran_off = match &fit {
+        Err(FitError::NotConverged { .. } | FitError::NotIdentifiable) => true,
+        Ok(fit) => fit.ran_off(),
+        Err(_) => false,
+    };
+    if !ran_off || parameters_on_prior {
+        return fit;
+    }
+    // The colour advantage and draw rate can also run off jointly with the
+    // ratings in ways the simple checks miss (e.g. one draw and otherwise only
+    // wins for the same bot: a huge drawelo and rating gap fit best).
+    if options.prior_games == 0.0 {
+        return Err(FitError::NoMaximum(NoMaximum::RunsOff));
+    }
+    let problem = Problem::new(counts, options.prior_games, problem.on_prior, true);
+    maximise(&problem, options)
+}
+
+/// Standard errors beyond this (in Elo) mean the fit ran off along a direction
+/// the data do not bound: finite data give nothing near it.
+const RUN_OFF_SD: f64 = 1e4;
+
+/// Damped Newton from [`Problem::start`] to the mode of `problem`.
+fn maximise(problem: &Problem, options: &FitOptions) -> Result<RatingFit, FitError> {
     let mut x = problem.start();
     let mut value = problem.value(&x);
     let mut iterations = 0;
@@ -612,6 +663,8 @@ struct Problem {
     prior: f64,
     /// Which bots' ratings get the prior.
     on_prior: Vec<bool>,
+    /// Whether `adv` and `drawelo` get the prior.
+    parameters_on_prior: bool,
     draw_rate: f64,
 }
 
@@ -691,7 +744,12 @@ fn cell_terms(cell: &Cell, u: f64, s: f64, with_derivatives: bool) -> CellTerms 
 }
 
 impl Problem {
-    fn new(counts: &PairCounts, prior: f64, on_prior: Vec<bool>) -> Problem {
+    fn new(
+        counts: &PairCounts,
+        prior: f64,
+        on_prior: Vec<bool>,
+        parameters_on_prior: bool,
+    ) -> Problem {
         let n = counts.bots();
         let mut cells = Vec::new();
         let mut draws = 0.0;
@@ -718,6 +776,7 @@ impl Problem {
             cells,
             prior,
             on_prior,
+            parameters_on_prior,
             draw_rate,
         }
     }
@@ -769,6 +828,8 @@ impl Problem {
                 let z = theta - mean;
                 value += half * (ln_sigmoid(z) + ln_sigmoid(-z));
             }
+        }
+        if half > 0.0 && self.parameters_on_prior {
             let a = x[self.adv_index()];
             value += half * (ln_sigmoid(a) + ln_sigmoid(-a));
             // ln tanh(s/2) + ln(2 sigmoid(-s)): one virtual draw, one decisive game.
@@ -833,6 +894,8 @@ impl Problem {
                     h[j * m + k] += diag - (ph[j] + ph[k]) / nf + ph_sum / (nf * nf);
                 }
             }
+        }
+        if half > 0.0 && self.parameters_on_prior {
             let a = x[ia];
             let sig = sigmoid(a);
             g[ia] += half * (1.0 - 2.0 * sig);
@@ -879,6 +942,7 @@ impl Problem {
         RatingFit {
             ratings,
             on_prior: self.on_prior.clone(),
+            parameters_on_prior: self.parameters_on_prior,
             white_advantage: param(self.adv_index(), Scale::Linear),
             draw_elo: param(self.draw_index(), Scale::Log),
             covariance,
@@ -910,7 +974,7 @@ mod tests {
                 counts.add(w, b, r);
             }
         }
-        let problem = Problem::new(&counts, 2.0, vec![true, false, true]);
+        let problem = Problem::new(&counts, 2.0, vec![true, false, true], true);
         let x = vec![0.3, -0.2, 0.5, 0.15, 0.7];
         let (g, h) = problem.gradient_and_information(&x);
         let m = problem.dim();
@@ -945,9 +1009,15 @@ mod tests {
         let mut counts = PairCounts::new(2);
         counts.add_counts(0, 1, [15, 1, 0]);
         counts.add_counts(1, 0, [0, 0, 14]);
-        let draw = fit_ratings(&counts, &FitOptions::default())
-            .unwrap()
-            .draw_elo();
+        let fit = fit_ratings(&counts, &FitOptions::default()).unwrap();
+        // One draw, all else won by bot 0: without a prior drawelo and the
+        // gap run off together, so these two rest on the prior.
+        assert!(fit.parameters_rest_on_prior());
+        assert_eq!(
+            fit_ratings(&counts, &FitOptions::no_prior()).unwrap_err(),
+            FitError::NoMaximum(NoMaximum::RunsOff)
+        );
+        let draw = fit.draw_elo();
         assert_eq!(draw.scale, Scale::Log);
         let linear = Estimate::linear(draw.value, draw.sd);
         assert!(linear.low() < 0.0, "linear {:?}", linear.interval(Z95));
