@@ -148,16 +148,16 @@ fn the_two_models_are_different_tests() {
     );
 }
 
-/// Error rates under the normalized model, bounds [0, 20] nElo. Near equal
+/// Error rates under the normalized model, bounds [0, 40] nElo. Near equal
 /// strength logistic Elo is about `2 sqrt(2 var_pair)` times nElo, under 1 with
-/// these draws (drawelo 150, common::play), so 20 nElo is less than 20 Elo: a
-/// bot 40 Elo stronger passes, one 20 Elo weaker fails, and at elo0 the false
+/// these draws (drawelo 150, common::play), so 40 nElo is less than 40 Elo: a
+/// bot 60 Elo stronger passes, one 20 Elo weaker fails, and at elo0 the false
 /// H1 rate stays near alpha.
 #[test]
 fn normalized_model_error_rates_in_simulation() {
-    let test = sprt(EloModel::Normalized, 0.0, 20.0);
-    let (h0, h1, pairs) = run_sprts(test, 40.0, 40, 21);
-    println!("normalized, true +40 Elo: H0 {h0}, H1 {h1}, mean pairs {pairs:.0}");
+    let test = sprt(EloModel::Normalized, 0.0, 40.0);
+    let (h0, h1, pairs) = run_sprts(test, 60.0, 40, 21);
+    println!("normalized, true +60 Elo: H0 {h0}, H1 {h1}, mean pairs {pairs:.0}");
     assert!(h1 >= 38, "H1 accepted only {h1} of 40 times");
     let (h0, h1, pairs) = run_sprts(test, -20.0, 40, 22);
     println!("normalized, true -20 Elo: H0 {h0}, H1 {h1}, mean pairs {pairs:.0}");

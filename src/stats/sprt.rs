@@ -90,6 +90,12 @@ impl std::str::FromStr for EloModel {
     }
 }
 
+/// The largest normalized bound accepted. Beyond about 231 nElo the
+/// constraint cannot be linearised around the uniform distribution (see
+/// [`closest_with_normalized_mean`]); 200 nElo is already a near-certain win
+/// for the stronger side, far beyond any test worth running.
+const MAX_NORMALIZED_ELO: f64 = 200.0;
+
 /// `800 / ln 10`: converts a score slope to Elo near 50%.
 const ELO_PER_SLOPE: f64 = 800.0 / std::f64::consts::LN_10;
 
@@ -232,6 +238,14 @@ impl Sprt {
         if !(elo0.is_finite() && elo1.is_finite()) || elo0 >= elo1 {
             return Err(SprtConfigError(format!(
                 "elo0 ({elo0}) must be less than elo1 ({elo1})"
+            )));
+        }
+        if config.model == EloModel::Normalized
+            && (elo0.abs() > MAX_NORMALIZED_ELO || elo1.abs() > MAX_NORMALIZED_ELO)
+        {
+            return Err(SprtConfigError(format!(
+                "normalized Elo bounds must lie within -/+{MAX_NORMALIZED_ELO} nElo, got \
+                 [{elo0}, {elo1}] (use --model logistic for large differences)"
             )));
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
@@ -395,18 +409,22 @@ fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
         "target score outside the outcome range"
     );
     let phi: Vec<f64> = scores.iter().map(|a| a - s).collect();
-    tilt(observed, &phi)
+    tilt(observed, &phi).expect("a mean strictly inside the outcome range is reachable")
 }
 
 /// The distribution on `scores` with `(mu - 1/2) / sigma = t` closest to
 /// `observed` (maximum likelihood), by Van den Bergh's fixed point: at the
 /// optimum `p` is the tilt of `observed` by the linearised constraint
 /// `phi_i = a_i - 1/2 - (t sigma / 2) (1 + ((a_i - mu) / sigma)^2)`, with `mu`
-/// and `sigma` those of `p` itself. Starts from the uniform distribution and
-/// iterates until `p` stops changing.
+/// and `sigma` those of `p` itself. Starts from the observed distribution
+/// (Van den Bergh starts from the uniform one; the fixed point is the same,
+/// and the observed one is usually much closer) and iterates until `p` stops
+/// changing. Where the linearised constraint cannot be met from the current
+/// `p` (a very concentrated `p`), it moves `p` halfway to the uniform
+/// distribution, from which any `|t|` allowed by [`Sprt::new`] can be met.
 fn closest_with_normalized_mean(observed: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
-    let n = scores.len();
-    let mut p = vec![1.0 / n as f64; n];
+    let uniform = 1.0 / scores.len() as f64;
+    let mut p = observed.to_vec();
     for _ in 0..10_000 {
         let mu: f64 = p.iter().zip(scores).map(|(pi, a)| pi * a).sum();
         let var: f64 = p
@@ -422,14 +440,17 @@ fn closest_with_normalized_mean(observed: &[f64], scores: &[f64], t: f64) -> Vec
                 a - 0.5 - 0.5 * t * sigma * (1.0 + z * z)
             })
             .collect();
-        let next = tilt(observed, &phi);
+        let Some(next) = tilt(observed, &phi) else {
+            p.iter_mut().for_each(|pi| *pi = 0.5 * (*pi + uniform));
+            continue;
+        };
         let change = next
             .iter()
             .zip(&p)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
         p = next;
-        if change < 1e-13 {
+        if change < 1e-11 {
             break;
         }
     }
@@ -438,14 +459,14 @@ fn closest_with_normalized_mean(observed: &[f64], scores: &[f64], t: f64) -> Vec
 
 /// `p_i = obs_i / (1 + theta phi_i)` with theta solving
 /// `sum_i obs_i phi_i / (1 + theta phi_i) = 0`: the distribution closest to
-/// `observed` with `sum_i p_i phi_i = 0`. `phi` must take both signs.
-fn tilt(observed: &[f64], phi: &[f64]) -> Vec<f64> {
+/// `observed` with `sum_i p_i phi_i = 0`. `None` unless `phi` takes both signs
+/// (then no distribution meets the constraint).
+fn tilt(observed: &[f64], phi: &[f64]) -> Option<Vec<f64>> {
     let lowest = phi.iter().cloned().fold(f64::INFINITY, f64::min);
     let highest = phi.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    assert!(
-        lowest < 0.0 && 0.0 < highest,
-        "the constraint cannot be met on these outcomes"
-    );
+    if !(lowest < 0.0 && 0.0 < highest) {
+        return None;
+    }
     let constraint = |theta: f64| -> f64 {
         observed
             .iter()
@@ -469,11 +490,13 @@ fn tilt(observed: &[f64], phi: &[f64]) -> Vec<f64> {
         }
     }
     let theta = 0.5 * (lo + hi);
-    observed
-        .iter()
-        .zip(phi)
-        .map(|(o, f)| o / (1.0 + theta * f))
-        .collect()
+    Some(
+        observed
+            .iter()
+            .zip(phi)
+            .map(|(o, f)| o / (1.0 + theta * f))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -593,6 +616,42 @@ mod tests {
         }
         assert_eq!(status.decision, SprtDecision::AcceptH0);
         assert!(status.llr <= s.lower_bound());
+    }
+
+    /// Lopsided or concentrated pair counts and large (allowed) normalized
+    /// bounds give finite LLRs of the right sign, never a panic.
+    #[test]
+    fn normalized_llr_is_finite_on_extreme_counts() {
+        for (elo0, elo1) in [
+            (0.0, 5.0),
+            (-200.0, 200.0),
+            (150.0, 200.0),
+            (-200.0, -150.0),
+        ] {
+            let s = Sprt::new(SprtConfig {
+                elo0,
+                elo1,
+                model: EloModel::Normalized,
+                ..SprtConfig::default()
+            })
+            .unwrap();
+            for counts in [
+                [0, 0, 0, 40, 0],
+                [0, 0, 0, 0, 1],
+                [9, 0, 0, 0, 0],
+                [0, 3, 0, 3, 0],
+            ] {
+                let llr = s.llr(&penta(counts));
+                assert!(llr.is_finite(), "[{elo0}, {elo1}] {counts:?}: {llr}");
+            }
+        }
+        let err = Sprt::new(SprtConfig {
+            elo0: 0.0,
+            elo1: 250.0,
+            ..SprtConfig::default()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("logistic"), "{err}");
     }
 
     #[test]

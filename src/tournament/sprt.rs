@@ -401,6 +401,18 @@ mod tests {
         }
     }
 
+    /// An SPRT recorded before `--model` existed ran on logistic Elo and
+    /// must resume as such; new plans record their model.
+    #[test]
+    fn plans_without_a_model_resume_as_logistic() {
+        let old = r#"{"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05, "max_pairs": null}"#;
+        let plan: SprtPlan = serde_json::from_str(old).unwrap();
+        assert_eq!(plan.model, crate::stats::EloModel::Logistic);
+        let (_, plan) = manifest(None);
+        let text = serde_json::to_string(&plan).unwrap();
+        assert!(text.contains(r#""model":"normalized""#), "{text}");
+    }
+
     #[test]
     fn pairs_share_openings_and_swap_colours_up_to_the_limit() {
         let (m, plan) = manifest(Some(3));
