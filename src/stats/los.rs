@@ -46,9 +46,10 @@ mod tests {
     use crate::stats::Pentanomial;
 
     /// Pentanomial LL 1, LD 2, DD 5, WD 4, WW 3 (15 pairs): mean pair score
-    /// 9/15 = 0.6, variance of the pair score (1 * 0.36 + 2 * 0.1225 + 5 * 0.01
-    /// + 4 * 0.0225 + 3 * 0.16) / 15 = 0.0816667, so sd = sqrt(0.0816667 / 15)
-    /// = 0.0737865 and LOS = Phi(0.1 / 0.0737865) = Phi(1.355262) = 0.912333.
+    /// 9/15 = 0.6, variance of the pair score (1 * 0.36 + 2 * 0.1225 +
+    /// 5 * 0.01 + 4 * 0.0225 + 3 * 0.16) / 15 = 0.0816667, so the mean's sd is
+    /// sqrt(0.0816667 / 15) = 0.0737865 and LOS = Phi(0.1 / 0.0737865) =
+    /// Phi(1.355262) = 0.912333.
     #[test]
     fn pair_los_matches_a_hand_computation() {
         let pairs = Pentanomial {
