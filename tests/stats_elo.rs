@@ -293,8 +293,7 @@ fn intervals_cover_the_true_ratings_about_95_percent_of_the_time() {
 /// Issue 12's goal: in a wide field, a narrow field with 10 games a pair and an
 /// all-equal field, every bot's 95% interval covers its true rating between 93%
 /// and 97% of the time. More replications: `cargo bench --bench rating_fit`.
-#[path = "common/coverage.rs"]
-mod coverage;
+use common::coverage;
 
 #[test]
 fn every_bots_interval_covers_95_percent_in_wide_narrow_and_equal_fields() {

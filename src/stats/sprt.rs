@@ -375,25 +375,35 @@ impl SequentialSprt {
 /// `counts[i]` times (all > 0), of "expected score s1" against "expected score
 /// s0". Both `s` must lie strictly between the smallest and largest score.
 pub fn llr_logistic(counts: &[f64], scores: &[f64], s0: f64, s1: f64) -> f64 {
-    assert_eq!(counts.len(), scores.len());
-    let total: f64 = counts.iter().sum();
-    let observed: Vec<f64> = counts.iter().map(|c| c / total).collect();
-    let p0 = closest_with_mean(&observed, scores, s0);
-    let p1 = closest_with_mean(&observed, scores, s1);
-    (0..counts.len())
-        .map(|i| counts[i] * (p1[i].ln() - p0[i].ln()))
-        .sum()
+    generalised_llr(counts, scores, |observed| {
+        let p0 = closest_with_mean(observed, scores, s0);
+        let p1 = closest_with_mean(observed, scores, s1);
+        (p0, p1)
+    })
 }
 
 /// Generalised LLR for the normalized model: of "`(mu - 1/2) / sigma = t1`"
 /// against "`= t0`", for outcomes worth `scores[i]` observed `counts[i]` times
 /// (all > 0), `mu` and `sigma` the mean and standard deviation of the score.
 pub fn llr_normalized(counts: &[f64], scores: &[f64], t0: f64, t1: f64) -> f64 {
+    generalised_llr(counts, scores, |observed| {
+        let p0 = closest_with_normalized_mean(observed, scores, t0);
+        let p1 = closest_with_normalized_mean(observed, scores, t1);
+        (p0, p1)
+    })
+}
+
+/// `sum_i counts_i ln(p1_i / p0_i)` with `(p0, p1)` the two hypotheses'
+/// closest distributions to the observed frequencies, from `closest`.
+fn generalised_llr(
+    counts: &[f64],
+    scores: &[f64],
+    closest: impl FnOnce(&[f64]) -> (Vec<f64>, Vec<f64>),
+) -> f64 {
     assert_eq!(counts.len(), scores.len());
     let total: f64 = counts.iter().sum();
     let observed: Vec<f64> = counts.iter().map(|c| c / total).collect();
-    let p0 = closest_with_normalized_mean(&observed, scores, t0);
-    let p1 = closest_with_normalized_mean(&observed, scores, t1);
+    let (p0, p1) = closest(&observed);
     (0..counts.len())
         .map(|i| counts[i] * (p1[i].ln() - p0[i].ln()))
         .sum()

@@ -86,7 +86,9 @@ fn one_tournament(rng: &mut ChaCha8Rng, field: &Field) -> PairCounts {
     counts
 }
 
-fn play(rng: &mut ChaCha8Rng, elo_diff: f64, adv: f64, draw_elo: f64) -> GameResult {
+/// One game under BayesElo's model: white `elo_diff` stronger before the
+/// colour advantage `adv`; `draw_elo` sets the draw rate.
+pub fn play(rng: &mut impl Rng, elo_diff: f64, adv: f64, draw_elo: f64) -> GameResult {
     let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / 400.0));
     let p_white = f(elo_diff + adv - draw_elo);
     let p_black = f(-elo_diff - adv - draw_elo);
