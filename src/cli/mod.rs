@@ -28,7 +28,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the variants, or draw one board with its colour groups.
+    /// List the variants, or draw one board with its colour groups (rules: docs/RULES.md).
     Games(games::Args),
     /// Replay a game record (JSON) and print its outcome.
     Judge(judge::Args),

@@ -7,10 +7,10 @@ use anyhow::Context;
 
 use crate::stats::FitOptions;
 
-use super::games_csv::GameRow;
 use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
 use super::rating_input::RatingInput;
 use super::standings::Standings;
+use crate::referee::GameRow;
 
 pub const STANDINGS_FILE: &str = "standings.csv";
 pub const PAIRWISE_FILE: &str = "pairwise.csv";

@@ -26,9 +26,9 @@ use serde::Serialize;
 
 use crate::stats::{fit_ratings, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
-use super::games_csv::GameRow;
 use super::rating_input::RatingInput;
 use super::results::ScoredGames;
+use crate::referee::GameRow;
 
 /// The header of `standings.csv`, in the field order of [`StandingRow`].
 pub const STANDINGS_COLUMNS: [&str; 15] = [

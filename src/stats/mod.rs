@@ -13,9 +13,11 @@ pub mod los;
 pub mod pentanomial;
 pub mod sprt;
 
+/// The crate's one result type (from the games engine), which the fits count.
+pub use crate::games::GameResult;
 pub use elo::{
-    fit_ratings, needs_prior, Estimate, FitError, FitOptions, GameResult, NoMaximum, PairCounts,
-    PriorScope, RatingFit, Scale,
+    fit_ratings, needs_prior, Estimate, FitError, FitOptions, NoMaximum, PairCounts, PriorScope,
+    RatingFit, Scale,
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};

@@ -20,7 +20,8 @@ use anyhow::{anyhow, bail, Context};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::report::games_csv::GameRow;
+use crate::games::{GameResult, RuleReason};
+use crate::referee::GameRow;
 
 pub const GAMES_CSV: &str = "games.csv";
 pub const GAMES_JSONL: &str = "games.jsonl";
@@ -408,8 +409,8 @@ pub fn csv_header() -> String {
             white: String::new(),
             black: String::new(),
             opening: String::new(),
-            result: String::new(),
-            reason: String::new(),
+            result: GameResult::Draw,
+            reason: RuleReason::Full.into(),
             plies: 0,
             white_time_ms: 0,
             black_time_ms: 0,
@@ -488,8 +489,8 @@ mod tests {
             white: "a, the first".into(),
             black: "b \"quoted\"".into(),
             opening: "a1 b2".into(),
-            result: "1-0".into(),
-            reason: "group".into(),
+            result: GameResult::WhiteWins,
+            reason: RuleReason::Group.into(),
             plies: 9,
             white_time_ms: 10,
             black_time_ms: 12,

@@ -8,9 +8,8 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::protocol::RULE_REASONS;
 use crate::referee::GameRecord;
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
 
 pub struct Progress {
     bar: ProgressBar,
@@ -88,7 +87,7 @@ pub fn game_line(row: &GameRow, record: &GameRecord) -> String {
         row.reason,
         row.plies
     );
-    if !RULE_REASONS.contains(&row.reason.as_str()) && !record.message.is_empty() {
+    if !row.reason.is_rule() && !record.message.is_empty() {
         line.push_str(": ");
         line.push_str(&record.message);
     }
@@ -104,9 +103,7 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn add(&mut self, row: &GameRow) {
-        let Some(white_score) = row.white_score() else {
-            return;
-        };
+        let white_score = row.result.white_score();
         let white_half = (white_score * 2.0).round() as u64;
         let w = self.points.entry(row.white.clone()).or_default();
         w.0 += white_half;
@@ -144,7 +141,7 @@ mod tests {
     use super::*;
 
     fn row(white: &str, black: &str, result: &str) -> GameRow {
-        GameRow::with_result(0, 0, white, black, result)
+        crate::referee::row::row_with_result(0, 0, white, black, result.parse().unwrap())
     }
 
     #[test]

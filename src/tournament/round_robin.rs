@@ -12,7 +12,7 @@ use super::runner::{Flow, GameFeed, RunEnd};
 use super::schedule::{RoundRobinSchedule, ScheduledGame};
 use super::session::Session;
 use crate::referee::format_time_control;
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
 
 /// Exit status after Ctrl-C / SIGTERM, as shells report a SIGINT death.
 pub const EXIT_INTERRUPTED: i32 = 130;

@@ -27,8 +27,8 @@ use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, LOGS_DIR};
 use super::progress::{game_line, Progress};
 use super::schedule::ScheduledGame;
+use crate::referee::GameRow;
 use crate::referee::{play_bots, BotPool, GameConfig, SpawnOptions};
-use crate::report::games_csv::GameRow;
 
 /// Whether the run goes on after a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

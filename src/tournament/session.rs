@@ -19,7 +19,7 @@ use super::manifest::Manifest;
 use super::preflight::missing_programs;
 use super::progress::Progress;
 use super::runner::{run_games, GameFeed, RunSummary};
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
 use crate::report::games_reader::visit_games_csv;
 use crate::report::rating::RatingReport;
 use crate::report::rating_input::RatingInput;

@@ -18,7 +18,7 @@ use super::runner::{Flow, GameFeed, RunEnd};
 use super::schedule::ScheduledGame;
 use super::session::Session;
 use crate::referee::format_time_control;
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
 use crate::stats::{
     Pentanomial, Score, SequentialSprt, Sprt, SprtConfig, SprtDecision, SprtStatus,
 };
@@ -111,7 +111,7 @@ impl SprtFeed {
         if !self.done.insert(row.id) {
             return None;
         }
-        let white_score = row.white_score()?;
+        let white_score = row.result.white_score();
         let a_score = if row.white == self.bot_a {
             white_score
         } else {
@@ -161,9 +161,11 @@ impl GameFeed for SprtFeed {
         let Some(status) = self.absorb(row) else {
             return (Flow::Continue, Vec::new());
         };
+        // Numbered 1, 2, ... in the order pairs complete (resumed ones
+        // included), not by schedule position: pairs finish out of order.
         let line = format!(
             "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}] {}  {}  pentanomial {}",
-            row.pair,
+            status.pairs,
             status.llr,
             status.lower,
             status.upper,
@@ -357,6 +359,7 @@ impl SprtFeed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::{GameResult, RuleReason};
     use crate::tournament::config::{from_overrides, Defaults, Overrides};
 
     fn manifest(max_pairs: Option<u64>) -> (Manifest, SprtPlan) {
@@ -393,8 +396,12 @@ mod tests {
             white: if a_white { "a" } else { "b" }.into(),
             black: if a_white { "b" } else { "a" }.into(),
             opening: game.opening.join(" "),
-            result: if a_wins == a_white { "1-0" } else { "0-1" }.into(),
-            reason: "group".into(),
+            result: if a_wins == a_white {
+                GameResult::WhiteWins
+            } else {
+                GameResult::BlackWins
+            },
+            reason: RuleReason::Group.into(),
             plies: 9,
             white_time_ms: 0,
             black_time_ms: 0,
