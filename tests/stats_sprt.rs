@@ -184,4 +184,16 @@ fn status_carries_the_estimate_on_the_tests_scale() {
     assert_eq!(l.los, n.los);
     assert!(l.los > 0.95 && l.los < 1.0, "{l:?}");
     assert_eq!(normalized.model, EloModel::Normalized);
+    // A clean sweep: logistic Elo is infinite but its interval keeps a finite
+    // lower end (Wilson over the pairs, as in pairwise.csv: 5 pairs all won
+    // give 400 log10(5 / 1.96^2) = +45.8).
+    let swept = sprt(EloModel::Logistic, 0.0, 10.0)
+        .status(&penta([0, 0, 0, 0, 5]))
+        .estimate
+        .unwrap();
+    assert_eq!(
+        (swept.elo, swept.high, swept.los),
+        (f64::INFINITY, f64::INFINITY, 1.0)
+    );
+    assert!((swept.low - 45.8).abs() < 0.1, "{swept:?}");
 }

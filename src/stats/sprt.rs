@@ -36,7 +36,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::logistic::{elo_to_score, score_to_elo};
+use super::logistic::elo_to_score;
 use super::los::pair_likelihood_of_superiority;
 use super::pentanomial::{Pentanomial, Score};
 use super::{ScoreEstimate, Z95};
@@ -167,7 +167,9 @@ pub struct SprtEstimate {
     /// when every pair scored the same one-sided result.
     pub elo: f64,
     /// 95% interval of `elo`: the image of the normal interval of the mean
-    /// pair score (`score -/+ 1.96 sd / sqrt(pairs)`).
+    /// pair score (`score -/+ 1.96 sd / sqrt(pairs)`); for logistic Elo the
+    /// Wilson interval where that one says nothing (every pair scored the
+    /// same) or leaves 0..100%, as in `pairwise.csv`.
     pub low: f64,
     pub high: f64,
     /// Likelihood of superiority from the pairs (see [`crate::stats::los`]).
@@ -180,19 +182,24 @@ impl SprtEstimate {
     pub fn from_pairs(pairs: &Pentanomial, model: EloModel) -> Option<SprtEstimate> {
         let estimate = ScoreEstimate::from_pentanomial(pairs, [0; 3])?;
         let (score, sd) = (estimate.score, estimate.sd);
-        let (low, high) = (score - Z95 * sd, score + Z95 * sd);
-        let to_elo = |s: f64| match model {
-            EloModel::Logistic => score_to_elo(s.clamp(0.0, 1.0)),
+        let (elo, low, high) = match model {
+            // The pairwise table's interval: the normal one, or Wilson's
+            // where every pair scored the same (see head_to_head).
+            EloModel::Logistic => {
+                let (low, high) = estimate.elo_interval();
+                (estimate.elo(), low, high)
+            }
             // sd^2 * pairs is the variance of one pair's mean score.
             EloModel::Normalized => {
                 let sigma_pair = sd * (pairs.pairs() as f64).sqrt();
-                normalized_elo(s - 0.5, sigma_pair)
+                let nelo = |s: f64| normalized_elo(s - 0.5, sigma_pair);
+                (nelo(score), nelo(score - Z95 * sd), nelo(score + Z95 * sd))
             }
         };
         Some(SprtEstimate {
-            elo: to_elo(score),
-            low: to_elo(low),
-            high: to_elo(high),
+            elo,
+            low,
+            high,
             los: pair_likelihood_of_superiority(&estimate),
         })
     }
