@@ -49,15 +49,9 @@ pub fn read_games(reader: impl std::io::Read, source: &str) -> anyhow::Result<Ve
 /// at a time, so files of any length take constant memory.
 pub fn visit_games_csv(
     path: &Path,
-    visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+    mut visit: impl FnMut(GameRow) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot open games file {}", path.display()))?;
-    visit_games(
-        std::io::BufReader::new(file),
-        &path.display().to_string(),
-        visit,
-    )
+    visit_numbered_games_csv(path, |_, row| visit(row))
 }
 
 /// [`visit_games_csv`] that also gives each row's line number in the file.
