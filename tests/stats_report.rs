@@ -69,8 +69,11 @@ fn pairwise_rows_follow_rank_order_and_count_pentanomials() {
         ),
         (0, 0, 1, 1, 1)
     );
-    // LOS from 4 wins, 1 loss: 0.5 + 0.5 erf(3 / sqrt(10)) = 0.91014.
-    assert!((ab.los - 0.9101).abs() < 1e-9, "{}", ab.los);
+    // LOS from the pairs (they played pairs), as fastchess: pair scores 1,
+    // 0.75, 0.5 per game, mean 0.75, variance 0.125 / 3, so the mean's sd is
+    // sqrt(0.125 / 9) = 0.117851 and LOS = Phi(0.25 / 0.117851) = Phi(2.12132)
+    // = 0.98305 (from W/L alone it would be 0.5 + 0.5 erf(3 / sqrt(10)) = 0.9101).
+    assert!((ab.los - 0.9831).abs() < 1e-9, "{}", ab.los);
     // Elo from 75%: 190.8.
     assert_eq!(ab.elo_diff, 190.8);
     let cb = &pw[1];
@@ -269,4 +272,23 @@ fn tiny_and_one_sided_inputs_never_print_nan() {
             assert!(p.score_pct == 100.0 || p.elo_high.is_finite(), "{p:?}");
         }
     }
+}
+
+/// Without any game pair the LOS comes from wins and losses (cutechess's).
+#[test]
+fn los_without_pairs_comes_from_wins_and_losses() {
+    let rows = vec![
+        common::row_with_result(0, 10, "a", "b", "1-0"),
+        common::row_with_result(1, 11, "a", "b", "1-0"),
+        common::row_with_result(2, 12, "a", "b", "0-1"),
+        common::row_with_result(3, 13, "a", "b", "1/2-1/2"),
+    ];
+    let report = RatingReport::from_rows(&rows).unwrap();
+    let ab = &report.pairwise[0];
+    assert_eq!(
+        ab.penta_ll + ab.penta_ld + ab.penta_dd_wl + ab.penta_wd + ab.penta_ww,
+        0
+    );
+    // 0.5 + 0.5 erf((2 - 1) / sqrt(2 * 3)) = 0.718149.
+    assert!((ab.los - 0.7181).abs() < 1e-9, "{}", ab.los);
 }

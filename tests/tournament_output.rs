@@ -184,6 +184,7 @@ fn an_sprt_reports_each_pair_and_ends_undecided_at_its_limit() {
         alpha: 0.05,
         beta: 0.05,
         max_pairs: Some(2),
+        model: arena::stats::EloModel::Normalized,
     };
     let mut events = Recorder::default();
     let outcome = sprt::run(sprt::Start::New(config, plan), &mut events).unwrap();

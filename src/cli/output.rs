@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::referee::{format_time_control, GameRecord};
 use crate::referee::GameRow;
 use crate::report::rating::RatingReport;
-use crate::stats::{Pentanomial, SprtDecision};
+use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
     Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
 };
@@ -80,16 +80,18 @@ impl<W: Write> Terminal<W> {
     pub fn sprt_ended(&mut self, outcome: &SprtOutcome) {
         let [a, b] = &outcome.bots;
         let status = &outcome.progress.status;
-        let elo1 = outcome.plan.elo1;
+        let plan = &outcome.plan;
+        let (elo0, elo1, model, unit) = (plan.elo0, plan.elo1, plan.model, plan.model.unit());
+        let estimate = estimate_text(status);
         let dir = outcome.run.dir.display();
         self.println("");
         match status.decision {
             SprtDecision::AcceptH1 => self.println(&format!(
-                "H1 accepted: {a} is stronger than {b} by at least {elo1} Elo (LLR {:+.2} >= {:+.2}, {} pairs).",
+                "H1 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is stronger than {b} by at least {elo1} {unit} (LLR {:+.2} >= {:+.2}, {} pairs; {estimate}).",
                 status.llr, status.upper, status.pairs
             )),
             SprtDecision::AcceptH0 => self.println(&format!(
-                "H0 accepted: {a} is not stronger than {b} by {elo1} Elo or more (LLR {:+.2} <= {:+.2}, {} pairs).",
+                "H0 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is not stronger than {b} by {elo1} {unit} or more (LLR {:+.2} <= {:+.2}, {} pairs; {estimate}).",
                 status.llr, status.lower, status.pairs
             )),
             SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => {
@@ -136,12 +138,14 @@ impl<W: Write> RunOutput for Terminal<W> {
                 self.println(&format!("Output: {dir}"));
             }
             RunKind::Sprt { plan, lower, upper } => {
+                let unit = plan.model.unit();
                 self.println(&format!(
-                    "SPRT {} vs {}: H0 elo <= {} against H1 elo >= {}, alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
+                    "SPRT {} vs {}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
                     config.bots[0].name,
                     config.bots[1].name,
                     plan.elo0,
                     plan.elo1,
+                    plan.model,
                     plan.alpha,
                     plan.beta,
                     config.variant,
@@ -206,11 +210,13 @@ impl<W: Write> RunOutput for Terminal<W> {
         // Numbered 1, 2, ... in the order pairs complete (resumed ones
         // included), not by schedule position: pairs finish out of order.
         self.println(&format!(
-            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}]  pentanomial {}",
+            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}] {}  {}  pentanomial {}",
             status.pairs,
             status.llr,
             status.lower,
             status.upper,
+            status.model,
+            estimate_text(status),
             pentanomial_text(&progress.counts)
         ));
     }
@@ -298,8 +304,13 @@ fn status_text(standing: &Standing) -> String {
         Standing::Sprt(progress) => {
             let s = &progress.status;
             format!(
-                "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}]",
-                s.pairs, s.llr, s.lower, s.upper
+                "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}] {}  {}",
+                s.pairs,
+                s.llr,
+                s.lower,
+                s.upper,
+                s.model,
+                estimate_text(s)
             )
         }
     }
@@ -320,12 +331,29 @@ fn leader_text(leader: &Leader) -> String {
 fn sprt_text(progress: &SprtProgress) -> String {
     let s = &progress.status;
     format!(
-        "LLR {:+.2} within [{:+.2}, {:+.2}], pentanomial {}",
+        "LLR {:+.2} within [{:+.2}, {:+.2}] ({} model), {}, pentanomial {}",
         s.llr,
         s.lower,
         s.upper,
+        s.model,
+        estimate_text(s),
         pentanomial_text(&progress.counts)
     )
+}
+
+/// `nElo +1.2 [-3.4, +5.6]  LOS 71.2%` on the test's scale (empty before the
+/// first pair).
+fn estimate_text(status: &SprtStatus) -> String {
+    status.estimate.map_or(String::new(), |e| {
+        format!(
+            "{} {:+.1} [{:+.1}, {:+.1}]  LOS {:.1}%",
+            status.model.unit(),
+            e.elo,
+            e.low,
+            e.high,
+            100.0 * e.los
+        )
+    })
 }
 
 /// `LL-LD-DD+WL-WD-WW` counts.
@@ -337,9 +365,11 @@ fn pentanomial_text(p: &Pentanomial) -> String {
 #[cfg(test)]
 mod tests {
     //! The expected lines are what arena printed for these runs before the
-    //! output moved behind `RunOutput` (see the commit that moved it).
+    //! output moved behind `RunOutput` (see the commit that moved it), with
+    //! the SPRT lines since naming the Elo model and the running estimate.
 
     use super::*;
+    use crate::stats::{EloModel, SprtEstimate};
     use crate::stats::SprtStatus;
     use crate::tournament::config::{from_overrides, Defaults, Overrides};
     use crate::tournament::manifest::SprtPlan;
@@ -398,6 +428,13 @@ mod tests {
                 upper: 2.944,
                 decision,
                 pairs,
+                model: EloModel::Normalized,
+                estimate: Some(SprtEstimate {
+                    elo: 12.34,
+                    low: -4.56,
+                    high: 29.1,
+                    los: 0.9312,
+                }),
             },
             counts,
         }
@@ -481,6 +518,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             max_pairs: None,
+            model: EloModel::Normalized,
         };
         let mut terminal = terminal();
         terminal.started(&RunStarted {
@@ -513,12 +551,12 @@ mod tests {
         });
         assert_eq!(
             text(&terminal),
-            "SPRT good vs crash: H0 elo <= 0 against H1 elo >= 200, alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
+            "SPRT good vs crash: H0 nElo <= 0 against H1 nElo >= 200 (normalized model), alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
              LLR bounds [-2.94, +2.94]. Output: sp\n\
-             pair    1: LLR +0.42  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 1]\n\
-             pair    8: LLR +3.35  bounds [-2.94, +2.94]  pentanomial [0, 0, 0, 0, 8]\n\
+             pair    1: LLR +0.42  bounds [-2.94, +2.94] normalized  nElo +12.3 [-4.6, +29.1]  LOS 93.1%  pentanomial [0, 0, 0, 0, 1]\n\
+             pair    8: LLR +3.35  bounds [-2.94, +2.94] normalized  nElo +12.3 [-4.6, +29.1]  LOS 93.1%  pentanomial [0, 0, 0, 0, 8]\n\
              \n\
-             H1 accepted: good is stronger than crash by at least 200 Elo (LLR +3.35 >= +2.94, 8 pairs).\n"
+             H1 accepted (normalized model, bounds [0, 200] nElo): good is stronger than crash by at least 200 nElo (LLR +3.35 >= +2.94, 8 pairs; nElo +12.3 [-4.6, +29.1]  LOS 93.1%).\n"
         );
     }
 
@@ -552,14 +590,15 @@ mod tests {
                 alpha: 0.05,
                 beta: 0.05,
                 max_pairs: Some(3),
+                model: EloModel::Normalized,
             },
             progress,
         });
         assert_eq!(
             text(&terminal),
-            "resume: 6 games already played; LLR +0.04 within [-2.94, +2.94], pentanomial [0, 0, 1, 0, 2]\n\
+            "resume: 6 games already played; LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2]\n\
              \n\
-             Undecided after 3 pairs: LLR +0.04 within [-2.94, +2.94], pentanomial [0, 0, 1, 0, 2].\n"
+             Undecided after 3 pairs: LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2].\n"
         );
     }
 

@@ -12,6 +12,7 @@ use crate::cli::run_flags::RunFlags;
 use crate::cli::tournament::EXIT_INTERRUPTED;
 use crate::referee::{read_bots_file, BotSpec};
 use crate::stats::SprtDecision;
+use crate::stats::EloModel;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::manifest::SprtPlan;
 use crate::tournament::runner::RunEnd;
@@ -39,6 +40,10 @@ pub struct Args {
     /// Elo difference under H1; must exceed elo0.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "resume")]
     pub elo1: Option<f64>,
+    /// Scale of elo0 and elo1: `normalized` (nElo, as fastchess and fishtest
+    /// default to) or `logistic` (the usual Elo).
+    #[arg(long, value_name = "MODEL", default_value = "normalized")]
+    pub model: EloModel,
     /// Probability of accepting H1 when H0 holds [default: 0.05].
     #[arg(long)]
     pub alpha: Option<f64>,
@@ -59,7 +64,7 @@ pub struct Args {
     /// Continue the SPRT in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "bot_a", "bot_b", "variant", "elo0", "elo1", "tc", "max_pairs", "seed",
-        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta"
+        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta", "model"
     ])]
     pub resume: Option<PathBuf>,
 }
@@ -135,6 +140,7 @@ fn start(args: Args) -> anyhow::Result<Start> {
         alpha: args.alpha.unwrap_or(DEFAULT_ERROR_RATE),
         beta: args.beta.unwrap_or(DEFAULT_ERROR_RATE),
         max_pairs: args.max_pairs,
+        model: args.model,
     };
     Ok(Start::New(config, plan))
 }

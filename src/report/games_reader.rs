@@ -49,11 +49,19 @@ pub fn read_games(reader: impl std::io::Read, source: &str) -> anyhow::Result<Ve
 /// at a time, so files of any length take constant memory.
 pub fn visit_games_csv(
     path: &Path,
-    visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+    mut visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    visit_numbered_games_csv(path, |_, row| visit(row))
+}
+
+/// [`visit_games_csv`] that also gives each row's line number in the file.
+pub fn visit_numbered_games_csv(
+    path: &Path,
+    visit: impl FnMut(u64, GameRow) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot open games file {}", path.display()))?;
-    visit_games(
+    visit_numbered_games(
         std::io::BufReader::new(file),
         &path.display().to_string(),
         visit,
@@ -66,6 +74,16 @@ pub fn visit_games(
     reader: impl std::io::Read,
     source: &str,
     mut visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    visit_numbered_games(reader, source, |_, row| visit(row))
+}
+
+/// [`visit_games`] that also gives each row's line number (the header is
+/// line 1).
+pub fn visit_numbered_games(
+    reader: impl std::io::Read,
+    source: &str,
+    mut visit: impl FnMut(u64, GameRow) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -99,7 +117,7 @@ pub fn visit_games(
         check_row(&row).map_err(|(field, problem)| {
             anyhow!("{source}: line {line}, field `{field}`: {problem}")
         })?;
-        visit(row)?;
+        visit(line, row)?;
     }
 }
 

@@ -13,7 +13,12 @@
 //!   `elo_low` = +286.6 and `elo_high` = `inf`; Wilson is also used where
 //!   fastchess's `score -/+ 1.96 sd` would leave 0..100%; otherwise the interval
 //!   is fastchess's.
-//! - `los`: likelihood that `bot_a` is stronger, from wins and losses (0..1).
+//! - `los`: likelihood that `bot_a` is stronger (0..1). Where the two played
+//!   game pairs it comes from the pairs, as fastchess computes it:
+//!   `Phi((score - 1/2) / sd)` with the same pair-based `sd` as the interval
+//!   (lone games of the pair count as units of their own). Without any pair
+//!   it comes from wins and losses, `1/2 + erf((W - L) / sqrt(2 (W + L))) / 2`
+//!   as cutechess prints it (see [`crate::stats::los`]).
 //! - `penta_*`: colour-swapped game pairs (same `pair` id and variant) by `bot_a`'s
 //!   total: LL 0, LD 0.5, DD+WL 1, WD 1.5, WW 2 points. Games without a partner
 //!   count in `games` but in no pentanomial cell.
@@ -22,7 +27,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::stats::{likelihood_of_superiority, ScoreEstimate};
+use crate::stats::{likelihood_of_superiority, pair_likelihood_of_superiority, ScoreEstimate};
 
 use super::rating_input::{MatchCounts, RatedGames};
 use super::standings::{round, write_rows};
@@ -119,7 +124,14 @@ fn head_to_head(rated: &RatedGames, a: usize, b: usize, m: &MatchCounts) -> Pair
         elo_diff: round(estimate.elo(), 1),
         elo_low: round(low, 1),
         elo_high: round(high, 1),
-        los: round(likelihood_of_superiority(wins, losses), 4),
+        los: round(
+            if penta.pairs() > 0 {
+                pair_likelihood_of_superiority(&estimate)
+            } else {
+                likelihood_of_superiority(wins, losses)
+            },
+            4,
+        ),
         penta_ll: penta.ll,
         penta_ld: penta.ld,
         penta_dd_wl: penta.dd_wl(),

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::stats::FitOptions;
+
 use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
 use super::rating_input::RatingInput;
 use super::standings::Standings;
@@ -35,8 +37,16 @@ impl RatingReport {
     /// Rates the games aggregated in `input` (the one code path of `arena
     /// rate` and the tournament).
     pub fn from_input(input: RatingInput) -> anyhow::Result<RatingReport> {
+        RatingReport::from_input_with(input, &FitOptions::default())
+    }
+
+    /// [`RatingReport::from_input`] with other fit settings (`--no-prior`).
+    pub fn from_input_with(
+        input: RatingInput,
+        options: &FitOptions,
+    ) -> anyhow::Result<RatingReport> {
         let rated = input.finish();
-        let standings = Standings::from_counts(&rated.bots, &rated.counts)?;
+        let standings = Standings::from_counts_with(&rated.bots, &rated.counts, options)?;
         let pairwise = pairwise_rows(&rated, &standings.order);
         Ok(RatingReport {
             standings,

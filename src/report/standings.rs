@@ -3,9 +3,12 @@
 //!
 //! Files:
 //! - `standings.csv`: `rank,bot,games,wins,draws,losses,score_pct,elo,elo_low,
-//!   elo_high,white_games,white_score_pct,black_games,black_score_pct`, best
-//!   first. `elo` is centred on the field's mean (0); `elo_low`/`elo_high` are the
-//!   95% interval. Percentages are empty when there are no games to divide by.
+//!   elo_high,elo_prior,white_games,white_score_pct,black_games,black_score_pct`,
+//!   best first. `elo` is centred on the field's mean (0); `elo_low`/`elo_high`
+//!   are the 95% interval; `elo_prior` is `true` where the bot's rating rests on
+//!   the prior (its maximum-likelihood rating does not exist, see
+//!   [`crate::stats::elo`]; marked `*` in the terminal table). Percentages are
+//!   empty when there are no games to divide by.
 //! - `model.csv`: `parameter,value,low,high` with the rows `white_advantage_elo`
 //!   (the first player's advantage, fitted jointly with the ratings) and
 //!   `draw_elo` (BayesElo's draw parameter: equal bots draw with probability
@@ -21,14 +24,14 @@ use std::path::Path;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::stats::{fit_ratings, Estimate, FitOptions, PairCounts};
+use crate::stats::{fit_ratings, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
 use super::rating_input::RatingInput;
 use super::results::ScoredGames;
 use crate::referee::GameRow;
 
 /// The header of `standings.csv`, in the field order of [`StandingRow`].
-pub const STANDINGS_COLUMNS: [&str; 14] = [
+pub const STANDINGS_COLUMNS: [&str; 15] = [
     "rank",
     "bot",
     "games",
@@ -39,6 +42,7 @@ pub const STANDINGS_COLUMNS: [&str; 14] = [
     "elo",
     "elo_low",
     "elo_high",
+    "elo_prior",
     "white_games",
     "white_score_pct",
     "black_games",
@@ -61,6 +65,8 @@ pub struct StandingRow {
     pub elo: f64,
     pub elo_low: f64,
     pub elo_high: f64,
+    /// The rating rests on the prior (no maximum-likelihood rating exists).
+    pub elo_prior: bool,
     pub white_games: u64,
     pub white_score_pct: Option<f64>,
     pub black_games: u64,
@@ -85,6 +91,8 @@ pub struct Standings {
     pub order: Vec<usize>,
     pub white_advantage: Estimate,
     pub draw_elo: Estimate,
+    /// The white advantage and draw elo rest on the prior (e.g. no draws).
+    pub parameters_on_prior: bool,
     pub games: u64,
 }
 
@@ -130,7 +138,31 @@ impl Standings {
 
     /// Rates the games in `counts` between `bots` (names by index).
     pub fn from_counts(bots: &[String], counts: &PairCounts) -> anyhow::Result<Standings> {
-        let fit = fit_ratings(counts, &FitOptions::default()).context("fitting Elo ratings")?;
+        Standings::from_counts_with(bots, counts, &FitOptions::default())
+    }
+
+    /// [`Standings::from_counts`] with other fit settings (`arena rate
+    /// --no-prior`). Where the maximum-likelihood fit does not exist the error
+    /// names the bots.
+    pub fn from_counts_with(
+        bots: &[String],
+        counts: &PairCounts,
+        options: &FitOptions,
+    ) -> anyhow::Result<Standings> {
+        let fit = fit_ratings(counts, options).map_err(|e| match e {
+            FitError::NoMaximum(NoMaximum::Unbounded { bots: unbounded }) => {
+                let names: Vec<&str> = unbounded.iter().map(|&i| bots[i].as_str()).collect();
+                anyhow::anyhow!(
+                    "no maximum-likelihood ratings exist: {} won no game or lost no game \
+                     against the rest of the field (drop --no-prior to rate them with the prior)",
+                    names.join(", ")
+                )
+            }
+            FitError::NoMaximum(why) => anyhow::anyhow!(
+                "no maximum-likelihood ratings exist: {why} (drop --no-prior to rate with the prior)"
+            ),
+            other => anyhow::Error::new(other).context("fitting Elo ratings"),
+        })?;
         let mut tallies = vec![Tally::default(); bots.len()];
         let mut total_games = 0;
         for white in 0..bots.len() {
@@ -190,6 +222,7 @@ impl Standings {
                     elo: round(r.value, 1),
                     elo_low: round(r.low(), 1),
                     elo_high: round(r.high(), 1),
+                    elo_prior: fit.rests_on_prior(i),
                     white_games: t.white_games,
                     white_score_pct: pct(t.white_half_points, t.white_games),
                     black_games: t.black_games,
@@ -202,6 +235,7 @@ impl Standings {
             order,
             white_advantage: fit.white_advantage(),
             draw_elo: fit.draw_elo(),
+            parameters_on_prior: fit.parameters_rest_on_prior(),
             games: total_games,
         })
     }
@@ -258,7 +292,7 @@ impl Standings {
                     r.draws.to_string(),
                     r.losses.to_string(),
                     opt_pct(r.score_pct),
-                    format!("{:+.0}", r.elo),
+                    format!("{:+.0}{}", r.elo, if r.elo_prior { "*" } else { "" }),
                     format!("[{:+.0}, {:+.0}]", r.elo_low, r.elo_high),
                     opt_pct(r.white_score_pct),
                     opt_pct(r.black_score_pct),
@@ -295,6 +329,12 @@ impl Standings {
         for row in &cells {
             line(row);
         }
+        if self.rows.iter().any(|r| r.elo_prior) {
+            out.push_str(
+                "* rests on the prior (1 virtual win and loss against the field's mean): \
+                 this bot's group lost no game, or won none, against the rest.\n",
+            );
+        }
         let adv = self.white_advantage;
         let _ = writeln!(
             out,
@@ -307,6 +347,12 @@ impl Standings {
             self.draw_elo.low(),
             self.draw_elo.high()
         );
+        if self.parameters_on_prior {
+            out.push_str(
+                "White advantage and draw elo rest on the prior (1 virtual win, loss and draw): \
+                 no game was drawn, every game was, or one colour never lost.\n",
+            );
+        }
         out
     }
 }

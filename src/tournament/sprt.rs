@@ -30,6 +30,7 @@ impl SprtPlan {
             elo1: self.elo1,
             alpha: self.alpha,
             beta: self.beta,
+            model: self.model,
         })?)
     }
 }
@@ -294,6 +295,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             max_pairs,
+            model: crate::stats::EloModel::Normalized,
         };
         (Manifest::new(config, Plan::Sprt(plan)), plan)
     }
@@ -318,6 +320,18 @@ mod tests {
             white_time_ms: 0,
             black_time_ms: 0,
         }
+    }
+
+    /// An SPRT recorded before `--model` existed ran on logistic Elo and
+    /// must resume as such; new plans record their model.
+    #[test]
+    fn plans_without_a_model_resume_as_logistic() {
+        let old = r#"{"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05, "max_pairs": null}"#;
+        let plan: SprtPlan = serde_json::from_str(old).unwrap();
+        assert_eq!(plan.model, crate::stats::EloModel::Logistic);
+        let (_, plan) = manifest(None);
+        let text = serde_json::to_string(&plan).unwrap();
+        assert!(text.contains(r#""model":"normalized""#), "{text}");
     }
 
     #[test]

@@ -3,6 +3,10 @@
 //! under BayesElo's model for the statistics tests.
 #![allow(dead_code)]
 
+pub mod coverage;
+#[allow(unused_imports)]
+pub use coverage::play;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -10,8 +14,6 @@ use std::time::Duration;
 
 use arena::games::RuleReason;
 use arena::referee::{BotSpec, GameRow};
-use arena::stats::GameResult;
-use rand::Rng;
 
 /// Absolute path of a test bot script.
 pub fn bot_script(name: &str) -> PathBuf {
@@ -104,20 +106,6 @@ pub async fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> boo
 /// `1 / (1 + 10^(-x/400))`.
 pub fn f(x: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-x / 400.0))
-}
-
-/// One game: white `elo_diff` stronger (before the colour advantage).
-pub fn play(rng: &mut impl Rng, elo_diff: f64, adv: f64, draw_elo: f64) -> GameResult {
-    let p_white = f(elo_diff + adv - draw_elo);
-    let p_black = f(-elo_diff - adv - draw_elo);
-    let r: f64 = rng.gen();
-    if r < p_white {
-        GameResult::WhiteWins
-    } else if r < p_white + p_black {
-        GameResult::BlackWins
-    } else {
-        GameResult::Draw
-    }
 }
 
 /// A unique word to append to a bot's command line, so a test can find
