@@ -27,6 +27,6 @@ pub mod session;
 pub mod sprt;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
-pub use journal::{FinishedGame, Journal, Recovery};
+pub use journal::{Journal, Recovery};
 pub use manifest::{Manifest, Plan, SprtPlan};
 pub use schedule::ScheduledGame;

@@ -98,7 +98,7 @@ impl Session {
         Ok(Session {
             dir: dir.to_path_buf(),
             journal,
-            finished: recovery.finished.len() as u64,
+            finished: recovery.finished.len(),
             repairs: recovery.repairs,
             manifest,
         })
