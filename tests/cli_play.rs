@@ -2,16 +2,12 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use common::{
-    bot_script, live_processes_with_arg, output_with_stdin, stdout_of_success, unique_tag,
+    arena, bot_script, live_processes_with_arg, output_with_stdin, stdout_of_success, unique_tag,
 };
-
-fn arena() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-}
 
 fn py(name: &str) -> String {
     format!("python3 {}", bot_script(name).display())

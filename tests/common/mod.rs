@@ -1,7 +1,10 @@
-//! Helpers shared by integration tests: the referee's bad bots under
-//! `tests/bots/`, process-table checks through `/proc`, and simulated games
-//! under BayesElo's model for the statistics tests.
+//! The one harness shared by integration tests: the `arena` binary, the
+//! referee's bad bots under `tests/bots/`, process-table checks through
+//! `/proc`, simulated games under BayesElo's model for the statistics
+//! tests, and (in [`tournament`]) tournament files and their output.
 #![allow(dead_code)]
+
+pub mod tournament;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,6 +14,14 @@ use std::time::Duration;
 use arena::referee::BotSpec;
 use arena::stats::GameResult;
 use rand::Rng;
+
+/// The `arena` binary built for these tests, with stdin closed unless the
+/// test pipes it.
+pub fn arena() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.stdin(Stdio::null());
+    command
+}
 
 /// Absolute path of a test bot script.
 pub fn bot_script(name: &str) -> PathBuf {
