@@ -88,6 +88,22 @@ pub fn live_group_members(pgid: i32) -> Vec<ProcEntry> {
         .collect()
 }
 
+/// Bytes written (to files, pipes and sockets) by the live processes of
+/// group `pgid`, from `/proc/<pid>/io`.
+pub fn group_bytes_written(pgid: i32) -> u64 {
+    live_group_members(pgid)
+        .iter()
+        .filter_map(|p| {
+            let io = std::fs::read_to_string(format!("/proc/{}/io", p.pid)).ok()?;
+            io.lines()
+                .find_map(|l| l.strip_prefix("wchar:"))?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .sum()
+}
+
 /// True when `pid` is gone entirely or a zombie not parented to us.
 pub fn is_dead(pid: i32) -> bool {
     match proc_entry(pid) {
