@@ -107,10 +107,6 @@ impl GameSeen {
         )
     }
 
-    pub fn failure_reason(&self) -> Option<FailureReason> {
-        self.failure.as_ref().map(|(r, _)| *r)
-    }
-
     /// One line for the running list of games.
     pub fn summary_line(&self) -> String {
         let outcome = match self.bot_won() {
