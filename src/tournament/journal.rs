@@ -22,9 +22,7 @@ use serde_json::Value;
 use super::game_set::GameSet;
 use crate::report::games_csv::GameRow;
 
-pub const GAMES_CSV: &str = "games.csv";
-pub const GAMES_JSONL: &str = "games.jsonl";
-pub const LOGS_DIR: &str = "logs";
+pub use super::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR};
 
 /// What [`Journal::recover`] found.
 #[derive(Debug, Default)]

@@ -18,6 +18,7 @@ pub mod config;
 pub mod game_set;
 pub mod journal;
 pub mod manifest;
+pub mod output_files;
 pub mod preflight;
 pub mod progress;
 pub mod round_robin;

@@ -1,13 +1,7 @@
 //! One run's output directory, new or resumed: its manifest, its journal,
 //! the games finished so far, and the standings written at the end.
 //!
-//! ```text
-//! <out>/tournament.json   settings and plan (for --resume)
-//! <out>/games.csv         one row per finished game
-//! <out>/games.jsonl       one full game record per finished game
-//! <out>/logs/             each bot's stderr, per game
-//! <out>/standings.csv, pairwise.csv, model.csv   written at the end (and on Ctrl-C)
-//! ```
+//! The files are listed in [`super::output_files`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,6 +10,7 @@ use anyhow::{bail, Context};
 
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
+use super::output_files::{LOGS_DIR, RUN_FILES};
 use super::preflight::missing_programs;
 use super::progress::Progress;
 use super::runner::{run_games, GameFeed, RunSummary};
@@ -148,8 +143,9 @@ impl Session {
         let written = report.write_files(&self.dir)?;
         println!();
         println!("Files in {}:", self.dir.display());
-        for name in ["games.csv", "games.jsonl", "tournament.json", "logs/"] {
-            println!("  {}", self.dir.join(name).display());
+        for name in RUN_FILES {
+            let slash = if name == LOGS_DIR { "/" } else { "" };
+            println!("  {}{slash}", self.dir.join(name).display());
         }
         for path in written {
             println!("  {}", path.display());
