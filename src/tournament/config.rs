@@ -591,13 +591,17 @@ fn at_most(n: i128, max: u64) -> Result<u64, String> {
         .ok_or_else(|| format!("too large: {n} (at most {max})"))
 }
 
-/// `--bot NAME=COMMAND LINE`. The bot is checked with the others by
+/// `--bot NAME=COMMAND LINE`, a valid bot on its own (`arena sprt` takes
+/// bots this way too); how it fits with the others is checked by
 /// [`validate`].
 pub fn parse_bot_flag(flag: &str) -> anyhow::Result<BotSpec> {
     let (name, command) = flag
         .split_once('=')
         .ok_or_else(|| anyhow!("--bot {flag:?}: expected NAME=COMMAND, e.g. --bot greedy='python3 bots/python/greedy_bot.py'"))?;
-    BotSpec::from_command_line(name.trim(), command).with_context(|| format!("--bot {flag:?}"))
+    let spec = BotSpec::from_command_line(name.trim(), command)
+        .with_context(|| format!("--bot {flag:?}"))?;
+    spec.validate().with_context(|| format!("--bot {flag:?}"))?;
+    Ok(spec)
 }
 
 fn positive(src: &Source, field: &'static str, value: &Spanned<i64>) -> anyhow::Result<u64> {
