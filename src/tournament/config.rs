@@ -44,11 +44,11 @@ fn default_grace_ms() -> u64 {
 }
 
 /// Variant used when neither the file nor a flag names one.
-pub const DEFAULT_VARIANT: &str = "qango6";
+const DEFAULT_VARIANT: &str = "qango6";
 /// Games per pairing when not configured: one game pair.
-pub const DEFAULT_GAMES_PER_PAIRING: u32 = 2;
+const DEFAULT_GAMES_PER_PAIRING: u32 = 2;
 /// Per-move limit when no time control is configured.
-pub const DEFAULT_MOVE_MS: u64 = 1000;
+const DEFAULT_MOVE_MS: u64 = 1000;
 
 /// Everything a tournament needs, after defaults and overrides. This is what
 /// `tournament.json` stores, so a resumed run uses exactly the same settings.
@@ -344,7 +344,7 @@ pub fn from_overrides(
 
 /// Parses `text` (the content of `path`), resolves bot directories against
 /// `base`, applies `overrides` and `defaults`, and validates the result.
-pub fn from_toml(
+fn from_toml(
     text: &str,
     path: &Path,
     base: &Path,
@@ -668,7 +668,7 @@ fn read_time_control(src: &Source, t: &RawTournament) -> anyhow::Result<TimeCont
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for default output directory names.
-pub fn utc_timestamp(t: std::time::SystemTime) -> String {
+fn utc_timestamp(t: std::time::SystemTime) -> String {
     let secs = t
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
