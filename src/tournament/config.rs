@@ -24,6 +24,12 @@
 //! file by hand and should not have to hunt for the mistake. Flags given on
 //! the command line override the file; `--bot NAME=CMD` replaces the file's
 //! bot of that name or adds a new one.
+//!
+//! Settings go through three stages: raw (the file as written, `RawFile`,
+//! and [`Overrides`]), resolved (one value per setting with where it came
+//! from, `Resolved`: flag beats file beats default) and validated (the
+//! [`TournamentConfig`], produced by the one validation pass, `validate`,
+//! which also re-checks a resumed `tournament.json`).
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -593,7 +599,7 @@ fn at_most(n: i128, max: u64) -> Result<u64, String> {
 
 /// `--bot NAME=COMMAND LINE`, a valid bot on its own (`arena sprt` takes
 /// bots this way too); how it fits with the others is checked by
-/// [`validate`].
+/// `validate`.
 pub fn parse_bot_flag(flag: &str) -> anyhow::Result<BotSpec> {
     let (name, command) = flag
         .split_once('=')
