@@ -1,6 +1,9 @@
 //! standings.csv, model.csv and pairwise.csv computed from games.csv rows.
 
-use arena::report::games_csv::GameRow;
+mod common;
+
+use arena::referee::GameRow;
+use arena::report::games_reader::read_games;
 use arena::report::pairwise::PAIRWISE_COLUMNS;
 use arena::report::rating::RatingReport;
 use arena::report::standings::{Standings, STANDINGS_COLUMNS};
@@ -10,15 +13,15 @@ use arena::report::standings::{Standings, STANDINGS_COLUMNS};
 /// (DD), plus one unpaired game c wins as white.
 fn sample() -> Vec<GameRow> {
     vec![
-        GameRow::with_result(0, 0, "a", "b", "1-0"),
-        GameRow::with_result(1, 0, "b", "a", "0-1"),
-        GameRow::with_result(2, 1, "a", "b", "1-0"),
-        GameRow::with_result(3, 1, "b", "a", "1/2-1/2"),
-        GameRow::with_result(4, 2, "a", "b", "0-1"),
-        GameRow::with_result(5, 2, "b", "a", "0-1"),
-        GameRow::with_result(6, 3, "b", "c", "1/2-1/2"),
-        GameRow::with_result(7, 3, "c", "b", "1/2-1/2"),
-        GameRow::with_result(8, 4, "c", "b", "1-0"),
+        common::row_with_result(0, 0, "a", "b", "1-0"),
+        common::row_with_result(1, 0, "b", "a", "0-1"),
+        common::row_with_result(2, 1, "a", "b", "1-0"),
+        common::row_with_result(3, 1, "b", "a", "1/2-1/2"),
+        common::row_with_result(4, 2, "a", "b", "0-1"),
+        common::row_with_result(5, 2, "b", "a", "0-1"),
+        common::row_with_result(6, 3, "b", "c", "1/2-1/2"),
+        common::row_with_result(7, 3, "c", "b", "1/2-1/2"),
+        common::row_with_result(8, 4, "c", "b", "1-0"),
     ]
 }
 
@@ -129,7 +132,7 @@ fn model_csv_draw_interval_stays_positive() {
                 _ if id % 2 == 0 => ("a", "b", "1-0"),
                 _ => ("b", "a", "0-1"),
             };
-            GameRow::with_result(id, id / 2, white, black, result)
+            common::row_with_result(id, id / 2, white, black, result)
         })
         .collect();
     RatingReport::from_rows(&rows)
@@ -162,10 +165,15 @@ fn no_games_still_give_files_with_headers() {
 
 #[test]
 fn bad_rows_are_errors_naming_the_game() {
-    let mut rows = sample();
-    rows[3].result = "draw".into();
-    let err = RatingReport::from_rows(&rows).unwrap_err().to_string();
-    assert!(err.contains("game 3") && err.contains("\"draw\""), "{err}");
+    let csv = "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n\
+               3,0,1,qango6,b,a,,draw,group,20,0,0\n";
+    let err = read_games(csv.as_bytes(), "games.csv")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("line 2, field `result`") && err.contains("\"draw\""),
+        "{err}"
+    );
     let mut rows = sample();
     rows[4].black = "a".into();
     let err = RatingReport::from_rows(&rows).unwrap_err().to_string();
@@ -184,8 +192,8 @@ fn pairs(first_id: u64, first_pair: u64, a: &str, b: &str, a_result: &str, n: u6
         .flat_map(|k| {
             let (id, pair) = (first_id + 2 * k, first_pair + k);
             [
-                GameRow::with_result(id, pair, a, b, a_result),
-                GameRow::with_result(id + 1, pair, b, a, reversed),
+                common::row_with_result(id, pair, a, b, a_result),
+                common::row_with_result(id + 1, pair, b, a, reversed),
             ]
         })
         .collect()
@@ -241,16 +249,16 @@ fn clean_sweeps_and_all_draws_get_finite_wilson_bounds() {
 #[test]
 fn tiny_and_one_sided_inputs_never_print_nan() {
     let cases: Vec<Vec<GameRow>> = vec![
-        vec![GameRow::with_result(0, 0, "a", "b", "1-0")],
-        vec![GameRow::with_result(0, 0, "a", "b", "1/2-1/2")],
+        vec![common::row_with_result(0, 0, "a", "b", "1-0")],
+        vec![common::row_with_result(0, 0, "a", "b", "1/2-1/2")],
         pairs(0, 0, "a", "b", "0-1", 1),
         pairs(0, 0, "a", "b", "1/2-1/2", 3),
         // Only white wins: every game decisive, colour decides everything.
         vec![
-            GameRow::with_result(0, 0, "a", "b", "1-0"),
-            GameRow::with_result(1, 0, "b", "a", "1-0"),
-            GameRow::with_result(2, 1, "a", "c", "1-0"),
-            GameRow::with_result(3, 1, "c", "a", "1-0"),
+            common::row_with_result(0, 0, "a", "b", "1-0"),
+            common::row_with_result(1, 0, "b", "a", "1-0"),
+            common::row_with_result(2, 1, "a", "c", "1-0"),
+            common::row_with_result(3, 1, "c", "a", "1-0"),
         ],
     ];
     for rows in cases {

@@ -7,7 +7,8 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 
-use arena::report::games_csv::GameRow;
+use arena::games::{GameResult, RuleReason};
+use arena::referee::GameRow;
 use arena::tournament::journal::{csv_header, format_row, GAMES_CSV, GAMES_JSONL};
 use arena::tournament::Journal;
 use serde_json::json;
@@ -21,8 +22,8 @@ fn row(id: u64) -> GameRow {
         white: if id.is_multiple_of(2) { "a" } else { "b" }.into(),
         black: if id.is_multiple_of(2) { "b" } else { "a" }.into(),
         opening: String::new(),
-        result: "1-0".into(),
-        reason: "group".into(),
+        result: GameResult::WhiteWins,
+        reason: RuleReason::Group.into(),
         plies: 5,
         white_time_ms: 3,
         black_time_ms: 4,

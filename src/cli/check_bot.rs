@@ -81,7 +81,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let mut print_game = |game: &GameSeen| println!("  {}", game.summary_line());
+    let width = GameSeen::label_width(&variant_ids, options.games_per_variant);
+    let mut print_game = |game: &GameSeen| println!("  {}", game.summary_line(width));
     let report = runtime.block_on(check_bot(spec, &options, &mut print_game))?;
     println!();
     print!("{}", report.render());

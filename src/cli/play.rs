@@ -182,7 +182,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// a command line.
 fn participant(arg: &str, bots: &[BotSpec], ansi: bool) -> anyhow::Result<Participant> {
     if arg == HUMAN {
-        return Ok(Participant::Human(Human::terminal(HUMAN, ansi)));
+        // The person at this process's terminal: the referee asks through
+        // whatever reader and writer it is given.
+        let human = Human::new(
+            HUMAN,
+            ansi,
+            Box::new(tokio::io::stdin()),
+            Box::new(std::io::stdout()),
+        );
+        return Ok(Participant::Human(human));
     }
     if let Some(spec) = bots.iter().find(|b| b.name == arg) {
         let seat = Seat::new(spec.clone(), SpawnOptions::default());

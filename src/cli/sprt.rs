@@ -6,12 +6,16 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
+use crate::cli::output::Terminal;
 use crate::cli::play::name_from_command;
 use crate::cli::run_flags::RunFlags;
+use crate::cli::tournament::EXIT_INTERRUPTED;
 use crate::referee::{read_bots_file, BotSpec};
+use crate::stats::SprtDecision;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::manifest::SprtPlan;
-use crate::tournament::sprt::{self, Start};
+use crate::tournament::runner::RunEnd;
+use crate::tournament::sprt::{self, SprtOutcome, Start};
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -66,14 +70,39 @@ const DEFAULT_ERROR_RATE: f64 = 0.05;
 /// Opening plies when none are given: enough that pairs differ.
 const DEFAULT_OPENING_PLIES: u32 = 2;
 
+/// Exit status when H1 is accepted (A is stronger by at least `elo1`).
+pub const EXIT_H1: i32 = 0;
+/// Exit status when H0 is accepted.
+pub const EXIT_H0: i32 = 1;
+/// Exit status when the pair limit came first.
+pub const EXIT_UNDECIDED: i32 = 3;
+
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_progress = args.run.show_progress();
+    let mut terminal = Terminal::new(args.run.show_progress());
+    let start = start(args)?;
+    let outcome = sprt::run(start, &mut terminal)?;
+    terminal.sprt_ended(&outcome);
+    Ok(exit_status(&outcome))
+}
+
+/// [`EXIT_H1`], [`EXIT_H0`], [`EXIT_UNDECIDED`], or [`EXIT_INTERRUPTED`]
+/// when interrupted undecided.
+pub fn exit_status(outcome: &SprtOutcome) -> i32 {
+    match outcome.progress.status.decision {
+        SprtDecision::AcceptH1 => EXIT_H1,
+        SprtDecision::AcceptH0 => EXIT_H0,
+        SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
+        SprtDecision::Continue => EXIT_UNDECIDED,
+    }
+}
+
+/// A new SPRT from the flags, or the resumed one.
+fn start(args: Args) -> anyhow::Result<Start> {
     if let Some(dir) = args.resume {
-        let start = Start::Resume {
+        return Ok(Start::Resume {
             dir,
             concurrency: args.run.concurrency,
-        };
-        return sprt::run(start, show_progress);
+        });
     }
     let (Some(a), Some(b), Some(elo0), Some(elo1)) =
         (&args.bot_a, &args.bot_b, args.elo0, args.elo1)
@@ -107,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         beta: args.beta.unwrap_or(DEFAULT_ERROR_RATE),
         max_pairs: args.max_pairs,
     };
-    sprt::run(Start::New(config, plan), show_progress)
+    Ok(Start::New(config, plan))
 }
 
 /// `NAME=COMMAND`, a bot of the bots file, or a command line.

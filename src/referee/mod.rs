@@ -3,6 +3,8 @@
 //!
 //! - [`game`]: [`play_game`] / [`play_bots`], one game from handshake to
 //!   `game_over`, producing a [`GameRecord`] ([`record`]).
+//! - [`row`]: [`GameRow`], a record's line in `games.csv` (the tournament
+//!   journal writes rows, the report reads them).
 //! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
 //!   failures, restart after failure) and [`BotPool`] of idle bots.
 //! - [`compliance`]: `arena check-bot`, whether a bot follows the protocol.
@@ -65,6 +67,7 @@ pub mod local;
 pub mod log;
 pub mod process;
 pub mod record;
+pub mod row;
 pub mod seat;
 pub mod spec;
 
@@ -79,5 +82,6 @@ pub use local::{LocalPlayer, RandomPlayer};
 pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnOptions};
 pub use record::GameRecord;
+pub use row::GameRow;
 pub use seat::{BotPool, Failure, Seat};
 pub use spec::{read_bots_file, BotSpec, Limits};

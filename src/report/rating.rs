@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::games_csv::GameRow;
 use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
 use super::rating_input::RatingInput;
 use super::standings::Standings;
+use crate::referee::GameRow;
 
 use crate::tournament::output_files::RATING_FILES;
 

@@ -23,9 +23,9 @@ use serde::Serialize;
 
 use crate::stats::{fit_ratings, Estimate, FitOptions, PairCounts};
 
-use super::games_csv::GameRow;
 use super::rating_input::RatingInput;
 use super::results::ScoredGames;
+use crate::referee::GameRow;
 
 /// The header of `standings.csv`, in the field order of [`StandingRow`].
 pub const STANDINGS_COLUMNS: [&str; 14] = [

@@ -50,38 +50,7 @@ use std::fmt;
 use super::linalg::Cholesky;
 use super::logistic::{ln_sigmoid, sigmoid, NATS_PER_ELO};
 use super::Z95;
-
-/// The outcome of one game, from white's side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    WhiteWins,
-    Draw,
-    BlackWins,
-}
-
-impl GameResult {
-    /// From white's score: 1, 0.5 or 0. `None` for anything else.
-    pub fn from_white_score(score: f64) -> Option<GameResult> {
-        if score == 1.0 {
-            Some(GameResult::WhiteWins)
-        } else if score == 0.5 {
-            Some(GameResult::Draw)
-        } else if score == 0.0 {
-            Some(GameResult::BlackWins)
-        } else {
-            None
-        }
-    }
-
-    /// White's score: 1, 0.5 or 0.
-    pub fn white_score(self) -> f64 {
-        match self {
-            GameResult::WhiteWins => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::BlackWins => 0.0,
-        }
-    }
-}
+use crate::games::GameResult;
 
 /// Game results aggregated per ordered (white, black) pair of bot indices.
 #[derive(Debug, Clone, PartialEq)]

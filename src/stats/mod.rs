@@ -13,9 +13,9 @@ pub mod los;
 pub mod pentanomial;
 pub mod sprt;
 
-pub use elo::{
-    fit_ratings, Estimate, FitError, FitOptions, GameResult, PairCounts, RatingFit, Scale,
-};
+/// The crate's one result type (from the games engine), which the fits count.
+pub use crate::games::GameResult;
+pub use elo::{fit_ratings, Estimate, FitError, FitOptions, PairCounts, RatingFit, Scale};
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::likelihood_of_superiority;
 pub use pentanomial::{pair_up, PairableGame, PairedGames, Pentanomial, Score};

@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::game_set::GameSet;
-use crate::report::games_csv::GameRow;
+use crate::games::{GameResult, RuleReason};
+use crate::referee::GameRow;
 
 pub use super::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR};
 
@@ -444,8 +445,8 @@ pub fn csv_header() -> String {
             white: String::new(),
             black: String::new(),
             opening: String::new(),
-            result: String::new(),
-            reason: String::new(),
+            result: GameResult::Draw,
+            reason: RuleReason::Full.into(),
             plies: 0,
             white_time_ms: 0,
             black_time_ms: 0,
@@ -542,8 +543,8 @@ mod tests {
             white: "a, the first".into(),
             black: "b \"quoted\"".into(),
             opening: "a1 b2".into(),
-            result: "1-0".into(),
-            reason: "group".into(),
+            result: GameResult::WhiteWins,
+            reason: RuleReason::Group.into(),
             plies: 9,
             white_time_ms: 10,
             black_time_ms: 12,

@@ -12,9 +12,9 @@ use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
 use super::output_files::{LOGS_DIR, RUN_FILES};
 use super::preflight::missing_programs;
-use super::progress::Progress;
+use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
 use crate::report::games_reader::visit_games_csv;
 use crate::report::rating::RatingReport;
 use crate::report::rating_input::RatingInput;
@@ -99,21 +99,22 @@ impl Session {
         })
     }
 
-    /// Plays the feed's games on a fresh tokio runtime.
+    /// Plays the feed's games on a fresh tokio runtime, after warning about
+    /// bot programs that cannot be found.
     pub fn play(
         &mut self,
         feed: &mut dyn GameFeed,
-        progress: &Progress,
+        output: &mut dyn RunOutput,
     ) -> anyhow::Result<RunSummary> {
         for warning in missing_programs(&self.manifest.config.bots) {
-            progress.println(&warning);
+            output.warning(&warning);
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
             .context("starting the async runtime")?;
         let config = Arc::new(self.manifest.config.clone());
-        runtime.block_on(run_games(config, &self.journal, feed, progress))
+        runtime.block_on(run_games(config, &self.journal, feed, output))
     }
 
     /// Calls `visit` with every finished game in `games.csv` order, reading
@@ -126,30 +127,30 @@ impl Session {
     }
 
     /// Rates every finished game (streamed from `games.csv` into the
-    /// aggregates of [`RatingInput`]), prints the standings table and
-    /// writes standings.csv, model.csv and pairwise.csv. A set of games that
-    /// cannot be rated yet (none at all) is reported, not an error.
-    pub fn write_standings(&self) -> anyhow::Result<()> {
+    /// aggregates of [`RatingInput`]), reports the standings and writes
+    /// standings.csv, model.csv and pairwise.csv, then reports the run's
+    /// files. A set of games that cannot be rated yet (none at all) is
+    /// reported as no standings, not an error.
+    pub fn write_standings(&self, output: &mut dyn RunOutput) -> anyhow::Result<()> {
         let mut input = RatingInput::new();
         self.visit_finished(|row| Ok(input.add(&row)?))
             .context("reading the finished games")?;
         if input.games() == 0 {
-            println!("No finished games yet, so no standings.");
+            output.standings(None);
             return Ok(());
         }
         let report = RatingReport::from_input(input).context("rating the finished games")?;
-        println!();
-        print!("{}", report.standings.render_table());
+        output.standings(Some(&report));
         let written = report.write_files(&self.dir)?;
-        println!();
-        println!("Files in {}:", self.dir.display());
-        for name in RUN_FILES {
-            let slash = if name == LOGS_DIR { "/" } else { "" };
-            println!("  {}{slash}", self.dir.join(name).display());
-        }
-        for path in written {
-            println!("  {}", path.display());
-        }
+        let files: Vec<PathBuf> = RUN_FILES
+            .iter()
+            .map(|&name| {
+                let slash = if name == LOGS_DIR { "/" } else { "" };
+                self.dir.join(format!("{name}{slash}"))
+            })
+            .chain(written)
+            .collect();
+        output.files(&self.dir, &files);
         Ok(())
     }
 }

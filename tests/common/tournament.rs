@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
-use arena::report::games_csv::GameRow;
+use arena::referee::GameRow;
 use arena::report::games_reader::read_games_csv;
 use arena::tournament::schedule::ScheduledGame;
 use arena::tournament::{Manifest, Plan};
