@@ -1,13 +1,14 @@
 //! `arena rate` end to end: reading, merging, writing, and bad input.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 const HEADER: &str =
     "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n";
 
 fn arena(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    common::arena()
         .arg("rate")
         .args(args)
         .current_dir(cwd)

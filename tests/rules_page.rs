@@ -6,9 +6,12 @@
 //! field written after `->` must equal the same field of judge's answer,
 //! except `why`, which must be part of judge's message for a refused move.
 
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 use arena::games::Variant;
+use common::output_with_stdin;
 use serde_json::Value;
 
 fn page() -> String {
@@ -45,16 +48,7 @@ fn blocks(page: &str, tag: &str) -> Vec<(String, String)> {
 }
 
 fn arena(args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    output_with_stdin(common::arena().args(args), stdin)
 }
 
 #[test]

@@ -419,7 +419,7 @@ fn play_against_referee_killer(sandbox: bool) -> (std::process::ExitStatus, Stri
     let good = common::bot_script("good_bot");
     let white = format!("python3 {} kill_referee {attacker_tag}", hostile.display());
     let black = format!("python3 {} {tag}", good.display());
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    let mut cmd = common::arena();
     cmd.args(["play", "qango6", &white, &black, "--quiet"]);
     if sandbox {
         cmd.arg("--sandbox");
@@ -551,7 +551,7 @@ fn check_bot_sandbox_says_whether_the_bot_works_there() {
     let dir = tempfile::tempdir().unwrap();
     let script = common::bot_script("writes_own_dir").display().to_string();
     let check = |sandbox: bool| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        let mut cmd = common::arena();
         cmd.current_dir(dir.path())
             .args(["check-bot", "--games", "1", "--variants", "qango6"]);
         if sandbox {
@@ -588,7 +588,7 @@ async fn sandboxed_bots_and_their_daemons_die_with_the_referee() {
         "python3 {} {hang_tag}",
         common::bot_script("hang").display()
     );
-    let mut referee = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut referee = common::arena()
         .args(["play", "qango6", &white, &black, "--quiet", "--sandbox"])
         .args(["--tc", "per-move=60000"])
         .stdout(std::process::Stdio::null())

@@ -5,9 +5,11 @@
 //! sandbox, are in `tests/sandbox.rs`.
 
 mod common;
-mod tournament_support;
 
-use tournament_support::{assert_exactly_games, run_arena, text, write_config, TestBot};
+use common::arena;
+use common::tournament::{
+    assert_exactly_games, csv_rows_written, run_arena, text, write_config, TestBot,
+};
 
 #[test]
 fn a_sandboxed_tournament_hides_its_output_directory_inside_the_bot_directory() {
@@ -97,7 +99,7 @@ fn a_sandbox_that_cannot_work_stops_the_run_before_any_game() {
     ];
     let config = write_config(dir, "sandbox = true\n", &bots);
     let run = |path_var: Option<&str>| {
-        let mut cmd = tournament_support::arena();
+        let mut cmd = arena();
         cmd.args(["tournament", config.to_str().unwrap(), "--out"])
             .arg(&out)
             .args(["--games", "2", "--no-progress"]);
@@ -115,7 +117,7 @@ fn a_sandbox_that_cannot_work_stops_the_run_before_any_game() {
         "{}",
         text(&output)
     );
-    assert_eq!(tournament_support::csv_rows_written(&out), 0);
+    assert_eq!(csv_rows_written(&out), 0);
 
     if arena::referee::sandbox::check_available().is_err() {
         eprintln!("SKIPPED (rest): bwrap not installed or not usable here");
@@ -128,5 +130,5 @@ fn a_sandbox_that_cannot_work_stops_the_run_before_any_game() {
         "{}",
         text(&output)
     );
-    assert_eq!(tournament_support::csv_rows_written(&out), 0);
+    assert_eq!(csv_rows_written(&out), 0);
 }

@@ -4,6 +4,8 @@
 //! line far longer than any arena sends, with its fields in another order.
 //! A missing compiler skips its bot with a plain message.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -33,7 +35,7 @@ fn build(program: &str, args: &[&str]) {
 
 /// `arena check-bot` on every variant (the default), two games each.
 fn assert_compliant(command: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let out = common::arena()
         .args(["check-bot", "--games", "2", "--tc", "3000", "--seed", "5"])
         .arg("--")
         .args(command)

@@ -3,14 +3,13 @@
 //! stopping the tournament, and Ctrl-C stopping cleanly and resumably.
 
 mod common;
-mod tournament_support;
 
 use std::time::Duration;
 
 use arena::cli::judge::judge;
 use arena::games::GameResult;
-use common::unique_tag;
-use tournament_support::*;
+use common::tournament::*;
+use common::{arena, unique_tag};
 
 const GOOD: &str = "tests/bots/good_bot.py";
 const PACED: &str = "tests/bots/paced_bot.py";

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::referee::{format_time_control, GameRecord};
 use crate::referee::GameRow;
+use crate::referee::{format_time_control, GameRecord};
 use crate::report::rating::RatingReport;
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
@@ -369,8 +369,8 @@ mod tests {
     //! the SPRT lines since naming the Elo model and the running estimate.
 
     use super::*;
-    use crate::stats::{EloModel, SprtEstimate};
     use crate::stats::SprtStatus;
+    use crate::stats::{EloModel, SprtEstimate};
     use crate::tournament::config::{from_overrides, Defaults, Overrides};
     use crate::tournament::manifest::SprtPlan;
     use crate::tournament::TournamentConfig;

@@ -31,7 +31,7 @@ use crate::protocol::{
 };
 
 /// Guard against a rules bug making a game endless; no real game comes near
-/// (Qango ends within 40 plies, Quinque within 120).
+/// (Qango ends within 40 plies, Quinque within 80).
 pub const PLY_CAP: u32 = 1000;
 
 /// How long a bot that just failed gets to take `game_over` off its pipe.

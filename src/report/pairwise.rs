@@ -30,7 +30,7 @@ use serde::Serialize;
 use crate::stats::{likelihood_of_superiority, pair_likelihood_of_superiority, ScoreEstimate};
 
 use super::rating_input::{MatchCounts, RatedGames};
-use super::standings::{round, write_rows};
+use super::standings::{rounded, write_rows};
 
 /// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].
 pub const PAIRWISE_COLUMNS: [&str; 16] = [
@@ -61,10 +61,15 @@ pub struct PairwiseRow {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    #[serde(serialize_with = "rounded::dp2")]
     pub score_pct: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_diff: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_high: f64,
+    #[serde(serialize_with = "rounded::dp4")]
     pub los: f64,
     pub penta_ll: u64,
     pub penta_ld: u64,
@@ -120,18 +125,15 @@ fn head_to_head(rated: &RatedGames, a: usize, b: usize, m: &MatchCounts) -> Pair
         wins,
         draws,
         losses,
-        score_pct: round(100.0 * estimate.score, 2),
-        elo_diff: round(estimate.elo(), 1),
-        elo_low: round(low, 1),
-        elo_high: round(high, 1),
-        los: round(
-            if penta.pairs() > 0 {
-                pair_likelihood_of_superiority(&estimate)
-            } else {
-                likelihood_of_superiority(wins, losses)
-            },
-            4,
-        ),
+        score_pct: 100.0 * estimate.score,
+        elo_diff: estimate.elo(),
+        elo_low: low,
+        elo_high: high,
+        los: if penta.pairs() > 0 {
+            pair_likelihood_of_superiority(&estimate)
+        } else {
+            likelihood_of_superiority(wins, losses)
+        },
         penta_ll: penta.ll,
         penta_ld: penta.ld,
         penta_dd_wl: penta.dd_wl(),

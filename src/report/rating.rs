@@ -12,9 +12,7 @@ use super::rating_input::RatingInput;
 use super::standings::Standings;
 use crate::referee::GameRow;
 
-pub const STANDINGS_FILE: &str = "standings.csv";
-pub const PAIRWISE_FILE: &str = "pairwise.csv";
-pub const MODEL_FILE: &str = "model.csv";
+use crate::tournament::output_files::RATING_FILES;
 
 /// Standings and pairwise results of one set of games.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,9 +57,7 @@ impl RatingReport {
     pub fn write_files(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        let standings = dir.join(STANDINGS_FILE);
-        let model = dir.join(MODEL_FILE);
-        let pairwise = dir.join(PAIRWISE_FILE);
+        let [standings, model, pairwise] = RATING_FILES.map(|name| dir.join(name));
         self.standings.write_csv(&standings)?;
         self.standings.write_model_csv(&model)?;
         write_pairwise_csv(&pairwise, &self.pairwise)?;

@@ -61,15 +61,21 @@ pub struct StandingRow {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
     pub score_pct: Option<f64>,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_high: f64,
     /// The rating rests on the prior (no maximum-likelihood rating exists).
     pub elo_prior: bool,
     pub white_games: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
     pub white_score_pct: Option<f64>,
     pub black_games: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
     pub black_score_pct: Option<f64>,
 }
 
@@ -77,8 +83,11 @@ pub struct StandingRow {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelRow {
     pub parameter: &'static str,
+    #[serde(serialize_with = "rounded::dp1")]
     pub value: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub high: f64,
 }
 
@@ -109,7 +118,33 @@ struct Tally {
 }
 
 fn pct(half_points: u64, games: u64) -> Option<f64> {
-    (games > 0).then(|| round(50.0 * half_points as f64 / games as f64, 2))
+    (games > 0).then(|| 50.0 * half_points as f64 / games as f64)
+}
+
+/// `serialize_with` helpers: rows hold exact values, rounded only as they
+/// are written (`dpN`: N decimals).
+pub(crate) mod rounded {
+    use super::round;
+    use serde::Serializer;
+
+    pub fn dp1<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 1))
+    }
+
+    pub fn dp2<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 2))
+    }
+
+    pub fn dp4<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 4))
+    }
+
+    pub fn opt_dp2<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_some(&round(*v, 2)),
+            None => s.serialize_none(),
+        }
+    }
 }
 
 /// Rounds for output; infinities and NaN pass through.
@@ -219,9 +254,9 @@ impl Standings {
                     draws: t.draws,
                     losses: t.losses,
                     score_pct: pct(t.white_half_points + t.black_half_points, games),
-                    elo: round(r.value, 1),
-                    elo_low: round(r.low(), 1),
-                    elo_high: round(r.high(), 1),
+                    elo: r.value,
+                    elo_low: r.low(),
+                    elo_high: r.high(),
                     elo_prior: fit.rests_on_prior(i),
                     white_games: t.white_games,
                     white_score_pct: pct(t.white_half_points, t.white_games),
@@ -249,9 +284,9 @@ impl Standings {
         .into_iter()
         .map(|(parameter, e)| ModelRow {
             parameter,
-            value: round(e.value, 1),
-            low: round(e.low(), 1),
-            high: round(e.high(), 1),
+            value: e.value,
+            low: e.low(),
+            high: e.high(),
         })
         .collect()
     }
@@ -279,7 +314,9 @@ impl Standings {
             "White",
             "Black",
         ];
-        let opt_pct = |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{v:.1}%"));
+        // Rounded as in the files first, so the table and files agree.
+        let opt_pct =
+            |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{:.1}%", round(v, 2)));
         let cells: Vec<[String; 11]> = self
             .rows
             .iter()
@@ -292,8 +329,16 @@ impl Standings {
                     r.draws.to_string(),
                     r.losses.to_string(),
                     opt_pct(r.score_pct),
-                    format!("{:+.0}{}", r.elo, if r.elo_prior { "*" } else { "" }),
-                    format!("[{:+.0}, {:+.0}]", r.elo_low, r.elo_high),
+                    format!(
+                        "{:+.0}{}",
+                        round(r.elo, 1),
+                        if r.elo_prior { "*" } else { "" }
+                    ),
+                    format!(
+                        "[{:+.0}, {:+.0}]",
+                        round(r.elo_low, 1),
+                        round(r.elo_high, 1)
+                    ),
                     opt_pct(r.white_score_pct),
                     opt_pct(r.black_score_pct),
                 ]

@@ -353,11 +353,6 @@ impl SequentialSprt {
         }
     }
 
-    /// Continues from pairs already played (e.g. after a resume).
-    pub fn with_counts(sprt: Sprt, counts: Pentanomial) -> SequentialSprt {
-        SequentialSprt { sprt, counts }
-    }
-
     /// Adds one pair (A's result in each game) and returns the updated status.
     /// The caller stops playing once the decision is not `Continue`.
     pub fn record_pair(&mut self, first: Score, second: Score) -> SprtStatus {

@@ -19,7 +19,7 @@ use super::schedule::{
     game_pair, random_opening, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
 };
 
-pub const MANIFEST_FILE: &str = "tournament.json";
+pub use super::output_files::MANIFEST_FILE;
 
 /// Bumped when the file's meaning changes incompatibly.
 /// Format 1 listed every scheduled game; format 2 computes them.

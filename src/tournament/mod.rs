@@ -20,6 +20,7 @@ pub mod config;
 pub mod game_set;
 pub mod journal;
 pub mod manifest;
+pub mod output_files;
 pub mod preflight;
 pub mod progress;
 pub mod round_robin;
@@ -29,7 +30,7 @@ pub mod session;
 pub mod sprt;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
-pub use journal::{FinishedGame, Journal, Recovery};
+pub use journal::{Journal, Recovery};
 pub use manifest::{Manifest, Plan, SprtPlan};
 pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;

@@ -27,8 +27,8 @@ use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, LOGS_DIR};
 use super::progress::{RunOutput, Standing};
 use super::schedule::ScheduledGame;
-use crate::referee::{play_bots, BotPool, GameConfig, GameRecord, SpawnOptions};
 use crate::referee::GameRow;
+use crate::referee::{play_bots, BotPool, GameConfig, GameRecord, SpawnOptions};
 
 /// Whether the run goes on after a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

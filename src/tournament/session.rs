@@ -1,13 +1,7 @@
 //! One run's output directory, new or resumed: its manifest, its journal,
 //! the games finished so far, and the standings written at the end.
 //!
-//! ```text
-//! <out>/tournament.json   settings and plan (for --resume)
-//! <out>/games.csv         one row per finished game
-//! <out>/games.jsonl       one full game record per finished game
-//! <out>/logs/             each bot's stderr, per game
-//! <out>/standings.csv, pairwise.csv, model.csv   written at the end (and on Ctrl-C)
-//! ```
+//! The files are listed in [`super::output_files`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,6 +10,7 @@ use anyhow::{bail, Context};
 
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
+use super::output_files::{LOGS_DIR, RUN_FILES};
 use super::preflight::{check_sandbox, missing_programs};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
@@ -98,7 +93,7 @@ impl Session {
         Ok(Session {
             dir: dir.to_path_buf(),
             journal,
-            finished: recovery.finished.len() as u64,
+            finished: recovery.finished.len(),
             repairs: recovery.repairs,
             manifest,
         })
@@ -148,9 +143,12 @@ impl Session {
         let report = RatingReport::from_input(input).context("rating the finished games")?;
         output.standings(Some(&report));
         let written = report.write_files(&self.dir)?;
-        let files: Vec<PathBuf> = ["games.csv", "games.jsonl", "tournament.json", "logs/"]
+        let files: Vec<PathBuf> = RUN_FILES
             .iter()
-            .map(|name| self.dir.join(name))
+            .map(|&name| {
+                let slash = if name == LOGS_DIR { "/" } else { "" };
+                self.dir.join(format!("{name}{slash}"))
+            })
             .chain(written)
             .collect();
         output.files(&self.dir, &files);

@@ -1,11 +1,13 @@
-//! Helpers shared by integration tests: the referee's bad bots under
-//! `tests/bots/`, process-table checks through `/proc`, and simulated games
-//! under BayesElo's model for the statistics tests.
+//! The one harness shared by integration tests: the `arena` binary, the
+//! referee's bad bots under `tests/bots/`, process-table checks through
+//! `/proc`, simulated games under BayesElo's model for the statistics
+//! tests, and (in [`tournament`]) tournament files and their output.
 #![allow(dead_code)]
 
 pub mod coverage;
 #[allow(unused_imports)]
 pub use coverage::play;
+pub mod tournament;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,6 +16,14 @@ use std::time::Duration;
 
 use arena::games::RuleReason;
 use arena::referee::{BotSpec, GameRow};
+
+/// The `arena` binary built for these tests, with stdin closed unless the
+/// test pipes it.
+pub fn arena() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.stdin(Stdio::null());
+    command
+}
 
 /// Absolute path of a test bot script.
 pub fn bot_script(name: &str) -> PathBuf {
@@ -78,6 +88,22 @@ pub fn live_group_members(pgid: i32) -> Vec<ProcEntry> {
         .into_iter()
         .filter(|p| p.state != 'Z')
         .collect()
+}
+
+/// Bytes written (to files, pipes and sockets) by the live processes of
+/// group `pgid`, from `/proc/<pid>/io`.
+pub fn group_bytes_written(pgid: i32) -> u64 {
+    live_group_members(pgid)
+        .iter()
+        .filter_map(|p| {
+            let io = std::fs::read_to_string(format!("/proc/{}/io", p.pid)).ok()?;
+            io.lines()
+                .find_map(|l| l.strip_prefix("wchar:"))?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .sum()
 }
 
 /// True when `pid` is gone entirely or a zombie not parented to us.
