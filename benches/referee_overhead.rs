@@ -144,7 +144,7 @@ async fn referee_per_move(
             .expect("game between instant bots");
         samples.push(began.elapsed() / record.plies.max(1));
         assert!(
-            arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
+            record.reason.is_rule(),
             "instant bots must finish by the rules, got {}: {}",
             record.reason,
             record.message

@@ -331,6 +331,7 @@ fn child(plan: &Plan, out: &Path) -> i32 {
             grace_ms: None,
             sync_ms: None,
             no_progress: true,
+            sandbox: false,
         },
         games: Some((plan.games / pairings) as u32),
         opening_plies: Some(2),

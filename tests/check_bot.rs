@@ -5,9 +5,9 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::bot_script;
+use common::{arena, bot_script};
 
 fn repo_path(rel: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -23,7 +23,7 @@ fn check(args: &[&str], bot: &str) -> (Output, String) {
 }
 
 fn run(args: &[&str], command: &[&str]) -> (Output, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let out = arena()
         .arg("check-bot")
         .args(args)
         .arg("--")
@@ -267,9 +267,6 @@ fn usage_errors_exit_with_status_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant \"qango9\""));
     let (out, _) = check(&["--games", "0"], "good_bot");
     assert_eq!(out.status.code(), Some(2));
-    let none = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("check-bot")
-        .output()
-        .unwrap();
+    let none = arena().arg("check-bot").output().unwrap();
     assert_eq!(none.status.code(), Some(2));
 }

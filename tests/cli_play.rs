@@ -2,16 +2,13 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
 use std::time::Duration;
 
 use common::{
-    bot_script, live_processes_with_arg, output_with_stdin, stdout_of_success, unique_tag,
+    arena, bot_script, live_processes_with_arg, output_with_stdin, stdout_of_success, unique_tag,
 };
-
-fn arena() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-}
 
 fn py(name: &str) -> String {
     format!("python3 {}", bot_script(name).display())
@@ -161,20 +158,29 @@ fn sigterm_to_arena_stops_the_bots() {
             "per-move=20000",
             "--quiet",
         ])
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while live_processes_with_arg(&tag).is_empty() {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the bot never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // Give the game time to reach the hanging bot's turn.
-    std::thread::sleep(Duration::from_millis(300));
+    // White's first move is printed once the referee has it; the game is
+    // then at the hanging bot's turn. The thread keeps draining stdout.
+    let stdout = child.stdout.take().unwrap();
+    let (white_moved, moves) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.trim_start().starts_with("1. white") {
+                let _ = white_moved.send(());
+            }
+        }
+    });
+    moves
+        .recv_timeout(Duration::from_secs(10))
+        .expect("white's first move was never printed");
+    assert!(
+        !live_processes_with_arg(&tag).is_empty(),
+        "the bot is not running"
+    );
+    // SAFETY: plain system call on our own child's pid.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
     }

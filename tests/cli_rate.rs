@@ -1,13 +1,14 @@
 //! `arena rate` end to end: reading, merging, writing, and bad input.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 const HEADER: &str =
     "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n";
 
 fn arena(args: &[&str], cwd: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    common::arena()
         .arg("rate")
         .args(args)
         .current_dir(cwd)
@@ -104,4 +105,157 @@ fn bad_input_names_file_line_and_field_without_panicking() {
 
     let out = arena(&["games.csv", "--variant", "nope"], dir.path());
     assert_eq!(out.status.code(), Some(2));
+}
+
+fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Four games between alpha and beta: white and black each win once, two draws.
+fn four_games() -> String {
+    games(&[
+        "0,0,0,qango6,alpha,beta,,1-0,group,20,5,5",
+        "1,0,0,qango6,beta,alpha,,0-1,group,20,5,5",
+        "2,0,1,qango6,alpha,beta,,1/2-1/2,full,36,5,5",
+        "3,0,1,qango6,beta,alpha,,1/2-1/2,full,36,5,5",
+    ])
+}
+
+#[test]
+fn a_file_without_games_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.csv"), HEADER).unwrap();
+    std::fs::write(dir.path().join("games.csv"), four_games()).unwrap();
+    for args in [&["empty.csv"][..], &["games.csv", "empty.csv"]] {
+        let out = arena(args, dir.path());
+        let stderr = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("empty.csv: no games"), "{args:?}: {stderr}");
+        assert!(!dir.path().join("standings.csv").exists());
+    }
+}
+
+#[test]
+fn the_output_says_how_many_games_from_how_many_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.csv"), four_games()).unwrap();
+    std::fs::write(dir.path().join("b.csv"), four_games()).unwrap();
+    let out = arena(&["a.csv", "b.csv"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stdout.contains("Rated 8 games from 2 files."), "{stdout}");
+}
+
+#[test]
+fn a_game_id_repeated_within_a_file_names_both_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = four_games();
+    text.push_str("2,0,1,qango6,alpha,beta,,1/2-1/2,full,36,5,5\n");
+    std::fs::write(dir.path().join("games.csv"), text).unwrap();
+    let out = arena(&["games.csv"], dir.path());
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("game 2 of the same tournament appears twice")
+            && stderr.contains("games.csv:4 (file 1 given)")
+            && stderr.contains("games.csv:6 (file 1 given)"),
+        "{stderr}"
+    );
+    let out = arena(&["games.csv", "--allow-duplicates"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        stdout.contains("Rated 5 games from 1 file; 1 game counted more than once"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_same_file_twice_is_an_error_naming_both_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("games.csv"), four_games()).unwrap();
+    let out = arena(&["games.csv", "./games.csv"], dir.path());
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("game 0 of the same tournament appears twice")
+            && stderr.contains("games.csv:2 (file 1 given)")
+            && stderr.contains("./games.csv:2 (file 2 given)"),
+        "{stderr}"
+    );
+}
+
+/// A copied tournament directory keeps its tournament.json, so its games are
+/// recognised as the same games; a different tournament (another out
+/// directory) reusing the same ids is not a repeat.
+#[test]
+fn a_copied_tournament_is_recognised_by_its_tournament_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest =
+        |out: &str| format!(r#"{{"format": 2, "config": {{"out": "{out}", "seed": 7}}}}"#);
+    for (sub, out) in [("t1", "/runs/t1"), ("copy", "/runs/t1"), ("t2", "/runs/t2")] {
+        let d = dir.path().join(sub);
+        std::fs::create_dir(&d).unwrap();
+        std::fs::write(d.join("games.csv"), four_games()).unwrap();
+        std::fs::write(d.join("tournament.json"), manifest(out)).unwrap();
+    }
+    let out = arena(&["t1/games.csv", "t2/games.csv"], dir.path());
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let out = arena(
+        &["t1/games.csv", "t2/games.csv", "copy/games.csv"],
+        dir.path(),
+    );
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("t1/games.csv:2 (file 1 given)")
+            && stderr.contains("copy/games.csv:2 (file 3 given)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn no_prior_rates_by_maximum_likelihood_or_refuses_naming_the_bots() {
+    let dir = tempfile::tempdir().unwrap();
+    // Results not ordered by strength alone (beta also wins once): the
+    // maximum-likelihood fit exists.
+    let mut mixed = four_games();
+    mixed.push_str("4,0,2,qango6,beta,alpha,,1-0,group,20,5,5\n");
+    mixed.push_str("5,0,2,qango6,alpha,beta,,1-0,group,20,5,5\n");
+    std::fs::write(dir.path().join("games.csv"), &mixed).unwrap();
+    let out = arena(&["games.csv", "--no-prior", "--out", "mle"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stdout.contains("pure maximum likelihood"), "{stdout}");
+    // gamma beats alpha in both colours: its rating has no finite maximum.
+    let mut text = mixed.clone();
+    text.push_str("6,0,3,qango6,gamma,alpha,,1-0,group,20,5,5\n");
+    text.push_str("7,0,3,qango6,alpha,gamma,,0-1,group,20,5,5\n");
+    std::fs::write(dir.path().join("sweep.csv"), text).unwrap();
+    let out = arena(&["sweep.csv", "--no-prior"], dir.path());
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no maximum-likelihood ratings exist")
+            && stderr.contains("gamma")
+            && stderr.contains("--no-prior"),
+        "{stderr}"
+    );
+    // With the prior it rates, and marks the ratings that rest on it.
+    let out = arena(&["sweep.csv"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stdout.contains("* rests on the prior"), "{stdout}");
+    let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
+    assert!(standings.lines().next().unwrap().contains(",elo_prior,"));
+    assert!(standings.contains(",true,"), "{standings}");
+    // alpha wins or draws every game against beta: the results are ordered by
+    // strength, so the draw parameter runs off with the ratings.
+    let out = arena(&["t.csv", "--no-prior"], &{
+        std::fs::write(dir.path().join("t.csv"), four_games()).unwrap();
+        dir.path().to_path_buf()
+    });
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("run off together"), "{stderr}");
 }

@@ -44,6 +44,40 @@ fn first_move_cell_counts_match_rules_md() {
     }
 }
 
+/// Cells in board notation as RULES.md spells them (column letter, then
+/// 1-based row: `a1` is the top-left cell), sorted.
+fn cells(list: &str) -> Vec<String> {
+    let mut v: Vec<String> = list.split_whitespace().map(String::from).collect();
+    v.sort();
+    v
+}
+
+/// Every cell of a `size`×`size` board, sorted.
+fn board(size: u8) -> Vec<String> {
+    let mut v: Vec<String> = (b'a'..b'a' + size)
+        .flat_map(|col| (1..=size).map(move |row| format!("{}{row}", col as char)))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The cells of a `size`×`size` board in its outer ring, sorted.
+fn edge(size: u8) -> Vec<String> {
+    let last_col = (b'a' + size - 1) as char;
+    let on_edge = |name: &String| {
+        let col = name.chars().next().unwrap();
+        let row: u8 = name[1..].parse().unwrap();
+        col == 'a' || col == last_col || row == 1 || row == size
+    };
+    board(size).into_iter().filter(on_edge).collect()
+}
+
+fn all_but(all: Vec<String>, excluded: &[String]) -> Vec<String> {
+    all.into_iter().filter(|c| !excluded.contains(c)).collect()
+}
+
+/// The opening rules table of RULES.md, its (row, col) cells written out in
+/// board notation by hand.
 #[test]
 fn first_move_cells_are_the_listed_ones() {
     let first = |id: &str| {
@@ -55,57 +89,33 @@ fn first_move_cells_are_the_listed_ones() {
         v.sort();
         v
     };
-    let sorted = |cells: &[(u8, u8)]| {
-        let mut v = names(cells);
-        v.sort();
-        v
-    };
-    assert_eq!(
-        first("qango7plus-tournament"),
-        sorted(&[(1, 4), (2, 5), (4, 1), (5, 2)])
-    );
+    assert_eq!(first("qango6"), board(6));
+    assert_eq!(first("qango7"), board(7));
+    // (1,4) (2,5) (4,1) (5,2)
+    assert_eq!(first("qango7plus-tournament"), cells("e2 f3 b5 c6"));
+    // (0,2) (0,3) (0,4) (1,1) (1,5) (2,0) (2,6) (3,0) (3,6) (4,0) (4,6)
+    // (5,1) (5,5) (6,2) (6,3) (6,4)
     assert_eq!(
         first("qango7plus-edge"),
-        sorted(&[
-            (0, 2),
-            (0, 3),
-            (0, 4),
-            (1, 1),
-            (1, 5),
-            (2, 0),
-            (2, 6),
-            (3, 0),
-            (3, 6),
-            (4, 0),
-            (4, 6),
-            (5, 1),
-            (5, 5),
-            (6, 2),
-            (6, 3),
-            (6, 4)
-        ])
+        cells("c1 d1 e1 b2 f2 a3 g3 a4 g4 a5 g5 b6 f6 c7 d7 e7")
     );
-    let castle6 = first("qango6-castle");
-    for c in names(&[
-        (1, 1),
-        (1, 4),
-        (2, 2),
-        (2, 3),
-        (3, 2),
-        (3, 3),
-        (4, 1),
-        (4, 4),
-    ]) {
-        assert!(!castle6.contains(&c), "castle cell {c} must be refused");
-    }
-    let pro1 = first("qango7-pro1");
-    assert!(pro1.contains(&"d4".to_string()) && pro1.contains(&"a1".to_string()));
-    assert!(!pro1.contains(&"b2".to_string()));
-    let pro2 = first("qango7-pro2");
-    for c in ["d1", "a4", "g4", "d7", "d4"] {
-        assert!(!pro2.contains(&c.to_string()), "{c} is not allowed in pro2");
-    }
-    assert!(pro2.contains(&"a1".to_string()));
+    // (1,1) (1,4) (2,2) (2,3) (3,2) (3,3) (4,1) (4,4)
+    let castle6 = cells("b2 e2 c3 d3 c4 d4 b5 e5");
+    assert_eq!(first("qango6-castle"), all_but(board(6), &castle6));
+    // (1,1) (1,5) (5,1) (5,5) (2,2) (2,3) (2,4) (3,2) (3,4) (4,2) (4,3) (4,4)
+    let castle7 = cells("b2 f2 b6 f6 c3 d3 e3 c4 e4 c5 d5 e5");
+    assert_eq!(first("qango7-castle"), all_but(board(7), &castle7));
+    assert_eq!(first("qango6-tournament"), edge(6));
+    // An edge cell or the centre (3,3).
+    let mut pro1 = edge(7);
+    pro1.push("d4".into());
+    pro1.sort();
+    assert_eq!(first("qango7-pro1"), pro1);
+    // An edge cell but not the middle of an edge: (0,3) (3,0) (3,6) (6,3).
+    assert_eq!(
+        first("qango7-pro2"),
+        all_but(edge(7), &cells("d1 a4 g4 d7"))
+    );
 }
 
 #[test]

@@ -313,7 +313,7 @@ fn a_player_without_a_legal_action_loses() {
     play(&mut s, "place a1").unwrap();
     let outcome = s.outcome().expect("black has no legal action");
     assert_eq!(
-        (outcome.winner, outcome.reason),
+        (outcome.winner, outcome.reason.as_str()),
         (Some(Color::White), "no_moves")
     );
     assert!(s.legal_moves().is_empty());

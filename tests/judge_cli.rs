@@ -1,14 +1,17 @@
 //! `arena judge`: verdicts, errors with the ply, and no panic on any input.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use arena::cli::judge::judge;
+use common::arena;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
 fn run_judge(input: &[u8]) -> (i32, Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut child = arena()
         .arg("judge")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -72,7 +75,7 @@ fn errors_name_the_ply_and_the_problem() {
 
 #[test]
 fn a_missing_file_is_an_error_object() {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let out = arena()
         .args(["judge", "/nonexistent/game.json"])
         .output()
         .unwrap();

@@ -5,9 +5,8 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Command;
 
-use common::{output_with_stdin, stdout_of_success};
+use common::{arena, output_with_stdin, stdout_of_success};
 
 #[test]
 fn a_person_plays_qango6_against_the_random_bot_with_illegal_moves_explained() {
@@ -26,8 +25,7 @@ fn a_person_plays_qango6_against_the_random_bot_with_illegal_moves_explained() {
         }
     }
     let out = output_with_stdin(
-        Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["play", "qango6", "human", &bot, "--color", "never"]),
+        arena().args(["play", "qango6", "human", &bot, "--color", "never"]),
         input.as_bytes(),
     );
     let stdout = stdout_of_success(&out);

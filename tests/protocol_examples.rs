@@ -8,9 +8,9 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::process::Command;
 
-use arena::games::Color;
+use arena::games::{Color, GameResult};
 use arena::protocol::{
-    decode_bot_line, decode_referee_line, BotMessage, RefereeMessage, MAX_LINE_BYTES,
+    decode_bot_line, decode_referee_line, BotMessage, Reason, RefereeMessage, MAX_LINE_BYTES,
 };
 use serde_json::{Map, Value};
 
@@ -30,6 +30,26 @@ fn transcript_lines() -> Vec<String> {
 
 fn schema() -> Value {
     serde_json::from_str(&protocol_file("schema.json")).expect("schema.json is JSON")
+}
+
+/// The strings of a schema `enum`.
+fn schema_enum(value: &Value) -> Vec<&str> {
+    value["enum"]
+        .as_array()
+        .expect("an enum")
+        .iter()
+        .map(|v| v.as_str().expect("a string"))
+        .collect()
+}
+
+#[test]
+fn schema_lists_exactly_the_reasons_and_results_of_the_code() {
+    let schema = schema();
+    let reasons: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+    assert_eq!(schema_enum(&schema["$defs"]["reason"]), reasons);
+    let results: BTreeSet<&str> = GameResult::ALL.iter().map(|r| r.as_str()).collect();
+    let in_schema = schema_enum(&schema["$defs"]["game_over"]["properties"]["result"]);
+    assert_eq!(in_schema.into_iter().collect::<BTreeSet<_>>(), results);
 }
 
 const BOT_TYPES: [&str; 2] = ["ready", "move"];

@@ -57,7 +57,7 @@ fn judge_agrees(record: &GameRecord) {
     let json = serde_json::to_vec(record).unwrap();
     let verdict = arena::cli::judge::judge(&json).unwrap_or_else(|e| panic!("judge rejected: {e}"));
     assert_eq!(verdict["plies"], record.plies);
-    if arena::protocol::RULE_REASONS.contains(&record.reason.as_str()) {
+    if record.reason.is_rule() {
         assert_eq!(verdict["reason"], record.reason.as_str());
         assert_eq!(
             verdict["winner"],
@@ -160,10 +160,7 @@ async fn good_bots_play_to_a_rules_ending_and_are_reused() {
     let mut cfg = config("g1", 5000);
     cfg.log_dir = Some(dir.path().join("logs"));
     let first = play_bots(&mut white, &mut black, &cfg).await.unwrap();
-    assert!(
-        arena::protocol::RULE_REASONS.contains(&first.reason.as_str()),
-        "{first:#?}"
-    );
+    assert!(first.reason.is_rule(), "{first:#?}");
     assert_eq!(first.moves.len(), first.plies as usize);
     assert_eq!(first.move_times_ms.len(), first.moves.len());
     assert!(first.message.contains(first.reason.as_str()) || first.message.starts_with("draw"));
@@ -205,10 +202,7 @@ async fn quiet_bots_leave_no_log_files() {
         let mut cfg = config(game, 5000);
         cfg.log_dir = Some(logs.clone());
         let record = play_bots(&mut white, &mut black, &cfg).await.unwrap();
-        assert!(
-            arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
-            "{record:#?}"
-        );
+        assert!(record.reason.is_rule(), "{record:#?}");
         assert_eq!((&record.white_log, &record.black_log), (&None, &None));
         let json = serde_json::to_value(&record).unwrap();
         assert!(json.get("white_log").is_none() && json.get("black_log").is_none());
@@ -232,10 +226,7 @@ async fn a_log_that_cannot_be_created_keeps_its_tail_in_the_record() {
     let mut cfg = config("long", 5000);
     cfg.log_dir = Some(dir.path().to_path_buf());
     let record = play_bots(&mut white, &mut black, &cfg).await.unwrap();
-    assert!(
-        arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
-        "{record:#?}"
-    );
+    assert!(record.reason.is_rule(), "{record:#?}");
     judge_agrees(&record);
     assert_eq!(record.white_log, None);
     let tail = record.white_log_tail.clone().unwrap();
@@ -451,10 +442,7 @@ async fn stderr_spam_and_sigterm_ignoring_bots_play_normally_and_are_cleaned_up(
     let record = play_bots(&mut spam_seat, &mut stubborn_seat, &cfg)
         .await
         .unwrap();
-    assert!(
-        arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
-        "{record:#?}"
-    );
+    assert!(record.reason.is_rule(), "{record:#?}");
     assert_all_gone(
         &mut [&mut spam_seat, &mut stubborn_seat],
         &[&spam_tag, &stubborn_tag],
@@ -545,7 +533,7 @@ async fn games_run_in_parallel_from_a_pool() {
     }
     while let Some(record) = tasks.join_next().await {
         let record = record.unwrap();
-        assert!(arena::protocol::RULE_REASONS.contains(&record.reason.as_str()));
+        assert!(record.reason.is_rule());
     }
     let mut pool = Arc::try_unwrap(pool).unwrap().into_inner().unwrap();
     assert!(pool.idle_count() >= 2 && pool.idle_count() <= 8);
@@ -644,10 +632,7 @@ async fn an_abandoned_game_leaves_no_half_conversation_behind() {
     let record = play_bots(&mut good_seat, &mut other_seat, &config("next", 5000))
         .await
         .unwrap();
-    assert!(
-        arena::protocol::RULE_REASONS.contains(&record.reason.as_str()),
-        "{record:#?}"
-    );
+    assert!(record.reason.is_rule(), "{record:#?}");
     assert_eq!(good_seat.process_starts(), 2);
     assert_all_gone(
         &mut [&mut good_seat, &mut hang_seat, &mut other_seat],

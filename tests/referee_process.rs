@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use arena::protocol::FailureReason;
 use arena::referee::{BotProcess, ReadLine, SendError, SpawnOptions};
-use common::{bot, eventually, is_dead, live_group_members};
+use common::{bot, eventually, group_bytes_written, is_dead, live_group_members};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
@@ -226,7 +226,18 @@ async fn slow_start_misses_a_short_startup_deadline() {
 #[tokio::test]
 async fn unasked_lines_queue_in_order_without_growing_memory() {
     let mut bot = start("stdout_flood", &[], &SpawnOptions::default()).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Let the bot get far ahead of the reader: tens of kilobytes (over two
+    // thousand lines) written and waiting in the pipe.
+    let pid = bot.pid();
+    let ahead = eventually(Duration::from_secs(10), || {
+        group_bytes_written(pid) >= 48 * 1024
+    })
+    .await;
+    assert!(
+        ahead,
+        "the bot wrote only {} bytes",
+        group_bytes_written(pid)
+    );
     for n in 0..1000 {
         let line = read_json(&mut bot, 5.0).await;
         assert_eq!(line, json!({"type": "info", "n": n}));

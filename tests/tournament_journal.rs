@@ -7,7 +7,8 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 
-use arena::report::games_csv::GameRow;
+use arena::games::{GameResult, RuleReason};
+use arena::referee::GameRow;
 use arena::tournament::journal::{csv_header, format_row, GAMES_CSV, GAMES_JSONL};
 use arena::tournament::Journal;
 use serde_json::json;
@@ -21,8 +22,8 @@ fn row(id: u64) -> GameRow {
         white: if id.is_multiple_of(2) { "a" } else { "b" }.into(),
         black: if id.is_multiple_of(2) { "b" } else { "a" }.into(),
         opening: String::new(),
-        result: "1-0".into(),
-        reason: "group".into(),
+        result: GameResult::WhiteWins,
+        reason: RuleReason::Group.into(),
         plies: 5,
         white_time_ms: 3,
         black_time_ms: 4,
@@ -49,6 +50,14 @@ fn accept_all(_: &GameRow) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn jsonl_records(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join(GAMES_JSONL))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn ids(dir: &Path) -> (Vec<u64>, Vec<u64>) {
     let csv = std::fs::read_to_string(dir.join(GAMES_CSV)).unwrap();
     let mut lines = csv.lines();
@@ -56,14 +65,9 @@ fn ids(dir: &Path) -> (Vec<u64>, Vec<u64>) {
     let csv_ids = lines
         .map(|l| l.split(',').next().unwrap().parse().unwrap())
         .collect();
-    let jsonl = std::fs::read_to_string(dir.join(GAMES_JSONL)).unwrap();
-    let jsonl_ids = jsonl
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_u64()
-                .unwrap()
-        })
+    let jsonl_ids = jsonl_records(dir)
+        .iter()
+        .map(|r| r["id"].as_u64().unwrap())
         .collect();
     (csv_ids, jsonl_ids)
 }
@@ -72,15 +76,16 @@ fn ids(dir: &Path) -> (Vec<u64>, Vec<u64>) {
 fn clean_journal_recovers_every_game_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     journal_with(dir.path(), &[0, 1, 2]);
-    let before = std::fs::read(dir.path().join(GAMES_CSV)).unwrap();
+    let read = |name| std::fs::read(dir.path().join(name)).unwrap();
+    let before = (read(GAMES_CSV), read(GAMES_JSONL));
     let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert!(recovery.repairs.is_empty(), "{:?}", recovery.repairs);
-    let got: Vec<u64> = recovery.finished.iter().map(|g| g.row.id).collect();
+    let got: Vec<u64> = recovery.finished.iter().collect();
     assert_eq!(got, [0, 1, 2]);
-    assert_eq!(recovery.finished[1].row, row(1));
-    assert_eq!(recovery.finished[1].record["moves"], record(1)["moves"]);
-    assert_eq!(recovery.finished[1].record["pair"], 0);
-    assert_eq!(std::fs::read(dir.path().join(GAMES_CSV)).unwrap(), before);
+    assert_eq!((read(GAMES_CSV), read(GAMES_JSONL)), before);
+    let record_1 = &jsonl_records(dir.path())[1];
+    assert_eq!(record_1["moves"], record(1)["moves"]);
+    assert_eq!(record_1["pair"], 0);
 }
 
 #[test]
@@ -97,7 +102,7 @@ fn torn_csv_line_is_dropped_and_next_append_starts_fresh() {
     std::fs::write(&csv_path, &full[..full.len() - row2.len() + 7]).unwrap();
 
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
-    let got: Vec<u64> = recovery.finished.iter().map(|g| g.row.id).collect();
+    let got: Vec<u64> = recovery.finished.iter().collect();
     assert_eq!(got, [0, 1]);
     let repairs = recovery.repairs.join("\n");
     assert!(repairs.contains("unfinished last line"), "{repairs}");
@@ -149,7 +154,7 @@ fn one_sided_games_are_dropped_from_both_files() {
     std::fs::write(&csv_path, without_3).unwrap();
 
     let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
-    let got: Vec<u64> = recovery.finished.iter().map(|g| g.row.id).collect();
+    let got: Vec<u64> = recovery.finished.iter().collect();
     assert_eq!(got, [0, 2]);
     assert_eq!(recovery.repairs.len(), 2, "{:?}", recovery.repairs);
     assert_eq!(ids(dir.path()), (vec![0, 2], vec![0, 2]));
@@ -172,7 +177,7 @@ fn duplicates_keep_the_first_copy() {
     );
     let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 2);
-    assert_eq!(recovery.finished[1].record["game"], "qango6");
+    assert_eq!(jsonl_records(dir.path())[1]["game"], "qango6");
     assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
 }
 

@@ -5,14 +5,13 @@
 //! game finished before the crash untouched.
 
 mod common;
-mod tournament_support;
 
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::time::Duration;
 
+use common::tournament::*;
 use common::{live_processes_with_arg, unique_tag};
-use tournament_support::*;
 
 const GAMES: u64 = 18;
 

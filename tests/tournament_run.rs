@@ -3,15 +3,14 @@
 //! stopping the tournament, and Ctrl-C stopping cleanly and resumably.
 
 mod common;
-mod tournament_support;
 
 use std::path::Path;
 use std::time::Duration;
 
 use arena::cli::judge::judge;
-use arena::protocol::RULE_REASONS;
-use common::unique_tag;
-use tournament_support::*;
+use arena::games::GameResult;
+use common::tournament::*;
+use common::{arena, unique_tag};
 
 const GOOD: &str = "tests/bots/good_bot.py";
 const PACED: &str = "tests/bots/paced_bot.py";
@@ -52,7 +51,7 @@ fn small_tournament_writes_every_file() {
     assert_rows_follow_schedule(&rows, &schedule, &names);
     for row in rows {
         assert_eq!(row.opening.split(' ').count(), 2);
-        assert!(RULE_REASONS.contains(&row.reason.as_str()), "{row:?}");
+        assert!(row.reason.is_rule(), "{row:?}");
     }
 
     // Every record replays under `arena judge` to the recorded result.
@@ -122,10 +121,10 @@ fn failing_bots_lose_and_the_tournament_goes_on() {
     assert_exactly_games(&out, 6);
     let rows = csv_rows(&out);
     for row in &rows {
-        let loser = match row.result.as_str() {
-            "1-0" => &row.black,
-            "0-1" => &row.white,
-            other => panic!("unexpected result {other}: {row:?}"),
+        let loser = match row.result {
+            GameResult::WhiteWins => &row.black,
+            GameResult::BlackWins => &row.white,
+            GameResult::Draw => panic!("unexpected draw: {row:?}"),
         };
         if row.white == "slow-start" || row.black == "slow-start" {
             if row.white == "crash" || row.black == "crash" {
@@ -250,6 +249,19 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
     let ids = assert_consistent(&out);
     let pairs = stdout.lines().filter(|l| l.starts_with("pair ")).count();
     assert!(pairs >= 2, "{stdout}");
+    // Progress counts completed pairs from 1 in the order they finish.
+    let numbers: Vec<usize> = stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("pair ")?
+                .split(':')
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert_eq!(numbers, (1..=pairs).collect::<Vec<_>>(), "{stdout}");
     // Every completed pair is in the journal; abandoned games are not.
     assert!(ids.len() >= 2 * pairs, "{ids:?}");
     for row in csv_rows(&out) {

@@ -35,6 +35,10 @@ pub struct Args {
     /// Keep the bot's stderr of each game in this directory.
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
+    /// Run the bot in the sandbox that `--sandbox` / `sandbox = true` gives
+    /// it in tournaments, to see whether it works there.
+    #[arg(long)]
+    pub sandbox: bool,
     /// The bot's command line: after `--`, as separate words, or as one
     /// quoted string.
     #[arg(
@@ -56,6 +60,7 @@ impl Default for Args {
             startup_ms: DEFAULT_STARTUP_MS,
             seed: None,
             log_dir: None,
+            sandbox: false,
             command: Vec::new(),
         }
     }
@@ -63,7 +68,11 @@ impl Default for Args {
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let options = options(&args)?;
-    let spec = bot_spec(&args.command, args.startup_ms)?;
+    let mut spec = bot_spec(&args.command, args.startup_ms)?;
+    if args.sandbox {
+        crate::referee::sandbox::check_available()?;
+        spec.sandbox = Some(true);
+    }
     let variant_ids: Vec<&str> = options.variants.iter().map(|v| v.id).collect();
     println!("arena check-bot: {}", shell_line(&spec.command));
     println!(
@@ -75,18 +84,33 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         options.grace.as_millis(),
         options.seed
     );
+    if args.sandbox {
+        println!("{SANDBOX_NOTE}");
+    }
     println!();
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let mut print_game = |game: &GameSeen| println!("  {}", game.summary_line());
+    let width = GameSeen::label_width(&variant_ids, options.games_per_variant);
+    let mut print_game = |game: &GameSeen| println!("  {}", game.summary_line(width));
     let report = runtime.block_on(check_bot(spec, &options, &mut print_game))?;
     println!();
     print!("{}", report.render());
+    if args.sandbox && !report.is_compliant() {
+        println!("{SANDBOX_HINT}");
+    }
     Ok(if report.is_compliant() { 0 } else { 1 })
 }
+
+const SANDBOX_NOTE: &str = "In the sandbox (bubblewrap): own PID namespace, file system read-only \
+(its directory too), private /tmp, no network.";
+
+const SANDBOX_HINT: &str = "If it works without --sandbox: inside the sandbox the bot's directory \
+and HOME are read-only (list paths it must write under `writable = [...]` in its [[bot]] entry, \
+or write to /tmp), /tmp starts empty, and there is no network (`network = true`). Its stderr \
+above, or in --log-dir, says what failed.";
 
 fn options(args: &Args) -> anyhow::Result<CheckOptions> {
     let variants = if args.variants.is_empty() {
@@ -145,6 +169,9 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
             startup_ms: Some(startup_ms),
             ..Limits::default()
         },
+        sandbox: None,
+        writable: Vec::new(),
+        network: false,
     })
 }
 

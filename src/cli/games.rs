@@ -1,10 +1,14 @@
-//! `arena games [ID]`: list the variants, or draw one board.
+//! `arena games [ID]`: list the variants, or draw one board; both point to
+//! the rules page, docs/RULES.md.
 
 use std::io::IsTerminal;
 
 use anyhow::bail;
 
 use crate::games::{render, Variant};
+
+/// Where the rules live, relative to the repository (and the release archive).
+pub const RULES_PAGE: &str = "docs/RULES.md";
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -37,6 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     match args.id {
         None => {
             print!("{}", variant_table());
+            println!("\nComplete rules with boards and examples: {RULES_PAGE}");
             Ok(0)
         }
         Some(id) => {
@@ -49,6 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             println!("{} ({})\n", variant.id, variant.board_name());
             print!("{}", render::board(variant, args.color.enabled()));
             println!("draw: {}", variant.draw_text);
+            println!("rules: {RULES_PAGE}");
             Ok(0)
         }
     }

@@ -1,11 +1,14 @@
 //! Command-line front end: one file per subcommand, each with its clap
-//! `Args` and a `run` that returns the process exit status.
+//! `Args` and a `run` that returns the process exit status, plus
+//! [`output`], the terminal's view of a tournament or SPRT run (what the
+//! lower layers report through `tournament::RunOutput`).
 
 use clap::{Parser, Subcommand};
 
 pub mod check_bot;
 pub mod games;
 pub mod judge;
+pub mod output;
 pub mod play;
 pub mod rate;
 pub mod run_flags;
@@ -28,7 +31,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the variants, or draw one board with its colour groups.
+    /// List the variants, or draw one board with its colour groups (rules: docs/RULES.md).
     Games(games::Args),
     /// Replay a game record (JSON) and print its outcome.
     Judge(judge::Args),

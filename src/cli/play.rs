@@ -51,6 +51,10 @@ pub struct Args {
     /// Print only the moves and the result, no boards.
     #[arg(long)]
     pub quiet: bool,
+    /// Run the bots in the sandbox (bubblewrap; see README "Running
+    /// untrusted bots").
+    #[arg(long)]
+    pub sandbox: bool,
     /// Colours: auto (when stdout is a terminal), always or never.
     #[arg(long, default_value = "auto")]
     pub color: ColorChoice,
@@ -98,6 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             spec.name.push_str("-2");
             **b = Seat::new(spec, SpawnOptions::default());
         }
+    }
+    if args.sandbox || args.log_dir.is_some() {
+        sandbox_seats([&mut white, &mut black], &args);
     }
     let mut config = GameConfig::new("play", variant, time_control);
     config.grace = Duration::from_millis(args.grace_ms);
@@ -182,7 +189,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// a command line.
 fn participant(arg: &str, bots: &[BotSpec], ansi: bool) -> anyhow::Result<Participant> {
     if arg == HUMAN {
-        return Ok(Participant::Human(Human::terminal(HUMAN, ansi)));
+        // The person at this process's terminal: the referee asks through
+        // whatever reader and writer it is given.
+        let human = Human::new(
+            HUMAN,
+            ansi,
+            Box::new(tokio::io::stdin()),
+            Box::new(std::io::stdout()),
+        );
+        return Ok(Participant::Human(human));
     }
     if let Some(spec) = bots.iter().find(|b| b.name == arg) {
         let seat = Seat::new(spec.clone(), SpawnOptions::default());
@@ -200,6 +215,24 @@ fn participant(arg: &str, bots: &[BotSpec], ansi: bool) -> anyhow::Result<Partic
         spec,
         SpawnOptions::default(),
     ))))
+}
+
+/// With `--sandbox`, the bots run in the sandbox; a sandboxed bot never
+/// sees `--log-dir`.
+fn sandbox_seats(participants: [&mut Participant; 2], args: &Args) {
+    let options = SpawnOptions {
+        sandbox_hide: args.log_dir.iter().cloned().collect(),
+        ..SpawnOptions::default()
+    };
+    for participant in participants {
+        if let Participant::Bot(seat) = participant {
+            let mut spec = seat.spec().clone();
+            if args.sandbox {
+                spec.sandbox = Some(true);
+            }
+            **seat = Seat::new(spec, options.clone());
+        }
+    }
 }
 
 /// A display name for a command line: the stem of the script or program

@@ -1,13 +1,17 @@
-//! `arena rate FILE... [--out DIR] [--variant ID]`: recompute standings and
-//! pairwise tables from one or more games.csv files.
+//! `arena rate FILE... [--out DIR] [--variant ID] [--no-prior]
+//! [--allow-duplicates]`: recompute standings and pairwise tables from one or
+//! more games.csv files, refusing files without games and games counted twice
+//! (see [`crate::report::game_ids`] for what identifies a game).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use crate::report::games_reader::visit_games_csv;
+use crate::report::game_ids::{first_place, GameIds, TournamentId};
+use crate::report::games_reader::visit_numbered_games_csv;
 use crate::report::rating::RatingReport;
 use crate::report::rating_input::RatingInput;
+use crate::stats::FitOptions;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -15,7 +19,10 @@ use crate::report::rating_input::RatingInput;
 first-player advantage and 95% intervals), prints the standings and writes \
 standings.csv, model.csv and pairwise.csv.\n\nWithout --out the files go next to the \
 first FILE, where a tournament keeps them, so rating a tournament's games.csv refreshes \
-its tables in place. Give --out to keep merged ratings apart."
+its tables in place. Give --out to keep merged ratings apart.\n\nA game is identified by \
+its tournament (the out directory and seed in the tournament.json next to its file; \
+without one, the file itself) and its id: a game given twice is an error unless \
+--allow-duplicates."
 )]
 pub struct Args {
     /// games.csv files; their games are rated together.
@@ -28,6 +35,14 @@ pub struct Args {
     /// Only rate games of this variant (e.g. qango6).
     #[arg(long, value_name = "ID")]
     pub variant: Option<String>,
+    /// Pure maximum likelihood, without the prior that keeps perfect scores
+    /// finite (to compare with Ordo); refuses where no maximum exists.
+    #[arg(long)]
+    pub no_prior: bool,
+    /// Rate a game found twice (same tournament and id) twice instead of
+    /// stopping with an error.
+    #[arg(long)]
+    pub allow_duplicates: bool,
 }
 
 /// Where the tables go: `--out`, else next to the first file.
@@ -45,31 +60,126 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.files.is_empty() {
         bail!("no games files given (usage: arena rate FILE... [--out DIR])");
     }
-    // Rows stream into the aggregates one at a time: memory does not grow
-    // with the number of games.
-    let mut input = RatingInput::new();
-    let mut read = 0u64;
-    for file in &args.files {
-        visit_games_csv(file, |row| {
-            read += 1;
-            if args.variant.as_ref().is_none_or(|v| *v == row.variant) {
-                input.add(&row)?;
-            }
-            Ok(())
-        })?;
-    }
+    let read = read_files(&args)?;
     if let Some(variant) = &args.variant {
-        if input.games() == 0 && read > 0 {
-            bail!("none of the {read} games is of variant {variant:?}");
+        if read.input.games() == 0 {
+            bail!("none of the {} games is of variant {variant:?}", read.rows);
         }
     }
-    let report = RatingReport::from_input(input)?;
+    let rated = read.input.games();
+    let options = if args.no_prior {
+        FitOptions::no_prior()
+    } else {
+        FitOptions::default()
+    };
+    let report = RatingReport::from_input_with(read.input, &options)?;
     print!("{}", report.standings.render_table());
+    let files = args.files.len();
+    let mut summary = format!(
+        "Rated {rated} game{} from {files} file{}",
+        plural(rated),
+        plural(files as u64)
+    );
+    if rated < read.rows {
+        summary += &format!(" ({} of other variants skipped)", read.rows - rated);
+    }
+    if read.repeated > 0 {
+        summary += &format!(
+            "; {} game{} counted more than once (--allow-duplicates)",
+            read.repeated,
+            plural(read.repeated)
+        );
+    }
+    if args.no_prior {
+        summary += "; pure maximum likelihood (--no-prior)";
+    }
+    println!("{summary}.");
     let dir = output_dir(&args);
     let written = report.write_files(&dir)?;
     let names: Vec<String> = written.iter().map(|p| display(p)).collect();
     println!("Wrote {}.", names.join(", "));
     Ok(0)
+}
+
+/// The games of all files, aggregated.
+struct ReadGames {
+    input: RatingInput,
+    /// Rows read, of any variant.
+    rows: u64,
+    /// Rows whose game had been seen before (only with --allow-duplicates).
+    repeated: u64,
+}
+
+/// Streams every file into one [`RatingInput`]: memory does not grow with the
+/// number of games beyond a bit per game id. A file without games, or a game
+/// seen before (unless allowed), is an error naming the places.
+fn read_files(args: &Args) -> anyhow::Result<ReadGames> {
+    let mut read = ReadGames {
+        input: RatingInput::new(),
+        rows: 0,
+        repeated: 0,
+    };
+    let mut ids = GameIds::new();
+    for (index, file) in args.files.iter().enumerate() {
+        let tournament = TournamentId::of_file(file);
+        let mut in_file = 0u64;
+        visit_numbered_games_csv(file, |line, row| {
+            in_file += 1;
+            if !ids.insert(&tournament, row.id) {
+                if !args.allow_duplicates {
+                    bail!(repeated_game(args, index, line, &tournament, row.id));
+                }
+                read.repeated += 1;
+            }
+            if args.variant.as_ref().is_none_or(|v| *v == row.variant) {
+                read.input.add(&row)?;
+            }
+            Ok(())
+        })?;
+        if in_file == 0 {
+            bail!(
+                "{}: no games (the file has no rows after its header)",
+                file.display()
+            );
+        }
+        read.rows += in_file;
+    }
+    Ok(read)
+}
+
+/// The error for game `id` found again at `line` of the file given as argument
+/// `index`, naming where it was first seen.
+fn repeated_game(
+    args: &Args,
+    index: usize,
+    line: u64,
+    tournament: &TournamentId,
+    id: u64,
+) -> String {
+    let here = format!(
+        "{}:{line} (file {} given)",
+        args.files[index].display(),
+        index + 1
+    );
+    let earlier = args.files[..=index].to_vec();
+    let first = first_place(&earlier, tournament, id)
+        .map(|(file, first_line)| {
+            let given = args.files.iter().position(|f| *f == file).unwrap_or(0) + 1;
+            format!("{}:{first_line} (file {given} given)", file.display())
+        })
+        .unwrap_or_else(|| "an earlier row".to_string());
+    format!(
+        "game {id} of the same tournament appears twice: at {first} and at {here} \
+         (rating it twice would double its weight; pass --allow-duplicates to rate it anyway)"
+    )
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 fn display(path: &Path) -> String {

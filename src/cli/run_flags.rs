@@ -35,6 +35,10 @@ pub struct RunFlags {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Run every bot in the sandbox (bubblewrap; see README "Running
+    /// untrusted bots"), whatever the config says.
+    #[arg(long)]
+    pub sandbox: bool,
 }
 
 impl RunFlags {
@@ -63,6 +67,7 @@ impl RunFlags {
             grace_ms: self.grace_ms,
             sync_interval_ms: self.sync_ms,
             bots,
+            sandbox: self.sandbox,
         }
     }
 }

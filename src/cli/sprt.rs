@@ -6,12 +6,17 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
+use crate::cli::output::Terminal;
 use crate::cli::play::name_from_command;
 use crate::cli::run_flags::RunFlags;
+use crate::cli::tournament::EXIT_INTERRUPTED;
 use crate::referee::{read_bots_file, BotSpec};
+use crate::stats::EloModel;
+use crate::stats::SprtDecision;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::manifest::SprtPlan;
-use crate::tournament::sprt::{self, Start};
+use crate::tournament::runner::RunEnd;
+use crate::tournament::sprt::{self, SprtOutcome, Start};
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -35,6 +40,10 @@ pub struct Args {
     /// Elo difference under H1; must exceed elo0.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "resume")]
     pub elo1: Option<f64>,
+    /// Scale of elo0 and elo1: `normalized` (nElo, as fastchess and fishtest
+    /// default to) or `logistic` (the usual Elo).
+    #[arg(long, value_name = "MODEL", default_value = "normalized")]
+    pub model: EloModel,
     /// Probability of accepting H1 when H0 holds [default: 0.05].
     #[arg(long)]
     pub alpha: Option<f64>,
@@ -55,7 +64,7 @@ pub struct Args {
     /// Continue the SPRT in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "bot_a", "bot_b", "variant", "elo0", "elo1", "tc", "max_pairs", "seed",
-        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta"
+        "opening_plies", "out", "bots", "grace_ms", "alpha", "beta", "model"
     ])]
     pub resume: Option<PathBuf>,
 }
@@ -66,14 +75,39 @@ const DEFAULT_ERROR_RATE: f64 = 0.05;
 /// Opening plies when none are given: enough that pairs differ.
 const DEFAULT_OPENING_PLIES: u32 = 2;
 
+/// Exit status when H1 is accepted (A is stronger by at least `elo1`).
+pub const EXIT_H1: i32 = 0;
+/// Exit status when H0 is accepted.
+pub const EXIT_H0: i32 = 1;
+/// Exit status when the pair limit came first.
+pub const EXIT_UNDECIDED: i32 = 3;
+
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_progress = args.run.show_progress();
+    let mut terminal = Terminal::new(args.run.show_progress());
+    let start = start(args)?;
+    let outcome = sprt::run(start, &mut terminal)?;
+    terminal.sprt_ended(&outcome);
+    Ok(exit_status(&outcome))
+}
+
+/// [`EXIT_H1`], [`EXIT_H0`], [`EXIT_UNDECIDED`], or [`EXIT_INTERRUPTED`]
+/// when interrupted undecided.
+pub fn exit_status(outcome: &SprtOutcome) -> i32 {
+    match outcome.progress.status.decision {
+        SprtDecision::AcceptH1 => EXIT_H1,
+        SprtDecision::AcceptH0 => EXIT_H0,
+        SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
+        SprtDecision::Continue => EXIT_UNDECIDED,
+    }
+}
+
+/// A new SPRT from the flags, or the resumed one.
+fn start(args: Args) -> anyhow::Result<Start> {
     if let Some(dir) = args.resume {
-        let start = Start::Resume {
+        return Ok(Start::Resume {
             dir,
             concurrency: args.run.concurrency,
-        };
-        return sprt::run(start, show_progress);
+        });
     }
     let (Some(a), Some(b), Some(elo0), Some(elo1)) =
         (&args.bot_a, &args.bot_b, args.elo0, args.elo1)
@@ -106,8 +140,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         alpha: args.alpha.unwrap_or(DEFAULT_ERROR_RATE),
         beta: args.beta.unwrap_or(DEFAULT_ERROR_RATE),
         max_pairs: args.max_pairs,
+        model: args.model,
     };
-    sprt::run(Start::New(config, plan), show_progress)
+    Ok(Start::New(config, plan))
 }
 
 /// `NAME=COMMAND`, a bot of the bots file, or a command line.

@@ -9,9 +9,12 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
+use crate::cli::output::Terminal;
 use crate::cli::run_flags::RunFlags;
 use crate::tournament::config::{self, Defaults};
+use crate::tournament::progress::RunOutcome;
 use crate::tournament::round_robin::{self, Start};
+use crate::tournament::runner::RunEnd;
 
 /// Name of the bundled tournament file.
 pub const BUNDLED_FILE: &str = "arena.toml";
@@ -45,14 +48,38 @@ pub struct Args {
     pub resume: Option<PathBuf>,
 }
 
+/// Exit status after Ctrl-C / SIGTERM, as shells report a SIGINT death.
+pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit status when some game could not be run (resume to replay it).
+pub const EXIT_GAMES_MISSING: i32 = 1;
+
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_progress = args.run.show_progress();
+    let mut terminal = Terminal::new(args.run.show_progress());
+    let start = start(args)?;
+    let outcome = round_robin::run(start, &mut terminal)?;
+    terminal.round_robin_ended(&outcome);
+    Ok(exit_status(&outcome))
+}
+
+/// 0 when every scheduled game is recorded, [`EXIT_GAMES_MISSING`] when some
+/// game could not be run, [`EXIT_INTERRUPTED`] when interrupted.
+pub fn exit_status(outcome: &RunOutcome) -> i32 {
+    if outcome.end == RunEnd::Interrupted {
+        EXIT_INTERRUPTED
+    } else if !outcome.failed.is_empty() {
+        EXIT_GAMES_MISSING
+    } else {
+        0
+    }
+}
+
+/// A new tournament from the flags (and file), or the resumed one.
+fn start(args: Args) -> anyhow::Result<Start> {
     if let Some(dir) = args.resume {
-        let start = Start::Resume {
+        return Ok(Start::Resume {
             dir,
             concurrency: args.run.concurrency,
-        };
-        return round_robin::run(start, show_progress);
+        });
     }
     let overrides = args
         .run
@@ -67,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             config::load(&file, &overrides, &defaults)?
         }
     };
-    round_robin::run(Start::New(config), show_progress)
+    Ok(Start::New(config))
 }
 
 /// `./arena.toml`, else the one in arena's source tree.

@@ -6,6 +6,7 @@
 
 use super::boards::QangoBoard;
 use super::cell::Cell;
+use super::RuleReason;
 
 /// How a pattern wins; also the `reason` reported for the win.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,11 +17,11 @@ pub enum PatternKind {
 }
 
 impl PatternKind {
-    pub fn reason(self) -> &'static str {
+    pub fn reason(self) -> RuleReason {
         match self {
-            PatternKind::Group => "group",
-            PatternKind::Square => "square",
-            PatternKind::Line => "line",
+            PatternKind::Group => RuleReason::Group,
+            PatternKind::Square => RuleReason::Square,
+            PatternKind::Line => RuleReason::Line,
         }
     }
 }

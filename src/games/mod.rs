@@ -11,6 +11,7 @@ pub mod geometry;
 pub mod qango;
 pub mod quinque;
 pub mod render;
+pub mod result;
 mod state_text;
 pub mod variant;
 
@@ -22,6 +23,7 @@ use serde_json::{json, Value};
 pub use cell::Cell;
 pub use qango::QangoState;
 pub use quinque::{QuinqueMove, QuinqueState};
+pub use result::{GameResult, RuleReason};
 pub use variant::{Family, Opening, Variant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -75,8 +77,8 @@ impl fmt::Display for Color {
 pub struct Outcome {
     /// `None` for a draw.
     pub winner: Option<Color>,
-    /// `group`, `square`, `line`, `full`, `out_of_discs` or `no_moves`.
-    pub reason: &'static str,
+    /// Any [`RuleReason`] but `ply_cap` (the referee's).
+    pub reason: RuleReason,
     /// The winning cells (empty for draws and `no_moves`).
     pub cells: Vec<Cell>,
 }

@@ -9,7 +9,7 @@ use super::boards::QangoBoard;
 use super::cell::Cell;
 use super::geometry::{bits, Geometry};
 use super::variant::{Variant, QANGO_MAX_DISCS};
-use super::{Color, Outcome};
+use super::{Color, Outcome, RuleReason};
 
 #[derive(Debug, Clone, Copy)]
 pub struct QangoState {
@@ -131,14 +131,14 @@ impl QangoState {
         if self.occupied() == g.playable {
             return Some(Outcome {
                 winner: None,
-                reason: "full",
+                reason: RuleReason::Full,
                 cells: Vec::new(),
             });
         }
         if self.ply >= QANGO_MAX_DISCS {
             return Some(Outcome {
                 winner: None,
-                reason: "out_of_discs",
+                reason: RuleReason::OutOfDiscs,
                 cells: Vec::new(),
             });
         }

@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::cell::{shorten, Cell};
 use super::geometry;
-use super::{Color, Outcome};
+use super::{Color, Outcome, RuleReason};
 
 pub const SIZE: usize = 5;
 pub const CELLS: usize = SIZE * SIZE;
@@ -179,7 +179,7 @@ pub struct QuinqueState {
     /// A stack placed by a capture on the previous ply: not capturable now.
     pub locked: Option<Cell>,
     /// Set once the game has ended.
-    pub result: Option<(Color, &'static str, u32)>,
+    pub result: Option<(Color, RuleReason, u32)>,
 }
 
 impl Default for QuinqueState {
@@ -406,9 +406,9 @@ impl QuinqueState {
         self.ply += 1;
         let mine = self.occupancy(me);
         if let Some(&line) = lines().iter().find(|&&l| mine & l == l) {
-            self.result = Some((me, "line", line));
+            self.result = Some((me, RuleReason::Line, line));
         } else if !self.has_legal_move() {
-            self.result = Some((me, "no_moves", 0));
+            self.result = Some((me, RuleReason::NoMoves, 0));
         }
     }
 

@@ -1,5 +1,11 @@
 //! Board drawings for terminals: colour groups as ANSI backgrounds, or plain
 //! letters when the output is not a terminal.
+//!
+//! The plain-letter scheme (the legend of docs/RULES.md): colour groups in
+//! lower case (`r` red, `y` yellow, `o` orange, `u` blue, `g` green, `p`
+//! pink, `x` grey, `*` the centre of no group), discs and stacks in upper
+//! case (`W` white, `B` black). No colour letter is `w` or `b`, so a letter
+//! names a colour or a disc, never both.
 
 use super::cell::Cell;
 use super::variant::{Family, Variant};
@@ -21,6 +27,18 @@ fn background(letter: char) -> &'static str {
         _ => "",
     }
 }
+
+/// The plain letter of a layout letter: lower case, blue as `u` (`b` is black).
+fn plain(letter: char) -> char {
+    match letter {
+        'B' => 'u',
+        other => other.to_ascii_lowercase(),
+    }
+}
+
+/// The legend of the plain letters, for Qango boards.
+pub const LEGEND: &str =
+    "r red  y yellow  o orange  u blue  g green  p pink  x grey  * centre (no group)  W white  B black";
 
 fn letter_of(variant: &Variant, cell: Cell) -> Option<char> {
     match variant.family {
@@ -72,12 +90,12 @@ pub fn board(variant: &Variant, ansi: bool) -> String {
         } else {
             ' '
         };
-        format!(" {letter}{mark}")
+        format!(" {}{mark}", plain(letter))
     });
     if let Family::Qango(_) = variant.family {
-        out.push_str(
-            "\nR red  Y yellow  O orange  B blue  G green  P pink  X grey  * centre (no group)\n",
-        );
+        out.push('\n');
+        out.push_str(LEGEND);
+        out.push('\n');
     }
     out.push_str(&format!(
         "+ allowed for the first move ({} cells): {}\n",
@@ -101,7 +119,7 @@ pub fn position(pos: &Position, ansi: bool) -> String {
             } else if ansi {
                 ' '
             } else {
-                letter.to_ascii_lowercase()
+                plain(letter)
             };
             format!(" {body} ")
         }),
@@ -118,4 +136,40 @@ pub fn position(pos: &Position, ansi: bool) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cell bodies of a plain drawing (rows only, without the row numbers).
+    fn bodies(drawing: &str) -> String {
+        drawing
+            .lines()
+            .skip(1)
+            .take_while(|l| l.starts_with(' '))
+            .flat_map(|l| l.chars().skip(4))
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    }
+
+    #[test]
+    fn plain_letters_never_confuse_a_colour_with_a_disc() {
+        for variant in Variant::all() {
+            let empty = bodies(&board(variant, false));
+            assert!(
+                empty.chars().all(|c| "ryougpx*.+".contains(c)),
+                "{}: {empty}",
+                variant.id
+            );
+            let mut pos = Position::new(variant);
+            for _ in 0..2 {
+                let m = pos.legal_moves()[0];
+                pos.play(&m).unwrap();
+            }
+            let played = bodies(&position(&pos, false));
+            assert!(played.contains('W') && played.contains('B'), "{played}");
+            assert!(!played.contains('b') && !played.contains('w'), "{played}");
+        }
+    }
 }

@@ -37,7 +37,7 @@ fn to_line<T: Serialize>(msg: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Color;
+    use crate::games::{Color, GameResult, RuleReason};
     use crate::protocol::decode::{decode_bot_line, decode_referee_line};
     use crate::protocol::messages::*;
     use serde_json::json;
@@ -89,13 +89,14 @@ mod tests {
             game_id: "g1".into(),
             result: GameResult::Draw,
             winner: None,
-            reason: "full".into(),
+            reason: RuleReason::Full.into(),
             cells: vec![],
             message: "board full".into(),
         });
         let line = over.to_line();
         assert!(line.contains("\"result\":\"1/2-1/2\""), "{line}");
         assert!(line.contains("\"winner\":null"), "{line}");
+        assert!(line.contains("\"reason\":\"full\""), "{line}");
         assert_eq!(decode_referee_line(line.as_bytes()), Ok(over));
 
         let tc = serde_json::to_string(&TimeControl::PerMove { move_ms: 250 }).unwrap();

@@ -5,7 +5,8 @@
 //! optional fields without breaking the other. `VARIANT_INFO` and `STATE` are
 //! produced by the games engine and passed through as raw JSON values.
 
-use crate::games::Color;
+use super::Reason;
+use crate::games::{Color, GameResult};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -18,37 +19,6 @@ pub enum TimeControl {
     /// A chess clock: `base_ms` for the whole game, plus `increment_ms` added
     /// after each of the bot's moves.
     Clock { base_ms: u64, increment_ms: u64 },
-}
-
-/// Final score of a game from white's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameResult {
-    #[serde(rename = "1-0")]
-    WhiteWins,
-    #[serde(rename = "0-1")]
-    BlackWins,
-    #[serde(rename = "1/2-1/2")]
-    Draw,
-}
-
-impl GameResult {
-    /// The wire and CSV spelling: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    /// The result where `winner` won, or a draw for `None`.
-    pub fn from_winner(winner: Option<Color>) -> GameResult {
-        match winner {
-            Some(Color::White) => GameResult::WhiteWins,
-            Some(Color::Black) => GameResult::BlackWins,
-            None => GameResult::Draw,
-        }
-    }
 }
 
 /// Every message the referee sends to a bot.
@@ -121,8 +91,8 @@ pub struct GameOver {
     pub result: GameResult,
     /// `null` for a draw.
     pub winner: Option<Color>,
-    /// Why the game ended; one of [`crate::protocol::ALL_REASONS`].
-    pub reason: String,
+    /// Why the game ended.
+    pub reason: Reason,
     /// The winning cells for a pattern win (`group`, `square`, `line`), else empty.
     pub cells: Vec<String>,
     /// Human-readable explanation, e.g. which bot timed out and by how much.

@@ -9,20 +9,22 @@
 //! - [`decode`]: turning an untrusted line of bytes into a message, with an
 //!   error a bot author can act on ([`ProtocolError`]).
 //! - [`encode`]: turning a message into exactly one line.
-//! - [`reasons`]: the game-end reasons that appear in `game_over`.
+//! - [`reasons`]: why a game ended ([`Reason`]), as `game_over` and the records say.
 
 pub mod decode;
 pub mod encode;
 pub mod messages;
 pub mod reasons;
 
+/// The result type of the games engine, re-exported because `game_over` carries it.
+pub use crate::games::{GameResult, RuleReason};
 pub use decode::{decode_bot_line, decode_referee_line, ProtocolError};
 pub use encode::encode_line;
 pub use messages::{
-    BotMessage, BotMove, GameOver, GameResult, Hello, NewGame, Ready, RefereeMessage, TimeControl,
-    Turn, TurnClock,
+    BotMessage, BotMove, GameOver, Hello, NewGame, Ready, RefereeMessage, TimeControl, Turn,
+    TurnClock,
 };
-pub use reasons::{FailureReason, ALL_REASONS, RULE_REASONS};
+pub use reasons::{FailureReason, Reason};
 
 /// The protocol version this referee speaks; sent in `hello`, echoed in `ready`.
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -1,39 +1,20 @@
-//! The `reason` strings of `game_over`: why a game ended.
+//! Why a game ended: the one [`Reason`] type of the crate, in `game_over`,
+//! game records, `games.csv` and the compliance report.
 //!
-//! Rule reasons come from the games engine; failure reasons are decided by the
-//! referee when a bot misbehaves, and always make the failing bot lose.
+//! Rule reasons ([`RuleReason`]) come from the games engine (and the
+//! referee's ply cap); failure reasons ([`FailureReason`]) are decided by the
+//! referee when a bot misbehaves, and always make the failing bot lose. Both
+//! are written as one flat snake_case string (`group`, `timeout`, ...).
 
-/// Reasons produced by the rules of the game.
-pub const RULE_REASONS: &[&str] = &[
-    "group",
-    "square",
-    "line",
-    "full",
-    "out_of_discs",
-    "no_moves",
-    "ply_cap",
-];
+use std::fmt;
 
-/// Every reason that may appear in `game_over`: [`RULE_REASONS`], then the
-/// strings of [`FailureReason::ALL`] in that order. Built from those two lists
-/// at compile time so that a new reason is added in one place only.
-pub const ALL_REASONS: &[&str] = &{
-    let mut all = [""; RULE_REASONS.len() + FailureReason::ALL.len()];
-    let mut i = 0;
-    while i < RULE_REASONS.len() {
-        all[i] = RULE_REASONS[i];
-        i += 1;
-    }
-    let mut j = 0;
-    while j < FailureReason::ALL.len() {
-        all[i + j] = FailureReason::ALL[j].as_str();
-        j += 1;
-    }
-    all
-};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::games::RuleReason;
 
 /// Why the referee ended a game against a bot; the opponent of that bot wins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FailureReason {
     /// No complete `move` line before the move's time limit.
     Timeout,
@@ -80,9 +61,111 @@ impl FailureReason {
     }
 }
 
-impl std::fmt::Display for FailureReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+impl fmt::Display for FailureReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// Why a game ended: by the rules, or by one bot's failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    Rule(RuleReason),
+    Failure(FailureReason),
+}
+
+impl Reason {
+    /// Every reason: the rule reasons, then the failure reasons, each in the
+    /// order of its `ALL`. Built from those two lists at compile time, so a
+    /// new reason is added to its enum only.
+    pub const ALL: [Reason; RuleReason::ALL.len() + FailureReason::ALL.len()] = {
+        let mut all =
+            [Reason::Rule(RuleReason::Group); RuleReason::ALL.len() + FailureReason::ALL.len()];
+        let mut i = 0;
+        while i < RuleReason::ALL.len() {
+            all[i] = Reason::Rule(RuleReason::ALL[i]);
+            i += 1;
+        }
+        let mut j = 0;
+        while j < FailureReason::ALL.len() {
+            all[i + j] = Reason::Failure(FailureReason::ALL[j]);
+            j += 1;
+        }
+        all
+    };
+
+    /// The `reason` string of `game_over` and `games.csv`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::Rule(r) => r.as_str(),
+            Reason::Failure(f) => f.as_str(),
+        }
+    }
+
+    /// An ending by the rules (or the ply cap), not by a failure.
+    pub fn is_rule(self) -> bool {
+        matches!(self, Reason::Rule(_))
+    }
+
+    /// The failure, if a bot's failure ended the game.
+    pub fn failure(self) -> Option<FailureReason> {
+        match self {
+            Reason::Failure(f) => Some(f),
+            Reason::Rule(_) => None,
+        }
+    }
+}
+
+impl From<RuleReason> for Reason {
+    fn from(reason: RuleReason) -> Reason {
+        Reason::Rule(reason)
+    }
+}
+
+impl From<FailureReason> for Reason {
+    fn from(reason: FailureReason) -> Reason {
+        Reason::Failure(reason)
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Reason {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Reason, String> {
+        Reason::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| {
+                let all: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+                format!("unknown reason {s:?} (expected one of {})", all.join(", "))
+            })
+    }
+}
+
+/// Lets tests and callers compare with the wire spelling: `reason == "crash"`.
+impl PartialEq<&str> for Reason {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// The flat string, not `{"Rule": ...}`.
+impl Serialize for Reason {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Reason, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -92,12 +175,31 @@ mod tests {
 
     #[test]
     fn every_reason_is_listed_once_with_rules_first() {
-        assert_eq!(&ALL_REASONS[..RULE_REASONS.len()], RULE_REASONS);
+        let strings: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+        let rules: Vec<&str> = RuleReason::ALL.iter().map(|r| r.as_str()).collect();
         let failures: Vec<&str> = FailureReason::ALL.iter().map(|r| r.as_str()).collect();
-        assert_eq!(&ALL_REASONS[RULE_REASONS.len()..], failures.as_slice());
-        let mut sorted = ALL_REASONS.to_vec();
+        assert_eq!(strings, [rules, failures].concat());
+        let mut sorted = strings.clone();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted.len(), ALL_REASONS.len());
+        assert_eq!(sorted.len(), strings.len());
+    }
+
+    #[test]
+    fn reasons_are_flat_strings_both_ways() {
+        for reason in Reason::ALL {
+            let json = serde_json::to_string(&reason).unwrap();
+            assert_eq!(json, format!("\"{}\"", reason.as_str()));
+            assert_eq!(serde_json::from_str::<Reason>(&json).unwrap(), reason);
+        }
+        assert_eq!(
+            serde_json::to_string(&FailureReason::IllegalMove).unwrap(),
+            "\"illegal_move\""
+        );
+        let err = serde_json::from_str::<Reason>("\"boredom\"").unwrap_err();
+        assert!(
+            err.to_string().starts_with("unknown reason \"boredom\""),
+            "{err}"
+        );
     }
 }

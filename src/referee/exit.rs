@@ -27,10 +27,6 @@ impl ExitInfo {
             killed_by_referee,
         }
     }
-
-    pub fn success(&self) -> bool {
-        self.code == Some(0)
-    }
 }
 
 impl fmt::Display for ExitInfo {

@@ -7,12 +7,16 @@
 //! rules engine. Every way a game can end has a recorded reason: a rules
 //! outcome, or a failure of one bot, whose opponent then wins. Both bots hear
 //! `game_over`; a bot that failed is killed and restarted for its next game.
+//!
+//! [`play_game`] runs the phases in order: `Game::new` (opening, logs), `start_seats`, `play_moves` (one `ask` and one check of the answer
+//! for every kind of player), `finish_seats` (`game_over`) and
+//! `Game::into_record`. Each phase that a player can end returns the `Ending`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use tokio::time::Instant;
 
 use super::clock::{Clock, DEFAULT_GRACE};
@@ -22,11 +26,13 @@ use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
-use crate::games::{Color, Outcome, Position, Variant};
-use crate::protocol::{FailureReason, GameOver, GameResult, RefereeMessage, TimeControl};
+use crate::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
+use crate::protocol::{
+    FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl, TurnClock,
+};
 
 /// Guard against a rules bug making a game endless; no real game comes near
-/// (Qango ends within 40 plies, Quinque within 120).
+/// (Qango ends within 40 plies, Quinque within 80).
 pub const PLY_CAP: u32 = 1000;
 
 /// How long a bot that just failed gets to take `game_over` off its pipe.
@@ -111,7 +117,7 @@ pub enum GameEvent<'a> {
 /// How the game ended, before it is written into the record.
 struct Ending {
     winner: Option<Color>,
-    reason: String,
+    reason: Reason,
     message: String,
     cells: Vec<String>,
     /// The side whose failure ended the game (its bot gets restarted).
@@ -122,10 +128,34 @@ impl Ending {
     fn failure(color: Color, name: &str, failure: Failure) -> Ending {
         Ending {
             winner: Some(color.opponent()),
-            reason: failure.reason.as_str().to_string(),
+            reason: failure.reason.into(),
             message: format!("{color} ({name}): {}", failure.message),
             cells: Vec::new(),
             failed: vec![color],
+        }
+    }
+
+    /// Both bots failed to start: a draw, with the white bot's reason.
+    fn both_failed(names: &[String; 2], white: Failure, black: Failure) -> Ending {
+        Ending {
+            winner: None,
+            reason: white.reason.into(),
+            message: format!(
+                "both failed: white ({}): {}; black ({}): {}",
+                names[0], white.message, names[1], black.message
+            ),
+            cells: Vec::new(),
+            failed: vec![Color::White, Color::Black],
+        }
+    }
+
+    fn ply_cap() -> Ending {
+        Ending {
+            winner: None,
+            reason: RuleReason::PlyCap.into(),
+            message: format!("draw: the game reached the {PLY_CAP}-ply safety cap"),
+            cells: Vec::new(),
+            failed: Vec::new(),
         }
     }
 
@@ -134,7 +164,7 @@ impl Ending {
         Ending {
             winner: outcome.winner,
             message: describe_outcome(&outcome, &cells),
-            reason: outcome.reason.to_string(),
+            reason: outcome.reason.into(),
             cells,
             failed: Vec::new(),
         }
@@ -143,17 +173,27 @@ impl Ending {
 
 fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
     let cells = cells.join(" ");
-    match (outcome.winner, outcome.reason) {
-        (Some(w), "group") => format!("{w} wins: colour group {cells}"),
-        (Some(w), "square") => format!("{w} wins: 2x2 square {cells}"),
-        (Some(w), "line") => format!("{w} wins: five in a line {cells}"),
-        (Some(w), "no_moves") => format!("{w} wins: {} has no legal move", w.opponent()),
-        (Some(w), reason) => format!("{w} wins ({reason}) {cells}")
-            .trim_end()
-            .to_string(),
-        (None, "full") => "draw: the board is full".into(),
-        (None, "out_of_discs") => "draw: all discs are placed".into(),
-        (None, reason) => format!("draw ({reason})"),
+    let Some(w) = outcome.winner else {
+        return match outcome.reason {
+            RuleReason::Full => "draw: the board is full".into(),
+            RuleReason::OutOfDiscs => "draw: all discs are placed".into(),
+            reason @ (RuleReason::Group
+            | RuleReason::Square
+            | RuleReason::Line
+            | RuleReason::NoMoves
+            | RuleReason::PlyCap) => format!("draw ({reason})"),
+        };
+    };
+    match outcome.reason {
+        RuleReason::Group => format!("{w} wins: colour group {cells}"),
+        RuleReason::Square => format!("{w} wins: 2x2 square {cells}"),
+        RuleReason::Line => format!("{w} wins: five in a line {cells}"),
+        RuleReason::NoMoves => format!("{w} wins: {} has no legal move", w.opponent()),
+        reason @ (RuleReason::Full | RuleReason::OutOfDiscs | RuleReason::PlyCap) => {
+            format!("{w} wins ({reason}) {cells}")
+                .trim_end()
+                .to_string()
+        }
     }
 }
 
@@ -180,8 +220,8 @@ pub async fn play_bots(
 }
 
 /// Plays one game. `Err` only for problems that are not a player's fault
-/// (an illegal forced opening); a log that cannot be written is a warning
-/// in the record;
+/// (an illegal forced opening; a log that cannot be written is a warning in
+/// the record);
 /// everything a player does wrong ends the game with a recorded reason.
 pub async fn play_game(
     white: Player<'_>,
@@ -191,199 +231,316 @@ pub async fn play_game(
 ) -> anyhow::Result<GameRecord> {
     let began = Instant::now();
     let mut players = [white, black];
-    let names = [players[0].name().to_string(), players[1].name().to_string()];
-    let mut pos = Position::new(config.variant);
-    let mut moves = Vec::new();
-    let mut times = Vec::new();
-    for (ply, text) in config.opening.iter().enumerate() {
-        let m = pos.play_str(text).map_err(|e| {
-            anyhow::anyhow!(
-                "game {}: opening move {ply} ({text:?}) is illegal: {e}",
-                config.game_id
-            )
-        })?;
-        moves.push(m.to_string());
-        times.push(0);
-    }
-    if pos.is_over() {
-        bail!(
-            "game {}: the opening {:?} already ends the game",
-            config.game_id,
-            config.opening
-        );
-    }
-    let logs = [Color::White, Color::Black].map(|color| {
-        let bot = matches!(players[color.index()], Player::Bot(_));
-        game_log(config, color, &names[color.index()]).filter(|_| bot)
-    });
-    let mut clock = Clock::new(config.time_control, config.grace);
-
-    let ending = 'game: {
-        // Start (or reuse) both bots at once: startup limits run in parallel.
-        let (w, b) = players.split_at_mut(1);
-        let (white_ready, black_ready) = tokio::join!(
-            prepare(&mut w[0], logs[0].clone()),
-            prepare(&mut b[0], logs[1].clone()),
-        );
-        match (white_ready, black_ready) {
-            (Ok(()), Ok(())) => {}
-            (Err(f), Ok(())) => break 'game Ending::failure(Color::White, &names[0], f),
-            (Ok(()), Err(f)) => break 'game Ending::failure(Color::Black, &names[1], f),
-            (Err(wf), Err(bf)) => {
-                break 'game Ending {
-                    winner: None,
-                    reason: wf.reason.as_str().to_string(),
-                    message: format!(
-                        "both failed: white ({}): {}; black ({}): {}",
-                        names[0], wf.message, names[1], bf.message
-                    ),
-                    cells: Vec::new(),
-                    failed: vec![Color::White, Color::Black],
-                }
-            }
-        }
-        for color in [Color::White, Color::Black] {
-            if let Player::Bot(seat) = &mut players[color.index()] {
-                let msg = NewGameRef {
-                    game_id: &config.game_id,
-                    variant: config.variant,
-                    color,
-                    opponent: &names[color.opponent().index()],
-                    time_control: config.time_control,
-                };
-                if let Err(f) = seat.send_new_game(&msg).await {
-                    break 'game Ending::failure(color, &names[color.index()], f);
-                }
-            }
-        }
-        observer(GameEvent::Started { position: &pos });
-        // The turn's pieces of JSON text, kept up to date rather than
-        // rebuilt (see `lines`).
-        let mut state = String::new();
-        let mut history_items = String::new();
-        for m in &moves {
-            push_item(&mut history_items, m);
-        }
-        let mut legal_move_items = String::new();
-        loop {
-            if let Some(outcome) = pos.outcome() {
-                break 'game Ending::rules(outcome);
-            }
-            if pos.ply() >= PLY_CAP {
-                break 'game Ending {
-                    winner: None,
-                    reason: "ply_cap".into(),
-                    message: format!("draw: the game reached the {PLY_CAP}-ply safety cap"),
-                    cells: Vec::new(),
-                    failed: Vec::new(),
-                };
-            }
-            let color = pos.to_move();
-            let name = &names[color.index()];
-            let (notation, used) = match &mut players[color.index()] {
-                Player::Bot(seat) => {
-                    // Borrowed, not copied: see `lines`.
-                    state.clear();
-                    pos.write_state_json(&mut state);
-                    NotationCache::with_thread_cache(|notation| {
-                        notation.write_legal_moves(&pos, &mut legal_move_items)
-                    });
-                    let turn = TurnRef {
-                        game_id: &config.game_id,
-                        variant: config.variant.id,
-                        color,
-                        ply: pos.ply(),
-                        state: &state,
-                        history_items: &history_items,
-                        legal_move_items: &legal_move_items,
-                        clock: clock.turn_clock(color),
-                    };
-                    let (answer, used) =
-                        match seat.request_turn(&turn, clock.wait_limit(color)).await {
-                            Ok(answer) => answer,
-                            Err(f) => break 'game Ending::failure(color, name, f),
-                        };
-                    if let Err(flag) = clock.charge(color, used) {
-                        let f = Failure::new(
-                            FailureReason::Timeout,
-                            format!(
-                                "answered after {} ms; the limit was {} ms (+{} ms grace)",
-                                flag.used_ms,
-                                flag.limit_ms,
-                                config.grace.as_millis()
-                            ),
-                        );
-                        break 'game Ending::failure(color, name, f);
-                    }
-                    match pos.play_str(&answer.mv) {
-                        Ok(m) => (m.to_string(), used),
-                        Err(e) => {
-                            let f = Failure::new(
-                                FailureReason::IllegalMove,
-                                format!("played {:?}, which is illegal: {e}", answer.mv),
-                            );
-                            break 'game Ending::failure(color, name, f);
-                        }
-                    }
-                }
-                Player::Human(human) => {
-                    let asked = Instant::now();
-                    let text = match human.choose_move(&pos).await {
-                        Ok(text) => text,
-                        Err(f) => break 'game Ending::failure(color, name, f),
-                    };
-                    let m = pos
-                        .play_str(&text)
-                        .context("a checked move from the terminal was refused")?;
-                    (m.to_string(), asked.elapsed())
-                }
-                Player::Local(local) => {
-                    let asked = Instant::now();
-                    let text = local.choose_move(&pos);
-                    let m = pos
-                        .play_str(&text)
-                        .with_context(|| format!("the in-process player {name} chose {text:?}"))?;
-                    (m.to_string(), asked.elapsed())
-                }
-            };
-            let time_ms = used.as_millis() as u64;
-            push_item(&mut history_items, &notation);
-            moves.push(notation);
-            times.push(time_ms);
-            observer(GameEvent::Moved {
-                position: &pos,
-                color,
-                notation: moves.last().map(String::as_str).unwrap_or_default(),
-                time_ms,
+    let mut game = Game::new(config, &players)?;
+    let ending = match start_seats(&mut players, &game).await {
+        Ok(()) => {
+            observer(GameEvent::Started {
+                position: &game.pos,
             });
+            play_moves(&mut players, &mut game, observer).await?
         }
+        Err(ending) => ending,
     };
+    finish_seats(&mut players, &game.game_over(&ending), &ending.failed).await;
+    Ok(game.into_record(ending, began))
+}
 
-    let result = GameResult::from_winner(ending.winner);
-    let game_over = RefereeMessage::GameOver(GameOver {
-        game_id: config.game_id.clone(),
-        result,
-        winner: ending.winner,
-        reason: ending.reason.clone(),
-        cells: ending.cells.clone(),
-        message: ending.message.clone(),
-    });
-    let opening_plies = config.opening.len();
-    let mut side_time = [0u64; 2];
-    for (ply, t) in times.iter().enumerate().skip(opening_plies) {
-        side_time[Color::to_move_at(ply as u32).index()] += t;
+/// A game being played: the position, every move so far in notation with its
+/// thinking time in ms (0 for opening moves), and who plays.
+struct Game<'c> {
+    config: &'c GameConfig,
+    names: [String; 2],
+    /// The bots' stderr logs; `None` for players that are not bots.
+    logs: [Option<Arc<GameLog>>; 2],
+    pos: Position,
+    moves: Vec<String>,
+    times: Vec<u64>,
+}
+
+impl<'c> Game<'c> {
+    /// The position after the forced opening, and the bots' log files.
+    fn new(config: &'c GameConfig, players: &[Player<'_>; 2]) -> anyhow::Result<Game<'c>> {
+        let names = [players[0].name().to_string(), players[1].name().to_string()];
+        let mut pos = Position::new(config.variant);
+        let mut moves = Vec::new();
+        for (ply, text) in config.opening.iter().enumerate() {
+            let m = pos.play_str(text).map_err(|e| {
+                anyhow::anyhow!(
+                    "game {}: opening move {ply} ({text:?}) is illegal: {e}",
+                    config.game_id
+                )
+            })?;
+            moves.push(m.to_string());
+        }
+        if pos.is_over() {
+            bail!(
+                "game {}: the opening {:?} already ends the game",
+                config.game_id,
+                config.opening
+            );
+        }
+        let logs = [Color::White, Color::Black].map(|color| {
+            let bot = matches!(players[color.index()], Player::Bot(_));
+            game_log(config, color, &names[color.index()]).filter(|_| bot)
+        });
+        Ok(Game {
+            config,
+            names,
+            logs,
+            pos,
+            times: vec![0; moves.len()],
+            moves,
+        })
     }
-    // Both bots hear how the game ended, the failed one too (it may still
-    // be listening, and it helps its author); then the failed one is killed.
+
+    fn name(&self, color: Color) -> &str {
+        &self.names[color.index()]
+    }
+
+    /// The `game_over` both bots hear.
+    fn game_over(&self, ending: &Ending) -> RefereeMessage {
+        RefereeMessage::GameOver(GameOver {
+            game_id: self.config.game_id.clone(),
+            result: GameResult::from_winner(ending.winner),
+            winner: ending.winner,
+            reason: ending.reason,
+            cells: ending.cells.clone(),
+            message: ending.message.clone(),
+        })
+    }
+
+    fn into_record(self, ending: Ending, began: Instant) -> GameRecord {
+        let config = self.config;
+        let opening_plies = config.opening.len();
+        let mut side_time = [0u64; 2];
+        for (ply, t) in self.times.iter().enumerate().skip(opening_plies) {
+            side_time[Color::to_move_at(ply as u32).index()] += t;
+        }
+        let [white, black] = self.names;
+        let [white_log, black_log] = self
+            .logs
+            .map(|log| log.map(|log| log.report()).unwrap_or_default());
+        let warnings = [&white_log, &black_log]
+            .iter()
+            .filter_map(|report| report.warning.clone())
+            .collect();
+        GameRecord {
+            game: config.variant.id.to_string(),
+            game_id: config.game_id.clone(),
+            white,
+            black,
+            time_control: config.time_control,
+            opening: self.moves[..opening_plies].to_vec(),
+            plies: self.moves.len() as u32,
+            moves: self.moves,
+            move_times_ms: self.times,
+            result: GameResult::from_winner(ending.winner),
+            winner: ending.winner,
+            reason: ending.reason,
+            message: ending.message,
+            cells: ending.cells,
+            white_time_ms: side_time[0],
+            black_time_ms: side_time[1],
+            white_log: white_log.path,
+            black_log: black_log.path,
+            white_log_tail: white_log.tail,
+            black_log_tail: black_log.tail,
+            warnings,
+            duration_ms: began.elapsed().as_millis() as u64,
+        }
+    }
+}
+
+/// Starts (or reuses) both bots at once, so startup limits run in parallel,
+/// and announces the game to them. `Err` is the ending when one failed.
+async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(), Ending> {
+    let config = game.config;
+    let [white, black] = players;
+    let (white_ready, black_ready) = tokio::join!(
+        prepare(white, game.logs[0].clone()),
+        prepare(black, game.logs[1].clone()),
+    );
+    match (white_ready, black_ready) {
+        (Ok(()), Ok(())) => {}
+        (Err(f), Ok(())) => return Err(Ending::failure(Color::White, game.name(Color::White), f)),
+        (Ok(()), Err(f)) => return Err(Ending::failure(Color::Black, game.name(Color::Black), f)),
+        (Err(wf), Err(bf)) => return Err(Ending::both_failed(&game.names, wf, bf)),
+    }
     for color in [Color::White, Color::Black] {
         if let Player::Bot(seat) = &mut players[color.index()] {
-            let failed = ending.failed.contains(&color);
+            let msg = NewGameRef {
+                game_id: &config.game_id,
+                variant: config.variant,
+                color,
+                opponent: game.name(color.opponent()),
+                time_control: config.time_control,
+            };
+            if let Err(f) = seat.send_new_game(&msg).await {
+                return Err(Ending::failure(color, game.name(color), f));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays moves until the rules, the ply cap or a player's failure end the
+/// game. `Err` only for an illegal move from a human or in-process player,
+/// which the referee's own code should have prevented.
+async fn play_moves(
+    players: &mut [Player<'_>; 2],
+    game: &mut Game<'_>,
+    observer: &mut (dyn FnMut(GameEvent<'_>) + Send),
+) -> anyhow::Result<Ending> {
+    let config = game.config;
+    let mut clock = Clock::new(config.time_control, config.grace);
+    let mut text = TurnText::new(&game.moves);
+    loop {
+        if let Some(outcome) = game.pos.outcome() {
+            return Ok(Ending::rules(outcome));
+        }
+        if game.pos.ply() >= PLY_CAP {
+            return Ok(Ending::ply_cap());
+        }
+        let color = game.pos.to_move();
+        let player = &mut players[color.index()];
+        let (answer, used) = match ask(player, &game.pos, &mut text, &mut clock, config).await {
+            Ok(answer) => answer,
+            Err(f) => return Ok(Ending::failure(color, game.name(color), f)),
+        };
+        let notation = match game.pos.play_str(&answer) {
+            Ok(m) => m.to_string(),
+            Err(e) => {
+                let f = refused(player, &answer, e)?;
+                return Ok(Ending::failure(color, game.name(color), f));
+            }
+        };
+        let time_ms = used.as_millis() as u64;
+        text.push_move(&notation);
+        game.moves.push(notation);
+        game.times.push(time_ms);
+        observer(GameEvent::Moved {
+            position: &game.pos,
+            color,
+            notation: game.moves.last().map(String::as_str).unwrap_or_default(),
+            time_ms,
+        });
+    }
+}
+
+/// Asks the side to move for its move: the text it answered and the time it
+/// took. A bot's time is charged to its clock here.
+async fn ask(
+    player: &mut Player<'_>,
+    pos: &Position,
+    text: &mut TurnText,
+    clock: &mut Clock,
+    config: &GameConfig,
+) -> Result<(String, Duration), Failure> {
+    let asked = Instant::now();
+    match player {
+        Player::Bot(seat) => {
+            let color = pos.to_move();
+            let turn = text.turn(pos, config, clock.turn_clock(color));
+            let (answer, used) = seat.request_turn(&turn, clock.wait_limit(color)).await?;
+            clock.charge(color, used).map_err(|flag| {
+                Failure::new(
+                    FailureReason::Timeout,
+                    format!(
+                        "answered after {} ms; the limit was {} ms (+{} ms grace)",
+                        flag.used_ms,
+                        flag.limit_ms,
+                        config.grace.as_millis()
+                    ),
+                )
+            })?;
+            Ok((answer.mv, used))
+        }
+        Player::Human(human) => Ok((human.choose_move(pos).await?, asked.elapsed())),
+        Player::Local(local) => Ok((local.choose_move(pos), asked.elapsed())),
+    }
+}
+
+/// An illegal `answer`: a bot's failure, but a bug in the referee for a
+/// human (the terminal checks moves) or an in-process player.
+fn refused(player: &Player<'_>, answer: &str, e: MoveError) -> anyhow::Result<Failure> {
+    match player {
+        Player::Bot(_) => Ok(Failure::new(
+            FailureReason::IllegalMove,
+            format!("played {answer:?}, which is illegal: {e}"),
+        )),
+        Player::Human(_) => {
+            Err(anyhow::Error::new(e).context("a checked move from the terminal was refused"))
+        }
+        Player::Local(local) => Err(anyhow::Error::new(e).context(format!(
+            "the in-process player {} chose {answer:?}",
+            local.name()
+        ))),
+    }
+}
+
+/// The turn's pieces of JSON text, kept up to date rather than rebuilt and
+/// borrowed rather than copied (see `lines`).
+struct TurnText {
+    state: String,
+    history_items: String,
+    legal_move_items: String,
+}
+
+impl TurnText {
+    fn new(moves: &[String]) -> TurnText {
+        let mut history_items = String::new();
+        for m in moves {
+            push_item(&mut history_items, m);
+        }
+        TurnText {
+            state: String::new(),
+            history_items,
+            legal_move_items: String::new(),
+        }
+    }
+
+    fn push_move(&mut self, notation: &str) {
+        push_item(&mut self.history_items, notation);
+    }
+
+    /// The `turn` for the side to move in `pos`.
+    fn turn<'a>(
+        &'a mut self,
+        pos: &Position,
+        config: &'a GameConfig,
+        clock: TurnClock,
+    ) -> TurnRef<'a> {
+        self.state.clear();
+        pos.write_state_json(&mut self.state);
+        NotationCache::with_thread_cache(|notation| {
+            notation.write_legal_moves(pos, &mut self.legal_move_items)
+        });
+        TurnRef {
+            game_id: &config.game_id,
+            variant: config.variant.id,
+            color: pos.to_move(),
+            ply: pos.ply(),
+            state: &self.state,
+            history_items: &self.history_items,
+            legal_move_items: &self.legal_move_items,
+            clock,
+        }
+    }
+}
+
+/// Sends `game_over` to both bots, the failed ones too (they may still be
+/// listening, and it helps their authors); then the failed ones are killed
+/// (and restarted for their next game), the others kept for reuse.
+async fn finish_seats(players: &mut [Player<'_>; 2], game_over: &RefereeMessage, failed: &[Color]) {
+    for color in [Color::White, Color::Black] {
+        if let Player::Bot(seat) = &mut players[color.index()] {
+            let failed = failed.contains(&color);
             let timeout = if failed {
                 FAILED_SEND_TIMEOUT
             } else {
                 CONTROL_SEND_TIMEOUT
             };
-            let sent = seat.is_running() && seat.send_within(&game_over, timeout).await.is_ok();
+            let sent = seat.is_running() && seat.send_within(game_over, timeout).await.is_ok();
             if failed || !sent {
                 seat.discard().await;
             } else {
@@ -391,35 +548,6 @@ pub async fn play_game(
             }
         }
     }
-    let [white_log, black_log] = logs.map(|log| log.map(|log| log.report()).unwrap_or_default());
-    let warnings = [&white_log, &black_log]
-        .iter()
-        .filter_map(|report| report.warning.clone())
-        .collect();
-    Ok(GameRecord {
-        game: config.variant.id.to_string(),
-        game_id: config.game_id.clone(),
-        white: names[0].clone(),
-        black: names[1].clone(),
-        time_control: config.time_control,
-        opening: moves[..opening_plies].to_vec(),
-        plies: moves.len() as u32,
-        moves,
-        move_times_ms: times,
-        result,
-        winner: ending.winner,
-        reason: ending.reason,
-        message: ending.message,
-        cells: ending.cells,
-        white_time_ms: side_time[0],
-        black_time_ms: side_time[1],
-        white_log: white_log.path,
-        black_log: black_log.path,
-        white_log_tail: white_log.tail,
-        black_log_tail: black_log.tail,
-        warnings,
-        duration_ms: began.elapsed().as_millis() as u64,
-    })
 }
 
 async fn prepare(player: &mut Player<'_>, log: Option<Arc<GameLog>>) -> Result<(), Failure> {

@@ -4,7 +4,8 @@
 //! notation is read; an illegal or malformed move is explained (with the
 //! rules engine's reason) and asked again. `?` lists the legal moves. End of
 //! input (Ctrl-D) leaves the game, which counts as a disconnect. A person
-//! has no time limit.
+//! has no time limit. The prompts go to the writer the front end gives
+//! (`arena play` gives stdout); the referee picks no terminal itself.
 
 use std::io::Write;
 
@@ -40,16 +41,6 @@ impl Human {
             input: BufReader::new(input),
             output,
         }
-    }
-
-    /// A person at this process's terminal (stdin/stdout).
-    pub fn terminal(name: &str, ansi: bool) -> Human {
-        Human::new(
-            name,
-            ansi,
-            Box::new(tokio::io::stdin()),
-            Box::new(std::io::stdout()),
-        )
     }
 
     pub fn name(&self) -> &str {

@@ -3,6 +3,8 @@
 //!
 //! - [`game`]: [`play_game`] / [`play_bots`], one game from handshake to
 //!   `game_over`, producing a [`GameRecord`] ([`record`]).
+//! - [`row`]: [`GameRow`], a record's line in `games.csv` (the tournament
+//!   journal writes rows, the report reads them).
 //! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
 //!   failures, restart after failure) and [`BotPool`] of idle bots.
 //! - [`compliance`]: `arena check-bot`, whether a bot follows the protocol.
@@ -13,7 +15,9 @@
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
 //! - [`lines`]: `turn` and `new_game` encoded from borrowed game data.
 //! - [`log`]: the bot's stderr drained into a capped log file.
-//! - [`limits`]: rlimits applied in the child before exec.
+//! - [`limits`]: rlimits and the rest of the child's setup before exec; the
+//!   CPU time of a bot's process tree.
+//! - [`sandbox`]: [`Sandbox`], the bot's argv wrapped in bubblewrap.
 //! - [`exit`]: how a process ended and which game-end reason that is.
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
@@ -65,6 +69,8 @@ pub mod local;
 pub mod log;
 pub mod process;
 pub mod record;
+pub mod row;
+pub mod sandbox;
 pub mod seat;
 pub mod spec;
 
@@ -79,5 +85,7 @@ pub use local::{LocalPlayer, RandomPlayer};
 pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnOptions};
 pub use record::GameRecord;
+pub use row::GameRow;
+pub use sandbox::Sandbox;
 pub use seat::{BotPool, Failure, Seat};
 pub use spec::{read_bots_file, BotSpec, Limits};

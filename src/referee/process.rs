@@ -6,7 +6,10 @@
 //! deadline and a line-size cap, the log has a size cap, and ending a bot
 //! kills its whole process group, so helpers it forked die with it and stop
 //! holding its pipes open. Dropping a `BotProcess` without calling
-//! [`BotProcess::kill`] still SIGKILLs the group.
+//! [`BotProcess::kill`] still SIGKILLs the group. The child dies with the
+//! referee (`PR_SET_PDEATHSIG`) and inherits no descriptor but its three
+//! pipes ([`ChildSetup`]). A sandboxed bot ([`super::sandbox`]) runs under
+//! `bwrap`, which then is the process (and group leader) seen here.
 
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
@@ -20,9 +23,10 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::Instant;
 
 use super::exit::{classify_death, ExitInfo};
-use super::limits::RlimitPlan;
+use super::limits::{tree_cpu_time, ChildSetup};
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
+use super::sandbox::{self, Sandbox};
 use super::spec::{BotSpec, Limits};
 use crate::protocol::FailureReason;
 
@@ -40,6 +44,10 @@ const LOG_FINISH: Duration = Duration::from_millis(500);
 /// How long to wait for the kernel to let us reap a SIGKILLed process.
 const REAP_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Least time between two reads of a bot's process tree for its CPU limit
+/// (one read is a pass over `/proc`, too slow for every fast move).
+const TREE_CPU_INTERVAL: Duration = Duration::from_millis(100);
+
 /// How a bot process is started, beyond its [`BotSpec`].
 #[derive(Debug, Clone)]
 pub struct SpawnOptions {
@@ -56,6 +64,8 @@ pub struct SpawnOptions {
     pub term_grace: Duration,
     /// Header of the `log_path` log, after the referee's "started" line.
     pub log_header: String,
+    /// Directories a sandboxed bot must not see (the output directory).
+    pub sandbox_hide: Vec<PathBuf>,
 }
 
 impl Default for SpawnOptions {
@@ -67,6 +77,7 @@ impl Default for SpawnOptions {
             max_line: DEFAULT_MAX_LINE,
             term_grace: DEFAULT_TERM_GRACE,
             log_header: String::new(),
+            sandbox_hide: Vec::new(),
         }
     }
 }
@@ -98,6 +109,10 @@ pub struct BotProcess {
     signalled: bool,
     /// The final SIGKILL went to the group and the leader was reaped.
     group_dead: bool,
+    /// Runs under `bwrap` (whose exit code 128+N means signal N).
+    sandboxed: bool,
+    /// When the process tree's CPU time was last read.
+    tree_checked_at: Option<Instant>,
 }
 
 /// Writing to a closed pipe must be an error (EPIPE), not a SIGPIPE that
@@ -128,7 +143,13 @@ impl BotProcess {
     pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> anyhow::Result<BotProcess> {
         spec.validate()?;
         ignore_sigpipe();
-        let argv = spec.argv();
+        let sandboxed = spec.sandbox == Some(true);
+        let argv = if sandboxed {
+            sandbox::check_available().with_context(|| format!("bot {:?}", spec.name))?;
+            Sandbox::for_bot(spec, &opts.sandbox_hide)?.wrap(&spec.argv())
+        } else {
+            spec.argv()
+        };
         let mut cmd = tokio::process::Command::new(&argv[0]);
         cmd.args(&argv[1..])
             .stdin(Stdio::piped())
@@ -140,13 +161,11 @@ impl BotProcess {
         if let Some(cwd) = &spec.cwd {
             cmd.current_dir(cwd);
         }
-        let plan = RlimitPlan::new(&spec.limits);
-        if !plan.is_empty() {
-            // SAFETY: the closure only calls setrlimit (async-signal-safe)
-            // on a plan computed before the fork.
-            unsafe {
-                cmd.pre_exec(move || plan.apply_in_child());
-            }
+        let setup = ChildSetup::new(&spec.limits);
+        // SAFETY: the closure only makes system calls (async-signal-safe)
+        // with values computed before the fork.
+        unsafe {
+            cmd.pre_exec(move || setup.apply_in_child());
         }
         let mut child = cmd.spawn().with_context(|| {
             let cwd = spec
@@ -186,6 +205,8 @@ impl BotProcess {
             exited_at: None,
             signalled: false,
             group_dead: false,
+            sandboxed,
+            tree_checked_at: None,
         })
     }
 
@@ -357,7 +378,18 @@ impl BotProcess {
             return;
         }
         self.exit = Some(match status {
-            Ok(status) => ExitInfo::from_status(status, self.signalled),
+            Ok(status) => {
+                let mut exit = ExitInfo::from_status(status, self.signalled);
+                if let Some(signal) = exit
+                    .code
+                    .filter(|_| self.sandboxed)
+                    .and_then(sandbox::unwrap_exit_code)
+                {
+                    exit.code = None;
+                    exit.signal = Some(signal);
+                }
+                exit
+            }
             // Reaped by someone else: the status is lost.
             Err(_) => ExitInfo {
                 code: None,
@@ -397,6 +429,33 @@ impl BotProcess {
     pub async fn death_reason(&mut self, wait: Duration) -> Option<(FailureReason, String)> {
         let exit = self.wait_exit(wait).await?;
         Some(classify_death(&exit, &self.limits, &self.log.tail()))
+    }
+
+    /// `limits.cpu_seconds` for the whole process tree: the failure when the
+    /// bot and everything it started ([`tree_cpu_time`]) used more CPU time
+    /// together. Meant for each move; reads `/proc` at most every
+    /// [`TREE_CPU_INTERVAL`], and only when the bot has a CPU limit.
+    pub fn tree_cpu_exceeded(&mut self) -> Option<(FailureReason, String)> {
+        let limit = Duration::from_secs(self.limits.cpu_seconds?);
+        let now = Instant::now();
+        if self
+            .tree_checked_at
+            .is_some_and(|at| now < at + TREE_CPU_INTERVAL)
+        {
+            return None;
+        }
+        self.tree_checked_at = Some(now);
+        let used = tree_cpu_time(self.pid)?;
+        (used > limit).then(|| {
+            (
+                FailureReason::Cpu,
+                format!(
+                    "its processes used {:.2} s of CPU time together, over its {} s limit",
+                    used.as_secs_f64(),
+                    limit.as_secs()
+                ),
+            )
+        })
     }
 
     /// Ends the bot for good: SIGTERM to its process group, up to the term

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::row::GameRow;
 use crate::games::Color;
-use crate::protocol::{GameResult, TimeControl};
-use crate::report::games_csv::GameRow;
+use crate::protocol::{GameResult, Reason, TimeControl};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -31,7 +31,7 @@ pub struct GameRecord {
     pub winner: Option<Color>,
     /// A rules reason (`group`, `square`, `line`, `full`, ...) or a failure
     /// reason (`timeout`, `illegal_move`, `crash`, ...).
-    pub reason: String,
+    pub reason: Reason,
     /// What happened in words: the winning pattern, the rules engine's
     /// explanation of an illegal move, a crash's exit status, ...
     pub message: String,
@@ -78,8 +78,8 @@ impl GameRecord {
             white: self.white.clone(),
             black: self.black.clone(),
             opening: self.opening.join(" "),
-            result: self.result.as_str().to_string(),
-            reason: self.reason.clone(),
+            result: self.result,
+            reason: self.reason,
             plies: self.plies,
             white_time_ms: self.white_time_ms,
             black_time_ms: self.black_time_ms,

@@ -225,7 +225,11 @@ impl Seat {
             ReadLine::Line(line) => {
                 let used = sent.elapsed();
                 match decode_answer(&line) {
-                    Ok(BotMessage::Move(m)) => Ok((m, used)),
+                    // The CPU limit binds the bot's whole process tree.
+                    Ok(BotMessage::Move(m)) => match process.tree_cpu_exceeded() {
+                        Some((reason, message)) => Err(Failure::new(reason, message)),
+                        None => Ok((m, used)),
+                    },
                     Ok(BotMessage::Ready(_)) => Err(Failure::new(
                         FailureReason::ProtocolError,
                         "answered a turn with \"ready\" instead of \"move\"",

@@ -8,6 +8,9 @@
 //! cwd = "."                                  # optional
 //! env = { PYTHONUNBUFFERED = "1" }           # optional, added to the environment
 //! limits = { memory_mb = 512, cpu_seconds = 600, startup_ms = 5000 }  # all optional
+//! sandbox = true                             # optional: run it inside bubblewrap
+//! writable = ["data/"]                       # optional: writable in the sandbox
+//! network = false                            # optional: network in the sandbox
 //! ```
 //!
 //! `command` may also be one string, split like a shell would split it
@@ -47,19 +50,33 @@ pub struct BotSpec {
     pub env: BTreeMap<String, String>,
     #[serde(default)]
     pub limits: Limits,
+    /// Run the bot inside the sandbox ([`super::sandbox`]); `None` follows
+    /// the tournament's setting (off unless `sandbox = true` or `--sandbox`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<bool>,
+    /// Paths (relative to `cwd`) the bot may write inside the sandbox; the
+    /// rest of its directory is read-only there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writable: Vec<PathBuf>,
+    /// Network access inside the sandbox (off by default).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub network: bool,
 }
 
 /// Resource limits for one bot process. Absent = unlimited (startup: 5 s).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
-    /// Address-space limit (`RLIMIT_AS`) in MiB. Note this counts virtual
+    /// Address-space limit (`RLIMIT_AS`) in MiB, for each process of the
+    /// bot on its own. Note this counts virtual
     /// memory: runtimes that reserve large address ranges up front (JVM,
     /// Node/V8, Go) need a generous value or none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_mb: Option<u64>,
-    /// CPU-time limit (`RLIMIT_CPU`) in seconds for the whole process
-    /// lifetime (all games it plays), not per move.
+    /// CPU-time limit in seconds for the whole process lifetime (all games
+    /// it plays), not per move: `RLIMIT_CPU` for each process on its own,
+    /// and the sum over the bot's process tree, checked after each move
+    /// ([`super::limits::tree_cpu_time`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_seconds: Option<u64>,
     /// Time from starting the process to its `ready` answer.
@@ -88,6 +105,12 @@ struct RawBotSpec {
     env: BTreeMap<String, String>,
     #[serde(default)]
     limits: Limits,
+    #[serde(default)]
+    sandbox: Option<bool>,
+    #[serde(default)]
+    writable: Vec<PathBuf>,
+    #[serde(default)]
+    network: bool,
 }
 
 #[derive(Deserialize)]
@@ -114,6 +137,9 @@ impl TryFrom<RawBotSpec> for BotSpec {
             cwd: raw.cwd,
             env: raw.env,
             limits: raw.limits,
+            sandbox: raw.sandbox,
+            writable: raw.writable,
+            network: raw.network,
         })
     }
 }
@@ -130,6 +156,9 @@ impl BotSpec {
             cwd: None,
             env: BTreeMap::new(),
             limits: Limits::default(),
+            sandbox: None,
+            writable: Vec::new(),
+            network: false,
         })
     }
 

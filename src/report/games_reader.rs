@@ -1,14 +1,16 @@
 //! Reading `games.csv` back, with errors that name the file, line and column.
 //!
-//! Rows are checked beyond their types: the result must be `1-0`, `0-1` or
-//! `1/2-1/2`, bot names must be non-empty, and a bot cannot play itself, because
-//! the statistics could not use such a row.
+//! The types check the result (`1-0`, `0-1` or `1/2-1/2`) and the reason;
+//! rows are checked beyond them: bot names must be non-empty, and a bot cannot
+//! play itself, because the statistics could not use such a row.
 
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context};
 
-use super::games_csv::GameRow;
+use crate::games::GameResult;
+use crate::protocol::Reason;
+use crate::referee::GameRow;
 
 /// Columns every games.csv must have (others are ignored).
 pub const REQUIRED_COLUMNS: [&str; 12] = [
@@ -47,11 +49,19 @@ pub fn read_games(reader: impl std::io::Read, source: &str) -> anyhow::Result<Ve
 /// at a time, so files of any length take constant memory.
 pub fn visit_games_csv(
     path: &Path,
-    visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+    mut visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    visit_numbered_games_csv(path, |_, row| visit(row))
+}
+
+/// [`visit_games_csv`] that also gives each row's line number in the file.
+pub fn visit_numbered_games_csv(
+    path: &Path,
+    visit: impl FnMut(u64, GameRow) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot open games file {}", path.display()))?;
-    visit_games(
+    visit_numbered_games(
         std::io::BufReader::new(file),
         &path.display().to_string(),
         visit,
@@ -64,6 +74,16 @@ pub fn visit_games(
     reader: impl std::io::Read,
     source: &str,
     mut visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    visit_numbered_games(reader, source, |_, row| visit(row))
+}
+
+/// [`visit_games`] that also gives each row's line number (the header is
+/// line 1).
+pub fn visit_numbered_games(
+    reader: impl std::io::Read,
+    source: &str,
+    mut visit: impl FnMut(u64, GameRow) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut csv = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -88,27 +108,42 @@ pub fn visit_games(
             Err(e) => return Err(describe(source, &e, Some(&headers))),
         }
         let line = record.position().map_or(0, |p| p.line());
+        check_enum_fields(&record, &headers).map_err(|(field, problem)| {
+            anyhow!("{source}: line {line}, field `{field}`: {problem}")
+        })?;
         let row: GameRow = record
             .deserialize(Some(&headers))
             .map_err(|e| describe(source, &e, Some(&headers)))?;
         check_row(&row).map_err(|(field, problem)| {
             anyhow!("{source}: line {line}, field `{field}`: {problem}")
         })?;
-        visit(row)?;
+        visit(line, row)?;
     }
+}
+
+/// The result and reason columns, parsed before the row is: csv cannot say
+/// which field a serde error of these types came from, this can.
+fn check_enum_fields(
+    record: &csv::StringRecord,
+    headers: &csv::StringRecord,
+) -> Result<(), (&'static str, String)> {
+    let text = |column: &str| {
+        headers
+            .iter()
+            .position(|h| h == column)
+            .and_then(|i| record.get(i))
+    };
+    if let Some(result) = text("result") {
+        result.parse::<GameResult>().map_err(|e| ("result", e))?;
+    }
+    if let Some(reason) = text("reason") {
+        reason.parse::<Reason>().map_err(|e| ("reason", e))?;
+    }
+    Ok(())
 }
 
 /// Problems the types cannot catch: `(column, message)`.
 fn check_row(row: &GameRow) -> Result<(), (&'static str, String)> {
-    if row.white_score().is_none() {
-        return Err((
-            "result",
-            format!(
-                "unknown result {:?} (expected 1-0, 0-1 or 1/2-1/2)",
-                row.result
-            ),
-        ));
-    }
     if row.white.trim().is_empty() {
         return Err(("white", "empty bot name".to_string()));
     }
@@ -163,7 +198,7 @@ mod tests {
         let rows = read("0,0,0,qango6,a,b,c3 d4,1-0,group,17,1200,1300\n1,0,0,qango6,b,a,,1/2-1/2,full,36,10,20\n").unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].white, "b");
-        assert_eq!(rows[1].white_score(), Some(0.5));
+        assert_eq!(rows[1].result.white_score(), 0.5);
     }
 
     #[test]
@@ -182,6 +217,14 @@ mod tests {
             .to_string();
         assert!(
             err.starts_with("games.csv: line 2, field `result`: unknown result \"2-0\""),
+            "{err}"
+        );
+
+        let err = read("0,0,0,qango6,a,b,,1-0,boredom,17,1,1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("games.csv: line 2, field `reason`: unknown reason \"boredom\""),
             "{err}"
         );
 

@@ -13,7 +13,12 @@
 //!   `elo_low` = +286.6 and `elo_high` = `inf`; Wilson is also used where
 //!   fastchess's `score -/+ 1.96 sd` would leave 0..100%; otherwise the interval
 //!   is fastchess's.
-//! - `los`: likelihood that `bot_a` is stronger, from wins and losses (0..1).
+//! - `los`: likelihood that `bot_a` is stronger (0..1). Where the two played
+//!   game pairs it comes from the pairs, as fastchess computes it:
+//!   `Phi((score - 1/2) / sd)` with the same pair-based `sd` as the interval
+//!   (lone games of the pair count as units of their own). Without any pair
+//!   it comes from wins and losses, `1/2 + erf((W - L) / sqrt(2 (W + L))) / 2`
+//!   as cutechess prints it (see [`crate::stats::los`]).
 //! - `penta_*`: colour-swapped game pairs (same `pair` id and variant) by `bot_a`'s
 //!   total: LL 0, LD 0.5, DD+WL 1, WD 1.5, WW 2 points. Games without a partner
 //!   count in `games` but in no pentanomial cell.
@@ -22,10 +27,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::stats::{likelihood_of_superiority, ScoreEstimate};
+use crate::stats::{likelihood_of_superiority, pair_likelihood_of_superiority, ScoreEstimate};
 
 use super::rating_input::{MatchCounts, RatedGames};
-use super::standings::{round, write_rows};
+use super::standings::{rounded, write_rows};
 
 /// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].
 pub const PAIRWISE_COLUMNS: [&str; 16] = [
@@ -56,10 +61,15 @@ pub struct PairwiseRow {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    #[serde(serialize_with = "rounded::dp2")]
     pub score_pct: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_diff: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_high: f64,
+    #[serde(serialize_with = "rounded::dp4")]
     pub los: f64,
     pub penta_ll: u64,
     pub penta_ld: u64,
@@ -115,11 +125,15 @@ fn head_to_head(rated: &RatedGames, a: usize, b: usize, m: &MatchCounts) -> Pair
         wins,
         draws,
         losses,
-        score_pct: round(100.0 * estimate.score, 2),
-        elo_diff: round(estimate.elo(), 1),
-        elo_low: round(low, 1),
-        elo_high: round(high, 1),
-        los: round(likelihood_of_superiority(wins, losses), 4),
+        score_pct: 100.0 * estimate.score,
+        elo_diff: estimate.elo(),
+        elo_low: low,
+        elo_high: high,
+        los: if penta.pairs() > 0 {
+            pair_likelihood_of_superiority(&estimate)
+        } else {
+            likelihood_of_superiority(wins, losses)
+        },
         penta_ll: penta.ll,
         penta_ld: penta.ld,
         penta_dd_wl: penta.dd_wl(),

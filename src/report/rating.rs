@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::games_csv::GameRow;
+use crate::stats::FitOptions;
+
 use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
 use super::rating_input::RatingInput;
 use super::standings::Standings;
+use crate::referee::GameRow;
 
-pub const STANDINGS_FILE: &str = "standings.csv";
-pub const PAIRWISE_FILE: &str = "pairwise.csv";
-pub const MODEL_FILE: &str = "model.csv";
+use crate::tournament::output_files::RATING_FILES;
 
 /// Standings and pairwise results of one set of games.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,8 +35,16 @@ impl RatingReport {
     /// Rates the games aggregated in `input` (the one code path of `arena
     /// rate` and the tournament).
     pub fn from_input(input: RatingInput) -> anyhow::Result<RatingReport> {
+        RatingReport::from_input_with(input, &FitOptions::default())
+    }
+
+    /// [`RatingReport::from_input`] with other fit settings (`--no-prior`).
+    pub fn from_input_with(
+        input: RatingInput,
+        options: &FitOptions,
+    ) -> anyhow::Result<RatingReport> {
         let rated = input.finish();
-        let standings = Standings::from_counts(&rated.bots, &rated.counts)?;
+        let standings = Standings::from_counts_with(&rated.bots, &rated.counts, options)?;
         let pairwise = pairwise_rows(&rated, &standings.order);
         Ok(RatingReport {
             standings,
@@ -49,9 +57,7 @@ impl RatingReport {
     pub fn write_files(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        let standings = dir.join(STANDINGS_FILE);
-        let model = dir.join(MODEL_FILE);
-        let pairwise = dir.join(PAIRWISE_FILE);
+        let [standings, model, pairwise] = RATING_FILES.map(|name| dir.join(name));
         self.standings.write_csv(&standings)?;
         self.standings.write_model_csv(&model)?;
         write_pairwise_csv(&pairwise, &self.pairwise)?;

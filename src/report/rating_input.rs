@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::stats::{GameResult, PairCounts, Pentanomial, Score};
 
-use super::games_csv::GameRow;
 use super::results::{checked_result, InvalidGame};
+use crate::referee::GameRow;
 
 /// A's games of one pair key still waiting for their colour-swapped partner;
 /// they all have the same colour (a game of the other colour would have
@@ -90,8 +90,8 @@ impl RatingInput {
         next
     }
 
-    /// Adds one game. Fails on a row with an unknown result or a bot playing
-    /// itself (rows from [`super::games_reader`] never have either).
+    /// Adds one game. Fails on a row with a bot playing itself (rows from
+    /// [`super::games_reader`] never have one).
     pub fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
         let result = checked_result(row)?;
         let white = self.bot(&row.white);
@@ -174,6 +174,7 @@ impl RatingInput {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::row::row_with_result;
     use crate::report::results::ScoredGames;
     use crate::stats::{pair_up, PairableGame};
 
@@ -181,13 +182,17 @@ mod tests {
     /// jumble of complete pairs, repeated pair ids and lone games.
     #[test]
     fn streaming_pairs_match_pair_up() {
-        let results = ["1-0", "0-1", "1/2-1/2"];
+        let results = [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ];
         let names = ["a", "b", "c"];
         let mut rows = Vec::new();
         for i in 0..200u64 {
             let w = names[(i * 7 % 3) as usize];
             let b = names[((i * 7 % 3) + 1 + i % 2) as usize % 3];
-            rows.push(GameRow::with_result(
+            rows.push(row_with_result(
                 i,
                 i * 13 % 17,
                 w,
@@ -240,12 +245,9 @@ mod tests {
     fn bad_rows_name_the_game() {
         let mut input = RatingInput::new();
         let err = input
-            .add(&GameRow::with_result(4, 0, "a", "b", "2-0"))
+            .add(&row_with_result(5, 0, "a", "a", GameResult::WhiteWins))
             .unwrap_err();
-        assert!(err.to_string().contains("game 4"), "{err}");
-        let err = input
-            .add(&GameRow::with_result(5, 0, "a", "a", "1-0"))
-            .unwrap_err();
+        assert!(err.to_string().contains("game 5"), "{err}");
         assert!(err.to_string().contains("itself"), "{err}");
         assert_eq!(input.games(), 0);
     }

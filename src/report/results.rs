@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::stats::{GameResult, PairCounts};
 
-use super::games_csv::GameRow;
+use crate::referee::GameRow;
 
 /// A game between bot indices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,30 +29,21 @@ pub struct ScoredGames {
 /// [`super::games_reader::read_games_csv`] never have these problems.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InvalidGame {
-    #[error("game {id}: unknown result {result:?} (expected 1-0, 0-1 or 1/2-1/2)")]
-    UnknownResult { id: u64, result: String },
     #[error("game {id}: bot {bot:?} cannot play itself")]
     SelfPlay { id: u64, bot: String },
 }
 
-/// The result of a row the statistics can use: a known result string and two
-/// different bots. Shared by [`ScoredGames::from_rows`] and the streaming
+/// The result of a row the statistics can use: one between two different
+/// bots. Shared by [`ScoredGames::from_rows`] and the streaming
 /// [`super::rating_input`] so both reject the same rows with the same error.
 pub(crate) fn checked_result(row: &GameRow) -> Result<GameResult, InvalidGame> {
-    let result = row
-        .white_score()
-        .and_then(GameResult::from_white_score)
-        .ok_or_else(|| InvalidGame::UnknownResult {
-            id: row.id,
-            result: row.result.clone(),
-        })?;
     if row.white == row.black {
         return Err(InvalidGame::SelfPlay {
             id: row.id,
             bot: row.white.clone(),
         });
     }
-    Ok(result)
+    Ok(row.result)
 }
 
 /// The index of `name`, adding it to `bots` on first sight.

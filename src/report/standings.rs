@@ -3,9 +3,12 @@
 //!
 //! Files:
 //! - `standings.csv`: `rank,bot,games,wins,draws,losses,score_pct,elo,elo_low,
-//!   elo_high,white_games,white_score_pct,black_games,black_score_pct`, best
-//!   first. `elo` is centred on the field's mean (0); `elo_low`/`elo_high` are the
-//!   95% interval. Percentages are empty when there are no games to divide by.
+//!   elo_high,elo_prior,white_games,white_score_pct,black_games,black_score_pct`,
+//!   best first. `elo` is centred on the field's mean (0); `elo_low`/`elo_high`
+//!   are the 95% interval; `elo_prior` is `true` where the bot's rating rests on
+//!   the prior (its maximum-likelihood rating does not exist, see
+//!   [`crate::stats::elo`]; marked `*` in the terminal table). Percentages are
+//!   empty when there are no games to divide by.
 //! - `model.csv`: `parameter,value,low,high` with the rows `white_advantage_elo`
 //!   (the first player's advantage, fitted jointly with the ratings) and
 //!   `draw_elo` (BayesElo's draw parameter: equal bots draw with probability
@@ -21,14 +24,14 @@ use std::path::Path;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::stats::{fit_ratings, Estimate, FitOptions, PairCounts};
+use crate::stats::{fit_ratings, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
-use super::games_csv::GameRow;
 use super::rating_input::RatingInput;
 use super::results::ScoredGames;
+use crate::referee::GameRow;
 
 /// The header of `standings.csv`, in the field order of [`StandingRow`].
-pub const STANDINGS_COLUMNS: [&str; 14] = [
+pub const STANDINGS_COLUMNS: [&str; 15] = [
     "rank",
     "bot",
     "games",
@@ -39,6 +42,7 @@ pub const STANDINGS_COLUMNS: [&str; 14] = [
     "elo",
     "elo_low",
     "elo_high",
+    "elo_prior",
     "white_games",
     "white_score_pct",
     "black_games",
@@ -57,13 +61,21 @@ pub struct StandingRow {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
     pub score_pct: Option<f64>,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub elo_high: f64,
+    /// The rating rests on the prior (no maximum-likelihood rating exists).
+    pub elo_prior: bool,
     pub white_games: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
     pub white_score_pct: Option<f64>,
     pub black_games: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
     pub black_score_pct: Option<f64>,
 }
 
@@ -71,8 +83,11 @@ pub struct StandingRow {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelRow {
     pub parameter: &'static str,
+    #[serde(serialize_with = "rounded::dp1")]
     pub value: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
     pub high: f64,
 }
 
@@ -85,6 +100,8 @@ pub struct Standings {
     pub order: Vec<usize>,
     pub white_advantage: Estimate,
     pub draw_elo: Estimate,
+    /// The white advantage and draw elo rest on the prior (e.g. no draws).
+    pub parameters_on_prior: bool,
     pub games: u64,
 }
 
@@ -101,7 +118,33 @@ struct Tally {
 }
 
 fn pct(half_points: u64, games: u64) -> Option<f64> {
-    (games > 0).then(|| round(50.0 * half_points as f64 / games as f64, 2))
+    (games > 0).then(|| 50.0 * half_points as f64 / games as f64)
+}
+
+/// `serialize_with` helpers: rows hold exact values, rounded only as they
+/// are written (`dpN`: N decimals).
+pub(crate) mod rounded {
+    use super::round;
+    use serde::Serializer;
+
+    pub fn dp1<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 1))
+    }
+
+    pub fn dp2<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 2))
+    }
+
+    pub fn dp4<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 4))
+    }
+
+    pub fn opt_dp2<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_some(&round(*v, 2)),
+            None => s.serialize_none(),
+        }
+    }
 }
 
 /// Rounds for output; infinities and NaN pass through.
@@ -130,7 +173,31 @@ impl Standings {
 
     /// Rates the games in `counts` between `bots` (names by index).
     pub fn from_counts(bots: &[String], counts: &PairCounts) -> anyhow::Result<Standings> {
-        let fit = fit_ratings(counts, &FitOptions::default()).context("fitting Elo ratings")?;
+        Standings::from_counts_with(bots, counts, &FitOptions::default())
+    }
+
+    /// [`Standings::from_counts`] with other fit settings (`arena rate
+    /// --no-prior`). Where the maximum-likelihood fit does not exist the error
+    /// names the bots.
+    pub fn from_counts_with(
+        bots: &[String],
+        counts: &PairCounts,
+        options: &FitOptions,
+    ) -> anyhow::Result<Standings> {
+        let fit = fit_ratings(counts, options).map_err(|e| match e {
+            FitError::NoMaximum(NoMaximum::Unbounded { bots: unbounded }) => {
+                let names: Vec<&str> = unbounded.iter().map(|&i| bots[i].as_str()).collect();
+                anyhow::anyhow!(
+                    "no maximum-likelihood ratings exist: {} won no game or lost no game \
+                     against the rest of the field (drop --no-prior to rate them with the prior)",
+                    names.join(", ")
+                )
+            }
+            FitError::NoMaximum(why) => anyhow::anyhow!(
+                "no maximum-likelihood ratings exist: {why} (drop --no-prior to rate with the prior)"
+            ),
+            other => anyhow::Error::new(other).context("fitting Elo ratings"),
+        })?;
         let mut tallies = vec![Tally::default(); bots.len()];
         let mut total_games = 0;
         for white in 0..bots.len() {
@@ -187,9 +254,10 @@ impl Standings {
                     draws: t.draws,
                     losses: t.losses,
                     score_pct: pct(t.white_half_points + t.black_half_points, games),
-                    elo: round(r.value, 1),
-                    elo_low: round(r.low(), 1),
-                    elo_high: round(r.high(), 1),
+                    elo: r.value,
+                    elo_low: r.low(),
+                    elo_high: r.high(),
+                    elo_prior: fit.rests_on_prior(i),
                     white_games: t.white_games,
                     white_score_pct: pct(t.white_half_points, t.white_games),
                     black_games: t.black_games,
@@ -202,6 +270,7 @@ impl Standings {
             order,
             white_advantage: fit.white_advantage(),
             draw_elo: fit.draw_elo(),
+            parameters_on_prior: fit.parameters_rest_on_prior(),
             games: total_games,
         })
     }
@@ -215,9 +284,9 @@ impl Standings {
         .into_iter()
         .map(|(parameter, e)| ModelRow {
             parameter,
-            value: round(e.value, 1),
-            low: round(e.low(), 1),
-            high: round(e.high(), 1),
+            value: e.value,
+            low: e.low(),
+            high: e.high(),
         })
         .collect()
     }
@@ -245,7 +314,9 @@ impl Standings {
             "White",
             "Black",
         ];
-        let opt_pct = |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{v:.1}%"));
+        // Rounded as in the files first, so the table and files agree.
+        let opt_pct =
+            |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{:.1}%", round(v, 2)));
         let cells: Vec<[String; 11]> = self
             .rows
             .iter()
@@ -258,8 +329,16 @@ impl Standings {
                     r.draws.to_string(),
                     r.losses.to_string(),
                     opt_pct(r.score_pct),
-                    format!("{:+.0}", r.elo),
-                    format!("[{:+.0}, {:+.0}]", r.elo_low, r.elo_high),
+                    format!(
+                        "{:+.0}{}",
+                        round(r.elo, 1),
+                        if r.elo_prior { "*" } else { "" }
+                    ),
+                    format!(
+                        "[{:+.0}, {:+.0}]",
+                        round(r.elo_low, 1),
+                        round(r.elo_high, 1)
+                    ),
                     opt_pct(r.white_score_pct),
                     opt_pct(r.black_score_pct),
                 ]
@@ -295,6 +374,12 @@ impl Standings {
         for row in &cells {
             line(row);
         }
+        if self.rows.iter().any(|r| r.elo_prior) {
+            out.push_str(
+                "* rests on the prior (1 virtual win and loss against the field's mean): \
+                 this bot's group lost no game, or won none, against the rest.\n",
+            );
+        }
         let adv = self.white_advantage;
         let _ = writeln!(
             out,
@@ -307,6 +392,12 @@ impl Standings {
             self.draw_elo.low(),
             self.draw_elo.high()
         );
+        if self.parameters_on_prior {
+            out.push_str(
+                "White advantage and draw elo rest on the prior (1 virtual win, loss and draw): \
+                 no game was drawn, every game was, or one colour never lost.\n",
+            );
+        }
         out
     }
 }

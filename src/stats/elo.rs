@@ -12,23 +12,32 @@
 //! equal players draw (`P(draw) = tanh(drawelo * ln10 / 800)` at equal strength).
 //! Ratings are reported centred on a mean of 0.
 //!
-//! # Prior (why the fit never fails on degenerate data)
+//! # Prior (only where the maximum-likelihood estimate does not exist)
 //! A bot with only wins has a maximum-likelihood rating of +infinity, a bot without
 //! games has no rating at all, and two groups of bots that never met have no
-//! defined offset. Like BayesElo's virtual draws, the fit adds a weak prior worth
-//! [`FitOptions::prior_games`] (default 2) virtual games per parameter:
-//! - each bot: half a virtual win and half a virtual loss per prior game against an
-//!   opponent rated at the field's mean (so with the default, one virtual win and
-//!   one virtual loss against an average bot);
-//! - `adv`: the same against 0 (as if half the virtual games favoured each colour);
-//! - `drawelo`: one virtual draw and one virtual decisive game per two prior games
-//!   between equal players.
+//! defined offset. With an edge `i -> j` whenever `i` won or drew against `j`,
+//! the maximum-likelihood ratings exist exactly when that graph is strongly
+//! connected. Where it is, the ratings are pure maximum likelihood. Where it is
+//! not, [`needs_prior`] picks the bots of every group that lost no game, or won
+//! none, against the rest of the field (a bot without games is such a group),
+//! and only those get [`FitOptions::prior_games`] (default 2) virtual games:
+//! half a virtual win and half a virtual loss per prior game against an
+//! opponent rated at the field's mean. [`RatingFit::rests_on_prior`] says which.
+//!
+//! The two global parameters get the same weight of virtual games, likewise
+//! only where their maximum-likelihood values do not exist (no game drawn,
+//! every game drawn, or one colour never lost; or, rarely, when they run off
+//! jointly with the ratings and the fit without their prior fails);
+//! [`RatingFit::parameters_rest_on_prior`] says so:
+//! - `adv`: half a virtual win and half a virtual loss per prior game at 0;
+//! - `drawelo`: one virtual draw and one virtual decisive game per two prior
+//!   games between equal players.
 //!
 //! The result is the posterior mode (maximum a posteriori), which always exists and
-//! is finite. With real amounts of data the prior moves ratings by a fraction
-//! `prior_games / games played` of their distance from the mean, i.e. by a few
-//! Elo at most. Set `prior_games` to 0 for the pure maximum-likelihood fit (then
-//! degenerate data give [`FitError`]s or huge ratings).
+//! is finite. Set `prior_games` to 0 ([`FitOptions::no_prior`]) for the pure
+//! maximum-likelihood fit: it fails with [`FitError::NoMaximum`] where that does
+//! not exist. [`PriorScope::AllBots`] gives every bot the prior, as BayesElo
+//! does (it shrinks a wide field's ratings by tens of Elo).
 //!
 //! # Intervals
 //! The inverse of the observed information (the negative Hessian of the log
@@ -50,38 +59,7 @@ use std::fmt;
 use super::linalg::Cholesky;
 use super::logistic::{ln_sigmoid, sigmoid, NATS_PER_ELO};
 use super::Z95;
-
-/// The outcome of one game, from white's side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    WhiteWins,
-    Draw,
-    BlackWins,
-}
-
-impl GameResult {
-    /// From white's score: 1, 0.5 or 0. `None` for anything else.
-    pub fn from_white_score(score: f64) -> Option<GameResult> {
-        if score == 1.0 {
-            Some(GameResult::WhiteWins)
-        } else if score == 0.5 {
-            Some(GameResult::Draw)
-        } else if score == 0.0 {
-            Some(GameResult::BlackWins)
-        } else {
-            None
-        }
-    }
-
-    /// White's score: 1, 0.5 or 0.
-    pub fn white_score(self) -> f64 {
-        match self {
-            GameResult::WhiteWins => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::BlackWins => 0.0,
-        }
-    }
-}
+use crate::games::GameResult;
 
 /// Game results aggregated per ordered (white, black) pair of bot indices.
 #[derive(Debug, Clone, PartialEq)]
@@ -153,12 +131,25 @@ impl PairCounts {
     }
 }
 
+/// Which bots the rating prior applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriorScope {
+    /// Only the bots of groups without a finite maximum-likelihood rating
+    /// (see [`needs_prior`]); all other ratings are pure maximum likelihood.
+    WhereNeeded,
+    /// Every bot, as BayesElo does (kept for comparison and benchmarks).
+    AllBots,
+}
+
 /// Settings of [`fit_ratings`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitOptions {
     /// Weight of the prior, in virtual games per parameter (see the module docs).
-    /// 0 gives the pure maximum-likelihood fit.
+    /// 0 gives the pure maximum-likelihood fit, which fails with
+    /// [`FitError::NoMaximum`] where it does not exist.
     pub prior_games: f64,
+    /// Which bots the rating prior applies to.
+    pub scope: PriorScope,
     /// Newton iterations before giving up.
     pub max_iterations: usize,
 }
@@ -167,7 +158,60 @@ impl Default for FitOptions {
     fn default() -> Self {
         FitOptions {
             prior_games: 2.0,
+            scope: PriorScope::WhereNeeded,
             max_iterations: 200,
+        }
+    }
+}
+
+impl FitOptions {
+    /// The pure maximum-likelihood fit (Ordo's view, without its draw model).
+    pub fn no_prior() -> FitOptions {
+        FitOptions {
+            prior_games: 0.0,
+            ..FitOptions::default()
+        }
+    }
+}
+
+/// Why the maximum-likelihood estimate does not exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoMaximum {
+    /// These bots (indices) form groups that lost no game, or won no game,
+    /// against the rest of the field (or never met it): their ratings run off
+    /// to infinity.
+    Unbounded { bots: Vec<usize> },
+    /// No game was drawn, so the draw parameter runs to 0.
+    NoDraws,
+    /// Every game was drawn, so the draw parameter runs to infinity.
+    OnlyDraws,
+    /// No game was played.
+    NoGames,
+    /// White (or black) never lost: the first-player advantage runs off.
+    OneSidedColours,
+    /// The draw parameter runs off together with the ratings: the ratings
+    /// alone order every game's result (wins above draws above losses).
+    RunsOff,
+}
+
+impl fmt::Display for NoMaximum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoMaximum::Unbounded { bots } => write!(
+                f,
+                "bots {bots:?} won no game or lost no game against the rest of the field"
+            ),
+            NoMaximum::NoDraws => write!(f, "no game was drawn"),
+            NoMaximum::OnlyDraws => write!(f, "every game was drawn"),
+            NoMaximum::NoGames => write!(f, "no game was played"),
+            NoMaximum::OneSidedColours => {
+                write!(f, "one colour never lost a game")
+            }
+            NoMaximum::RunsOff => write!(
+                f,
+                "the draw parameter and the ratings run off together (the results are \
+                 perfectly ordered by strength)"
+            ),
         }
     }
 }
@@ -182,6 +226,8 @@ pub enum FitError {
     NotConverged {
         iterations: usize,
     },
+    /// Without a prior: the maximum-likelihood estimate does not exist.
+    NoMaximum(NoMaximum),
 }
 
 impl fmt::Display for FitError {
@@ -195,6 +241,10 @@ impl fmt::Display for FitError {
             FitError::NotConverged { iterations } => {
                 write!(f, "rating fit did not converge in {iterations} iterations")
             }
+            FitError::NoMaximum(why) => write!(
+                f,
+                "the maximum-likelihood ratings do not exist: {why} (a prior is needed)"
+            ),
         }
     }
 }
@@ -265,6 +315,10 @@ impl Estimate {
 #[derive(Debug, Clone)]
 pub struct RatingFit {
     ratings: Vec<Estimate>,
+    /// Which bots' ratings got the prior.
+    on_prior: Vec<bool>,
+    /// Whether `adv` and `drawelo` got the prior.
+    parameters_on_prior: bool,
     white_advantage: Estimate,
     draw_elo: Estimate,
     /// Posterior covariance of (ratings.., adv, drawelo) in nats^2, row-major.
@@ -280,6 +334,26 @@ impl RatingFit {
 
     pub fn rating(&self, bot: usize) -> Estimate {
         self.ratings[bot]
+    }
+
+    /// Whether `bot`'s rating rests on the prior (its maximum-likelihood
+    /// rating does not exist; see [`needs_prior`]).
+    pub fn rests_on_prior(&self, bot: usize) -> bool {
+        self.on_prior[bot]
+    }
+
+    /// Whether some parameter's standard error shows a maximum at infinity.
+    fn ran_off(&self) -> bool {
+        self.ratings
+            .iter()
+            .chain([&self.white_advantage, &self.draw_elo])
+            .any(|e| !(e.sd < RUN_OFF_SD && e.value.is_finite()))
+    }
+
+    /// Whether the white advantage and draw parameter rest on the prior (their
+    /// maximum-likelihood values do not exist, e.g. no game was drawn).
+    pub fn parameters_rest_on_prior(&self) -> bool {
+        self.parameters_on_prior
     }
 
     /// The first player's (white's) advantage `adv`.
@@ -328,7 +402,46 @@ pub fn fit_ratings(counts: &PairCounts, options: &FitOptions) -> Result<RatingFi
             options.prior_games
         )));
     }
-    let problem = Problem::new(counts, options.prior_games);
+    let needs = needs_prior(counts);
+    let parameters_need_prior = no_maximum(counts, &[]).is_some();
+    if options.prior_games == 0.0 {
+        if let Some(why) = no_maximum(counts, &needs) {
+            return Err(FitError::NoMaximum(why));
+        }
+    }
+    let on_prior: Vec<bool> = match options.scope {
+        _ if options.prior_games == 0.0 => vec![false; counts.bots()],
+        PriorScope::WhereNeeded => needs,
+        PriorScope::AllBots => vec![true; counts.bots()],
+    };
+    let parameters_on_prior = options.prior_games > 0.0
+        && (parameters_need_prior || options.scope == PriorScope::AllBots);
+    let problem = Problem::new(counts, options.prior_games, on_prior, parameters_on_prior);
+    let fit = maximise(&problem, options);
+    let ran_off = match &fit {
+        Err(FitError::NotConverged { .. } | FitError::NotIdentifiable) => true,
+        Ok(fit) => fit.ran_off(),
+        Err(_) => false,
+    };
+    if !ran_off || parameters_on_prior {
+        return fit;
+    }
+    // The colour advantage and draw rate can also run off jointly with the
+    // ratings in ways the simple checks miss (e.g. one draw and otherwise only
+    // wins for the same bot: a huge drawelo and rating gap fit best).
+    if options.prior_games == 0.0 {
+        return Err(FitError::NoMaximum(NoMaximum::RunsOff));
+    }
+    let problem = Problem::new(counts, options.prior_games, problem.on_prior, true);
+    maximise(&problem, options)
+}
+
+/// Standard errors beyond this (in Elo) mean the fit ran off along a direction
+/// the data do not bound: finite data give nothing near it.
+const RUN_OFF_SD: f64 = 1e4;
+
+/// Damped Newton from [`Problem::start`] to the mode of `problem`.
+fn maximise(problem: &Problem, options: &FitOptions) -> Result<RatingFit, FitError> {
     let mut x = problem.start();
     let mut value = problem.value(&x);
     let mut iterations = 0;
@@ -383,6 +496,124 @@ pub fn fit_ratings(counts: &PairCounts, options: &FitOptions) -> Result<RatingFi
     Ok(problem.summarise(&x, covariance, iterations))
 }
 
+/// Which bots need the prior for their rating to be finite: with an edge
+/// `i -> j` whenever `i` won or drew a game against `j`, the maximum-likelihood
+/// ratings exist exactly when this graph is strongly connected (every split of
+/// the field into two groups has a win or draw each way). Otherwise the groups
+/// that never lost to the rest (sources of the graph of strongly connected
+/// components) and those that never won or drew against it (sinks; a bot
+/// without games is both) get the prior. Anchoring every source and sink to
+/// the field mean makes the fit finite, since every other group lies between
+/// a source and a sink. All `false` when the graph is strongly connected.
+pub fn needs_prior(counts: &PairCounts) -> Vec<bool> {
+    let n = counts.bots();
+    let mut scored = vec![false; n * n];
+    for white in 0..n {
+        for black in 0..n {
+            if white == black {
+                continue;
+            }
+            let [w, d, l] = counts.get(white, black);
+            scored[white * n + black] |= w + d > 0.0;
+            scored[black * n + white] |= l + d > 0.0;
+        }
+    }
+    let component = strongly_connected_components(n, &scored);
+    let groups = component.iter().map(|&c| c + 1).max().unwrap_or(0);
+    if groups <= 1 {
+        return vec![false; n];
+    }
+    let (mut has_in, mut has_out) = (vec![false; groups], vec![false; groups]);
+    for i in 0..n {
+        for j in 0..n {
+            if scored[i * n + j] && component[i] != component[j] {
+                has_out[component[i]] = true;
+                has_in[component[j]] = true;
+            }
+        }
+    }
+    (0..n)
+        .map(|i| !has_in[component[i]] || !has_out[component[i]])
+        .collect()
+}
+
+/// Component index of each node of the directed graph `edge[i * n + j]`
+/// (Kosaraju: finishing order on the graph, then search the reversed graph).
+fn strongly_connected_components(n: usize, edge: &[bool]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        // (node, next neighbour to look at), iteratively.
+        let mut stack = vec![(start, 0)];
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            if let Some(j) = (*next..n).find(|&j| edge[node * n + j] && !seen[j]) {
+                *next = j + 1;
+                seen[j] = true;
+                stack.push((j, 0));
+            } else {
+                order.push(node);
+                stack.pop();
+            }
+        }
+    }
+    let mut component = vec![usize::MAX; n];
+    let mut groups = 0;
+    for &root in order.iter().rev() {
+        if component[root] != usize::MAX {
+            continue;
+        }
+        component[root] = groups;
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            for j in 0..n {
+                if edge[j * n + node] && component[j] == usize::MAX {
+                    component[j] = groups;
+                    stack.push(j);
+                }
+            }
+        }
+        groups += 1;
+    }
+    component
+}
+
+/// Why the pure maximum-likelihood fit has no finite maximum, checked before
+/// fitting (`needs` from [`needs_prior`]). `None` does not promise a
+/// maximum in every case (the colour advantage and draw rate can run off
+/// jointly with the ratings), but the fit then reports that it did not
+/// converge.
+fn no_maximum(counts: &PairCounts, needs: &[bool]) -> Option<NoMaximum> {
+    let bots: Vec<usize> = (0..needs.len()).filter(|&i| needs[i]).collect();
+    if !bots.is_empty() {
+        return Some(NoMaximum::Unbounded { bots });
+    }
+    let n = counts.bots();
+    let mut totals = [0.0; 3];
+    for white in 0..n {
+        for black in 0..n {
+            for (t, c) in totals.iter_mut().zip(counts.get(white, black)) {
+                *t += c;
+            }
+        }
+    }
+    let [white_wins, draws, black_wins] = totals;
+    if white_wins + draws + black_wins == 0.0 {
+        Some(NoMaximum::NoGames)
+    } else if draws == 0.0 {
+        Some(NoMaximum::NoDraws)
+    } else if white_wins + black_wins == 0.0 {
+        Some(NoMaximum::OnlyDraws)
+    } else if white_wins == 0.0 || black_wins == 0.0 {
+        Some(NoMaximum::OneSidedColours)
+    } else {
+        None
+    }
+}
+
 /// One ordered pair's counts, with the bots' indices.
 struct Cell {
     white: usize,
@@ -399,6 +630,10 @@ struct Problem {
     bots: usize,
     cells: Vec<Cell>,
     prior: f64,
+    /// Which bots' ratings get the prior.
+    on_prior: Vec<bool>,
+    /// Whether `adv` and `drawelo` get the prior.
+    parameters_on_prior: bool,
     draw_rate: f64,
 }
 
@@ -478,7 +713,12 @@ fn cell_terms(cell: &Cell, u: f64, s: f64, with_derivatives: bool) -> CellTerms 
 }
 
 impl Problem {
-    fn new(counts: &PairCounts, prior: f64) -> Problem {
+    fn new(
+        counts: &PairCounts,
+        prior: f64,
+        on_prior: Vec<bool>,
+        parameters_on_prior: bool,
+    ) -> Problem {
         let n = counts.bots();
         let mut cells = Vec::new();
         let mut draws = 0.0;
@@ -504,6 +744,8 @@ impl Problem {
             bots: n,
             cells,
             prior,
+            on_prior,
+            parameters_on_prior,
             draw_rate,
         }
     }
@@ -551,10 +793,12 @@ impl Problem {
         let half = 0.5 * self.prior;
         if half > 0.0 {
             let mean = self.mean_rating(x);
-            for &theta in &x[..self.bots] {
+            for (&theta, _) in x[..self.bots].iter().zip(&self.on_prior).filter(|p| *p.1) {
                 let z = theta - mean;
                 value += half * (ln_sigmoid(z) + ln_sigmoid(-z));
             }
+        }
+        if half > 0.0 && self.parameters_on_prior {
             let a = x[self.adv_index()];
             value += half * (ln_sigmoid(a) + ln_sigmoid(-a));
             // ln tanh(s/2) + ln(2 sigmoid(-s)): one virtual draw, one decisive game.
@@ -605,7 +849,7 @@ impl Problem {
             let nf = n.max(1) as f64;
             let mut pg = vec![0.0; n];
             let mut ph = vec![0.0; n];
-            for i in 0..n {
+            for i in (0..n).filter(|&i| self.on_prior[i]) {
                 let sig = sigmoid(x[i] - mean);
                 pg[i] = half * (1.0 - 2.0 * sig);
                 ph[i] = self.prior * sig * (1.0 - sig);
@@ -619,6 +863,8 @@ impl Problem {
                     h[j * m + k] += diag - (ph[j] + ph[k]) / nf + ph_sum / (nf * nf);
                 }
             }
+        }
+        if half > 0.0 && self.parameters_on_prior {
             let a = x[ia];
             let sig = sigmoid(a);
             g[ia] += half * (1.0 - 2.0 * sig);
@@ -664,6 +910,8 @@ impl Problem {
         };
         RatingFit {
             ratings,
+            on_prior: self.on_prior.clone(),
+            parameters_on_prior: self.parameters_on_prior,
             white_advantage: param(self.adv_index(), Scale::Linear),
             draw_elo: param(self.draw_index(), Scale::Log),
             covariance,
@@ -695,7 +943,7 @@ mod tests {
                 counts.add(w, b, r);
             }
         }
-        let problem = Problem::new(&counts, 2.0);
+        let problem = Problem::new(&counts, 2.0, vec![true, false, true], true);
         let x = vec![0.3, -0.2, 0.5, 0.15, 0.7];
         let (g, h) = problem.gradient_and_information(&x);
         let m = problem.dim();
@@ -730,9 +978,15 @@ mod tests {
         let mut counts = PairCounts::new(2);
         counts.add_counts(0, 1, [15, 1, 0]);
         counts.add_counts(1, 0, [0, 0, 14]);
-        let draw = fit_ratings(&counts, &FitOptions::default())
-            .unwrap()
-            .draw_elo();
+        let fit = fit_ratings(&counts, &FitOptions::default()).unwrap();
+        // One draw, all else won by bot 0: without a prior drawelo and the
+        // gap run off together, so these two rest on the prior.
+        assert!(fit.parameters_rest_on_prior());
+        assert_eq!(
+            fit_ratings(&counts, &FitOptions::no_prior()).unwrap_err(),
+            FitError::NoMaximum(NoMaximum::RunsOff)
+        );
+        let draw = fit.draw_elo();
         assert_eq!(draw.scale, Scale::Log);
         let linear = Estimate::linear(draw.value, draw.sd);
         assert!(linear.low() < 0.0, "linear {:?}", linear.interval(Z95));

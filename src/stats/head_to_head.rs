@@ -34,7 +34,7 @@
 //! fastchess's, unchanged.
 
 use super::logistic::score_to_elo;
-use super::pentanomial::{PairedGames, Pentanomial};
+use super::pentanomial::Pentanomial;
 use super::Z95;
 
 /// An independent unit of play: a game pair (2 games) or a lone game (1 game).
@@ -148,7 +148,8 @@ impl ScoreEstimate {
     }
 
     /// From A's pairs and unpaired games.
-    pub fn from_paired(paired: &PairedGames) -> Option<ScoreEstimate> {
+    #[cfg(test)]
+    fn from_paired(paired: &super::pentanomial::PairedGames) -> Option<ScoreEstimate> {
         let units: Vec<ScoreUnit> = paired
             .pairs
             .iter()
@@ -227,6 +228,7 @@ pub fn wilson_interval(p: f64, n: f64, z: f64) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pentanomial::PairedGames;
     use super::super::pentanomial::Score::*;
     use super::*;
 

@@ -1,4 +1,16 @@
-//! Likelihood of superiority.
+//! Likelihood of superiority: the probability, under a flat prior and the
+//! normal approximation, that a player's expected score exceeds 1/2.
+//!
+//! Two estimates, for two kinds of data:
+//! - from game pairs (same opening, colours swapped), as fastchess computes it
+//!   from the pentanomial: `Phi((score - 1/2) / sd)` with `sd` the standard
+//!   error of the mean score from the spread of the pair scores, which counts
+//!   draws and the correlation of a pair's two games
+//!   ([`pair_likelihood_of_superiority`]);
+//! - from wins and losses alone, ignoring draws, as cutechess and Ordo print it
+//!   ([`likelihood_of_superiority`]), for games that were not played in pairs.
+
+use super::head_to_head::ScoreEstimate;
 
 /// Probability that the player with `wins` against `losses` is the stronger one,
 /// ignoring draws: `0.5 + 0.5 erf((W - L) / sqrt(2 (W + L)))`, the normal
@@ -12,9 +24,52 @@ pub fn likelihood_of_superiority(wins: u64, losses: u64) -> f64 {
     0.5 + 0.5 * statrs::function::erf::erf(z)
 }
 
+/// `Phi((score - 1/2) / sd)` of the mean score per game of A's units (pairs,
+/// and lone games if any). Without any spread (every unit scored the same) it
+/// is 1 above 50%, 0 below and 1/2 at 50%.
+pub fn pair_likelihood_of_superiority(estimate: &ScoreEstimate) -> f64 {
+    let excess = estimate.score - 0.5;
+    if estimate.sd > 0.0 {
+        0.5 + 0.5 * statrs::function::erf::erf(excess / (std::f64::consts::SQRT_2 * estimate.sd))
+    } else if excess == 0.0 {
+        0.5
+    } else if excess > 0.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::Pentanomial;
+
+    /// Pentanomial LL 1, LD 2, DD 5, WD 4, WW 3 (15 pairs): mean pair score
+    /// 9/15 = 0.6, variance of the pair score (1 * 0.36 + 2 * 0.1225 +
+    /// 5 * 0.01 + 4 * 0.0225 + 3 * 0.16) / 15 = 0.0816667, so the mean's sd is
+    /// sqrt(0.0816667 / 15) = 0.0737865 and LOS = Phi(0.1 / 0.0737865) =
+    /// Phi(1.355262) = 0.912333.
+    #[test]
+    fn pair_los_matches_a_hand_computation() {
+        let pairs = Pentanomial {
+            ll: 1,
+            ld: 2,
+            dd: 5,
+            wl: 0,
+            wd: 4,
+            ww: 3,
+        };
+        let e = ScoreEstimate::from_pentanomial(&pairs, [0; 3]).unwrap();
+        let los = pair_likelihood_of_superiority(&e);
+        assert!((los - 0.912_333).abs() < 1e-6, "{los}");
+        let swept = Pentanomial {
+            ww: 4,
+            ..Pentanomial::default()
+        };
+        let e = ScoreEstimate::from_pentanomial(&swept, [0; 3]).unwrap();
+        assert_eq!(pair_likelihood_of_superiority(&e), 1.0);
+    }
 
     #[test]
     fn matches_hand_computed_values() {

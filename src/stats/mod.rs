@@ -13,13 +13,19 @@ pub mod los;
 pub mod pentanomial;
 pub mod sprt;
 
+/// The crate's one result type (from the games engine), which the fits count.
+pub use crate::games::GameResult;
 pub use elo::{
-    fit_ratings, Estimate, FitError, FitOptions, GameResult, PairCounts, RatingFit, Scale,
+    fit_ratings, needs_prior, Estimate, FitError, FitOptions, NoMaximum, PairCounts, PriorScope,
+    RatingFit, Scale,
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
-pub use los::likelihood_of_superiority;
+pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};
 pub use pentanomial::{pair_up, PairableGame, PairedGames, Pentanomial, Score};
-pub use sprt::{SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};
+pub use sprt::{
+    EloModel, SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtEstimate,
+    SprtStatus,
+};
 
 /// Two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -1,24 +1,103 @@
 //! Sequential probability ratio test over game pairs, as fastchess runs it.
 //!
-//! Hypotheses: H0 "A is `elo0` stronger than B" against H1 "A is `elo1` stronger",
-//! in logistic Elo. Data: pentanomial counts of game pairs from A's side. The
-//! log-likelihood ratio is the generalised SPRT of Michel Van den Bergh ("Comments
-//! on Normalized Elo", proposition 1.1): for each hypothesis the pair-score
-//! distribution with expected score `f(elo)` that is closest to the observed one
-//! (maximum likelihood under the mean constraint), then
-//! `LLR = sum_i n_i ln(p1_i / p0_i)`. Empty pentanomial cells count as 0.001
-//! pairs, as in fastchess, so a lopsided start cannot produce infinite ratios.
+//! Hypotheses: H0 "A is `elo0` stronger than B" against H1 "A is `elo1`
+//! stronger", in one of two Elo scales ([`EloModel`]):
+//! - **normalized** (nElo, the default, as in fastchess and fishtest): the
+//!   expected score's distance from 1/2 in units of the spread of the pair
+//!   scores, `nElo = (mu - 1/2) / (sqrt(2) sigma_pair) * 800 / ln 10`, where
+//!   `sigma_pair` is the standard deviation of a pair's mean score per game.
+//!   It measures how many games a difference takes to detect, whatever the
+//!   draw rate, so the same bounds mean the same test effort in every game.
+//! - **logistic** (the usual Elo): the expected score is `1 / (1 + 10^(-elo/400))`.
+//!
+//! Data: pentanomial counts of game pairs from A's side. The log-likelihood
+//! ratio is the generalised SPRT of Michel Van den Bergh ("Comments on
+//! Normalized Elo"): for each hypothesis the pair-score distribution closest to
+//! the observed one (maximum likelihood) among those that satisfy it, then
+//! `LLR = sum_i n_i ln(p1_i / p0_i)`. For the logistic model the constraint is
+//! the mean (his proposition 1.1, a one-parameter tilt); for the normalized
+//! model it is `(mu - 1/2) / sigma = t`, solved by his fixed-point iteration
+//! (section 4.1), each step again a one-parameter tilt. Empty pentanomial cells
+//! count as 0.001 pairs, as in fastchess, so a lopsided start cannot produce
+//! infinite ratios.
 //!
 //! Wald's bounds: accept H0 when `LLR <= ln(beta / (1 - alpha))`, accept H1 when
 //! `LLR >= ln((1 - beta) / alpha)` (about -2.94 and +2.94 at alpha = beta = 0.05).
 //!
-//! fastchess finds the Lagrange multiplier with ITP to a tolerance of 1e-3; here it
-//! is solved to machine precision, so LLRs agree to about 3 significant digits.
+//! fastchess finds the tilt parameters with ITP to a tolerance of 1e-3 (1e-7
+//! for nElo); here they are solved to machine precision, so LLRs agree with
+//! fastchess's to about 3 significant digits.
+//!
+//! The running estimate ([`SprtEstimate`]) is fastchess's: the mean pair score
+//! with its normal 95% interval from the pentanomial variance, shown on the
+//! test's scale, and the likelihood of superiority from the same pairs.
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use super::logistic::elo_to_score;
+use super::los::pair_likelihood_of_superiority;
 use super::pentanomial::{Pentanomial, Score};
+use super::{ScoreEstimate, Z95};
+
+/// The Elo scale of the SPRT bounds and estimate (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EloModel {
+    /// Normalized Elo (nElo), fastchess's and fishtest's default.
+    #[default]
+    Normalized,
+    /// Logistic Elo: expected score `1 / (1 + 10^(-elo/400))`.
+    Logistic,
+}
+
+impl EloModel {
+    /// The name used on the command line and in output.
+    pub fn name(self) -> &'static str {
+        match self {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        }
+    }
+
+    /// The unit's short name: `nElo` or `Elo`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            EloModel::Normalized => "nElo",
+            EloModel::Logistic => "Elo",
+        }
+    }
+}
+
+impl fmt::Display for EloModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EloModel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EloModel, String> {
+        match s {
+            "normalized" => Ok(EloModel::Normalized),
+            "logistic" => Ok(EloModel::Logistic),
+            other => Err(format!(
+                "unknown Elo model {other:?} (expected normalized or logistic)"
+            )),
+        }
+    }
+}
+
+/// The largest normalized bound accepted. Beyond about 231 nElo the
+/// constraint cannot be linearised around the uniform distribution (see
+/// [`closest_with_normalized_mean`]); 200 nElo is already a near-certain win
+/// for the stronger side, far beyond any test worth running.
+const MAX_NORMALIZED_ELO: f64 = 200.0;
+
+/// `800 / ln 10`: converts a score slope to Elo near 50%.
+const ELO_PER_SLOPE: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// Test settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,6 +110,8 @@ pub struct SprtConfig {
     pub alpha: f64,
     /// Probability of accepting H0 when H1 holds.
     pub beta: f64,
+    /// The scale of `elo0` and `elo1`.
+    pub model: EloModel,
 }
 
 impl Default for SprtConfig {
@@ -40,6 +121,7 @@ impl Default for SprtConfig {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Normalized,
         }
     }
 }
@@ -72,6 +154,67 @@ pub struct SprtStatus {
     pub upper: f64,
     pub decision: SprtDecision,
     pub pairs: u64,
+    /// The scale of the bounds and of `estimate`.
+    pub model: EloModel,
+    /// The running estimate; `None` before the first pair.
+    pub estimate: Option<SprtEstimate>,
+}
+
+/// A's strength so far, as fastchess prints it during a test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtEstimate {
+    /// Elo difference on the test's scale ([`SprtStatus::model`]); infinite
+    /// when every pair scored the same one-sided result.
+    pub elo: f64,
+    /// 95% interval of `elo`: the image of the normal interval of the mean
+    /// pair score (`score -/+ 1.96 sd / sqrt(pairs)`); for logistic Elo the
+    /// Wilson interval where that one says nothing (every pair scored the
+    /// same) or leaves 0..100%, as in `pairwise.csv`.
+    pub low: f64,
+    pub high: f64,
+    /// Likelihood of superiority from the pairs (see [`crate::stats::los`]).
+    pub los: f64,
+}
+
+impl SprtEstimate {
+    /// The estimate from A's pentanomial counts on `model`'s scale; `None`
+    /// without pairs.
+    pub fn from_pairs(pairs: &Pentanomial, model: EloModel) -> Option<SprtEstimate> {
+        let estimate = ScoreEstimate::from_pentanomial(pairs, [0; 3])?;
+        let (score, sd) = (estimate.score, estimate.sd);
+        let (elo, low, high) = match model {
+            // The pairwise table's interval: the normal one, or Wilson's
+            // where every pair scored the same (see head_to_head).
+            EloModel::Logistic => {
+                let (low, high) = estimate.elo_interval();
+                (estimate.elo(), low, high)
+            }
+            // sd^2 * pairs is the variance of one pair's mean score.
+            EloModel::Normalized => {
+                let sigma_pair = sd * (pairs.pairs() as f64).sqrt();
+                let nelo = |s: f64| normalized_elo(s - 0.5, sigma_pair);
+                (nelo(score), nelo(score - Z95 * sd), nelo(score + Z95 * sd))
+            }
+        };
+        Some(SprtEstimate {
+            elo,
+            low,
+            high,
+            los: pair_likelihood_of_superiority(&estimate),
+        })
+    }
+}
+
+/// `excess / (sqrt(2) sigma_pair)` in nElo; with no spread at all the sign of
+/// the excess decides (infinite, or 0 when even).
+fn normalized_elo(excess: f64, sigma_pair: f64) -> f64 {
+    if sigma_pair > 0.0 {
+        excess / (std::f64::consts::SQRT_2 * sigma_pair) * ELO_PER_SLOPE
+    } else if excess == 0.0 {
+        0.0
+    } else {
+        excess.signum() * f64::INFINITY
+    }
 }
 
 /// A validated test: bounds and the hypotheses' expected scores.
@@ -97,10 +240,19 @@ impl Sprt {
             elo1,
             alpha,
             beta,
+            model: _,
         } = config;
         if !(elo0.is_finite() && elo1.is_finite()) || elo0 >= elo1 {
             return Err(SprtConfigError(format!(
                 "elo0 ({elo0}) must be less than elo1 ({elo1})"
+            )));
+        }
+        if config.model == EloModel::Normalized
+            && (elo0.abs() > MAX_NORMALIZED_ELO || elo1.abs() > MAX_NORMALIZED_ELO)
+        {
+            return Err(SprtConfigError(format!(
+                "normalized Elo bounds must lie within -/+{MAX_NORMALIZED_ELO} nElo, got \
+                 [{elo0}, {elo1}] (use --model logistic for large differences)"
             )));
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
@@ -147,7 +299,19 @@ impl Sprt {
         let counts = pairs
             .by_score()
             .map(|c| if c == 0 { EMPTY_CELL } else { c as f64 });
-        llr_logistic(&counts, &PAIR_SCORES, self.score0, self.score1)
+        match self.config.model {
+            EloModel::Logistic => llr_logistic(&counts, &PAIR_SCORES, self.score0, self.score1),
+            EloModel::Normalized => {
+                // t = (mu - 1/2) / sigma_pair = sqrt(2) nElo / (800 / ln 10).
+                let t = |nelo: f64| std::f64::consts::SQRT_2 * nelo / ELO_PER_SLOPE;
+                llr_normalized(
+                    &counts,
+                    &PAIR_SCORES,
+                    t(self.config.elo0),
+                    t(self.config.elo1),
+                )
+            }
+        }
     }
 
     pub fn decide(&self, llr: f64) -> SprtDecision {
@@ -168,6 +332,8 @@ impl Sprt {
             upper: self.upper,
             decision: self.decide(llr),
             pairs: pairs.pairs(),
+            model: self.config.model,
+            estimate: SprtEstimate::from_pairs(pairs, self.config.model),
         }
     }
 }
@@ -185,11 +351,6 @@ impl SequentialSprt {
             sprt,
             counts: Pentanomial::default(),
         }
-    }
-
-    /// Continues from pairs already played (e.g. after a resume).
-    pub fn with_counts(sprt: Sprt, counts: Pentanomial) -> SequentialSprt {
-        SequentialSprt { sprt, counts }
     }
 
     /// Adds one pair (A's result in each game) and returns the updated status.
@@ -216,19 +377,42 @@ impl SequentialSprt {
 /// `counts[i]` times (all > 0), of "expected score s1" against "expected score
 /// s0". Both `s` must lie strictly between the smallest and largest score.
 pub fn llr_logistic(counts: &[f64], scores: &[f64], s0: f64, s1: f64) -> f64 {
+    generalised_llr(counts, scores, |observed| {
+        let p0 = closest_with_mean(observed, scores, s0);
+        let p1 = closest_with_mean(observed, scores, s1);
+        (p0, p1)
+    })
+}
+
+/// Generalised LLR for the normalized model: of "`(mu - 1/2) / sigma = t1`"
+/// against "`= t0`", for outcomes worth `scores[i]` observed `counts[i]` times
+/// (all > 0), `mu` and `sigma` the mean and standard deviation of the score.
+pub fn llr_normalized(counts: &[f64], scores: &[f64], t0: f64, t1: f64) -> f64 {
+    generalised_llr(counts, scores, |observed| {
+        let p0 = closest_with_normalized_mean(observed, scores, t0);
+        let p1 = closest_with_normalized_mean(observed, scores, t1);
+        (p0, p1)
+    })
+}
+
+/// `sum_i counts_i ln(p1_i / p0_i)` with `(p0, p1)` the two hypotheses'
+/// closest distributions to the observed frequencies, from `closest`.
+fn generalised_llr(
+    counts: &[f64],
+    scores: &[f64],
+    closest: impl FnOnce(&[f64]) -> (Vec<f64>, Vec<f64>),
+) -> f64 {
     assert_eq!(counts.len(), scores.len());
     let total: f64 = counts.iter().sum();
     let observed: Vec<f64> = counts.iter().map(|c| c / total).collect();
-    let p0 = closest_with_mean(&observed, scores, s0);
-    let p1 = closest_with_mean(&observed, scores, s1);
+    let (p0, p1) = closest(&observed);
     (0..counts.len())
         .map(|i| counts[i] * (p1[i].ln() - p0[i].ln()))
         .sum()
 }
 
 /// The distribution on `scores` with mean `s` that maximises the likelihood of
-/// the observed frequencies: `p_i = obs_i / (1 + theta (a_i - s))` where theta
-/// solves `sum_i obs_i (a_i - s) / (1 + theta (a_i - s)) = 0`.
+/// the observed frequencies: the tilt of `observed` by `phi_i = a_i - s`.
 fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
     let lowest = scores.iter().cloned().fold(f64::INFINITY, f64::min);
     let highest = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
@@ -236,17 +420,76 @@ fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
         lowest < s && s < highest,
         "target score outside the outcome range"
     );
+    let phi: Vec<f64> = scores.iter().map(|a| a - s).collect();
+    tilt(observed, &phi).expect("a mean strictly inside the outcome range is reachable")
+}
+
+/// The distribution on `scores` with `(mu - 1/2) / sigma = t` closest to
+/// `observed` (maximum likelihood), by Van den Bergh's fixed point: at the
+/// optimum `p` is the tilt of `observed` by the linearised constraint
+/// `phi_i = a_i - 1/2 - (t sigma / 2) (1 + ((a_i - mu) / sigma)^2)`, with `mu`
+/// and `sigma` those of `p` itself. Starts from the observed distribution
+/// (Van den Bergh starts from the uniform one; the fixed point is the same,
+/// and the observed one is usually much closer) and iterates until `p` stops
+/// changing. Where the linearised constraint cannot be met from the current
+/// `p` (a very concentrated `p`), it moves `p` halfway to the uniform
+/// distribution, from which any `|t|` allowed by [`Sprt::new`] can be met.
+fn closest_with_normalized_mean(observed: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
+    let uniform = 1.0 / scores.len() as f64;
+    let mut p = observed.to_vec();
+    for _ in 0..10_000 {
+        let mu: f64 = p.iter().zip(scores).map(|(pi, a)| pi * a).sum();
+        let var: f64 = p
+            .iter()
+            .zip(scores)
+            .map(|(pi, a)| pi * (a - mu).powi(2))
+            .sum();
+        let sigma = var.sqrt();
+        let phi: Vec<f64> = scores
+            .iter()
+            .map(|a| {
+                let z = (a - mu) / sigma;
+                a - 0.5 - 0.5 * t * sigma * (1.0 + z * z)
+            })
+            .collect();
+        let Some(next) = tilt(observed, &phi) else {
+            p.iter_mut().for_each(|pi| *pi = 0.5 * (*pi + uniform));
+            continue;
+        };
+        let change = next
+            .iter()
+            .zip(&p)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        p = next;
+        if change < 1e-11 {
+            break;
+        }
+    }
+    p
+}
+
+/// `p_i = obs_i / (1 + theta phi_i)` with theta solving
+/// `sum_i obs_i phi_i / (1 + theta phi_i) = 0`: the distribution closest to
+/// `observed` with `sum_i p_i phi_i = 0`. `None` unless `phi` takes both signs
+/// (then no distribution meets the constraint).
+fn tilt(observed: &[f64], phi: &[f64]) -> Option<Vec<f64>> {
+    let lowest = phi.iter().cloned().fold(f64::INFINITY, f64::min);
+    let highest = phi.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    if !(lowest < 0.0 && 0.0 < highest) {
+        return None;
+    }
     let constraint = |theta: f64| -> f64 {
         observed
             .iter()
-            .zip(scores)
-            .map(|(o, a)| o * (a - s) / (1.0 + theta * (a - s)))
+            .zip(phi)
+            .map(|(o, f)| o * f / (1.0 + theta * f))
             .sum()
     };
-    // All denominators stay positive on (-1/(highest - s), 1/(s - lowest)), where
-    // the constraint decreases from +inf to -inf: bisect.
-    let mut lo = -1.0 / (highest - s);
-    let mut hi = 1.0 / (s - lowest);
+    // All denominators stay positive on (-1/highest, -1/lowest), where the
+    // constraint decreases from +inf to -inf: bisect.
+    let mut lo = -1.0 / highest;
+    let mut hi = -1.0 / lowest;
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
         if mid <= lo || mid >= hi {
@@ -259,11 +502,13 @@ fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
         }
     }
     let theta = 0.5 * (lo + hi);
-    observed
-        .iter()
-        .zip(scores)
-        .map(|(o, a)| o / (1.0 + theta * (a - s)))
-        .collect()
+    Some(
+        observed
+            .iter()
+            .zip(phi)
+            .map(|(o, f)| o / (1.0 + theta * f))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -287,6 +532,7 @@ mod tests {
             elo1,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Logistic,
         })
         .unwrap()
     }
@@ -301,6 +547,7 @@ mod tests {
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.1,
+            model: EloModel::Normalized,
         })
         .unwrap();
         assert!((s.lower_bound() - (0.1f64 / 0.95).ln()).abs() < 1e-15);
@@ -383,6 +630,42 @@ mod tests {
         assert!(status.llr <= s.lower_bound());
     }
 
+    /// Lopsided or concentrated pair counts and large (allowed) normalized
+    /// bounds give finite LLRs of the right sign, never a panic.
+    #[test]
+    fn normalized_llr_is_finite_on_extreme_counts() {
+        for (elo0, elo1) in [
+            (0.0, 5.0),
+            (-200.0, 200.0),
+            (150.0, 200.0),
+            (-200.0, -150.0),
+        ] {
+            let s = Sprt::new(SprtConfig {
+                elo0,
+                elo1,
+                model: EloModel::Normalized,
+                ..SprtConfig::default()
+            })
+            .unwrap();
+            for counts in [
+                [0, 0, 0, 40, 0],
+                [0, 0, 0, 0, 1],
+                [9, 0, 0, 0, 0],
+                [0, 3, 0, 3, 0],
+            ] {
+                let llr = s.llr(&penta(counts));
+                assert!(llr.is_finite(), "[{elo0}, {elo1}] {counts:?}: {llr}");
+            }
+        }
+        let err = Sprt::new(SprtConfig {
+            elo0: 0.0,
+            elo1: 250.0,
+            ..SprtConfig::default()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("logistic"), "{err}");
+    }
+
     #[test]
     fn rejects_bad_settings() {
         let bad = [
@@ -399,6 +682,7 @@ mod tests {
                 elo1,
                 alpha,
                 beta,
+                model: EloModel::Normalized,
             });
             assert!(err.is_err(), "{elo0} {elo1} {alpha} {beta}");
         }

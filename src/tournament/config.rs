@@ -25,6 +25,12 @@
 //! file by hand and should not have to hunt for the mistake. Flags given on
 //! the command line override the file; `--bot NAME=CMD` replaces the file's
 //! bot of that name or adds a new one.
+//!
+//! Settings go through three stages: raw (the file as written, `RawFile`,
+//! and [`Overrides`]), resolved (one value per setting with where it came
+//! from, `Resolved`: flag beats file beats default) and validated (the
+//! [`TournamentConfig`], produced by the one validation pass, `validate`,
+//! which also re-checks a resumed `tournament.json`).
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -55,11 +61,11 @@ fn default_sync_interval_ms() -> u64 {
 }
 
 /// Variant used when neither the file nor a flag names one.
-pub const DEFAULT_VARIANT: &str = "qango6";
+const DEFAULT_VARIANT: &str = "qango6";
 /// Games per pairing when not configured: one game pair.
-pub const DEFAULT_GAMES_PER_PAIRING: u32 = 2;
+const DEFAULT_GAMES_PER_PAIRING: u32 = 2;
 /// Per-move limit when no time control is configured.
-pub const DEFAULT_MOVE_MS: u64 = 1000;
+const DEFAULT_MOVE_MS: u64 = 1000;
 
 /// Everything a tournament needs, after defaults and overrides. This is what
 /// `tournament.json` stores, so a resumed run uses exactly the same settings.
@@ -100,54 +106,49 @@ impl TournamentConfig {
         self.bots.iter().map(|b| b.name.clone()).collect()
     }
 
-    /// Checks the invariants every config must satisfy, whatever its source
-    /// (file + flags, or a `tournament.json` being resumed).
+    /// Checks the invariants every config must satisfy, by the same rules
+    /// [`load`] applies: used for a `tournament.json` being resumed, whose
+    /// values have no line to point at.
     pub fn validate(&self) -> anyhow::Result<()> {
-        if Variant::by_id(&self.variant).is_none() {
-            bail!(
-                "unknown variant {:?}; known: {}",
-                self.variant,
-                Variant::ids().join(", ")
-            );
-        }
-        check_games_per_pairing(self.games_per_pairing as i64)?;
-        if self.concurrency == 0 {
-            bail!("concurrency must be at least 1");
-        }
-        if self.sync_interval_ms > MAX_SYNC_INTERVAL_MS {
-            bail!(
-                "sync_interval_ms (--sync-ms) must be at most {MAX_SYNC_INTERVAL_MS}, got {}",
-                self.sync_interval_ms
-            );
-        }
-        if self.bots.len() < 2 {
-            bail!(
-                "a tournament needs at least two bots, got {} (add [[bot]] entries or --bot NAME=CMD)",
-                self.bots.len()
-            );
-        }
-        let mut names = BTreeSet::new();
-        for bot in &self.bots {
-            bot.validate()?;
-            if bot.name.chars().any(char::is_control) {
-                bail!("bot name {:?} contains a control character", bot.name);
-            }
-            if !names.insert(bot.name.as_str()) {
-                bail!(
-                    "two bots are named {:?}; bot names must be unique",
-                    bot.name
-                );
-            }
-        }
-        Ok(())
+        let unlocated = |field| Origin::Unlocated { field };
+        let sourced = |value: i128, field| Sourced {
+            value,
+            origin: unlocated(field),
+        };
+        let resolved = Resolved {
+            variant: Sourced {
+                value: self.variant.clone(),
+                origin: unlocated("variant"),
+            },
+            games_per_pairing: sourced(self.games_per_pairing.into(), "games_per_pairing"),
+            time_control: Sourced {
+                value: self.time_control,
+                origin: unlocated("time_control"),
+            },
+            concurrency: sourced(self.concurrency as i128, "concurrency"),
+            seed: sourced(self.seed.into(), "seed"),
+            out: Sourced {
+                value: self.out.clone(),
+                origin: unlocated("out"),
+            },
+            opening_plies: sourced(self.opening_plies.into(), "opening_plies"),
+            grace_ms: sourced(self.grace_ms.into(), "grace_ms"),
+            sync_interval_ms: sourced(self.sync_interval_ms.into(), "sync_interval_ms"),
+            bots: self
+                .bots
+                .iter()
+                .map(|bot| Sourced {
+                    value: bot.clone(),
+                    origin: unlocated("bot"),
+                })
+                .collect(),
+        };
+        let nowhere = Source {
+            path: Path::new(""),
+            text: "",
+        };
+        validate(resolved, &nowhere).map(drop)
     }
-}
-
-fn check_games_per_pairing(n: i64) -> anyhow::Result<()> {
-    if n <= 0 || n % 2 != 0 {
-        bail!("games_per_pairing must be a positive even number (games are played in pairs with colours swapped), got {n}");
-    }
-    Ok(())
 }
 
 /// Values given on the command line; each one beats the file.
@@ -165,6 +166,8 @@ pub struct Overrides {
     pub sync_interval_ms: Option<u64>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
+    /// `--sandbox`: every bot runs in the sandbox, whatever the file says.
+    pub sandbox: bool,
 }
 
 /// The `[tournament]` table as written, every field optional and spanned so
@@ -184,6 +187,8 @@ struct RawTournament {
     opening_plies: Option<Spanned<i64>>,
     grace_ms: Option<Spanned<i64>>,
     sync_interval_ms: Option<Spanned<i64>>,
+    /// Default for bots without their own `sandbox` setting.
+    sandbox: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -210,18 +215,105 @@ impl Source<'_> {
     /// "FILE:LINE: field `F`: MESSAGE".
     fn error<T>(
         &self,
-        field: &str,
+        field: &'static str,
         value: &Spanned<T>,
         message: impl std::fmt::Display,
     ) -> anyhow::Error {
-        anyhow!(
-            "{}:{}: field `{}`: {}",
-            self.path.display(),
-            self.line_of(&value.span()),
-            field,
-            message
+        self.at(
+            &Origin::File {
+                field,
+                span: value.span(),
+            },
+            message,
         )
     }
+
+    /// `message` about a value, prefixed with where the value came from:
+    /// "FILE:LINE: field `F`: ", "--flag: " or "field `F`: ".
+    fn at(&self, origin: &Origin, message: impl std::fmt::Display) -> anyhow::Error {
+        match origin {
+            Origin::Flag(flag) => anyhow!("{flag}: {message}"),
+            Origin::File { field, span } => anyhow!(
+                "{}:{}: field `{}`: {}",
+                self.path.display(),
+                self.line_of(span),
+                field,
+                message
+            ),
+            Origin::Unlocated { field } => anyhow!("field `{field}`: {message}"),
+        }
+    }
+}
+
+/// Where a setting's value came from, so that the rule that rejects it can
+/// point there.
+#[derive(Debug, Clone)]
+enum Origin {
+    /// A command-line flag as the user wrote it: `--games`, `--bot "a=x"`.
+    Flag(String),
+    /// A field of the tournament file, at `span` of its text.
+    File {
+        field: &'static str,
+        span: Range<usize>,
+    },
+    /// A default, a value a front end supplied (`arena sprt`'s bots), or a
+    /// saved `tournament.json`.
+    Unlocated { field: &'static str },
+}
+
+/// A resolved value and its origin.
+#[derive(Debug)]
+struct Sourced<T> {
+    value: T,
+    origin: Origin,
+}
+
+/// Flag beats file beats default: the one resolution rule of every
+/// setting. `read` turns the file's value into the setting's type.
+fn resolve<T, F>(
+    flag: Option<T>,
+    flag_name: &str,
+    file: Option<&Spanned<F>>,
+    field: &'static str,
+    default: T,
+    read: impl FnOnce(&F) -> T,
+) -> Sourced<T> {
+    match (flag, file) {
+        (Some(value), _) => Sourced {
+            value,
+            origin: Origin::Flag(flag_name.to_string()),
+        },
+        (None, Some(spanned)) => Sourced {
+            value: read(spanned.get_ref()),
+            origin: Origin::File {
+                field,
+                span: spanned.span(),
+            },
+        },
+        (None, None) => Sourced {
+            value: default,
+            origin: Origin::Unlocated { field },
+        },
+    }
+}
+
+/// Every setting after resolution, not yet judged. Integers are held as
+/// written (`i128` holds both the file's `i64` and every flag's unsigned
+/// type), so the rules see a negative or oversized value as it was given.
+#[derive(Debug)]
+struct Resolved {
+    variant: Sourced<String>,
+    games_per_pairing: Sourced<i128>,
+    time_control: Sourced<TimeControl>,
+    concurrency: Sourced<i128>,
+    seed: Sourced<i128>,
+    out: Sourced<PathBuf>,
+    opening_plies: Sourced<i128>,
+    grace_ms: Sourced<i128>,
+    sync_interval_ms: Sourced<i128>,
+    /// File bots (with directories resolved), then bots given on the
+    /// command line, each replacing a bot of the same name.
+    bots: Vec<Sourced<BotSpec>>,
 }
 
 /// Reads a tournament file and applies `overrides`; `defaults` fill what
@@ -283,7 +375,7 @@ pub fn from_overrides(
 
 /// Parses `text` (the content of `path`), resolves bot directories against
 /// `base`, applies `overrides` and `defaults`, and validates the result.
-pub fn from_toml(
+fn from_toml(
     text: &str,
     path: &Path,
     base: &Path,
@@ -321,163 +413,243 @@ fn build(
     let raw: RawFile = toml::from_str(text)
         .map_err(|e| anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
     let src = Source { path, text };
+    let resolved = resolve_all(&raw, &src, base, overrides, defaults, extra_bots)?;
+    validate(resolved, &src)
+}
+
+/// Stage two: one value per setting from flags, file and defaults. Fails
+/// only on what cannot be read at all (a time control, a `--bot` flag).
+fn resolve_all(
+    raw: &RawFile,
+    src: &Source,
+    base: &Path,
+    overrides: &Overrides,
+    defaults: &Defaults,
+    extra_bots: Vec<BotSpec>,
+) -> anyhow::Result<Resolved> {
     let t = &raw.tournament;
-
-    let variant = match (&overrides.variant, &t.variant) {
-        (Some(v), _) => {
-            Variant::by_id(v).ok_or_else(|| {
-                anyhow!(
-                    "--variant: unknown variant {v:?}; known: {}",
-                    Variant::ids().join(", ")
-                )
-            })?;
-            v.clone()
-        }
-        (None, Some(v)) => {
-            Variant::by_id(v.get_ref()).ok_or_else(|| {
-                src.error(
-                    "variant",
-                    v,
-                    format!(
-                        "unknown variant {:?}; known: {}",
-                        v.get_ref(),
-                        Variant::ids().join(", ")
-                    ),
-                )
-            })?;
-            v.get_ref().clone()
-        }
-        (None, None) => DEFAULT_VARIANT.to_string(),
-    };
-
-    let games_per_pairing = match (overrides.games_per_pairing, &t.games_per_pairing) {
-        (Some(n), _) => {
-            check_games_per_pairing(n as i64).context("--games")?;
-            n
-        }
-        (None, Some(n)) => {
-            check_games_per_pairing(*n.get_ref())
-                .map_err(|e| src.error("games_per_pairing", n, e))?;
-            u32::try_from(*n.get_ref())
-                .map_err(|_| src.error("games_per_pairing", n, "too large"))?
-        }
-        (None, None) => DEFAULT_GAMES_PER_PAIRING,
-    };
-
+    let int = |n: &i64| i128::from(*n);
     let time_control = match &overrides.time_control {
-        Some(tc) => parse_time_control(tc).context("--tc")?,
-        None => file_time_control(&src, t)?,
+        Some(tc) => Sourced {
+            value: parse_time_control(tc).context("--tc")?,
+            origin: Origin::Flag("--tc".into()),
+        },
+        None => file_time_control(src, t)?,
     };
 
-    let concurrency = match (overrides.concurrency, &t.concurrency) {
-        (Some(0), _) => bail!("--concurrency must be at least 1"),
-        (Some(n), _) => n,
-        (None, Some(n)) => positive(&src, "concurrency", n)? as usize,
-        (None, None) => defaults.concurrency.max(1),
-    };
-
-    let seed = match (overrides.seed, &t.seed) {
-        (Some(s), _) => s,
-        (None, Some(s)) => {
-            u64::try_from(*s.get_ref()).map_err(|_| src.error("seed", s, "must not be negative"))?
-        }
-        (None, None) => defaults.seed,
-    };
-
-    let out = match (&overrides.out, &t.out) {
-        (Some(o), _) => o.clone(),
-        (None, Some(o)) => o.get_ref().clone(),
-        (None, None) => defaults.out.clone(),
-    };
-
-    let opening_plies = match (overrides.opening_plies, &t.opening_plies) {
-        (Some(n), _) => n,
-        (None, Some(n)) => {
-            let v = *n.get_ref();
-            if !(0..=1000).contains(&v) {
-                return Err(src.error(
-                    "opening_plies",
-                    n,
-                    format!("must be between 0 and 1000, got {v}"),
-                ));
+    let mut bots: Vec<Sourced<BotSpec>> = raw
+        .bot
+        .iter()
+        .map(|spanned| {
+            let mut bot = spanned.get_ref().clone();
+            bot.resolve_relative_to(base);
+            Sourced {
+                value: bot,
+                origin: Origin::File {
+                    field: "bot",
+                    span: spanned.span(),
+                },
             }
-            v as u32
-        }
-        (None, None) => 0,
-    };
-
-    let grace_ms = match (overrides.grace_ms, &t.grace_ms) {
-        (Some(ms), _) => ms,
-        (None, Some(ms)) => u64::try_from(*ms.get_ref())
-            .map_err(|_| src.error("grace_ms", ms, "must not be negative"))?,
-        (None, None) => default_grace_ms(),
-    };
-
-    let sync_interval_ms = match (overrides.sync_interval_ms, &t.sync_interval_ms) {
-        (Some(ms), _) => ms,
-        (None, Some(ms)) => u64::try_from(*ms.get_ref())
-            .ok()
-            .filter(|&v| v <= MAX_SYNC_INTERVAL_MS)
-            .ok_or_else(|| {
-                src.error(
-                    "sync_interval_ms",
-                    ms,
-                    format!("must be between 0 and {MAX_SYNC_INTERVAL_MS}"),
-                )
-            })?,
-        (None, None) => default_sync_interval_ms(),
-    };
-
-    let mut bots = Vec::with_capacity(raw.bot.len());
-    let mut seen = BTreeSet::new();
-    for spanned in &raw.bot {
-        let mut bot = spanned.get_ref().clone();
-        bot.validate().map_err(|e| src.error("bot", spanned, e))?;
-        if !seen.insert(bot.name.clone()) {
-            return Err(src.error(
-                "bot",
-                spanned,
-                format!(
-                    "a second bot is named {:?}; bot names must be unique",
-                    bot.name
-                ),
-            ));
-        }
-        bot.resolve_relative_to(base);
-        bots.push(bot);
-    }
-    let flag_bots = overrides
+        })
+        .collect();
+    let given = extra_bots.into_iter().map(|bot| Sourced {
+        value: bot,
+        origin: Origin::Unlocated { field: "bot" },
+    });
+    let flagged = overrides
         .bots
         .iter()
-        .map(|flag| parse_bot_flag(flag))
+        .map(|flag| {
+            Ok(Sourced {
+                value: parse_bot_flag(flag)?,
+                origin: Origin::Flag(format!("--bot {flag:?}")),
+            })
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    for mut bot in extra_bots.into_iter().chain(flag_bots) {
-        bot.resolve_relative_to(&defaults.current_dir);
-        match bots.iter_mut().find(|b| b.name == bot.name) {
+    for mut bot in given.chain(flagged) {
+        bot.value.resolve_relative_to(&defaults.current_dir);
+        match bots.iter_mut().find(|b| b.value.name == bot.value.name) {
             Some(existing) => *existing = bot,
             None => bots.push(bot),
         }
     }
 
-    let config = TournamentConfig {
-        variant,
-        games_per_pairing,
+    // The sandbox is resolved into each bot, so it is recorded with it.
+    let sandbox_default = t.sandbox.unwrap_or(false);
+    for bot in &mut bots {
+        if overrides.sandbox || (bot.value.sandbox.is_none() && sandbox_default) {
+            bot.value.sandbox = Some(true);
+        }
+    }
+
+    Ok(Resolved {
+        variant: resolve(
+            overrides.variant.clone(),
+            "--variant",
+            t.variant.as_ref(),
+            "variant",
+            DEFAULT_VARIANT.to_string(),
+            String::clone,
+        ),
+        games_per_pairing: resolve(
+            overrides.games_per_pairing.map(i128::from),
+            "--games",
+            t.games_per_pairing.as_ref(),
+            "games_per_pairing",
+            DEFAULT_GAMES_PER_PAIRING.into(),
+            int,
+        ),
         time_control,
+        concurrency: resolve(
+            overrides.concurrency.map(|n| n as i128),
+            "--concurrency",
+            t.concurrency.as_ref(),
+            "concurrency",
+            defaults.concurrency.max(1) as i128,
+            int,
+        ),
+        seed: resolve(
+            overrides.seed.map(i128::from),
+            "--seed",
+            t.seed.as_ref(),
+            "seed",
+            defaults.seed.into(),
+            int,
+        ),
+        out: resolve(
+            overrides.out.clone(),
+            "--out",
+            t.out.as_ref(),
+            "out",
+            defaults.out.clone(),
+            PathBuf::clone,
+        ),
+        opening_plies: resolve(
+            overrides.opening_plies.map(i128::from),
+            "--opening-plies",
+            t.opening_plies.as_ref(),
+            "opening_plies",
+            0,
+            int,
+        ),
+        grace_ms: resolve(
+            overrides.grace_ms.map(i128::from),
+            "--grace-ms",
+            t.grace_ms.as_ref(),
+            "grace_ms",
+            default_grace_ms().into(),
+            int,
+        ),
+        sync_interval_ms: resolve(
+            overrides.sync_interval_ms.map(i128::from),
+            "--sync-ms",
+            t.sync_interval_ms.as_ref(),
+            "sync_interval_ms",
+            default_sync_interval_ms().into(),
+            int,
+        ),
+        bots,
+    })
+}
+
+/// Stage three, the one validation pass: every rule, once, whatever the
+/// value's source (flag, file, default, or a resumed `tournament.json`).
+/// An error names where the rejected value came from. New rules go here.
+fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
+    let check = |value: &Sourced<i128>, rule: fn(i128) -> Result<u64, String>| {
+        rule(value.value).map_err(|message| src.at(&value.origin, message))
+    };
+    if Variant::by_id(&r.variant.value).is_none() {
+        let message = format!(
+            "unknown variant {:?}; known: {}",
+            r.variant.value,
+            Variant::ids().join(", ")
+        );
+        return Err(src.at(&r.variant.origin, message));
+    }
+    let games_per_pairing = check(&r.games_per_pairing, |n| {
+        if n <= 0 || n % 2 != 0 {
+            return Err(format!("games_per_pairing must be a positive even number (games are played in pairs with colours swapped), got {n}"));
+        }
+        at_most(n, u32::MAX.into())
+    })? as u32;
+    let concurrency = check(&r.concurrency, |n| {
+        if n <= 0 {
+            return Err(format!("must be positive, got {n}"));
+        }
+        at_most(n, usize::MAX as u64)
+    })? as usize;
+    let seed = check(&r.seed, non_negative)?;
+    let opening_plies = check(&r.opening_plies, |n| {
+        if !(0..=1000).contains(&n) {
+            return Err(format!("must be between 0 and 1000, got {n}"));
+        }
+        Ok(n as u64)
+    })? as u32;
+    let grace_ms = check(&r.grace_ms, non_negative)?;
+    let sync_interval_ms = check(&r.sync_interval_ms, |n| {
+        if !(0..=MAX_SYNC_INTERVAL_MS as i128).contains(&n) {
+            return Err(format!(
+                "must be between 0 and {MAX_SYNC_INTERVAL_MS}, got {n}"
+            ));
+        }
+        Ok(n as u64)
+    })?;
+
+    let mut names = BTreeSet::new();
+    for bot in &r.bots {
+        let name = &bot.value.name;
+        bot.value
+            .validate()
+            .map_err(|e| src.at(&bot.origin, format!("{e:#}")))?;
+        if name.chars().any(char::is_control) {
+            let message = format!("bot name {name:?} contains a control character");
+            return Err(src.at(&bot.origin, message));
+        }
+        if !names.insert(name.as_str()) {
+            let message = format!("a second bot is named {name:?}; bot names must be unique");
+            return Err(src.at(&bot.origin, message));
+        }
+    }
+
+    if r.bots.len() < 2 {
+        bail!(
+            "{}: a tournament needs at least two bots, got {} (add [[bot]] entries or --bot NAME=CMD)",
+            src.path.display(),
+            r.bots.len()
+        );
+    }
+    Ok(TournamentConfig {
+        variant: r.variant.value,
+        games_per_pairing,
+        time_control: r.time_control.value,
         concurrency,
         seed,
-        out,
+        out: r.out.value,
         opening_plies,
         grace_ms,
         sync_interval_ms,
-        bots,
-    };
-    config
-        .validate()
-        .with_context(|| format!("{}", path.display()))?;
-    Ok(config)
+        bots: r.bots.into_iter().map(|b| b.value).collect(),
+    })
 }
 
-/// `--bot NAME=COMMAND LINE`.
+fn non_negative(n: i128) -> Result<u64, String> {
+    if n < 0 {
+        return Err("must not be negative".into());
+    }
+    at_most(n, u64::MAX)
+}
+
+fn at_most(n: i128, max: u64) -> Result<u64, String> {
+    u64::try_from(n)
+        .ok()
+        .filter(|&v| v <= max)
+        .ok_or_else(|| format!("too large: {n} (at most {max})"))
+}
+
+/// `--bot NAME=COMMAND LINE`, a valid bot on its own (`arena sprt` takes
+/// bots this way too); how it fits with the others is checked by
+/// `validate`.
 pub fn parse_bot_flag(flag: &str) -> anyhow::Result<BotSpec> {
     let (name, command) = flag
         .split_once('=')
@@ -488,7 +660,7 @@ pub fn parse_bot_flag(flag: &str) -> anyhow::Result<BotSpec> {
     Ok(spec)
 }
 
-fn positive(src: &Source, field: &str, value: &Spanned<i64>) -> anyhow::Result<u64> {
+fn positive(src: &Source, field: &'static str, value: &Spanned<i64>) -> anyhow::Result<u64> {
     let v = *value.get_ref();
     if v <= 0 {
         return Err(src.error(field, value, format!("must be positive, got {v}")));
@@ -496,9 +668,28 @@ fn positive(src: &Source, field: &str, value: &Spanned<i64>) -> anyhow::Result<u
     Ok(v as u64)
 }
 
+/// The file's time control, located at the field that sets it.
+fn file_time_control(src: &Source, t: &RawTournament) -> anyhow::Result<Sourced<TimeControl>> {
+    let value = read_time_control(src, t)?;
+    let located = [
+        ("time_control", t.time_control.as_ref().map(Spanned::span)),
+        ("move_ms", t.move_ms.as_ref().map(Spanned::span)),
+        ("base_ms", t.base_ms.as_ref().map(Spanned::span)),
+    ]
+    .into_iter()
+    .find_map(|(field, span)| Some((field, span?)));
+    let origin = match located {
+        Some((field, span)) => Origin::File { field, span },
+        None => Origin::Unlocated {
+            field: "time_control",
+        },
+    };
+    Ok(Sourced { value, origin })
+}
+
 /// One of `time_control = "..."`, `move_ms = N`, or `base_ms = N` with an
 /// optional `increment_ms`; mixing the forms is an error.
-fn file_time_control(src: &Source, t: &RawTournament) -> anyhow::Result<TimeControl> {
+fn read_time_control(src: &Source, t: &RawTournament) -> anyhow::Result<TimeControl> {
     if let Some(tc) = &t.time_control {
         if let Some(other) = t
             .move_ms
@@ -533,7 +724,7 @@ fn file_time_control(src: &Source, t: &RawTournament) -> anyhow::Result<TimeCont
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC, for default output directory names.
-pub fn utc_timestamp(t: std::time::SystemTime) -> String {
+fn utc_timestamp(t: std::time::SystemTime) -> String {
     let secs = t
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -680,6 +871,7 @@ cwd = "bots"
             opening_plies: Some(1),
             grace_ms: Some(250),
             sync_interval_ms: Some(50),
+            sandbox: false,
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
         };
         let c = parse(&text, &overrides).unwrap();
@@ -824,6 +1016,50 @@ cwd = "bots"
     }
 
     #[test]
+    fn sandbox_setting_per_tournament_per_bot_and_flag() {
+        let text = "[tournament]\nsandbox = true\n[[bot]]\nname = 'a'\ncommand = 'x'\n\
+                    [[bot]]\nname = 'b'\ncommand = 'y'\nsandbox = false\nnetwork = true\nwritable = ['data']\n";
+        let c = parse(text, &Overrides::default()).unwrap();
+        assert_eq!(c.bots[0].sandbox, Some(true));
+        assert_eq!(c.bots[1].sandbox, Some(false));
+        assert!(c.bots[1].network && c.bots[1].writable == [PathBuf::from("data")]);
+        let flag = Overrides {
+            sandbox: true,
+            ..Default::default()
+        };
+        let c = parse(text, &flag).unwrap();
+        assert!(c.bots.iter().all(|b| b.sandbox == Some(true)));
+        let c = parse(TWO_BOTS, &Overrides::default()).unwrap();
+        assert!(c.bots.iter().all(|b| b.sandbox.is_none()));
+    }
+
+    #[test]
+    fn flags_and_saved_configs_meet_the_same_rules_as_the_file() {
+        let err = parse(
+            TWO_BOTS,
+            &Overrides {
+                opening_plies: Some(5000),
+                ..Default::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(err, "--opening-plies: must be between 0 and 1000, got 5000");
+        let mut c = parse(TWO_BOTS, &Overrides::default()).unwrap();
+        c.validate().unwrap();
+        c.games_per_pairing = 3;
+        let err = c.validate().unwrap_err().to_string();
+        assert!(
+            err.starts_with("field `games_per_pairing`: ") && err.contains("even"),
+            "{err}"
+        );
+        c.games_per_pairing = 2;
+        c.bots[1].name = "a".into();
+        let err = c.validate().unwrap_err().to_string();
+        assert!(err.contains("unique"), "{err}");
+    }
+
+    #[test]
     fn flags_alone_make_a_config() {
         let overrides = Overrides {
             bots: vec!["a=python3 a.py".into(), "b=python3 b.py".into()],
@@ -831,6 +1067,7 @@ cwd = "bots"
         };
         let c = from_overrides(&overrides, &defaults()).unwrap();
         assert_eq!(c.bot_names(), ["a", "b"]);
+        assert!(c.bots.iter().all(|b| b.sandbox.is_none()));
         assert_eq!(c.bots[0].cwd.as_deref(), Some(Path::new("/here")));
     }
 

@@ -33,6 +33,15 @@ impl GameSet {
             .is_some_and(|w| w & (1u64 << (id % 64)) != 0)
     }
 
+    /// The ids in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.words.iter().enumerate().flat_map(|(word, &bits)| {
+            (0..64u64)
+                .filter(move |bit| bits & (1 << bit) != 0)
+                .map(move |bit| word as u64 * 64 + bit)
+        })
+    }
+
     /// Number of ids in the set.
     pub fn len(&self) -> u64 {
         self.len
@@ -58,5 +67,6 @@ mod tests {
         assert_eq!(set.len(), 4);
         assert!(set.contains(63) && set.contains(1000) && !set.contains(65));
         assert!(!set.contains(100_000));
+        assert_eq!(set.iter().collect::<Vec<_>>(), [0, 63, 64, 1000]);
     }
 }

@@ -12,35 +12,27 @@
 //! the rest. Anything else unreadable is not crash damage, so it is an error
 //! naming the file and line rather than something silently thrown away.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::report::games_csv::GameRow;
+use super::game_set::GameSet;
+use crate::games::{GameResult, RuleReason};
+use crate::referee::GameRow;
 
-pub const GAMES_CSV: &str = "games.csv";
-pub const GAMES_JSONL: &str = "games.jsonl";
-pub const LOGS_DIR: &str = "logs";
-
-/// A game read back from the journal.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FinishedGame {
-    pub row: GameRow,
-    /// The `games.jsonl` object.
-    pub record: Value,
-}
+pub use super::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR};
 
 /// What [`Journal::recover`] found.
 #[derive(Debug, Default)]
 pub struct Recovery {
-    /// Finished games in `games.csv` order.
-    pub finished: Vec<FinishedGame>,
+    /// Ids of the finished games (in both files). The games themselves
+    /// stay on disk, to be streamed by whoever needs them.
+    pub finished: GameSet,
     /// One line per repair, for the user: torn lines, one-sided games, duplicates.
     pub repairs: Vec<String>,
 }
@@ -99,110 +91,101 @@ impl Journal {
     /// Reads the journal in `dir`, repairs crash damage and reopens it for
     /// appending. `check` vets each `games.csv` row against the plan (known
     /// game id, right bots and opening); a row it rejects is an error.
+    ///
+    /// The files are streamed a line at a time and only game ids are kept
+    /// (as bitsets), so memory does not grow with the games; a file that
+    /// needs repair is rewritten in a second streaming pass.
     pub fn recover(
         dir: &Path,
         check: impl Fn(&GameRow) -> anyhow::Result<()>,
     ) -> anyhow::Result<(Journal, Recovery)> {
         let csv_path = dir.join(GAMES_CSV);
         let jsonl_path = dir.join(GAMES_JSONL);
-        let csv_bytes = read_or_empty(&csv_path)?;
-        let jsonl_bytes = read_or_empty(&jsonl_path)?;
-        let mut repairs = Vec::new();
-
-        let csv_lines = split_lines(&csv_bytes, GAMES_CSV, &mut repairs);
-        let jsonl_lines = split_lines(&jsonl_bytes, GAMES_JSONL, &mut repairs);
-
-        // games.csv: header, then rows.
         let header = csv_header();
-        let mut rows: Vec<(GameRow, &[u8])> = Vec::new();
-        let mut body = csv_lines.as_slice();
-        match body.first() {
-            Some((_, line)) if *line == header.trim_end().as_bytes() => body = &body[1..],
-            Some((_, line)) => bail!(
-                "{}:1: expected the header {:?}, found {:?}",
-                csv_path.display(),
-                header.trim_end(),
-                String::from_utf8_lossy(line)
-            ),
-            None => {}
-        }
-        for &(number, line) in body {
+        let mut torn = Vec::new();
+
+        // games.csv: header, then rows; each row vetted by `check`.
+        let mut in_csv = GameSet::new();
+        let mut csv_duplicates = Vec::new();
+        let mut header_seen = false;
+        let csv_scan = scan_lines(&csv_path, &mut torn, |number, line| {
+            if !header_seen {
+                if line != header.trim_end().as_bytes() {
+                    bail!(
+                        "{}:1: expected the header {:?}, found {:?}",
+                        csv_path.display(),
+                        header.trim_end(),
+                        String::from_utf8_lossy(line)
+                    );
+                }
+                header_seen = true;
+                return Ok(());
+            }
             let row = parse_row(line)
                 .with_context(|| format!("{}:{number}: unreadable row", csv_path.display()))?;
             check(&row).with_context(|| format!("{}:{number}", csv_path.display()))?;
-            rows.push((row, line));
-        }
-
-        // games.jsonl: objects with a numeric "id".
-        let mut records: BTreeMap<u64, (Value, &[u8])> = BTreeMap::new();
-        for &(number, line) in &jsonl_lines {
-            let context = || format!("{}:{number}", jsonl_path.display());
-            let value: Value = serde_json::from_slice(line)
-                .map_err(|e| anyhow!("not a JSON object: {e}"))
-                .with_context(context)?;
-            let id = value
-                .get("id")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| anyhow!("the record has no numeric \"id\""))
-                .with_context(context)?;
-            match records.entry(id) {
-                std::collections::btree_map::Entry::Occupied(_) => repairs.push(format!(
-                    "{GAMES_JSONL}: line {number} repeats game {id}; kept the first"
-                )),
-                std::collections::btree_map::Entry::Vacant(slot) => {
-                    slot.insert((value, line));
-                }
-            }
-        }
-
-        // A game is finished iff it is in both files.
-        let mut finished = Vec::new();
-        let mut kept_csv: Vec<&[u8]> = Vec::new();
-        let mut kept_jsonl: Vec<&[u8]> = Vec::new();
-        let mut seen = BTreeSet::new();
-        for (row, line) in rows {
-            if !seen.insert(row.id) {
-                repairs.push(format!(
+            if !in_csv.insert(row.id) {
+                csv_duplicates.push(format!(
                     "{GAMES_CSV}: game {} appears twice; kept the first",
                     row.id
                 ));
-                continue;
             }
-            match records.remove(&row.id) {
-                Some((record, record_line)) => {
-                    kept_csv.push(line);
-                    kept_jsonl.push(record_line);
-                    finished.push(FinishedGame { row, record });
-                }
-                None => repairs.push(format!(
-                    "game {} is in {GAMES_CSV} but not in {GAMES_JSONL}; it will be replayed",
-                    row.id
-                )),
+            Ok(())
+        })?;
+
+        // games.jsonl: objects with a numeric "id"; the first copy counts.
+        let mut records = GameSet::new();
+        let mut jsonl_duplicates = Vec::new();
+        let jsonl_scan = scan_lines(&jsonl_path, &mut torn, |number, line| {
+            let id =
+                record_id(line).with_context(|| format!("{}:{number}", jsonl_path.display()))?;
+            if !records.insert(id) {
+                jsonl_duplicates.push(format!(
+                    "{GAMES_JSONL}: line {number} repeats game {id}; kept the first"
+                ));
+            }
+            Ok(())
+        })?;
+
+        // A game is finished iff it is in both files.
+        let mut repairs = torn;
+        repairs.extend(jsonl_duplicates);
+        repairs.extend(csv_duplicates);
+        let mut finished = GameSet::new();
+        for id in in_csv.iter() {
+            if records.contains(id) {
+                finished.insert(id);
+            } else {
+                repairs.push(format!(
+                    "game {id} is in {GAMES_CSV} but not in {GAMES_JSONL}; it will be replayed"
+                ));
             }
         }
-        for id in records.keys() {
+        for id in records.iter().filter(|&id| !in_csv.contains(id)) {
             repairs.push(format!(
                 "game {id} is in {GAMES_JSONL} but not in {GAMES_CSV}; it will be replayed"
             ));
         }
 
-        let csv_clean = csv_lines.len() == kept_csv.len() + 1 && ends_clean(&csv_bytes);
-        let jsonl_clean = jsonl_lines.len() == kept_jsonl.len() && ends_clean(&jsonl_bytes);
-        if !csv_clean || csv_bytes.is_empty() {
-            let mut text = header.into_bytes();
-            for line in &kept_csv {
-                text.extend_from_slice(line);
-                text.push(b'\n');
-            }
-            write_atomically(&csv_path, &text)?;
+        let kept = finished.len();
+        let csv_clean = header_seen && csv_scan.lines == kept + 1 && !csv_scan.torn;
+        if !csv_clean {
+            let mut header_done = false;
+            let mut keep = GameSet::new();
+            rewrite_lines(&csv_path, header.as_bytes(), |line| {
+                if !std::mem::replace(&mut header_done, true) {
+                    return Ok(false);
+                }
+                let id = parse_row(line)?.id;
+                Ok(finished.contains(id) && keep.insert(id))
+            })?;
         }
-        if !jsonl_clean {
-            let mut text = Vec::new();
-            for line in &kept_jsonl {
-                text.extend_from_slice(line);
-                text.push(b'\n');
-            }
-            write_atomically(&jsonl_path, &text)?;
+        if jsonl_scan.lines != kept || jsonl_scan.torn {
+            let mut keep = GameSet::new();
+            rewrite_lines(&jsonl_path, b"", |line| {
+                let id = record_id(line)?;
+                Ok(finished.contains(id) && keep.insert(id))
+            })?;
         }
         let journal = Journal::open(dir)?;
         Ok((journal, Recovery { finished, repairs }))
@@ -419,50 +402,104 @@ fn write_batch(
     Ok(())
 }
 
-fn read_or_empty(path: &Path) -> anyhow::Result<Vec<u8>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+/// The `"id"` of a `games.jsonl` line, reading past the rest of the
+/// record without keeping it.
+fn record_id(line: &[u8]) -> anyhow::Result<u64> {
+    #[derive(Deserialize)]
+    struct Id {
+        id: Option<Value>,
+    }
+    let record: Id = serde_json::from_slice(line).map_err(|e| anyhow!("not a JSON object: {e}"))?;
+    record
+        .id
+        .as_ref()
+        .and_then(Value::as_u64)
+        .ok_or_else(|| anyhow!("the record has no numeric \"id\""))
+}
+
+/// What [`scan_lines`] saw in a file.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct Scan {
+    /// Complete lines that are not blank.
+    lines: u64,
+    /// The file ended in an unterminated line (dropped).
+    torn: bool,
+}
+
+/// Calls `visit` with each complete, non-blank line of the file at `path`
+/// (a missing file is empty) and its 1-based number, reading one line at a
+/// time.
+fn scan_lines(
+    path: &Path,
+    repairs: &mut Vec<String>,
+    visit: impl FnMut(usize, &[u8]) -> anyhow::Result<()>,
+) -> anyhow::Result<Scan> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    match File::open(path) {
+        Ok(file) => for_each_line(BufReader::new(file), &name, repairs, visit)
+            .with_context(|| format!("cannot read {}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Scan::default()),
         Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
     }
 }
 
-fn ends_clean(bytes: &[u8]) -> bool {
-    bytes.is_empty() || bytes.ends_with(b"\n")
-}
-
-/// Complete lines with their 1-based numbers. An unterminated last line is
-/// what a crash mid-write leaves; it is dropped and reported. Blank lines
-/// are skipped.
-fn split_lines<'a>(
-    bytes: &'a [u8],
+/// Complete lines with their 1-based numbers; `\r\n` ends a line too and
+/// blank lines are skipped. An unterminated last line is what a crash
+/// mid-write leaves: it is dropped and reported in `repairs`.
+fn for_each_line(
+    mut reader: impl BufRead,
     name: &str,
     repairs: &mut Vec<String>,
-) -> Vec<(usize, &'a [u8])> {
-    let mut lines = Vec::new();
-    let mut rest = bytes;
+    mut visit: impl FnMut(usize, &[u8]) -> anyhow::Result<()>,
+) -> anyhow::Result<Scan> {
+    let mut scan = Scan::default();
+    let mut buffer = Vec::new();
     let mut number = 0;
-    while !rest.is_empty() {
+    loop {
+        buffer.clear();
+        if reader.read_until(b'\n', &mut buffer)? == 0 {
+            return Ok(scan);
+        }
         number += 1;
-        match rest.iter().position(|&b| b == b'\n') {
-            Some(end) => {
-                let line = &rest[..end];
-                let line = line.strip_suffix(b"\r").unwrap_or(line);
-                if !line.iter().all(u8::is_ascii_whitespace) {
-                    lines.push((number, line));
-                }
-                rest = &rest[end + 1..];
-            }
-            None => {
-                repairs.push(format!(
-                    "{name}: dropped an unfinished last line {number} ({} bytes, cut off by a crash)",
-                    rest.len()
-                ));
-                break;
-            }
+        let Some(line) = buffer.strip_suffix(b"\n") else {
+            repairs.push(format!(
+                "{name}: dropped an unfinished last line {number} ({} bytes, cut off by a crash)",
+                buffer.len()
+            ));
+            scan.torn = true;
+            return Ok(scan);
+        };
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            scan.lines += 1;
+            visit(number, line)?;
         }
     }
-    lines
+}
+
+/// Rewrites the file at `path` atomically as `head` followed by the lines
+/// `keep` accepts (streamed, as [`for_each_line`] reads them).
+fn rewrite_lines(
+    path: &Path,
+    head: &[u8],
+    mut keep: impl FnMut(&[u8]) -> anyhow::Result<bool>,
+) -> anyhow::Result<()> {
+    write_atomically_with(path, |out| {
+        out.write_all(head)?;
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        for_each_line(BufReader::new(file), "", &mut Vec::new(), |_, line| {
+            if keep(line)? {
+                out.write_all(line)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        })?;
+        Ok(())
+    })
 }
 
 /// The `games.csv` header line, derived from [`GameRow`]'s fields.
@@ -477,8 +514,8 @@ pub fn csv_header() -> String {
             white: String::new(),
             black: String::new(),
             opening: String::new(),
-            result: String::new(),
-            reason: String::new(),
+            result: GameResult::Draw,
+            reason: RuleReason::Full.into(),
             plies: 0,
             white_time_ms: 0,
             black_time_ms: 0,
@@ -525,23 +562,41 @@ fn parse_row(line: &[u8]) -> anyhow::Result<GameRow> {
 /// new content: write a temporary file, sync it, rename it over, sync the
 /// directory.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    write_atomically_with(path, |out| Ok(out.write_all(bytes)?))
+}
+
+/// [`write_atomically`] with the content written by `fill`, which may read
+/// the old `path` while it writes.
+fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
     tmp_name.push(".tmp");
     let tmp = path.with_file_name(tmp_name);
-    let result = (|| -> std::io::Result<()> {
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
+    let result = (|| -> anyhow::Result<()> {
+        let mut out = BufWriter::new(File::create(&tmp)?);
+        fill(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)?;
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            // Makes the rename durable; not possible on every platform.
-            if let Ok(dir) = File::open(parent) {
-                let _ = dir.sync_all();
-            }
-        }
-        Ok(())
+        sync_parent(path)
     })();
     result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Makes a rename in `path`'s directory durable. Directories cannot be
+/// opened as files outside Unix, where the rename is left to the system.
+fn sync_parent(path: &Path) -> anyhow::Result<()> {
+    let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    if cfg!(unix) {
+        File::open(parent)
+            .and_then(|dir| dir.sync_all())
+            .with_context(|| format!("cannot sync directory {}", parent.display()))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -557,8 +612,8 @@ mod tests {
             white: "a, the first".into(),
             black: "b \"quoted\"".into(),
             opening: "a1 b2".into(),
-            result: "1-0".into(),
-            reason: "group".into(),
+            result: GameResult::WhiteWins,
+            reason: RuleReason::Group.into(),
             plies: 9,
             white_time_ms: 10,
             black_time_ms: 12,
@@ -615,14 +670,40 @@ mod tests {
     }
 
     #[test]
-    fn split_lines_drops_only_an_unterminated_tail() {
+    fn lines_are_read_whole_and_an_unterminated_tail_is_dropped() {
+        let read = |bytes: &[u8], repairs: &mut Vec<String>| {
+            let mut lines = Vec::new();
+            let scan = for_each_line(bytes, "f", repairs, |n, line| {
+                lines.push((n, line.to_vec()));
+                Ok(())
+            })
+            .unwrap();
+            (lines, scan)
+        };
         let mut repairs = Vec::new();
-        let lines = split_lines(b"a\n\nb\r\nc", "f", &mut repairs);
-        assert_eq!(lines, [(1, &b"a"[..]), (3, &b"b"[..])]);
+        let (lines, scan) = read(b"a\n\nb\r\nc", &mut repairs);
+        assert_eq!(lines, [(1, b"a".to_vec()), (3, b"b".to_vec())]);
+        assert_eq!(
+            scan,
+            Scan {
+                lines: 2,
+                torn: true
+            }
+        );
         assert_eq!(repairs.len(), 1);
         assert!(repairs[0].contains("line 4"), "{repairs:?}");
         repairs.clear();
-        assert_eq!(split_lines(b"a\n", "f", &mut repairs).len(), 1);
+        let (lines, scan) = read(b"a\n", &mut repairs);
+        assert_eq!((lines.len(), scan.torn), (1, false));
         assert!(repairs.is_empty());
+    }
+
+    #[test]
+    fn record_ids_need_a_json_object_with_a_numeric_id() {
+        assert_eq!(record_id(br#"{"moves":["a1"],"id":7}"#).unwrap(), 7);
+        let err = record_id(b"not json").unwrap_err().to_string();
+        assert!(err.contains("not a JSON object"), "{err}");
+        let err = record_id(br#"{"id":"7"}"#).unwrap_err().to_string();
+        assert!(err.contains("numeric"), "{err}");
     }
 }

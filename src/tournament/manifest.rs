@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::stats::EloModel;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +19,7 @@ use super::schedule::{
     game_pair, random_opening, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
 };
 
-pub const MANIFEST_FILE: &str = "tournament.json";
+pub use super::output_files::MANIFEST_FILE;
 
 /// Bumped when the file's meaning changes incompatibly.
 /// Format 1 listed every scheduled game; format 2 computes them.
@@ -53,6 +54,14 @@ pub struct SprtPlan {
     pub beta: f64,
     /// Stop undecided after this many pairs (`None`: no limit).
     pub max_pairs: Option<u64>,
+    /// The Elo scale of `elo0` and `elo1`. Runs recorded before the choice
+    /// existed used logistic Elo, so a missing field means that.
+    #[serde(default = "logistic")]
+    pub model: EloModel,
+}
+
+fn logistic() -> EloModel {
+    EloModel::Logistic
 }
 
 impl Manifest {

@@ -10,7 +10,9 @@
 //! - [`preflight`]: warnings about bot programs that cannot be found.
 //! - [`session`]: one output directory, new or resumed, and its final standings.
 //! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
-//! - [`progress`]: per-game lines and the progress bar.
+//! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
+//!   trait a front end implements (the terminal one is `cli::output`); nothing
+//!   in this module prints.
 //! - [`round_robin`]: a whole round-robin tournament.
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
 
@@ -18,6 +20,7 @@ pub mod config;
 pub mod game_set;
 pub mod journal;
 pub mod manifest;
+pub mod output_files;
 pub mod preflight;
 pub mod progress;
 pub mod round_robin;
@@ -27,6 +30,7 @@ pub mod session;
 pub mod sprt;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
-pub use journal::{FinishedGame, Journal, Recovery};
+pub use journal::{Journal, Recovery};
 pub use manifest::{Manifest, Plan, SprtPlan};
+pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;

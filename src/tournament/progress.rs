@@ -1,98 +1,140 @@
-//! What a running tournament shows on the terminal: one line per finished
-//! game (on stdout, so it can be logged), and a progress bar on stderr with
-//! games done / total, the ETA and a status such as the current leader.
-//! The bar draws only on a terminal; in a pipe only the lines appear.
+//! What a run reports while it runs, as typed events: the [`RunOutput`]
+//! trait that the front end implements (the terminal one, with its progress
+//! bar and tables, is `cli::output`), the data its events carry, and the
+//! [`Scoreboard`] behind the round robin's "leader" status. Nothing here
+//! prints; how an event looks is the implementation's choice, so a run can
+//! go quietly (`struct Quiet; impl RunOutput for Quiet {}`), to a terminal,
+//! or to a report.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-use crate::protocol::RULE_REASONS;
+use super::config::TournamentConfig;
+use super::manifest::SprtPlan;
+use super::runner::RunEnd;
 use crate::referee::GameRecord;
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
+use crate::report::rating::RatingReport;
+use crate::stats::{Pentanomial, SprtStatus};
 
-pub struct Progress {
-    bar: ProgressBar,
+/// Receives the events of a tournament or SPRT run, in this order:
+/// [`started`](RunOutput::started), [`resumed`](RunOutput::resumed) (only
+/// when continuing a run), [`warning`](RunOutput::warning)s,
+/// [`playing`](RunOutput::playing), then per game
+/// [`game_finished`](RunOutput::game_finished) (or
+/// [`game_not_recorded`](RunOutput::game_not_recorded)),
+/// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
+/// and [`progress`](RunOutput::progress); then
+/// [`stopped_playing`](RunOutput::stopped_playing),
+/// [`standings`](RunOutput::standings) and [`files`](RunOutput::files).
+/// How the run ended is not an event: `run` returns it as data.
+///
+/// Every method does nothing by default, so an implementation names only the
+/// events it shows (a quiet one names none), and a new event is one more
+/// method that the other implementations need not know about.
+pub trait RunOutput {
+    /// The run's settings and output directory.
+    fn started(&mut self, _run: &RunStarted) {}
+    /// A run continued from its directory: what recovery repaired and how
+    /// far it had got.
+    fn resumed(&mut self, _resumed: &Resumed) {}
+    /// Something the user should know before games start (e.g. a bot
+    /// program that cannot be found).
+    fn warning(&mut self, _text: &str) {}
+    /// Games are about to start, `done` of `total` (`None`: open-ended).
+    fn playing(&mut self, _done: u64, _total: Option<u64>, _standing: &Standing) {}
+    /// A game ended and is journaled. `record.message` is the referee's
+    /// explanation when a bot failed.
+    fn game_finished(&mut self, _row: &GameRow, _record: &GameRecord) {}
+    /// A game the referee could not run (or whose task panicked); it is not
+    /// recorded and `--resume` plays it again.
+    fn game_not_recorded(&mut self, _game_id: u64, _why: &str) {}
+    /// An SPRT pair is complete (`pair` is its index).
+    fn sprt_pair(&mut self, _pair: u64, _progress: &SprtProgress) {}
+    /// One more game counted; where the run stands now.
+    fn progress(&mut self, _standing: &Standing) {}
+    /// No more games will be played in this run.
+    fn stopped_playing(&mut self) {}
+    /// The ratings of every finished game (`None`: no game finished yet).
+    fn standings(&mut self, _report: Option<&RatingReport>) {}
+    /// The files the run has in `dir`.
+    fn files(&mut self, _dir: &Path, _files: &[PathBuf]) {}
 }
 
-impl Progress {
-    /// A bar at `done` of `total` (`None`: open-ended, e.g. an SPRT).
-    pub fn new(done: u64, total: Option<u64>, enabled: bool) -> Progress {
-        let target = if enabled {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        };
-        let bar = match total {
-            Some(total) => {
-                let bar = ProgressBar::with_draw_target(Some(total), target);
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{bar:30.cyan/blue} {pos}/{len} games  {elapsed_precise} ETA {eta}  {msg}",
-                    )
-                    .expect("valid template")
-                    .progress_chars("=> "),
-                );
-                bar
-            }
-            None => {
-                let bar = ProgressBar::with_draw_target(None, target);
-                bar.set_style(
-                    ProgressStyle::with_template("{spinner} {pos} games  {elapsed_precise}  {msg}")
-                        .expect("valid template"),
-                );
-                bar
-            }
-        };
-        bar.set_position(done);
-        bar.reset_eta();
-        bar.enable_steady_tick(Duration::from_millis(250));
-        Progress { bar }
-    }
-
-    /// Prints a line above the bar (or plainly when the bar is hidden).
-    pub fn println(&self, line: &str) {
-        if self.bar.is_hidden() {
-            println!("{line}");
-        } else {
-            self.bar.suspend(|| println!("{line}"));
-        }
-    }
-
-    /// One more game done; `status` replaces the bar's message.
-    pub fn advance(&self, status: String) {
-        self.bar.inc(1);
-        self.bar.set_message(status);
-    }
-
-    pub fn set_status(&self, status: String) {
-        self.bar.set_message(status);
-    }
-
-    /// Removes the bar so that final output starts on a clean line.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
+/// How a run ended: what `run` returns, from which the front end chooses
+/// its last words and the exit status.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    pub dir: PathBuf,
+    pub end: RunEnd,
+    /// Games finished in all, before and during this run.
+    pub finished: u64,
+    /// Games the run plans (`None`: open-ended, as an SPRT).
+    pub total: Option<u64>,
+    /// Games of this run that could not be run: (game id, why).
+    pub failed: Vec<(u64, String)>,
 }
 
-/// `g12  greedy - random  1-0  group (23 plies)`, plus the referee's message
-/// when the game ended by a failure (so the reason is visible at once).
-pub fn game_line(row: &GameRow, record: &GameRecord) -> String {
-    let mut line = format!(
-        "{:>6}  {} - {}  {:<7}  {} ({} plies)",
-        format!("g{}", row.id),
-        row.white,
-        row.black,
-        row.result,
-        row.reason,
-        row.plies
-    );
-    if !RULE_REASONS.contains(&row.reason.as_str()) && !record.message.is_empty() {
-        line.push_str(": ");
-        line.push_str(&record.message);
-    }
-    line
+/// A run's settings, as it starts.
+#[derive(Debug, Clone, Copy)]
+pub struct RunStarted<'a> {
+    pub config: &'a TournamentConfig,
+    pub dir: &'a Path,
+    pub kind: RunKind<'a>,
+}
+
+/// What kind of run, with what only that kind has.
+#[derive(Debug, Clone, Copy)]
+pub enum RunKind<'a> {
+    /// Every scheduled game, `games` in all.
+    RoundRobin { games: u64 },
+    /// Pairs between bot 0 (A) and bot 1 (B) until the test decides; the
+    /// LLR bounds follow from the plan.
+    Sprt {
+        plan: &'a SprtPlan,
+        lower: f64,
+        upper: f64,
+    },
+}
+
+/// A run continued from its directory.
+#[derive(Debug, Clone, Copy)]
+pub struct Resumed<'a> {
+    /// What recovering the journal repaired, one sentence each.
+    pub repairs: &'a [String],
+    /// Games finished before this run.
+    pub finished: u64,
+    /// Games the run plans (`None`: open-ended, as an SPRT).
+    pub total: Option<u64>,
+    /// Where the run stands with those games.
+    pub standing: &'a Standing,
+}
+
+/// Where a run stands: what a progress display shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Standing {
+    /// The round robin's leader (`None` before any game).
+    RoundRobin {
+        leader: Option<Leader>,
+    },
+    Sprt(SprtProgress),
+}
+
+/// The bot with the most points so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leader {
+    pub name: String,
+    /// Points times two (a draw is one).
+    pub half_points: u64,
+    pub games: u64,
+}
+
+/// The state of an SPRT after its completed pairs. More figures (an Elo
+/// estimate, LOS) are more fields here.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtProgress {
+    pub status: SprtStatus,
+    pub counts: Pentanomial,
 }
 
 /// Points per bot over finished games, for the "leader" status.
@@ -104,9 +146,7 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn add(&mut self, row: &GameRow) {
-        let Some(white_score) = row.white_score() else {
-            return;
-        };
+        let white_score = row.result.white_score();
         let white_half = (white_score * 2.0).round() as u64;
         let w = self.points.entry(row.white.clone()).or_default();
         w.0 += white_half;
@@ -116,26 +156,16 @@ impl Scoreboard {
         b.1 += 1;
     }
 
-    /// The bot with the most points (the fewest games on a tie), as
-    /// `leader: NAME 7.5/10`.
-    pub fn leader(&self) -> String {
+    /// The bot with the most points (the fewest games on a tie).
+    pub fn leader(&self) -> Option<Leader> {
         let best = self.points.iter().max_by(|a, b| {
             (a.1 .0, std::cmp::Reverse(a.1 .1)).cmp(&(b.1 .0, std::cmp::Reverse(b.1 .1)))
         });
-        match best {
-            Some((name, (half, games))) => {
-                format!("leader: {name} {}/{games}", half_points(*half))
-            }
-            None => String::new(),
-        }
-    }
-}
-
-fn half_points(half: u64) -> String {
-    if half.is_multiple_of(2) {
-        format!("{}", half / 2)
-    } else {
-        format!("{}.5", half / 2)
+        best.map(|(name, &(half_points, games))| Leader {
+            name: name.clone(),
+            half_points,
+            games,
+        })
     }
 }
 
@@ -144,19 +174,39 @@ mod tests {
     use super::*;
 
     fn row(white: &str, black: &str, result: &str) -> GameRow {
-        GameRow::with_result(0, 0, white, black, result)
+        crate::referee::row::row_with_result(0, 0, white, black, result.parse().unwrap())
+    }
+
+    fn leader(name: &str, half_points: u64, games: u64) -> Option<Leader> {
+        Some(Leader {
+            name: name.into(),
+            half_points,
+            games,
+        })
     }
 
     #[test]
     fn leader_has_most_points() {
         let mut board = Scoreboard::default();
-        assert_eq!(board.leader(), "");
+        assert_eq!(board.leader(), None);
         board.add(&row("a", "b", "1-0"));
         board.add(&row("b", "c", "1/2-1/2"));
         board.add(&row("c", "a", "1-0"));
         board.add(&row("b", "a", "0-1"));
-        assert_eq!(board.leader(), "leader: a 2/3");
+        // a: won twice, lost once; b: one draw; c: a draw and a win.
+        assert_eq!(board.leader(), leader("a", 4, 3));
         board.add(&row("c", "b", "1-0"));
-        assert_eq!(board.leader(), "leader: c 2.5/3");
+        // c: 2.5 of 3 beats a's 2 of 3.
+        assert_eq!(board.leader(), leader("c", 5, 3));
+    }
+
+    #[test]
+    fn a_tie_goes_to_the_bot_with_fewer_games() {
+        let mut board = Scoreboard::default();
+        board.add(&row("a", "b", "1-0"));
+        board.add(&row("c", "b", "1-0"));
+        board.add(&row("c", "b", "0-1"));
+        // a and c have 1 point each; a in one game, c in two.
+        assert_eq!(board.leader(), leader("a", 2, 1));
     }
 }

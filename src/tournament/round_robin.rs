@@ -7,15 +7,11 @@ use anyhow::bail;
 use super::config::TournamentConfig;
 use super::game_set::GameSet;
 use super::manifest::{round_robin_schedule, Manifest};
-use super::progress::{Progress, Scoreboard};
-use super::runner::{Flow, GameFeed, RunEnd};
+use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Scoreboard, Standing};
+use super::runner::{Flow, GameFeed};
 use super::schedule::{RoundRobinSchedule, ScheduledGame};
 use super::session::Session;
-use crate::referee::format_time_control;
-use crate::report::games_csv::GameRow;
-
-/// Exit status after Ctrl-C / SIGTERM, as shells report a SIGINT death.
-pub const EXIT_INTERRUPTED: i32 = 130;
+use crate::referee::GameRow;
 
 /// How to begin.
 #[derive(Debug)]
@@ -73,20 +69,23 @@ impl GameFeed for RoundRobinFeed {
         Ok(None)
     }
 
-    fn finished(&mut self, row: &GameRow) -> (Flow, Vec<String>) {
+    fn finished(&mut self, row: &GameRow, _output: &mut dyn RunOutput) -> Flow {
         self.board.add(row);
-        (Flow::Continue, Vec::new())
+        Flow::Continue
     }
 
-    fn status(&self) -> String {
-        self.board.leader()
+    fn status(&self) -> Standing {
+        Standing::RoundRobin {
+            leader: self.board.leader(),
+        }
     }
 }
 
-/// Runs (or resumes) a round-robin tournament; returns the exit status:
-/// 0 when every scheduled game is recorded, 1 when some game could not be
-/// run (resume to replay it), 130 when interrupted.
-pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
+/// Runs (or resumes) a round-robin tournament, reporting to `output`, and
+/// returns how it ended. Not every scheduled game is recorded when the run
+/// was interrupted or some game could not be run (resume to replay it).
+pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcome> {
+    let resuming = matches!(start, Start::Resume { .. });
     let mut session = match start {
         Start::New(config) => {
             // An opening length no game allows fails here, not mid-run.
@@ -109,60 +108,36 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
         );
     };
     let total = schedule.len();
-    let config = &session.manifest.config;
-    println!(
-        "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, openings of {} plies",
-        config.bots.len(),
-        config.variant,
-        total,
-        config.games_per_pairing,
-        format_time_control(&config.time_control),
-        config.grace_ms,
-        config.concurrency,
-        config.seed,
-        config.opening_plies,
-    );
-    println!("Output: {}", session.dir.display());
-    for repair in &session.repairs {
-        println!("resume: {repair}");
-    }
-    if session.finished > 0 {
-        println!(
-            "resume: {} of {} games already played",
-            session.finished, total
-        );
-    }
+    output.started(&RunStarted {
+        config: &session.manifest.config,
+        dir: &session.dir,
+        kind: RunKind::RoundRobin { games: total },
+    });
 
     let mut feed = RoundRobinFeed::new(schedule);
     session.visit_finished(|row| {
         feed.add_finished(&row);
         Ok(())
     })?;
-    let progress = Progress::new(total - feed.remaining(), Some(total), show_progress);
-    progress.set_status(feed.status());
-    let summary = session.play(&mut feed, &progress);
-    progress.finish();
+    if resuming {
+        output.resumed(&Resumed {
+            repairs: &session.repairs,
+            finished: session.finished,
+            total: Some(total),
+            standing: &feed.status(),
+        });
+    }
+    output.playing(total - feed.remaining(), Some(total), &feed.status());
+    let summary = session.play(&mut feed, output);
+    output.stopped_playing();
     let summary = summary?;
 
-    session.write_standings()?;
-    let finished = session.finished + summary.played;
-
-    let dir = session.dir.display();
-    match summary.end {
-        RunEnd::Interrupted => {
-            println!(
-                "\nInterrupted: {} of {} games played. Continue with: arena tournament --resume {dir}",
-                finished, total
-            );
-            Ok(EXIT_INTERRUPTED)
-        }
-        _ if !summary.failed.is_empty() => {
-            println!(
-                "\n{} games could not be run (see above); play them with: arena tournament --resume {dir}",
-                summary.failed.len()
-            );
-            Ok(1)
-        }
-        _ => Ok(0),
-    }
+    session.write_standings(output)?;
+    Ok(RunOutcome {
+        dir: session.dir.clone(),
+        end: summary.end,
+        finished: session.finished + summary.played,
+        total: Some(total),
+        failed: summary.failed,
+    })
 }

@@ -26,10 +26,10 @@ use tokio::task::JoinSet;
 
 use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, LOGS_DIR};
-use super::progress::{game_line, Progress};
+use super::progress::{RunOutput, Standing};
 use super::schedule::ScheduledGame;
-use crate::referee::{play_bots, BotPool, GameConfig, SpawnOptions};
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
+use crate::referee::{play_bots, BotPool, GameConfig, GameRecord, SpawnOptions};
 
 /// Whether the run goes on after a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,10 +43,11 @@ pub enum Flow {
 pub trait GameFeed {
     /// The next game to start, or `None` if there is none to start now.
     fn next_game(&mut self) -> anyhow::Result<Option<ScheduledGame>>;
-    /// A game ended and is journaled. May return lines to print.
-    fn finished(&mut self, row: &GameRow) -> (Flow, Vec<String>);
-    /// Short text for the progress bar.
-    fn status(&self) -> String;
+    /// A game ended and is journaled. Events it causes (a completed SPRT
+    /// pair) go to `output`.
+    fn finished(&mut self, row: &GameRow, output: &mut dyn RunOutput) -> Flow;
+    /// Where the run stands, for progress displays.
+    fn status(&self) -> Standing;
 }
 
 /// How a run ended.
@@ -69,12 +70,11 @@ pub struct RunSummary {
     pub failed: Vec<(u64, String)>,
 }
 
-/// A finished game: its row, its line for the terminal and its journal entry.
+/// A finished game: its row, its record (for the output) and its journal
+/// entry.
 struct PlayedGame {
     row: GameRow,
-    line: String,
-    /// The referee's own problems in the game (a log it could not write).
-    warnings: Vec<String>,
+    record: GameRecord,
     entry: anyhow::Result<JournalEntry>,
 }
 
@@ -87,9 +87,14 @@ pub async fn run_games(
     config: Arc<TournamentConfig>,
     journal: &Journal,
     feed: &mut dyn GameFeed,
-    progress: &Progress,
+    output: &mut dyn RunOutput,
 ) -> anyhow::Result<RunSummary> {
-    let pool = Arc::new(Mutex::new(BotPool::new(SpawnOptions::default())));
+    let options = SpawnOptions {
+        // Journal, tournament.json and every bot's logs.
+        sandbox_hide: vec![journal.dir().to_path_buf()],
+        ..SpawnOptions::default()
+    };
+    let pool = Arc::new(Mutex::new(BotPool::new(options)));
     let log_dir = journal.dir().join(LOGS_DIR);
     let mut running: JoinSet<GameOutcome> = JoinSet::new();
     let mut task_games: HashMap<tokio::task::Id, u64> = HashMap::new();
@@ -148,7 +153,7 @@ pub async fn run_games(
                 Some(Err(error)) => {
                     let id = task_games.remove(&error.id()).unwrap_or(u64::MAX);
                     let why = format!("the game task failed: {error}");
-                    progress.println(&format!("g{id}: not recorded, {why}"));
+                    output.game_not_recorded(id, &why);
                     summary.failed.push((id, why));
                     continue;
                 }
@@ -157,7 +162,7 @@ pub async fn run_games(
                 Ok(played) => played,
                 Err(error) => {
                     let why = format!("{error:#}");
-                    progress.println(&format!("{}: not recorded: {why}", game.game_id()));
+                    output.game_not_recorded(game.id, &why);
                     summary.failed.push((game.id, why));
                     continue;
                 }
@@ -172,15 +177,9 @@ pub async fn run_games(
                 }
                 anyhow::bail!("the journal writer stopped");
             }
-            progress.println(&played.line);
-            for warning in &played.warnings {
-                progress.println(&format!("{}: warning: {warning}", game.game_id()));
-            }
-            let (flow, lines) = feed.finished(&played.row);
-            for line in lines {
-                progress.println(&line);
-            }
-            progress.advance(feed.status());
+            output.game_finished(&played.row, &played.record);
+            let flow = feed.finished(&played.row, output);
+            output.progress(&feed.status());
             if flow == Flow::Stop {
                 summary.end = RunEnd::Stopped;
                 return Ok(());
@@ -236,10 +235,9 @@ async fn play_one(
     let played = record.map(|record| {
         let row = record.to_games_row(game.id, game.round, game.pair);
         PlayedGame {
-            line: game_line(&row, &record),
             entry: JournalEntry::encode(&row, &record),
-            warnings: record.warnings.clone(),
             row,
+            record,
         }
     });
     (game, played)

@@ -1,13 +1,7 @@
 //! One run's output directory, new or resumed: its manifest, its journal,
 //! the games finished so far, and the standings written at the end.
 //!
-//! ```text
-//! <out>/tournament.json   settings and plan (for --resume)
-//! <out>/games.csv         one row per finished game
-//! <out>/games.jsonl       one full game record per finished game
-//! <out>/logs/             each bot's stderr, per game
-//! <out>/standings.csv, pairwise.csv, model.csv   written at the end (and on Ctrl-C)
-//! ```
+//! The files are listed in [`super::output_files`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,10 +10,11 @@ use anyhow::{bail, Context};
 
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
-use super::preflight::missing_programs;
-use super::progress::Progress;
+use super::output_files::{LOGS_DIR, RUN_FILES};
+use super::preflight::{check_sandbox, missing_programs};
+use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
 use crate::report::games_reader::visit_games_csv;
 use crate::report::rating::RatingReport;
 use crate::report::rating_input::RatingInput;
@@ -98,27 +93,29 @@ impl Session {
         Ok(Session {
             dir: dir.to_path_buf(),
             journal,
-            finished: recovery.finished.len() as u64,
+            finished: recovery.finished.len(),
             repairs: recovery.repairs,
             manifest,
         })
     }
 
-    /// Plays the feed's games on a fresh tokio runtime.
+    /// Plays the feed's games on a fresh tokio runtime, after warning about
+    /// bot programs that cannot be found.
     pub fn play(
         &mut self,
         feed: &mut dyn GameFeed,
-        progress: &Progress,
+        output: &mut dyn RunOutput,
     ) -> anyhow::Result<RunSummary> {
+        check_sandbox(&self.manifest.config.bots, &self.dir)?;
         for warning in missing_programs(&self.manifest.config.bots) {
-            progress.println(&warning);
+            output.warning(&warning);
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
             .context("starting the async runtime")?;
         let config = Arc::new(self.manifest.config.clone());
-        runtime.block_on(run_games(config, &self.journal, feed, progress))
+        runtime.block_on(run_games(config, &self.journal, feed, output))
     }
 
     /// Calls `visit` with every finished game in `games.csv` order, reading
@@ -131,29 +128,30 @@ impl Session {
     }
 
     /// Rates every finished game (streamed from `games.csv` into the
-    /// aggregates of [`RatingInput`]), prints the standings table and
-    /// writes standings.csv, model.csv and pairwise.csv. A set of games that
-    /// cannot be rated yet (none at all) is reported, not an error.
-    pub fn write_standings(&self) -> anyhow::Result<()> {
+    /// aggregates of [`RatingInput`]), reports the standings and writes
+    /// standings.csv, model.csv and pairwise.csv, then reports the run's
+    /// files. A set of games that cannot be rated yet (none at all) is
+    /// reported as no standings, not an error.
+    pub fn write_standings(&self, output: &mut dyn RunOutput) -> anyhow::Result<()> {
         let mut input = RatingInput::new();
         self.visit_finished(|row| Ok(input.add(&row)?))
             .context("reading the finished games")?;
         if input.games() == 0 {
-            println!("No finished games yet, so no standings.");
+            output.standings(None);
             return Ok(());
         }
         let report = RatingReport::from_input(input).context("rating the finished games")?;
-        println!();
-        print!("{}", report.standings.render_table());
+        output.standings(Some(&report));
         let written = report.write_files(&self.dir)?;
-        println!();
-        println!("Files in {}:", self.dir.display());
-        for name in ["games.csv", "games.jsonl", "tournament.json", "logs/"] {
-            println!("  {}", self.dir.join(name).display());
-        }
-        for path in written {
-            println!("  {}", path.display());
-        }
+        let files: Vec<PathBuf> = RUN_FILES
+            .iter()
+            .map(|&name| {
+                let slash = if name == LOGS_DIR { "/" } else { "" };
+                self.dir.join(format!("{name}{slash}"))
+            })
+            .chain(written)
+            .collect();
+        output.files(&self.dir, &files);
         Ok(())
     }
 }

@@ -12,23 +12,16 @@ use anyhow::bail;
 use super::config::TournamentConfig;
 use super::game_set::GameSet;
 use super::manifest::{Manifest, Plan, SprtPlan};
-use super::progress::Progress;
-use super::round_robin::EXIT_INTERRUPTED;
-use super::runner::{Flow, GameFeed, RunEnd};
+use super::progress::{
+    Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
+};
+use super::runner::{Flow, GameFeed};
 use super::schedule::ScheduledGame;
 use super::session::Session;
-use crate::referee::format_time_control;
-use crate::report::games_csv::GameRow;
+use crate::referee::GameRow;
 use crate::stats::{
     Pentanomial, Score, SequentialSprt, Sprt, SprtConfig, SprtDecision, SprtStatus,
 };
-
-/// Exit status when H1 is accepted (A is stronger by at least `elo1`).
-pub const EXIT_H1: i32 = 0;
-/// Exit status when H0 is accepted.
-pub const EXIT_H0: i32 = 1;
-/// Exit status when the pair limit came first.
-pub const EXIT_UNDECIDED: i32 = 3;
 
 impl SprtPlan {
     pub fn sprt(&self) -> anyhow::Result<Sprt> {
@@ -37,6 +30,7 @@ impl SprtPlan {
             elo1: self.elo1,
             alpha: self.alpha,
             beta: self.beta,
+            model: self.model,
         })?)
     }
 }
@@ -96,6 +90,14 @@ impl SprtFeed {
         self.test.counts()
     }
 
+    /// The test's status with the pair counts.
+    pub fn progress(&self) -> SprtProgress {
+        SprtProgress {
+            status: self.status(),
+            counts: self.counts(),
+        }
+    }
+
     fn decided(&self) -> bool {
         self.status().decision != SprtDecision::Continue
     }
@@ -110,7 +112,7 @@ impl SprtFeed {
         if !self.done.insert(row.id) {
             return None;
         }
-        let white_score = row.white_score()?;
+        let white_score = row.result.white_score();
         let a_score = if row.white == self.bot_a {
             white_score
         } else {
@@ -156,44 +158,37 @@ impl GameFeed for SprtFeed {
         }
     }
 
-    fn finished(&mut self, row: &GameRow) -> (Flow, Vec<String>) {
+    fn finished(&mut self, row: &GameRow, output: &mut dyn RunOutput) -> Flow {
         let Some(status) = self.absorb(row) else {
-            return (Flow::Continue, Vec::new());
+            return Flow::Continue;
         };
-        let line = format!(
-            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}]  pentanomial {}",
-            row.pair,
-            status.llr,
-            status.lower,
-            status.upper,
-            pentanomial_text(&self.counts())
-        );
-        let flow = if status.decision == SprtDecision::Continue {
+        output.sprt_pair(row.pair, &self.progress());
+        if status.decision == SprtDecision::Continue {
             Flow::Continue
         } else {
             Flow::Stop
-        };
-        (flow, vec![line])
+        }
     }
 
-    fn status(&self) -> String {
-        let s = self.test.status();
-        format!(
-            "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}]",
-            s.pairs, s.llr, s.lower, s.upper
-        )
+    fn status(&self) -> Standing {
+        Standing::Sprt(self.progress())
     }
 }
 
-/// `LL-LD-DD+WL-WD-WW` counts.
-fn pentanomial_text(p: &Pentanomial) -> String {
-    let [ll, ld, even, wd, ww] = p.by_score();
-    format!("[{ll}, {ld}, {even}, {wd}, {ww}]")
+/// How an SPRT ended: the run, and the test's state with what it tested.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SprtOutcome {
+    pub run: RunOutcome,
+    /// Bot A's name, then bot B's.
+    pub bots: [String; 2],
+    pub plan: SprtPlan,
+    pub progress: SprtProgress,
 }
 
-/// Runs (or resumes) an SPRT. Exit status: [`EXIT_H1`], [`EXIT_H0`],
-/// [`EXIT_UNDECIDED`], or 130 when interrupted.
-pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
+/// Runs (or resumes) an SPRT, reporting to `output`, and returns how it
+/// ended: accepted H1 or H0, undecided at the pair limit, or interrupted.
+pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutcome> {
+    let resuming = matches!(start, Start::Resume { .. });
     let mut session = match start {
         Start::New(config, plan) => {
             plan.sprt()?;
@@ -219,118 +214,67 @@ pub fn run(start: Start, show_progress: bool) -> anyhow::Result<i32> {
             session.dir.display()
         );
     };
-    let config = &session.manifest.config;
-    let (a, b) = (config.bots[0].name.clone(), config.bots[1].name.clone());
     let sprt = plan.sprt()?;
-    println!(
-        "SPRT {a} vs {b}: H0 elo <= {} against H1 elo >= {}, alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
-        plan.elo0,
-        plan.elo1,
-        plan.alpha,
-        plan.beta,
-        config.variant,
-        format_time_control(&config.time_control),
-        config.grace_ms,
-        config.concurrency,
-        config.seed,
-        config.opening_plies,
-        plan.max_pairs.map_or(String::new(), |m| format!(", at most {m} pairs")),
-    );
-    println!(
-        "LLR bounds [{:+.2}, {:+.2}]. Output: {}",
-        sprt.lower_bound(),
-        sprt.upper_bound(),
-        session.dir.display()
-    );
-    for repair in &session.repairs {
-        println!("resume: {repair}");
-    }
+    output.started(&RunStarted {
+        config: &session.manifest.config,
+        dir: &session.dir,
+        kind: RunKind::Sprt {
+            plan: &plan,
+            lower: sprt.lower_bound(),
+            upper: sprt.upper_bound(),
+        },
+    });
 
     let mut feed = SprtFeed::new(&session.manifest, &plan, &[])?;
     session.visit_finished(|row| {
         feed.add_finished(&row);
         Ok(())
     })?;
-    if session.finished > 0 {
-        println!(
-            "resume: {} games already played; {}",
-            session.finished,
-            feed.status_text()
-        );
+    if resuming {
+        output.resumed(&Resumed {
+            repairs: &session.repairs,
+            finished: session.finished,
+            total: None,
+            standing: &GameFeed::status(&feed),
+        });
     }
-    let progress = Progress::new(
-        session.finished,
-        plan.max_pairs.map(|m| 2 * m),
-        show_progress,
-    );
-    progress.set_status(GameFeed::status(&feed));
-    let summary = session.play(&mut feed, &progress);
-    progress.finish();
+    let total = plan.max_pairs.map(|m| 2 * m);
+    output.playing(session.finished, total, &GameFeed::status(&feed));
+    let summary = session.play(&mut feed, output);
+    output.stopped_playing();
     let summary = summary?;
 
-    session.write_standings()?;
-
-    let status = feed.status();
-    let dir = session.dir.display();
-    println!();
-    let verdict = match status.decision {
-        SprtDecision::AcceptH1 => {
-            println!(
-                "H1 accepted: {a} is stronger than {b} by at least {} Elo (LLR {:+.2} >= {:+.2}, {} pairs).",
-                plan.elo1, status.llr, status.upper, status.pairs
-            );
-            EXIT_H1
-        }
-        SprtDecision::AcceptH0 => {
-            println!(
-                "H0 accepted: {a} is not stronger than {b} by {} Elo or more (LLR {:+.2} <= {:+.2}, {} pairs).",
-                plan.elo1, status.llr, status.lower, status.pairs
-            );
-            EXIT_H0
-        }
-        SprtDecision::Continue if summary.end == RunEnd::Interrupted => {
-            println!(
-                "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
-                feed.status_text()
-            );
-            EXIT_INTERRUPTED
-        }
-        SprtDecision::Continue => {
-            println!(
-                "Undecided after {} pairs: {}.",
-                status.pairs,
-                feed.status_text()
-            );
-            if !summary.failed.is_empty() {
-                println!(
-                    "{} games could not be run (see above); play them with: arena sprt --resume {dir}",
-                    summary.failed.len()
-                );
-            }
-            EXIT_UNDECIDED
-        }
-    };
-    Ok(verdict)
-}
-
-impl SprtFeed {
-    /// `LLR x in [lo, hi], pentanomial [...]`.
-    pub fn status_text(&self) -> String {
-        let s = self.status();
-        format!(
-            "LLR {:+.2} within [{:+.2}, {:+.2}], pentanomial {}",
-            s.llr,
-            s.lower,
-            s.upper,
-            pentanomial_text(&self.counts())
-        )
-    }
+    session.write_standings(output)?;
+    let config = &session.manifest.config;
+    Ok(SprtOutcome {
+        bots: [config.bots[0].name.clone(), config.bots[1].name.clone()],
+        plan,
+        progress: feed.progress(),
+        run: RunOutcome {
+            dir: session.dir.clone(),
+            end: summary.end,
+            finished: session.finished + summary.played,
+            total,
+            failed: summary.failed,
+        },
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::{GameResult, RuleReason};
     use crate::tournament::config::{from_overrides, Defaults, Overrides};
+
+    /// Records the completed pairs the feed reports.
+    #[derive(Default)]
+    struct Pairs(Vec<(u64, SprtProgress)>);
+
+    impl RunOutput for Pairs {
+        fn sprt_pair(&mut self, pair: u64, progress: &SprtProgress) {
+            self.0.push((pair, *progress));
+        }
+    }
 
     fn manifest(max_pairs: Option<u64>) -> (Manifest, SprtPlan) {
         let overrides = Overrides {
@@ -351,6 +295,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             max_pairs,
+            model: crate::stats::EloModel::Normalized,
         };
         (Manifest::new(config, Plan::Sprt(plan)), plan)
     }
@@ -365,12 +310,28 @@ mod tests {
             white: if a_white { "a" } else { "b" }.into(),
             black: if a_white { "b" } else { "a" }.into(),
             opening: game.opening.join(" "),
-            result: if a_wins == a_white { "1-0" } else { "0-1" }.into(),
-            reason: "group".into(),
+            result: if a_wins == a_white {
+                GameResult::WhiteWins
+            } else {
+                GameResult::BlackWins
+            },
+            reason: RuleReason::Group.into(),
             plies: 9,
             white_time_ms: 0,
             black_time_ms: 0,
         }
+    }
+
+    /// An SPRT recorded before `--model` existed ran on logistic Elo and
+    /// must resume as such; new plans record their model.
+    #[test]
+    fn plans_without_a_model_resume_as_logistic() {
+        let old = r#"{"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05, "max_pairs": null}"#;
+        let plan: SprtPlan = serde_json::from_str(old).unwrap();
+        assert_eq!(plan.model, crate::stats::EloModel::Logistic);
+        let (_, plan) = manifest(None);
+        let text = serde_json::to_string(&plan).unwrap();
+        assert!(text.contains(r#""model":"normalized""#), "{text}");
     }
 
     #[test]
@@ -400,8 +361,16 @@ mod tests {
         // With elo1 = 10 a lopsided pair adds about 0.03 to the LLR.
         for _ in 0..1000 {
             let game = feed.next_game().unwrap().unwrap();
-            let (flow, lines) = feed.finished(&row(&game, true));
-            assert_eq!(lines.len(), usize::from(game.id % 2 == 1));
+            let mut pairs = Pairs::default();
+            let flow = feed.finished(&row(&game, true), &mut pairs);
+            // Every second game completes a pair, which is reported.
+            if game.id % 2 == 1 {
+                assert_eq!(pairs.0.len(), 1);
+                assert_eq!(pairs.0[0].0, game.pair);
+                assert_eq!(pairs.0[0].1, feed.progress());
+            } else {
+                assert!(pairs.0.is_empty());
+            }
             if flow == Flow::Stop {
                 stopped_after = Some(game.pair + 1);
                 break;
@@ -431,8 +400,10 @@ mod tests {
             .collect();
         assert_eq!(left, [2, 4, 5, 6, 7]);
         // Finishing game 2 completes pair 1 with the stored result of game 3.
-        let (_, lines) = resumed.finished(&row(&games[2], true));
-        assert_eq!(lines.len(), 1);
+        let mut pairs = Pairs::default();
+        resumed.finished(&row(&games[2], true), &mut pairs);
+        assert_eq!(pairs.0.len(), 1);
+        assert_eq!(pairs.0[0].0, 1);
         assert_eq!(resumed.counts().ww, 1);
     }
 }

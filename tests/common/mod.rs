@@ -1,16 +1,29 @@
-//! Helpers shared by integration tests: the referee's bad bots under
-//! `tests/bots/`, process-table checks through `/proc`, and simulated games
-//! under BayesElo's model for the statistics tests.
+//! The one harness shared by integration tests: the `arena` binary, the
+//! referee's bad bots under `tests/bots/`, process-table checks through
+//! `/proc`, simulated games under BayesElo's model for the statistics
+//! tests, and (in [`tournament`]) tournament files and their output.
 #![allow(dead_code)]
+
+pub mod coverage;
+#[allow(unused_imports)]
+pub use coverage::play;
+pub mod tournament;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use arena::referee::BotSpec;
-use arena::stats::GameResult;
-use rand::Rng;
+use arena::games::RuleReason;
+use arena::referee::{BotSpec, GameRow};
+
+/// The `arena` binary built for these tests, with stdin closed unless the
+/// test pipes it.
+pub fn arena() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.stdin(Stdio::null());
+    command
+}
 
 /// Absolute path of a test bot script.
 pub fn bot_script(name: &str) -> PathBuf {
@@ -77,6 +90,22 @@ pub fn live_group_members(pgid: i32) -> Vec<ProcEntry> {
         .collect()
 }
 
+/// Bytes written (to files, pipes and sockets) by the live processes of
+/// group `pgid`, from `/proc/<pid>/io`.
+pub fn group_bytes_written(pgid: i32) -> u64 {
+    live_group_members(pgid)
+        .iter()
+        .filter_map(|p| {
+            let io = std::fs::read_to_string(format!("/proc/{}/io", p.pid)).ok()?;
+            io.lines()
+                .find_map(|l| l.strip_prefix("wchar:"))?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .sum()
+}
+
 /// True when `pid` is gone entirely or a zombie not parented to us.
 pub fn is_dead(pid: i32) -> bool {
     match proc_entry(pid) {
@@ -103,20 +132,6 @@ pub async fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> boo
 /// `1 / (1 + 10^(-x/400))`.
 pub fn f(x: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-x / 400.0))
-}
-
-/// One game: white `elo_diff` stronger (before the colour advantage).
-pub fn play(rng: &mut impl Rng, elo_diff: f64, adv: f64, draw_elo: f64) -> GameResult {
-    let p_white = f(elo_diff + adv - draw_elo);
-    let p_black = f(-elo_diff - adv - draw_elo);
-    let r: f64 = rng.gen();
-    if r < p_white {
-        GameResult::WhiteWins
-    } else if r < p_white + p_black {
-        GameResult::BlackWins
-    } else {
-        GameResult::Draw
-    }
 }
 
 /// A unique word to append to a bot's command line, so a test can find
@@ -171,4 +186,25 @@ pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
+}
+
+/// A `qango6` game between `white` and `black` with `result` (`1-0`, `0-1`
+/// or `1/2-1/2`), ended by a `group` after 20 plies, no opening and no clock
+/// time: the columns the statistics and standings read are the arguments, the
+/// rest are plausible fillers. For tests that need rows without playing games.
+pub fn row_with_result(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
+    GameRow {
+        id,
+        round: 0,
+        pair,
+        variant: "qango6".into(),
+        white: white.into(),
+        black: black.into(),
+        opening: String::new(),
+        result: result.parse().expect("a result spelled as in games.csv"),
+        reason: RuleReason::Group.into(),
+        plies: 20,
+        white_time_ms: 0,
+        black_time_ms: 0,
+    }
 }

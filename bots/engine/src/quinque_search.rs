@@ -310,6 +310,7 @@ impl Searchable for QuinqueState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena::games::RuleReason;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -331,7 +332,7 @@ mod tests {
                 for m in &moves {
                     let mut next = s.clone();
                     next.apply_unchecked(m);
-                    if matches!(next.result, Some((w, "line", _)) if w == me) {
+                    if matches!(next.result, Some((w, RuleReason::Line, _)) if w == me) {
                         actual |= 1 << m.target().index(SIZE as u8);
                     }
                 }

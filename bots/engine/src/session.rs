@@ -149,11 +149,13 @@ impl Session {
                 });
             }
         };
+        // Only this game's clock adds an increment. Every time control is
+        // named, so a new kind must decide here what it adds.
         let increment_ms = match &self.time_control {
-            Some((id, TimeControl::Clock { increment_ms, .. })) if *id == turn.game_id => {
-                *increment_ms
-            }
-            _ => 0,
+            Some((id, _)) if *id != turn.game_id => 0,
+            None => 0,
+            Some((_, TimeControl::Clock { increment_ms, .. })) => *increment_ms,
+            Some((_, TimeControl::PerMove { .. })) => 0,
         };
         let own_ms = match turn.color {
             Color::White => turn.clock.white_ms,

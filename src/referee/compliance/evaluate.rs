@@ -53,7 +53,13 @@ fn failures(obs: &Observations, reasons: &[FailureReason]) -> Vec<String> {
             let (reason, message) = g.failure.as_ref()?;
             reasons.contains(reason).then(|| match reason {
                 FailureReason::Startup => format!("{}, restarting the bot: {message}", g.label()),
-                _ => format!("{}, ply {}: {message}", g.label(), g.plies),
+                FailureReason::Timeout
+                | FailureReason::IllegalMove
+                | FailureReason::Crash
+                | FailureReason::ProtocolError
+                | FailureReason::Disconnect
+                | FailureReason::Memory
+                | FailureReason::Cpu => format!("{}, ply {}: {message}", g.label(), g.plies),
             })
         })
         .collect()
@@ -471,7 +477,7 @@ fn quit(obs: &Observations) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Color;
+    use crate::games::{Color, GameResult, RuleReason};
     use crate::referee::ExitInfo;
 
     fn game(number: u32, failure: Option<(FailureReason, &str)>, times: &[u64]) -> GameSeen {
@@ -483,8 +489,8 @@ mod tests {
             } else {
                 Color::Black
             },
-            result: "1-0".into(),
-            reason: failure.map_or("group", |(r, _)| r.as_str()).into(),
+            result: GameResult::WhiteWins,
+            reason: failure.map_or(RuleReason::Group.into(), |(r, _)| r.into()),
             plies: 4,
             failure: failure.map(|(r, m)| (r, m.to_string())),
             bot_move_times_ms: times.to_vec(),

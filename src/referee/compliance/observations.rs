@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use crate::games::Color;
-use crate::protocol::FailureReason;
+use crate::games::{Color, GameResult};
+use crate::protocol::{FailureReason, Reason};
 use crate::referee::ExitInfo;
 
 /// Everything seen while checking one bot.
@@ -81,9 +81,9 @@ pub struct GameSeen {
     /// 1-based number of the game within its variant.
     pub number: u32,
     pub bot_color: Color,
-    /// `1-0`, `0-1` or `1/2-1/2`, and the reason from the game record.
-    pub result: String,
-    pub reason: String,
+    /// The result and the reason from the game record.
+    pub result: GameResult,
+    pub reason: Reason,
     pub plies: u32,
     /// How the bot failed, if it did: the reason and the referee's message.
     pub failure: Option<(FailureReason, String)>,
@@ -113,12 +113,18 @@ impl GameSeen {
         )
     }
 
-    pub fn failure_reason(&self) -> Option<FailureReason> {
-        self.failure.as_ref().map(|(r, _)| *r)
+    /// The width of the widest [`label`](Self::label) among `games_per_variant`
+    /// games of each of `variant_ids`: the label column of the games list.
+    pub fn label_width(variant_ids: &[&str], games_per_variant: u32) -> usize {
+        let id = variant_ids.iter().map(|v| v.len()).max().unwrap_or(0);
+        let number = games_per_variant.max(1).to_string().len();
+        id + " game ".len() + number + " (bot as white)".len()
     }
 
-    /// One line for the running list of games.
-    pub fn summary_line(&self) -> String {
+    /// One line for the running list of games, the label padded to
+    /// `label_width` (from [`label_width`](Self::label_width)) so that the
+    /// columns line up whatever the variant names.
+    pub fn summary_line(&self, label_width: usize) -> String {
         let outcome = match self.bot_won() {
             Some(true) => "bot won",
             Some(false) => "bot lost",
@@ -129,7 +135,7 @@ impl GameSeen {
             n => format!("{n} plies"),
         };
         let mut line = format!(
-            "{:<34} {:<7} {outcome:<8}  {:<14} {plies:>9}",
+            "{:<label_width$}  {:<7} {outcome:<8}  {:<14} {plies:>9}",
             self.label(),
             self.result,
             self.reason,
@@ -147,11 +153,7 @@ impl GameSeen {
     }
 
     fn bot_won(&self) -> Option<bool> {
-        match self.result.as_str() {
-            "1-0" => Some(self.bot_color == Color::White),
-            "0-1" => Some(self.bot_color == Color::Black),
-            _ => None,
-        }
+        self.result.winner().map(|winner| winner == self.bot_color)
     }
 }
 
@@ -172,4 +174,44 @@ pub enum Quit {
     Killed {
         exit: ExitInfo,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(variant: &'static str, number: u32, color: Color) -> GameSeen {
+        GameSeen {
+            variant,
+            number,
+            bot_color: color,
+            result: GameResult::WhiteWins,
+            reason: Reason::Rule(crate::games::RuleReason::Line),
+            plies: 17,
+            failure: None,
+            bot_move_times_ms: Vec::new(),
+            reused_process: false,
+            replaced_process: false,
+            after_game_over: None,
+            log: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_games_list_lines_up_for_every_variant_name() {
+        let ids: Vec<&str> = crate::games::Variant::ids();
+        let width = GameSeen::label_width(&ids, 12);
+        let lines: Vec<String> = crate::games::Variant::all()
+            .iter()
+            .flat_map(|v| [game(v.id, 1, Color::White), game(v.id, 12, Color::Black)])
+            .map(|g| g.summary_line(width))
+            .collect();
+        let column = |line: &String| line.find("1-0").expect("the result column");
+        let first = column(&lines[0]);
+        for line in &lines {
+            assert_eq!(column(line), first, "misaligned:\n{}", lines.join("\n"));
+            assert_eq!(line.len(), lines[0].len(), "{line}");
+        }
+    }
 }

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 
 use super::observations::{GameSeen, Handshake, IdleProblem, Observations, Quit, UnknownType};
 use crate::games::{Color, Variant};
-use crate::protocol::{FailureReason, RefereeMessage, TimeControl};
+use crate::protocol::{RefereeMessage, TimeControl};
 use crate::referee::seat::{CONTROL_SEND_TIMEOUT, QUIT_GRACE};
 use crate::referee::{
     play_game, BotSpec, GameConfig, GameRecord, Player, RandomPlayer, ReadLine, Seat, SpawnOptions,
@@ -61,7 +61,11 @@ pub async fn observe(
     on_game: &mut (dyn FnMut(&GameSeen) + Send),
 ) -> anyhow::Result<Observations> {
     let startup_limit_ms = spec.limits.startup().as_millis() as u64;
-    let mut seat = Seat::new(spec, SpawnOptions::default());
+    let spawn = SpawnOptions {
+        sandbox_hide: options.log_dir.iter().cloned().collect(),
+        ..SpawnOptions::default()
+    };
+    let mut seat = Seat::new(spec, spawn);
     let mut obs = Observations {
         move_ms: options.move_ms,
         grace_ms: options.grace.as_millis() as u64,
@@ -213,17 +217,14 @@ fn game_seen(
     record: &GameRecord,
 ) -> GameSeen {
     let failed = record.winner == Some(bot_color.opponent());
-    let failure = FailureReason::ALL
-        .into_iter()
-        .find(|r| failed && r.as_str() == record.reason)
-        .map(|reason| {
-            let prefix = format!("{bot_color} ({bot_name}): ");
-            let message = record
-                .message
-                .strip_prefix(&prefix)
-                .unwrap_or(&record.message);
-            (reason, message.to_string())
-        });
+    let failure = record.reason.failure().filter(|_| failed).map(|reason| {
+        let prefix = format!("{bot_color} ({bot_name}): ");
+        let message = record
+            .message
+            .strip_prefix(&prefix)
+            .unwrap_or(&record.message);
+        (reason, message.to_string())
+    });
     let bot_move_times_ms = record
         .move_times_ms
         .iter()
@@ -236,8 +237,8 @@ fn game_seen(
         variant,
         number,
         bot_color,
-        result: record.result.as_str().to_string(),
-        reason: record.reason.clone(),
+        result: record.result,
+        reason: record.reason,
         plies: record.plies,
         failure,
         bot_move_times_ms,

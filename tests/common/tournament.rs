@@ -1,18 +1,19 @@
-//! Helpers for the tournament end-to-end tests: tournament files with test
+//! Helpers for the tournament end-to-end tests (part of the one test
+//! harness, `tests/common`): tournament files with test
 //! bots, running `arena`, and reading back what a run wrote.
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
-use arena::report::games_csv::GameRow;
+use arena::referee::GameRow;
 use arena::report::games_reader::read_games_csv;
 use arena::tournament::schedule::ScheduledGame;
 use arena::tournament::{Manifest, Plan};
 
-use super::common::live_processes_with_arg;
+use super::{arena, live_processes_with_arg};
 
 pub fn repo_path(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
@@ -71,12 +72,6 @@ pub fn write_config(dir: &Path, settings: &str, bots: &[TestBot]) -> PathBuf {
     let path = dir.join("t.toml");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-pub fn arena() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
-    command.stdin(Stdio::null());
-    command
 }
 
 /// Runs arena with `args` to completion.

@@ -1,0 +1,620 @@
+//! The terminal's view of a tournament or SPRT run: the [`RunOutput`]
+//! implementation behind `arena tournament` and `arena sprt`. It prints the
+//! settings, one line per finished game (on stdout, so it can be logged),
+//! SPRT pair lines, the standings table and the run's last words, and draws
+//! a progress bar on stderr with games done / total, the ETA and the
+//! leader or the LLR. The bar draws only on a terminal; in a pipe only the
+//! lines appear.
+
+use std::io::{Stdout, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::referee::GameRow;
+use crate::referee::{format_time_control, GameRecord};
+use crate::report::rating::RatingReport;
+use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
+use crate::tournament::progress::{
+    Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
+};
+use crate::tournament::runner::RunEnd;
+use crate::tournament::sprt::SprtOutcome;
+
+/// Prints a run's events to stdout (`out`), with an optional progress bar
+/// on stderr.
+pub struct Terminal<W: Write = Stdout> {
+    out: W,
+    show_bar: bool,
+    /// The bar while games are played (only when `show_bar`).
+    bar: Option<ProgressBar>,
+}
+
+impl Terminal {
+    /// `show_bar`: draw the progress bar (see `RunFlags::show_progress`).
+    pub fn new(show_bar: bool) -> Terminal {
+        Terminal {
+            out: std::io::stdout(),
+            show_bar,
+            bar: None,
+        }
+    }
+}
+
+impl<W: Write> Terminal<W> {
+    /// Prints a line, above the bar while there is one. A closed stdout
+    /// (`arena ... | head`) does not stop the run: the lines are a view,
+    /// the files are the record.
+    fn println(&mut self, line: &str) {
+        let out = &mut self.out;
+        match &self.bar {
+            Some(bar) => bar.suspend(|| {
+                let _ = writeln!(out, "{line}");
+            }),
+            None => {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+
+    /// The last words of a round robin: how to continue it when it did not
+    /// record every game.
+    pub fn round_robin_ended(&mut self, outcome: &RunOutcome) {
+        let dir = outcome.dir.display();
+        if outcome.end == RunEnd::Interrupted {
+            self.println(&format!(
+                "\nInterrupted: {} of {} games played. Continue with: arena tournament --resume {dir}",
+                outcome.finished,
+                outcome.total.unwrap_or(outcome.finished)
+            ));
+        } else if !outcome.failed.is_empty() {
+            self.println(&format!(
+                "\n{} games could not be run (see above); play them with: arena tournament --resume {dir}",
+                outcome.failed.len()
+            ));
+        }
+    }
+
+    /// The verdict of an SPRT.
+    pub fn sprt_ended(&mut self, outcome: &SprtOutcome) {
+        let [a, b] = &outcome.bots;
+        let status = &outcome.progress.status;
+        let plan = &outcome.plan;
+        let (elo0, elo1, model, unit) = (plan.elo0, plan.elo1, plan.model, plan.model.unit());
+        let estimate = estimate_text(status);
+        let dir = outcome.run.dir.display();
+        self.println("");
+        match status.decision {
+            SprtDecision::AcceptH1 => self.println(&format!(
+                "H1 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is stronger than {b} by at least {elo1} {unit} (LLR {:+.2} >= {:+.2}, {} pairs; {estimate}).",
+                status.llr, status.upper, status.pairs
+            )),
+            SprtDecision::AcceptH0 => self.println(&format!(
+                "H0 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is not stronger than {b} by {elo1} {unit} or more (LLR {:+.2} <= {:+.2}, {} pairs; {estimate}).",
+                status.llr, status.lower, status.pairs
+            )),
+            SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => {
+                self.println(&format!(
+                    "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
+                    sprt_text(&outcome.progress)
+                ))
+            }
+            SprtDecision::Continue => {
+                self.println(&format!(
+                    "Undecided after {} pairs: {}.",
+                    status.pairs,
+                    sprt_text(&outcome.progress)
+                ));
+                if !outcome.run.failed.is_empty() {
+                    self.println(&format!(
+                        "{} games could not be run (see above); play them with: arena sprt --resume {dir}",
+                        outcome.run.failed.len()
+                    ));
+                }
+            }
+        }
+    }
+}
+
+impl<W: Write> RunOutput for Terminal<W> {
+    fn started(&mut self, run: &RunStarted) {
+        let config = run.config;
+        let dir = run.dir.display();
+        match run.kind {
+            RunKind::RoundRobin { games } => {
+                self.println(&format!(
+                    "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, openings of {} plies",
+                    config.bots.len(),
+                    config.variant,
+                    games,
+                    config.games_per_pairing,
+                    format_time_control(&config.time_control),
+                    config.grace_ms,
+                    config.concurrency,
+                    config.seed,
+                    config.opening_plies,
+                ));
+                self.println(&format!("Output: {dir}"));
+            }
+            RunKind::Sprt { plan, lower, upper } => {
+                let unit = plan.model.unit();
+                self.println(&format!(
+                    "SPRT {} vs {}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
+                    config.bots[0].name,
+                    config.bots[1].name,
+                    plan.elo0,
+                    plan.elo1,
+                    plan.model,
+                    plan.alpha,
+                    plan.beta,
+                    config.variant,
+                    format_time_control(&config.time_control),
+                    config.grace_ms,
+                    config.concurrency,
+                    config.seed,
+                    config.opening_plies,
+                    plan.max_pairs.map_or(String::new(), |m| format!(", at most {m} pairs")),
+                ));
+                self.println(&format!(
+                    "LLR bounds [{lower:+.2}, {upper:+.2}]. Output: {dir}"
+                ));
+            }
+        }
+    }
+
+    fn resumed(&mut self, resumed: &Resumed) {
+        for repair in resumed.repairs {
+            self.println(&format!("resume: {repair}"));
+        }
+        if resumed.finished == 0 {
+            return;
+        }
+        let line = match (resumed.total, resumed.standing) {
+            (_, Standing::Sprt(progress)) => format!(
+                "resume: {} games already played; {}",
+                resumed.finished,
+                sprt_text(progress)
+            ),
+            (Some(total), _) => format!(
+                "resume: {} of {total} games already played",
+                resumed.finished
+            ),
+            (None, _) => format!("resume: {} games already played", resumed.finished),
+        };
+        self.println(&line);
+    }
+
+    fn warning(&mut self, text: &str) {
+        self.println(text);
+    }
+
+    fn playing(&mut self, done: u64, total: Option<u64>, standing: &Standing) {
+        if self.show_bar {
+            let bar = new_bar(done, total);
+            bar.set_message(status_text(standing));
+            self.bar = Some(bar);
+        }
+    }
+
+    fn game_finished(&mut self, row: &GameRow, record: &GameRecord) {
+        self.println(&game_line(row, &record.message));
+        // The referee's own problems in the game (a log it could not write).
+        for warning in &record.warnings {
+            self.println(&format!("{}: warning: {warning}", record.game_id));
+        }
+    }
+
+    fn game_not_recorded(&mut self, game_id: u64, why: &str) {
+        self.println(&format!("g{game_id}: not recorded: {why}"));
+    }
+
+    fn sprt_pair(&mut self, _pair: u64, progress: &SprtProgress) {
+        let status = &progress.status;
+        // Numbered 1, 2, ... in the order pairs complete (resumed ones
+        // included), not by schedule position: pairs finish out of order.
+        self.println(&format!(
+            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}] {}  {}  pentanomial {}",
+            status.pairs,
+            status.llr,
+            status.lower,
+            status.upper,
+            status.model,
+            estimate_text(status),
+            pentanomial_text(&progress.counts)
+        ));
+    }
+
+    fn progress(&mut self, standing: &Standing) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            bar.set_message(status_text(standing));
+        }
+    }
+
+    fn stopped_playing(&mut self) {
+        // Removes the bar so that what follows starts on a clean line.
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn standings(&mut self, report: Option<&RatingReport>) {
+        match report {
+            None => self.println("No finished games yet, so no standings."),
+            Some(report) => {
+                self.println("");
+                // The table ends with its own newline.
+                let table = report.standings.render_table();
+                self.println(table.strip_suffix('\n').unwrap_or(&table));
+            }
+        }
+    }
+
+    fn files(&mut self, dir: &Path, files: &[PathBuf]) {
+        self.println("");
+        self.println(&format!("Files in {}:", dir.display()));
+        for path in files {
+            self.println(&format!("  {}", path.display()));
+        }
+    }
+}
+
+/// A bar at `done` of `total` (`None`: open-ended, e.g. an SPRT), on stderr.
+fn new_bar(done: u64, total: Option<u64>) -> ProgressBar {
+    let target = ProgressDrawTarget::stderr();
+    let bar = ProgressBar::with_draw_target(total, target);
+    let template = match total {
+        Some(_) => "{bar:30.cyan/blue} {pos}/{len} games  {elapsed_precise} ETA {eta}  {msg}",
+        None => "{spinner} {pos} games  {elapsed_precise}  {msg}",
+    };
+    let mut style = ProgressStyle::with_template(template).expect("valid template");
+    if total.is_some() {
+        style = style.progress_chars("=> ");
+    }
+    bar.set_style(style);
+    bar.set_position(done);
+    bar.reset_eta();
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// `g12  greedy - random  1-0  group (23 plies)`, plus the referee's message
+/// when the game ended by a failure (so the reason is visible at once).
+fn game_line(row: &GameRow, message: &str) -> String {
+    let mut line = format!(
+        "{:>6}  {} - {}  {:<7}  {} ({} plies)",
+        format!("g{}", row.id),
+        row.white,
+        row.black,
+        row.result,
+        row.reason,
+        row.plies
+    );
+    if !row.reason.is_rule() && !message.is_empty() {
+        line.push_str(": ");
+        line.push_str(message);
+    }
+    line
+}
+
+/// The bar's message: the leader, or the SPRT's pairs and LLR.
+fn status_text(standing: &Standing) -> String {
+    match standing {
+        Standing::RoundRobin { leader: None } => String::new(),
+        Standing::RoundRobin {
+            leader: Some(leader),
+        } => leader_text(leader),
+        Standing::Sprt(progress) => {
+            let s = &progress.status;
+            format!(
+                "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}] {}  {}",
+                s.pairs,
+                s.llr,
+                s.lower,
+                s.upper,
+                s.model,
+                estimate_text(s)
+            )
+        }
+    }
+}
+
+/// `leader: NAME 7.5/10`.
+fn leader_text(leader: &Leader) -> String {
+    let half = leader.half_points;
+    let points = if half.is_multiple_of(2) {
+        format!("{}", half / 2)
+    } else {
+        format!("{}.5", half / 2)
+    };
+    format!("leader: {} {points}/{}", leader.name, leader.games)
+}
+
+/// `LLR x within [lo, hi], pentanomial [...]`.
+fn sprt_text(progress: &SprtProgress) -> String {
+    let s = &progress.status;
+    format!(
+        "LLR {:+.2} within [{:+.2}, {:+.2}] ({} model), {}, pentanomial {}",
+        s.llr,
+        s.lower,
+        s.upper,
+        s.model,
+        estimate_text(s),
+        pentanomial_text(&progress.counts)
+    )
+}
+
+/// `nElo +1.2 [-3.4, +5.6]  LOS 71.2%` on the test's scale (empty before the
+/// first pair).
+fn estimate_text(status: &SprtStatus) -> String {
+    status.estimate.map_or(String::new(), |e| {
+        format!(
+            "{} {:+.1} [{:+.1}, {:+.1}]  LOS {:.1}%",
+            status.model.unit(),
+            e.elo,
+            e.low,
+            e.high,
+            100.0 * e.los
+        )
+    })
+}
+
+/// `LL-LD-DD+WL-WD-WW` counts.
+fn pentanomial_text(p: &Pentanomial) -> String {
+    let [ll, ld, even, wd, ww] = p.by_score();
+    format!("[{ll}, {ld}, {even}, {wd}, {ww}]")
+}
+
+#[cfg(test)]
+mod tests {
+    //! The expected lines are what arena printed for these runs before the
+    //! output moved behind `RunOutput` (see the commit that moved it), with
+    //! the SPRT lines since naming the Elo model and the running estimate.
+
+    use super::*;
+    use crate::stats::SprtStatus;
+    use crate::stats::{EloModel, SprtEstimate};
+    use crate::tournament::config::{from_overrides, Defaults, Overrides};
+    use crate::tournament::manifest::SprtPlan;
+    use crate::tournament::TournamentConfig;
+
+    fn terminal() -> Terminal<Vec<u8>> {
+        Terminal {
+            out: Vec::new(),
+            show_bar: false,
+            bar: None,
+        }
+    }
+
+    fn text(terminal: &Terminal<Vec<u8>>) -> &str {
+        std::str::from_utf8(&terminal.out).unwrap()
+    }
+
+    fn config(bots: [&str; 2]) -> TournamentConfig {
+        let overrides = Overrides {
+            bots: bots.iter().map(|name| format!("{name}=x")).collect(),
+            games_per_pairing: Some(2),
+            opening_plies: Some(2),
+            ..Default::default()
+        };
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 4,
+            out: "out".into(),
+            current_dir: "/".into(),
+        };
+        from_overrides(&overrides, &defaults).unwrap()
+    }
+
+    fn row(id: u64, white: &str, black: &str, result: &str, reason: &str) -> GameRow {
+        GameRow {
+            id,
+            round: 0,
+            pair: id / 2,
+            variant: "qango6".into(),
+            white: white.into(),
+            black: black.into(),
+            opening: "c5 c1".into(),
+            result: result.parse().unwrap(),
+            reason: reason.parse().unwrap(),
+            plies: 12,
+            white_time_ms: 0,
+            black_time_ms: 0,
+        }
+    }
+
+    fn sprt(llr: f64, pairs: u64, decision: SprtDecision, counts: Pentanomial) -> SprtProgress {
+        SprtProgress {
+            status: SprtStatus {
+                llr,
+                lower: -2.944,
+                upper: 2.944,
+                decision,
+                pairs,
+                model: EloModel::Normalized,
+                estimate: Some(SprtEstimate {
+                    elo: 12.34,
+                    low: -4.56,
+                    high: 29.1,
+                    los: 0.9312,
+                }),
+            },
+            counts,
+        }
+    }
+
+    #[test]
+    fn a_resumed_round_robin_interrupted() {
+        let config = config(["good", "missing"]);
+        let dir = Path::new("out");
+        let mut terminal = terminal();
+        terminal.started(&RunStarted {
+            config: &config,
+            dir,
+            kind: RunKind::RoundRobin { games: 2 },
+        });
+        let repairs = ["game 1 is in games.jsonl but not in games.csv; it will be replayed".into()];
+        terminal.resumed(&Resumed {
+            repairs: &repairs,
+            finished: 1,
+            total: Some(2),
+            standing: &Standing::RoundRobin { leader: None },
+        });
+        terminal.warning("warning: bot \"missing\": program \"/no/bot\" not found");
+        terminal.playing(1, Some(2), &Standing::RoundRobin { leader: None });
+        terminal.game_not_recorded(1, "the game task failed: boom");
+        terminal.stopped_playing();
+        terminal.standings(None);
+        terminal.round_robin_ended(&RunOutcome {
+            dir: dir.into(),
+            end: RunEnd::Interrupted,
+            finished: 1,
+            total: Some(2),
+            failed: vec![(1, "the game task failed: boom".into())],
+        });
+        assert_eq!(
+            text(&terminal),
+            "Round robin: 2 bots, qango6, 2 games (2 per pairing), per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
+             Output: out\n\
+             resume: game 1 is in games.jsonl but not in games.csv; it will be replayed\n\
+             resume: 1 of 2 games already played\n\
+             warning: bot \"missing\": program \"/no/bot\" not found\n\
+             g1: not recorded: the game task failed: boom\n\
+             No finished games yet, so no standings.\n\
+             \n\
+             Interrupted: 1 of 2 games played. Continue with: arena tournament --resume out\n"
+        );
+    }
+
+    #[test]
+    fn game_lines_explain_failures_but_not_rule_endings() {
+        assert_eq!(
+            game_line(&row(9, "random", "good", "0-1", "line"), ""),
+            "    g9  random - good  0-1      line (12 plies)"
+        );
+        assert_eq!(
+            game_line(
+                &row(12, "crash", "good", "0-1", "crash"),
+                "white (crash): process ended: exit code 3"
+            ),
+            "   g12  crash - good  0-1      crash (12 plies): white (crash): process ended: exit code 3"
+        );
+    }
+
+    #[test]
+    fn files_are_listed_after_a_blank_line() {
+        let mut terminal = terminal();
+        let dir = Path::new("out");
+        terminal.files(dir, &[dir.join("games.csv"), dir.join("logs/")]);
+        assert_eq!(
+            text(&terminal),
+            "\nFiles in out:\n  out/games.csv\n  out/logs/\n"
+        );
+    }
+
+    #[test]
+    fn an_sprt_that_accepts_h1() {
+        let config = config(["good", "crash"]);
+        let plan = SprtPlan {
+            elo0: 0.0,
+            elo1: 200.0,
+            alpha: 0.05,
+            beta: 0.05,
+            max_pairs: None,
+            model: EloModel::Normalized,
+        };
+        let mut terminal = terminal();
+        terminal.started(&RunStarted {
+            config: &config,
+            dir: Path::new("sp"),
+            kind: RunKind::Sprt {
+                plan: &plan,
+                lower: -2.944,
+                upper: 2.944,
+            },
+        });
+        let ww = |ww| Pentanomial {
+            ww,
+            ..Default::default()
+        };
+        terminal.sprt_pair(0, &sprt(0.42, 1, SprtDecision::Continue, ww(1)));
+        let decided = sprt(3.35, 8, SprtDecision::AcceptH1, ww(8));
+        terminal.sprt_pair(7, &decided);
+        terminal.sprt_ended(&SprtOutcome {
+            run: RunOutcome {
+                dir: "sp".into(),
+                end: RunEnd::Stopped,
+                finished: 16,
+                total: None,
+                failed: Vec::new(),
+            },
+            bots: ["good".into(), "crash".into()],
+            plan,
+            progress: decided,
+        });
+        assert_eq!(
+            text(&terminal),
+            "SPRT good vs crash: H0 nElo <= 0 against H1 nElo >= 200 (normalized model), alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
+             LLR bounds [-2.94, +2.94]. Output: sp\n\
+             pair    1: LLR +0.42  bounds [-2.94, +2.94] normalized  nElo +12.3 [-4.6, +29.1]  LOS 93.1%  pentanomial [0, 0, 0, 0, 1]\n\
+             pair    8: LLR +3.35  bounds [-2.94, +2.94] normalized  nElo +12.3 [-4.6, +29.1]  LOS 93.1%  pentanomial [0, 0, 0, 0, 8]\n\
+             \n\
+             H1 accepted (normalized model, bounds [0, 200] nElo): good is stronger than crash by at least 200 nElo (LLR +3.35 >= +2.94, 8 pairs; nElo +12.3 [-4.6, +29.1]  LOS 93.1%).\n"
+        );
+    }
+
+    #[test]
+    fn a_resumed_sprt_undecided_at_its_limit() {
+        let counts = Pentanomial {
+            dd: 1,
+            ww: 2,
+            ..Default::default()
+        };
+        let progress = sprt(0.04, 3, SprtDecision::Continue, counts);
+        let mut terminal = terminal();
+        terminal.resumed(&Resumed {
+            repairs: &[],
+            finished: 6,
+            total: None,
+            standing: &Standing::Sprt(progress),
+        });
+        terminal.sprt_ended(&SprtOutcome {
+            run: RunOutcome {
+                dir: "sp2".into(),
+                end: RunEnd::Complete,
+                finished: 6,
+                total: Some(6),
+                failed: Vec::new(),
+            },
+            bots: ["good".into(), "rnd".into()],
+            plan: SprtPlan {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.05,
+                max_pairs: Some(3),
+                model: EloModel::Normalized,
+            },
+            progress,
+        });
+        assert_eq!(
+            text(&terminal),
+            "resume: 6 games already played; LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2]\n\
+             \n\
+             Undecided after 3 pairs: LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2].\n"
+        );
+    }
+
+    #[test]
+    fn leader_shows_half_points() {
+        let leader = |half_points, games| Leader {
+            name: "a".into(),
+            half_points,
+            games,
+        };
+        assert_eq!(leader_text(&leader(4, 3)), "leader: a 2/3");
+        assert_eq!(leader_text(&leader(5, 3)), "leader: a 2.5/3");
+        assert_eq!(leader_text(&leader(1, 1)), "leader: a 0.5/1");
+    }
+}

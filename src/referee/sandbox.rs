@@ -1,0 +1,300 @@
+//! The sandbox for untrusted bots: the bot's argv wrapped in bubblewrap
+//! (`bwrap`, Debian package `bubblewrap`), a tool made for exactly this, so
+//! arena holds no namespace code of its own.
+//!
+//! [`Sandbox::for_bot`] turns a [`BotSpec`] (its `cwd`, `writable` and
+//! `network` fields) and the directories the referee writes (the
+//! tournament's output directory) into a [`Sandbox`]; [`Sandbox::wrap`]
+//! turns the bot's argv into `bwrap OPTIONS -- ARGV`. Inside, the bot:
+//!
+//! - has its own PID namespace with its own `/proc`: it sees only its own
+//!   processes, so it cannot signal, trace or read the opponent, other bots
+//!   or the referee;
+//! - sees the whole file system read-only, its own directory included
+//!   (except the `writable` paths), gets a private empty `/tmp` and
+//!   `/dev/shm`, and sees the hidden directories (the output directory:
+//!   journal, `tournament.json`, every bot's logs) as empty and read-only,
+//!   also when they lie inside its own directory;
+//! - has no network (a private network namespace with only loopback, and
+//!   an empty `/run`, where system daemons keep their sockets) unless
+//!   `network = true`;
+//! - keeps no capabilities, has a separate IPC and UTS namespace, and no
+//!   controlling terminal (its own session);
+//! - dies with its whole tree when the outer `bwrap` dies
+//!   (`--die-with-parent` on the namespace's init, whose death ends every
+//!   process in the namespace, `setsid` or not). The outer `bwrap` is the
+//!   referee's child and leads the bot's process group, so the referee's
+//!   group kill, and its own death (`PR_SET_PDEATHSIG`), end it all.
+//!
+//! stdin/stdout/stderr, `env` and rlimits pass through `bwrap` unchanged
+//! (rlimits are set on `bwrap` before exec and inherited). Two differences:
+//! `bwrap` reports a bot killed by signal N as exit code 128+N, which
+//! [`unwrap_exit_code`] turns back into the signal; and the referee's
+//! SIGTERM ends `bwrap` and so the whole namespace at once (no grace).
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use anyhow::{bail, Context};
+
+use super::spec::BotSpec;
+
+/// The program run as the sandbox.
+pub const BWRAP: &str = "bwrap";
+
+/// How one bot is sandboxed: absolute, canonical paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sandbox {
+    /// The bot's directory (its cwd), visible read-only.
+    pub dir: PathBuf,
+    /// Paths the bot may write (bound read-write over the read-only view).
+    pub writable: Vec<PathBuf>,
+    /// Directories the bot sees as empty (an empty tmpfs over each).
+    pub hidden: Vec<PathBuf>,
+    /// Keep the host's network namespace.
+    pub network: bool,
+}
+
+impl Sandbox {
+    /// The sandbox for `spec`, hiding the existing directories in `hide`.
+    /// Errors name the bot and the field: a `writable` path that does not
+    /// exist, or a bot directory inside a hidden one.
+    pub fn for_bot(spec: &BotSpec, hide: &[PathBuf]) -> anyhow::Result<Sandbox> {
+        let dir = match &spec.cwd {
+            Some(cwd) => cwd.clone(),
+            None => std::env::current_dir().context("cannot read the current directory")?,
+        };
+        let dir = dir
+            .canonicalize()
+            .with_context(|| format!("bot {:?}: `cwd` {}", spec.name, dir.display()))?;
+        let writable = spec
+            .writable
+            .iter()
+            .map(|w| {
+                dir.join(w).canonicalize().with_context(|| {
+                    format!(
+                        "bot {:?}: `writable` path {} (in {})",
+                        spec.name,
+                        w.display(),
+                        dir.display()
+                    )
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        if writable.iter().any(|w| w == Path::new("/")) {
+            bail!(
+                "bot {:?}: `writable` must not make the whole file system writable (\"/\")",
+                spec.name
+            );
+        }
+        let mut hidden = Vec::new();
+        for h in hide {
+            // A directory that does not exist yet has nothing to hide.
+            let Ok(h) = h.canonicalize() else { continue };
+            if dir.starts_with(&h) {
+                bail!(
+                    "bot {:?}: its directory {} lies inside {}, which the sandbox hides from bots",
+                    spec.name,
+                    dir.display(),
+                    h.display()
+                );
+            }
+            hidden.push(h);
+        }
+        Ok(Sandbox {
+            dir,
+            writable,
+            hidden,
+            network: spec.network,
+        })
+    }
+
+    /// `bwrap OPTIONS -- ARGV`: `argv` run in the sandbox, in the bot's
+    /// directory. Order matters: later mounts cover earlier ones.
+    pub fn wrap(&self, argv: &[String]) -> Vec<String> {
+        let mut out: Vec<String> = [
+            BWRAP,
+            "--die-with-parent",
+            // No controlling terminal: no keystrokes pushed into the
+            // operator's shell (TIOCSTI).
+            "--new-session",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--tmpfs",
+            "/dev/shm",
+            "--proc",
+            "/proc",
+            "--tmpfs",
+            "/tmp",
+        ]
+        .map(String::from)
+        .into();
+        if !self.network {
+            out.extend(["--unshare-net", "--tmpfs", "/run"].map(String::from));
+        }
+        let mut mount = |op: &str, path: &Path| {
+            let p = path.display().to_string();
+            out.push(op.into());
+            if op == "--ro-bind" || op == "--bind" {
+                out.push(p.clone());
+            }
+            out.push(p);
+        };
+        // Again after the empty /tmp, for a bot that lives under /tmp (not
+        // /tmp itself: that would give back the host's /tmp; elsewhere the
+        // root bind shows it already).
+        if self.dir.starts_with("/tmp") && self.dir != Path::new("/tmp") {
+            mount("--ro-bind", &self.dir);
+        }
+        for w in &self.writable {
+            mount("--bind", w);
+        }
+        for h in &self.hidden {
+            mount("--tmpfs", h);
+            mount("--remount-ro", h);
+        }
+        out.extend(["--chdir".into(), self.dir.display().to_string()]);
+        out.push("--".into());
+        out.extend(argv.iter().cloned());
+        out
+    }
+}
+
+/// Whether `bwrap` is installed and can build a sandbox on this machine
+/// (it may be missing, or the kernel may refuse namespaces). Tried once per
+/// process; the error says what to do.
+pub fn check_available() -> anyhow::Result<()> {
+    static RESULT: OnceLock<Result<(), String>> = OnceLock::new();
+    RESULT
+        .get_or_init(|| {
+            let out = std::process::Command::new(BWRAP)
+                .args(["--unshare-pid", "--ro-bind", "/", "/", "--proc", "/proc", "true"])
+                .stdin(std::process::Stdio::null())
+                .output();
+            match out {
+                Ok(out) if out.status.success() => Ok(()),
+                Ok(out) => Err(format!(
+                    "the sandbox does not work here: `bwrap` failed ({}): {}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )),
+                Err(e) => Err(format!(
+                    "the sandbox needs `bwrap`, which cannot be run ({e}); install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
+                )),
+            }
+        })
+        .clone()
+        .map_err(anyhow::Error::msg)
+}
+
+/// `bwrap` exits with 128+N when the sandboxed program was killed by signal
+/// N; this gives back the signal (`None` for an ordinary exit code).
+pub fn unwrap_exit_code(code: i32) -> Option<i32> {
+    (129..=128 + 64).contains(&code).then(|| code - 128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(dir: &Path) -> BotSpec {
+        let mut spec = BotSpec::from_command_line("b", "python3 bot.py").unwrap();
+        spec.cwd = Some(dir.to_path_buf());
+        spec
+    }
+
+    #[test]
+    fn wraps_the_argv_and_hides_an_output_dir_inside_the_bot_dir() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().canonicalize().unwrap();
+        std::fs::create_dir_all(dir.join("out")).unwrap();
+        std::fs::create_dir_all(dir.join("data")).unwrap();
+        let mut spec = spec(&dir);
+        spec.writable = vec!["data".into()];
+        let sandbox = Sandbox::for_bot(&spec, &[dir.join("out"), dir.join("not-yet")]).unwrap();
+        let argv = sandbox.wrap(&spec.argv());
+        let line = argv.join(" ");
+        let d = dir.display();
+        assert_eq!(argv[0], "bwrap");
+        assert!(argv.ends_with(&["--".into(), "python3".into(), "bot.py".into()]));
+        for part in [
+            "--unshare-pid".to_string(),
+            "--die-with-parent".into(),
+            "--unshare-net".into(),
+            "--ro-bind / /".into(),
+            "--tmpfs /tmp".into(),
+            format!("--ro-bind {d} {d}"),
+            format!("--bind {d}/data {d}/data"),
+            format!("--tmpfs {d}/out --remount-ro {d}/out"),
+            format!("--chdir {d}"),
+        ] {
+            assert!(line.contains(&part), "{part:?} missing in {line}");
+        }
+        // The mask comes after the bot's directory is bound, so it covers it.
+        assert!(line.find(&format!("--tmpfs {d}/out")) > line.find(&format!("--ro-bind {d}")));
+        assert!(!line.contains("not-yet"));
+        spec.network = true;
+        let line = Sandbox::for_bot(&spec, &[])
+            .unwrap()
+            .wrap(&spec.argv())
+            .join(" ");
+        assert!(!line.contains("--unshare-net"), "{line}");
+    }
+
+    #[test]
+    fn bad_paths_are_errors_naming_the_bot_and_field() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut spec = spec(tmp.path());
+        spec.writable = vec!["missing".into()];
+        let err = format!("{:#}", Sandbox::for_bot(&spec, &[]).unwrap_err());
+        assert!(err.contains("\"b\"") && err.contains("writable"), "{err}");
+        spec.writable = vec!["/".into()];
+        let err = format!("{:#}", Sandbox::for_bot(&spec, &[]).unwrap_err());
+        assert!(err.contains("whole file system"), "{err}");
+        spec.writable.clear();
+        let err = format!(
+            "{:#}",
+            Sandbox::for_bot(&spec, &[tmp.path().into()]).unwrap_err()
+        );
+        assert!(err.contains("hides"), "{err}");
+    }
+
+    #[test]
+    fn the_bot_directory_is_bound_again_only_strictly_under_tmp() {
+        let line = |dir: &str| {
+            Sandbox {
+                dir: dir.into(),
+                writable: Vec::new(),
+                hidden: Vec::new(),
+                network: false,
+            }
+            .wrap(&["bot".into()])
+            .join(" ")
+        };
+        assert!(line("/tmp/x").contains("--ro-bind /tmp/x /tmp/x"));
+        assert!(!line("/tmp").contains("--ro-bind /tmp /tmp"));
+        assert!(!line("/work/x").contains("--ro-bind /work/x"));
+        assert_eq!(
+            line("/").matches("--ro-bind").count(),
+            1,
+            "only the root bind"
+        );
+    }
+
+    #[test]
+    fn exit_codes_of_signalled_programs() {
+        assert_eq!(unwrap_exit_code(137), Some(libc::SIGKILL));
+        assert_eq!(unwrap_exit_code(152), Some(libc::SIGXCPU));
+        assert_eq!(unwrap_exit_code(1), None);
+        assert_eq!(unwrap_exit_code(128), None);
+    }
+}
