@@ -303,5 +303,5 @@ fn los_without_pairs_comes_from_wins_and_losses() {
         0
     );
     // 0.5 + 0.5 erf((2 - 1) / sqrt(2 * 3)) = 0.718149.
-    assert!((ab.los - 0.7181).abs() < 1e-9, "{}", ab.los);
+    assert_near(ab.los, 0.718149, 1e-6);
 }
