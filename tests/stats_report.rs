@@ -3,10 +3,10 @@
 mod common;
 
 use arena::referee::GameRow;
-use arena::report::games_reader::read_games;
 use arena::report::pairwise::PAIRWISE_COLUMNS;
 use arena::report::rating::RatingReport;
 use arena::report::standings::{Standings, STANDINGS_COLUMNS};
+use arena::tournament::games_reader::read_games;
 
 /// a-b: pair 0 a wins both (WW for a), pair 1 a wins as white and draws as black
 /// (WD), pair 2 a loses as white and wins as black (WL). b-c: pair 3 draws both

@@ -4,11 +4,11 @@
 //! the exit status the command line chooses from what the run returns.
 //! The bots are `arena-instant-bot`, so the runs take milliseconds.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use arena::referee::GameRecord;
 use arena::referee::GameRow;
-use arena::report::rating::RatingReport;
+use arena::report::rating::rate_run;
 use arena::tournament::config::{from_overrides, Defaults, Overrides};
 use arena::tournament::manifest::SprtPlan;
 use arena::tournament::progress::{
@@ -76,12 +76,18 @@ impl RunOutput for Recorder {
     fn stopped_playing(&mut self) {
         self.0.push(Event::StoppedPlaying);
     }
-    fn standings(&mut self, report: Option<&RatingReport>) {
-        let games = report.map(|r| r.standings.games);
+}
+
+impl Recorder {
+    /// What the front end does once `run` returns: rate the finished games
+    /// (writing the rating files) and show the standings and the files.
+    fn rate(&mut self, dir: &Path) {
+        let rated = rate_run(dir).unwrap();
+        let games = rated.report.as_ref().map(|r| r.standings.games);
         self.0.push(Event::Standings { games });
-    }
-    fn files(&mut self, _dir: &Path, files: &[PathBuf]) {
-        self.0.push(Event::Files { count: files.len() });
+        self.0.push(Event::Files {
+            count: rated.files.len(),
+        });
     }
 }
 
@@ -118,6 +124,7 @@ fn a_round_robin_reports_each_game_then_the_standings() {
     let mut events = Recorder::default();
     let start = round_robin::Start::New(config(&out, 4));
     let outcome = round_robin::run(start, &mut events).unwrap();
+    events.rate(&outcome.dir);
 
     let mut expected = vec![
         Event::Started {
@@ -148,6 +155,7 @@ fn a_round_robin_reports_each_game_then_the_standings() {
         concurrency: None,
     };
     let outcome = round_robin::run(start, &mut events).unwrap();
+    events.rate(&outcome.dir);
     assert_eq!(
         events.0,
         [
@@ -188,6 +196,7 @@ fn an_sprt_reports_each_pair_and_ends_undecided_at_its_limit() {
     };
     let mut events = Recorder::default();
     let outcome = sprt::run(sprt::Start::New(config, plan), &mut events).unwrap();
+    events.rate(&outcome.run.dir);
 
     let mut expected = vec![
         Event::Started {

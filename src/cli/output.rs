@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
-use crate::report::rating::RatingReport;
+use crate::report::rating::{RatingReport, RunRatings};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
     Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
@@ -73,6 +73,37 @@ impl<W: Write> Terminal<W> {
                 "\n{} games could not be run (see above); play them with: arena tournament --resume {dir}",
                 outcome.failed.len()
             ));
+        }
+    }
+
+    /// The end of a run: the standings, then the files in its directory
+    /// (none listed before any game finished).
+    pub fn ratings(&mut self, dir: &Path, rated: &RunRatings) {
+        self.standings(rated.report.as_ref());
+        if rated.report.is_some() {
+            self.files(dir, &rated.files);
+        }
+    }
+
+    /// The standings of the rated games, or that there are none yet.
+    pub fn standings(&mut self, report: Option<&RatingReport>) {
+        match report {
+            None => self.println("No finished games yet, so no standings."),
+            Some(report) => {
+                self.println("");
+                // The table ends with its own newline.
+                let table = report.standings.render_table();
+                self.println(table.strip_suffix('\n').unwrap_or(&table));
+            }
+        }
+    }
+
+    /// The files the run has in `dir`.
+    pub fn files(&mut self, dir: &Path, files: &[PathBuf]) {
+        self.println("");
+        self.println(&format!("Files in {}:", dir.display()));
+        for path in files {
+            self.println(&format!("  {}", path.display()));
         }
     }
 
@@ -236,26 +267,6 @@ impl<W: Write> RunOutput for Terminal<W> {
         // Removes the bar so that what follows starts on a clean line.
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
-        }
-    }
-
-    fn standings(&mut self, report: Option<&RatingReport>) {
-        match report {
-            None => self.println("No finished games yet, so no standings."),
-            Some(report) => {
-                self.println("");
-                // The table ends with its own newline.
-                let table = report.standings.render_table();
-                self.println(table.strip_suffix('\n').unwrap_or(&table));
-            }
-        }
-    }
-
-    fn files(&mut self, dir: &Path, files: &[PathBuf]) {
-        self.println("");
-        self.println(&format!("Files in {}:", dir.display()));
-        for path in files {
-            self.println(&format!("  {}", path.display()));
         }
     }
 }

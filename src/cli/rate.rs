@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 
 use crate::report::game_ids::{first_place, GameIds, TournamentId};
-use crate::report::games_reader::visit_numbered_games_csv;
 use crate::report::rating::RatingReport;
 use crate::report::rating_input::RatingInput;
 use crate::stats::FitOptions;
+use crate::tournament::games_reader::visit_numbered_games_csv;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(

@@ -11,6 +11,7 @@ use crate::cli::play::name_from_command;
 use crate::cli::run_flags::RunFlags;
 use crate::cli::tournament::EXIT_INTERRUPTED;
 use crate::referee::{read_bots_file, BotSpec};
+use crate::report::rating::rate_run;
 use crate::stats::EloModel;
 use crate::stats::SprtDecision;
 use crate::tournament::config::{self, Defaults};
@@ -86,6 +87,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(args.run.show_progress());
     let start = start(args)?;
     let outcome = sprt::run(start, &mut terminal)?;
+    let rated = rate_run(&outcome.run.dir)?;
+    terminal.ratings(&outcome.run.dir, &rated);
     terminal.sprt_ended(&outcome);
     Ok(exit_status(&outcome))
 }

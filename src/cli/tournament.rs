@@ -11,6 +11,7 @@ use anyhow::bail;
 
 use crate::cli::output::Terminal;
 use crate::cli::run_flags::RunFlags;
+use crate::report::rating::rate_run;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::progress::RunOutcome;
 use crate::tournament::round_robin::{self, Start};
@@ -57,6 +58,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(args.run.show_progress());
     let start = start(args)?;
     let outcome = round_robin::run(start, &mut terminal)?;
+    let rated = rate_run(&outcome.dir)?;
+    terminal.ratings(&outcome.dir, &rated);
     terminal.round_robin_ended(&outcome);
     Ok(exit_status(&outcome))
 }

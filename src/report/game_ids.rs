@@ -18,7 +18,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::games_reader::visit_numbered_games_csv;
+use crate::tournament::games_reader::visit_numbered_games_csv;
 
 /// Ids below this are kept in a bitset (at most 8 MiB per tournament).
 const BITSET_IDS: u64 = 1 << 26;

@@ -12,7 +12,46 @@ use super::rating_input::RatingInput;
 use super::standings::Standings;
 use crate::referee::GameRow;
 
-use crate::tournament::output_files::RATING_FILES;
+use crate::tournament::games_reader::visit_games_csv;
+use crate::tournament::output_files::{GAMES_CSV, LOGS_DIR, RATING_FILES, RUN_FILES};
+
+/// What rating a run's directory gave: the report (`None` before any game
+/// finished) and every file the directory holds, in the order they are listed
+/// to the user.
+#[derive(Debug)]
+pub struct RunRatings {
+    pub report: Option<RatingReport>,
+    pub files: Vec<PathBuf>,
+}
+
+/// Rates every finished game of the run in `dir` (streamed from `games.csv`
+/// into the aggregates of [`RatingInput`]) and writes standings.csv,
+/// model.csv and pairwise.csv there. A run with no finished game yet has no
+/// standings; that is not an error.
+pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
+    let mut input = RatingInput::new();
+    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(input.add(&row)?))
+        .context("reading the finished games")?;
+    let mut files: Vec<PathBuf> = RUN_FILES
+        .iter()
+        .map(|&name| {
+            let slash = if name == LOGS_DIR { "/" } else { "" };
+            dir.join(format!("{name}{slash}"))
+        })
+        .collect();
+    if input.games() == 0 {
+        return Ok(RunRatings {
+            report: None,
+            files: Vec::new(),
+        });
+    }
+    let report = RatingReport::from_input(input).context("rating the finished games")?;
+    files.extend(report.write_files(dir)?);
+    Ok(RunRatings {
+        report: Some(report),
+        files,
+    })
+}
 
 /// Standings and pairwise results of one set of games.
 #[derive(Debug, Clone, PartialEq)]

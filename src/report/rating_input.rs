@@ -91,7 +91,7 @@ impl RatingInput {
     }
 
     /// Adds one game. Fails on a row with a bot playing itself (rows from
-    /// [`super::games_reader`] never have one).
+    /// [`crate::tournament::games_reader`] never have one).
     pub fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
         let result = checked_result(row)?;
         let white = self.bot(&row.white);

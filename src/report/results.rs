@@ -26,7 +26,7 @@ pub struct ScoredGames {
 }
 
 /// A row the statistics cannot use. Rows read by
-/// [`super::games_reader::read_games_csv`] never have these problems.
+/// [`crate::tournament::games_reader::read_games_csv`] never have these problems.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InvalidGame {
     #[error("game {id}: bot {bot:?} cannot play itself")]

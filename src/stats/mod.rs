@@ -3,7 +3,7 @@
 //! sequential probability ratio test.
 //!
 //! Everything here works on plain numbers (bot indices and [`Score`]s); turning
-//! `games.csv` rows into those numbers is the job of [`crate::report`].
+//! `games.csv` rows into those numbers is the job of `report`.
 
 pub mod elo;
 pub mod head_to_head;

@@ -5,10 +5,15 @@
 //! - [`schedule`]: who plays whom, with which colours and opening.
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
 //! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end (by a
-//!   writer thread, synced per game), repaired on resume.
+//!   writer thread, synced by time), repaired on resume.
+//! - [`games_reader`]: reading `games.csv` back, one row at a time.
 //! - [`game_set`]: finished game ids, one bit each.
 //! - [`preflight`]: warnings about bot programs that cannot be found.
-//! - [`session`]: one output directory, new or resumed, and its final standings.
+//! - [`session`]: one output directory, new or resumed.
+//!
+//! Rating the finished games at the end of a run is `report`'s job, called by
+//! the front end (`report::rating::rate_run`): this layer imports nothing from
+//! `report` or `cli`.
 //! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
@@ -18,6 +23,7 @@
 
 pub mod config;
 pub mod game_set;
+pub mod games_reader;
 pub mod journal;
 pub mod manifest;
 pub mod output_files;

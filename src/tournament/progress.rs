@@ -14,7 +14,6 @@ use super::manifest::SprtPlan;
 use super::runner::RunEnd;
 use crate::referee::GameRecord;
 use crate::referee::GameRow;
-use crate::report::rating::RatingReport;
 use crate::stats::{Pentanomial, SprtStatus};
 
 /// Receives the events of a tournament or SPRT run, in this order:
@@ -25,9 +24,9 @@ use crate::stats::{Pentanomial, SprtStatus};
 /// [`game_not_recorded`](RunOutput::game_not_recorded)),
 /// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
 /// and [`progress`](RunOutput::progress); then
-/// [`stopped_playing`](RunOutput::stopped_playing),
-/// [`standings`](RunOutput::standings) and [`files`](RunOutput::files).
-/// How the run ended is not an event: `run` returns it as data.
+/// [`stopped_playing`](RunOutput::stopped_playing). How the run ended is not
+/// an event: `run` returns it as data, and the front end then rates the
+/// finished games (`report::rating::rate_run`) and shows the standings.
 ///
 /// Every method does nothing by default, so an implementation names only the
 /// events it shows (a quiet one names none), and a new event is one more
@@ -55,10 +54,6 @@ pub trait RunOutput {
     fn progress(&mut self, _standing: &Standing) {}
     /// No more games will be played in this run.
     fn stopped_playing(&mut self) {}
-    /// The ratings of every finished game (`None`: no game finished yet).
-    fn standings(&mut self, _report: Option<&RatingReport>) {}
-    /// The files the run has in `dir`.
-    fn files(&mut self, _dir: &Path, _files: &[PathBuf]) {}
 }
 
 /// How a run ended: what `run` returns, from which the front end chooses

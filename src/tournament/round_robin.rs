@@ -132,7 +132,6 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
     output.stopped_playing();
     let summary = summary?;
 
-    session.write_standings(output)?;
     Ok(RunOutcome {
         dir: session.dir.clone(),
         end: summary.end,

@@ -8,16 +8,13 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
+use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
-use super::output_files::{LOGS_DIR, RUN_FILES};
 use super::preflight::{check_sandbox, missing_programs};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use crate::referee::GameRow;
-use crate::report::games_reader::visit_games_csv;
-use crate::report::rating::RatingReport;
-use crate::report::rating_input::RatingInput;
 
 pub struct Session {
     pub manifest: Manifest,
@@ -125,33 +122,5 @@ impl Session {
         visit: impl FnMut(GameRow) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         visit_games_csv(&self.dir.join(GAMES_CSV), visit)
-    }
-
-    /// Rates every finished game (streamed from `games.csv` into the
-    /// aggregates of [`RatingInput`]), reports the standings and writes
-    /// standings.csv, model.csv and pairwise.csv, then reports the run's
-    /// files. A set of games that cannot be rated yet (none at all) is
-    /// reported as no standings, not an error.
-    pub fn write_standings(&self, output: &mut dyn RunOutput) -> anyhow::Result<()> {
-        let mut input = RatingInput::new();
-        self.visit_finished(|row| Ok(input.add(&row)?))
-            .context("reading the finished games")?;
-        if input.games() == 0 {
-            output.standings(None);
-            return Ok(());
-        }
-        let report = RatingReport::from_input(input).context("rating the finished games")?;
-        output.standings(Some(&report));
-        let written = report.write_files(&self.dir)?;
-        let files: Vec<PathBuf> = RUN_FILES
-            .iter()
-            .map(|&name| {
-                let slash = if name == LOGS_DIR { "/" } else { "" };
-                self.dir.join(format!("{name}{slash}"))
-            })
-            .chain(written)
-            .collect();
-        output.files(&self.dir, &files);
-        Ok(())
     }
 }

@@ -244,7 +244,6 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutco
     output.stopped_playing();
     let summary = summary?;
 
-    session.write_standings(output)?;
     let config = &session.manifest.config;
     Ok(SprtOutcome {
         bots: [config.bots[0].name.clone(), config.bots[1].name.clone()],

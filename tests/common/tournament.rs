@@ -9,7 +9,7 @@ use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
 use arena::referee::GameRow;
-use arena::report::games_reader::read_games_csv;
+use arena::tournament::games_reader::read_games_csv;
 use arena::tournament::schedule::ScheduledGame;
 use arena::tournament::{Manifest, Plan};
 
