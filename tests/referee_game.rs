@@ -246,7 +246,7 @@ async fn slow_start_is_a_startup_failure() {
     assert!(
         records[0]
             .message
-            .contains("did not answer hello within 400 ms"),
+            .contains("never answered hello: no line within the 400 ms startup limit"),
         "{}",
         records[0].message
     );

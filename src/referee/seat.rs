@@ -304,29 +304,87 @@ async fn handshake(process: &mut BotProcess) -> Result<Ready, Failure> {
         .await
         .map_err(|f| startup(format!("failed before ready: {}", f.message)))?;
     match process.read_line(deadline).await {
-        ReadLine::Line(line) => match decode_bot_line(&line) {
-            Ok(BotMessage::Ready(ready)) if ready.protocol == PROTOCOL_VERSION => Ok(ready),
-            Ok(BotMessage::Ready(ready)) => Err(startup(format!(
-                "speaks protocol {}, the referee speaks {PROTOCOL_VERSION}",
-                ready.protocol
-            ))),
-            Ok(BotMessage::Move(_)) => Err(startup(
-                "answered hello with \"move\" instead of \"ready\"".into(),
-            )),
-            Err(e) => Err(startup(format!("answered hello with an invalid line: {e}"))),
-        },
-        ReadLine::Timeout => Err(startup(format!(
-            "did not answer hello within {} ms",
-            limit.as_millis()
-        ))),
+        ReadLine::Line(line) => check_ready(&line).map_err(startup),
+        ReadLine::Timeout => Err(startup(diagnose_silence(process, limit).await)),
         ReadLine::TooLong => Err(startup(format!(
             "answered hello with a line longer than {MAX_LINE_BYTES} bytes"
         ))),
         ReadLine::Eof => {
             let ended = output_ended(process).await;
-            Err(startup(format!("failed before ready: {}", ended.message)))
+            Err(startup(format!(
+                "failed before ready (it must answer hello with one ready line): {}",
+                ended.message
+            )))
         }
     }
+}
+
+/// A `ready` line with this referee's protocol version, or what is wrong
+/// with the line in the bot author's terms.
+fn check_ready(line: &[u8]) -> Result<Ready, String> {
+    match decode_bot_line(line) {
+        Ok(BotMessage::Ready(ready)) if ready.protocol == PROTOCOL_VERSION => Ok(ready),
+        Ok(BotMessage::Ready(ready)) => Err(format!(
+            "answered hello with protocol {}, but arena speaks protocol {PROTOCOL_VERSION}: send \"protocol\":{PROTOCOL_VERSION} in ready",
+            ready.protocol
+        )),
+        Ok(BotMessage::Move(_)) => {
+            Err("answered hello with \"move\"; the first line must be \"ready\"".into())
+        }
+        Err(e) => Err(format!("answered hello with an invalid ready: {e}")),
+    }
+}
+
+/// After the startup limit passes in silence, how long arena keeps
+/// listening (input open) to learn whether the bot is merely slow: as long
+/// as the limit again, at least 500 ms and at most 2.5 s.
+fn late_listen(limit: Duration) -> Duration {
+    limit.clamp(Duration::from_millis(500), Duration::from_millis(2500))
+}
+
+/// After that, how long arena waits for a `ready` once the bot's input is
+/// closed: output that appears only then was sitting in the bot's buffer.
+pub const FLUSH_LISTEN: Duration = Duration::from_millis(500);
+
+/// The one-line fix for a bot that does not flush, in common languages.
+pub const FLUSH_FIX: &str = "Python print(..., flush=True); C fflush(stdout); C++ std::endl or std::flush; Java System.out.flush(); Go w.Flush() on the bufio.Writer; Rust io::stdout().flush() or a LineWriter";
+
+/// Why `hello` got no answer within `limit`: the bot is slow (a ready comes
+/// soon after), buffers its output (the ready comes only when its input
+/// closes and it exits), or never answers at all.
+async fn diagnose_silence(process: &mut BotProcess, limit: Duration) -> String {
+    let limit_ms = limit.as_millis();
+    let late_ms = late_listen(limit);
+    let late = process.read_line(Instant::now() + late_ms).await;
+    if let ReadLine::Line(line) = &late {
+        let after = process.started_at().elapsed().as_millis();
+        return match check_ready(line) {
+            Ok(_) => format!(
+                "answered hello late: ready came after {after} ms, the limit is {limit_ms} ms; make start-up faster or raise `startup_ms`"
+            ),
+            Err(problem) => format!("{problem} (and only after {after} ms; the limit is {limit_ms} ms)"),
+        };
+    }
+    if matches!(late, ReadLine::Eof) {
+        let ended = output_ended(process).await;
+        return format!(
+            "failed before ready (no line within the {limit_ms} ms startup limit): {}",
+            ended.message
+        );
+    }
+    if matches!(late, ReadLine::Timeout) {
+        process.close_stdin();
+        if let ReadLine::Line(line) = process.read_line(Instant::now() + FLUSH_LISTEN).await {
+            let what = if check_ready(&line).is_ok() { "ready" } else { "its first line" };
+            return format!(
+                "wrote {what} only when its input closed: flush stdout after each line ({FLUSH_FIX})"
+            );
+        }
+    }
+    format!(
+        "never answered hello: no line within the {limit_ms} ms startup limit (nor {} ms later, nor after its input closed); it must read hello from stdin and write one ready line, flushed",
+        late_ms.as_millis()
+    )
 }
 
 async fn send_message(

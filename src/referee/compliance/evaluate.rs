@@ -72,7 +72,7 @@ fn handshake(obs: &Observations) -> Finding {
             Check::Handshake,
             Status::Fail,
             format!(
-                "no valid ready within the {} ms startup limit",
+                "no valid ready to hello (the startup limit is {} ms)",
                 obs.startup_limit_ms
             ),
         )
