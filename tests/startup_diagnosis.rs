@@ -184,3 +184,69 @@ fn a_ready_with_a_string_protocol_names_the_field() {
     let report = check_bot_output(&bot, 2000);
     assert!(report.contains(expected), "check-bot:\n{report}");
 }
+
+/// A bot that never answers hello is started `startup_failures` times, then
+/// disabled: its remaining games are recorded at once as `startup` losses
+/// that say why, and the terminal says so when it happens.
+#[test]
+fn a_bot_that_never_starts_is_disabled_after_k_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("t.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[tournament]\nvariant = \"qango6\"\ngames_per_pairing = 4\ntime_control = \"per-move=2000\"\n\
+             concurrency = 1\nstartup_failures = 2\n\
+             \n[[bot]]\nname = \"silent\"\ncommand = {:?}\nlimits = {{ startup_ms = 300 }}\n\
+             \n[[bot]]\nname = \"good\"\ncommand = {:?}\n\
+             \n[[bot]]\nname = \"good2\"\ncommand = {:?}\n",
+            python_command("tests/bots/slow_start.py", &["30"]),
+            good_bot(),
+            good_bot(),
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = run_arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let records = jsonl_records(&out_dir);
+    assert_eq!(records.len(), 12, "{}", text(&out));
+    let silent: Vec<_> = records
+        .iter()
+        .filter(|r| r["white"] == "silent" || r["black"] == "silent")
+        .collect();
+    assert_eq!(silent.len(), 8);
+    let disabled = "not started: disabled after 2 start-up failures in a row (the last, game ";
+    let (tried, skipped): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) = silent
+        .iter()
+        .copied()
+        .partition(|r| !r["message"].as_str().unwrap().contains(disabled));
+    assert_eq!(tried.len(), 2, "started exactly twice: {tried:?}");
+    for r in &silent {
+        assert_eq!(r["reason"], "startup", "{r}");
+        let loser = if r["winner"] == "white" { &r["black"] } else { &r["white"] };
+        assert_eq!(loser, "silent", "{r}");
+    }
+    for r in &tried {
+        assert!(r["message"].as_str().unwrap().contains("never answered hello"), "{r}");
+    }
+    for r in &skipped {
+        // Recorded at once: no startup limit was waited for.
+        assert!(r["duration_ms"].as_u64().unwrap() < 300, "{r}");
+        assert!(r["message"].as_str().unwrap().contains("never answered hello"), "{r}");
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout
+            .matches("bot silent: not started any more: disabled after 2 start-up failures in a row")
+            .count(),
+        1,
+        "{stdout}"
+    );
+}

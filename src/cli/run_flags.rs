@@ -28,6 +28,10 @@ pub struct RunFlags {
     /// Allowance beyond each move's limit before a timeout, in ms [default: 100].
     #[arg(long)]
     pub grace_ms: Option<u64>,
+    /// Stop starting a bot after this many start-up failures in a row; its
+    /// remaining games are lost as `startup` (0: never) [default: 3].
+    #[arg(long)]
+    pub startup_failures: Option<u32>,
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -61,6 +65,7 @@ impl RunFlags {
             out: self.out,
             opening_plies,
             grace_ms: self.grace_ms,
+            startup_failures: self.startup_failures,
             bots,
             sandbox: self.sandbox,
         }

@@ -66,6 +66,9 @@ pub struct Seat {
     /// (its future dropped), the bot may still owe an answer, so the next
     /// `prepare` starts a fresh process instead of reusing it.
     in_game: bool,
+    /// Why this bot is not started any more (a tournament's start-up
+    /// circuit breaker); `prepare` then fails at once.
+    disabled: Option<String>,
 }
 
 impl Seat {
@@ -80,7 +83,14 @@ impl Seat {
             starts: 0,
             ended_stderr_bytes: 0,
             in_game: false,
+            disabled: None,
         }
+    }
+
+    /// From now on [`Seat::prepare`] fails with `startup` and `why`
+    /// instead of starting the bot.
+    pub fn disable(&mut self, why: &str) {
+        self.disabled = Some(why.to_string());
     }
 
     pub fn name(&self) -> &str {
@@ -134,6 +144,12 @@ impl Seat {
     ) -> Result<(), Failure> {
         if self.in_game {
             self.discard().await;
+        }
+        if let Some(why) = &self.disabled {
+            return Err(Failure::new(
+                FailureReason::Startup,
+                format!("not started: {why}"),
+            ));
         }
         if let Some(process) = self.process.as_mut() {
             let healthy = process.try_exit().is_none() && process.poll_pending().await.is_none();

@@ -11,6 +11,7 @@
 //! out = "arena-out/mine"       # default: arena-out/<timestamp>
 //! opening_plies = 2            # random legal opening shared by both games of a pair
 //! grace_ms = 100               # allowance beyond each move's limit before a timeout
+//! startup_failures = 3         # stop starting a bot after this many start-up failures in a row (0: never)
 //!
 //! [[bot]]
 //! name = "random"
@@ -49,6 +50,13 @@ fn default_grace_ms() -> u64 {
     DEFAULT_GRACE.as_millis() as u64
 }
 
+/// Consecutive start-up failures after which a bot is no longer started.
+pub const DEFAULT_STARTUP_FAILURES: u32 = 3;
+
+fn default_startup_failures() -> u32 {
+    DEFAULT_STARTUP_FAILURES
+}
+
 /// Variant used when neither the file nor a flag names one.
 const DEFAULT_VARIANT: &str = "qango6";
 /// Games per pairing when not configured: one game pair.
@@ -77,6 +85,11 @@ pub struct TournamentConfig {
     /// ms: absorbs scheduling noise when many games share few cores.
     #[serde(default = "default_grace_ms")]
     pub grace_ms: u64,
+    /// After this many start-up failures in a row, a bot is disabled: its
+    /// remaining games are recorded as `startup` losses without starting
+    /// it. 0 never disables.
+    #[serde(default = "default_startup_failures")]
+    pub startup_failures: u32,
     pub bots: Vec<BotSpec>,
 }
 
@@ -116,6 +129,7 @@ impl TournamentConfig {
             },
             opening_plies: sourced(self.opening_plies.into(), "opening_plies"),
             grace_ms: sourced(self.grace_ms.into(), "grace_ms"),
+            startup_failures: sourced(self.startup_failures.into(), "startup_failures"),
             bots: self
                 .bots
                 .iter()
@@ -145,6 +159,7 @@ pub struct Overrides {
     pub out: Option<PathBuf>,
     pub opening_plies: Option<u32>,
     pub grace_ms: Option<u64>,
+    pub startup_failures: Option<u32>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
     /// `--sandbox`: every bot runs in the sandbox, whatever the file says.
@@ -167,6 +182,7 @@ struct RawTournament {
     out: Option<Spanned<PathBuf>>,
     opening_plies: Option<Spanned<i64>>,
     grace_ms: Option<Spanned<i64>>,
+    startup_failures: Option<Spanned<i64>>,
     /// Default for bots without their own `sandbox` setting.
     sandbox: Option<bool>,
 }
@@ -290,6 +306,7 @@ struct Resolved {
     out: Sourced<PathBuf>,
     opening_plies: Sourced<i128>,
     grace_ms: Sourced<i128>,
+    startup_failures: Sourced<i128>,
     /// File bots (with directories resolved), then bots given on the
     /// command line, each replacing a bot of the same name.
     bots: Vec<Sourced<BotSpec>>,
@@ -519,6 +536,14 @@ fn resolve_all(
             default_grace_ms().into(),
             int,
         ),
+        startup_failures: resolve(
+            overrides.startup_failures.map(i128::from),
+            "--startup-failures",
+            t.startup_failures.as_ref(),
+            "startup_failures",
+            DEFAULT_STARTUP_FAILURES.into(),
+            int,
+        ),
         bots,
     })
 }
@@ -558,6 +583,12 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         Ok(n as u64)
     })? as u32;
     let grace_ms = check(&r.grace_ms, non_negative)?;
+    let startup_failures = check(&r.startup_failures, |n| {
+        if n < 0 {
+            return Err(format!("must be 0 (never disable a bot) or a positive count, got {n}"));
+        }
+        at_most(n, u32::MAX.into())
+    })? as u32;
 
     let mut names = BTreeSet::new();
     for bot in &r.bots {
@@ -591,6 +622,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         out: r.out.value,
         opening_plies,
         grace_ms,
+        startup_failures,
         bots: r.bots.into_iter().map(|b| b.value).collect(),
     })
 }
