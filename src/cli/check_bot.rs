@@ -172,6 +172,7 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
         sandbox: None,
         writable: Vec::new(),
         network: false,
+        trace: false,
     })
 }
 

@@ -45,6 +45,11 @@ pub struct Args {
     /// Directory for the bots' stderr logs of this game.
     #[arg(long)]
     pub log_dir: Option<PathBuf>,
+    /// Write each bot's wire trace (every line both ways, with direction
+    /// and ms since arena started) into this directory, next to its stderr
+    /// log (in `--log-dir` when that is given; the logs go here otherwise).
+    #[arg(long, value_name = "DIR")]
+    pub trace: Option<PathBuf>,
     /// Allowance beyond each move's limit before a timeout, in ms.
     #[arg(long, default_value_t = DEFAULT_GRACE.as_millis() as u64)]
     pub grace_ms: u64,
@@ -80,7 +85,10 @@ impl Participant {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<i32> {
+pub fn run(mut args: Args) -> anyhow::Result<i32> {
+    if args.log_dir.is_none() {
+        args.log_dir = args.trace.clone();
+    }
     let variant = Variant::by_id(&args.variant).with_context(|| {
         format!(
             "unknown variant {:?}; known: {}",
@@ -103,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             **b = Seat::new(spec, SpawnOptions::default());
         }
     }
-    if args.sandbox || args.log_dir.is_some() {
+    if args.sandbox || args.log_dir.is_some() || args.trace.is_some() {
         sandbox_seats([&mut white, &mut black], &args);
     }
     let mut config = GameConfig::new("play", variant, time_control);
@@ -230,6 +238,7 @@ fn sandbox_seats(participants: [&mut Participant; 2], args: &Args) {
             if args.sandbox {
                 spec.sandbox = Some(true);
             }
+            spec.trace |= args.trace.is_some();
             **seat = Seat::new(spec, options.clone());
         }
     }

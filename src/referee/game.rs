@@ -25,6 +25,7 @@ use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::local::LocalPlayer;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
+use super::trace::trace_path_for;
 use crate::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use crate::protocol::{
     FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl, TurnClock,
@@ -249,6 +250,8 @@ struct Game<'c> {
     names: [String; 2],
     /// The bots' stderr logs; `None` for players that are not bots.
     logs: [Option<PathBuf>; 2],
+    /// The bots' wire traces, for traced bots.
+    traces: [Option<PathBuf>; 2],
     pos: Position,
     moves: Vec<String>,
     times: Vec<u64>,
@@ -277,15 +280,21 @@ impl<'c> Game<'c> {
             );
         }
         let mut logs = log_paths(config, &names)?;
-        for (log, player) in logs.iter_mut().zip(players) {
-            if !matches!(player, Player::Bot(_)) {
-                *log = None;
+        let mut traces = [None, None];
+        for ((log, trace), player) in logs.iter_mut().zip(&mut traces).zip(players) {
+            match player {
+                Player::Bot(seat) if seat.spec().trace => {
+                    *trace = log.as_deref().map(trace_path_for);
+                }
+                Player::Bot(_) => {}
+                Player::Human(_) | Player::Local(_) => *log = None,
             }
         }
         Ok(Game {
             config,
             names,
             logs,
+            traces,
             pos,
             times: vec![0; moves.len()],
             moves,
@@ -316,6 +325,7 @@ impl<'c> Game<'c> {
             side_time[Color::to_move_at(ply as u32).index()] += t;
         }
         let [white, black] = self.names;
+        let [white_trace, black_trace] = self.traces;
         let [white_log, black_log] = self.logs;
         GameRecord {
             game: config.variant.id.to_string(),
@@ -336,6 +346,8 @@ impl<'c> Game<'c> {
             black_time_ms: side_time[1],
             white_log,
             black_log,
+            white_trace,
+            black_trace,
             duration_ms: began.elapsed().as_millis() as u64,
         }
     }

@@ -46,6 +46,11 @@ pub struct GameRecord {
     pub white_log: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_log: Option<PathBuf>,
+    /// The bots' wire traces for this game (absent when not traced).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_trace: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_trace: Option<PathBuf>,
     /// Wall-clock duration of the whole game, startup included, in ms.
     pub duration_ms: u64,
 }

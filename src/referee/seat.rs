@@ -17,6 +17,7 @@ use super::line_reader::ReadLine;
 use super::lines::{NewGameRef, TurnRef, TurnText};
 use super::process::{BotProcess, SendError, SpawnOptions};
 use super::spec::BotSpec;
+use super::trace::{trace_path_for, Trace, TRACE_CAP};
 use crate::protocol::{
     decode_bot_line, BotMessage, BotMove, FailureReason, Hello, Ready, RefereeMessage, Turn,
     MAX_LINE_BYTES, PROTOCOL_VERSION,
@@ -151,6 +152,7 @@ impl Seat {
                 format!("not started: {why}"),
             ));
         }
+        let trace = self.trace_for(log_path);
         if let Some(process) = self.process.as_mut() {
             let healthy = process.try_exit().is_none() && process.poll_pending().await.is_none();
             if healthy {
@@ -159,6 +161,7 @@ impl Seat {
                         .switch_log(path, log_header)
                         .map_err(|e| Failure::new(FailureReason::Startup, format!("{e:#}")))?;
                 }
+                process.set_trace(trace);
                 return Ok(());
             }
             self.discard().await;
@@ -173,6 +176,7 @@ impl Seat {
                 format!("could not be started: {e:#}"),
             )
         })?;
+        process.set_trace(trace);
         match handshake(&mut process).await {
             Ok(ready) => {
                 self.ready = Some(ready);
@@ -185,6 +189,13 @@ impl Seat {
                 Err(failure)
             }
         }
+    }
+
+    /// The wire trace for a game whose stderr log is `log_path`, if this
+    /// bot is traced: the same name with `.trace`.
+    fn trace_for(&self, log_path: Option<&Path>) -> Option<Trace> {
+        let path = log_path.filter(|_| self.spec.trace)?;
+        Some(Trace::new(trace_path_for(path), TRACE_CAP))
     }
 
     /// Sends a message that expects no answer (`new_game`, `game_over`).
