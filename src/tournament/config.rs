@@ -864,6 +864,7 @@ cwd = "bots"
             out: Some("x".into()),
             opening_plies: Some(1),
             grace_ms: Some(250),
+            startup_failures: Some(5),
             sandbox: false,
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
         };
@@ -873,6 +874,7 @@ cwd = "bots"
         assert_eq!(c.time_control, TimeControl::PerMove { move_ms: 50 });
         assert_eq!((c.concurrency, c.seed, c.opening_plies), (1, 8, 1));
         assert_eq!(c.grace_ms, 250);
+        assert_eq!(c.startup_failures, 5);
         assert_eq!(c.out, PathBuf::from("x"));
         assert_eq!(c.bot_names(), ["a", "b", "c"]);
         assert_eq!(c.bots[1].command, ["node", "b.js"]);
@@ -911,6 +913,11 @@ cwd = "bots"
                 "[tournament]\ngrace_ms = -5\n",
                 "t.toml:2: field `grace_ms`",
                 "negative",
+            ),
+            (
+                "[tournament]\n\nstartup_failures = -1\n",
+                "t.toml:3: field `startup_failures`",
+                "0 (never disable a bot) or a positive count",
             ),
             (
                 "[tournament]\nopening_plies = -2\n",
