@@ -153,6 +153,9 @@ fn a_bot_that_never_flushes_is_told_to_flush_everywhere() {
     }
     let report = check_bot_output(&bot, 300);
     assert!(report.contains(FLUSH), "check-bot:\n{report}");
+    let closed = report.find(" # arena closed the bot's input").expect(&report);
+    let ready = report.find(r#" < {"type":"ready","name":"unflushed""#).expect(&report);
+    assert!(closed < ready, "the ready came after the input closed:\n{report}");
 }
 
 #[test]
@@ -183,6 +186,16 @@ fn a_ready_with_a_string_protocol_names_the_field() {
     }
     let report = check_bot_output(&bot, 2000);
     assert!(report.contains(expected), "check-bot:\n{report}");
+    // check-bot shows the wire: hello out, the offending ready in.
+    let tail = report
+        .split("Last lines exchanged before the first failure (the handshake;")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no wire trace:\n{report}"));
+    let hello = tail.find(" > {\"type\":\"hello\"").expect(tail);
+    let ready = tail
+        .find(r#" < {"type": "ready", "name": "s", "protocol": "1"}"#)
+        .expect(tail);
+    assert!(hello < ready, "{tail}");
 }
 
 /// A bot that never answers hello is started `startup_failures` times, then

@@ -242,7 +242,12 @@ impl BotProcess {
 
     /// The file of the current wire trace, if tracing.
     pub fn trace_path(&self) -> Option<&Path> {
-        self.trace.as_ref().map(Trace::path)
+        self.trace.as_ref().and_then(Trace::path)
+    }
+
+    /// The last lines of the current wire trace (none when not tracing).
+    pub fn trace_tail(&self) -> Vec<String> {
+        self.trace.as_ref().map(Trace::tail).unwrap_or_default()
     }
 
     /// Notes a line read from the bot in the trace.

@@ -67,6 +67,8 @@ pub struct Seat {
     /// (its future dropped), the bot may still owe an answer, so the next
     /// `prepare` starts a fresh process instead of reusing it.
     in_game: bool,
+    /// The trace tail of the last process that ended.
+    ended_trace_tail: Vec<String>,
     /// Why this bot is not started any more (a tournament's start-up
     /// circuit breaker); `prepare` then fails at once.
     disabled: Option<String>,
@@ -85,6 +87,7 @@ impl Seat {
             ended_stderr_bytes: 0,
             in_game: false,
             disabled: None,
+            ended_trace_tail: Vec::new(),
         }
     }
 
@@ -185,6 +188,7 @@ impl Seat {
             }
             Err(failure) => {
                 process.kill().await;
+                self.ended_trace_tail = process.trace_tail();
                 self.ended_stderr_bytes += process.stderr_bytes();
                 Err(failure)
             }
@@ -192,10 +196,25 @@ impl Seat {
     }
 
     /// The wire trace for a game whose stderr log is `log_path`, if this
-    /// bot is traced: the same name with `.trace`.
+    /// bot is traced: the same name with `.trace`, or in memory only when
+    /// there is no log.
     fn trace_for(&self, log_path: Option<&Path>) -> Option<Trace> {
-        let path = log_path.filter(|_| self.spec.trace)?;
-        Some(Trace::new(trace_path_for(path), TRACE_CAP))
+        if !self.spec.trace {
+            return None;
+        }
+        Some(match log_path {
+            Some(path) => Trace::new(trace_path_for(path), TRACE_CAP),
+            None => Trace::in_memory(),
+        })
+    }
+
+    /// The last lines exchanged with the bot (its current process, or the
+    /// last one that ended), when it is traced.
+    pub fn trace_tail(&self) -> Vec<String> {
+        match &self.process {
+            Some(process) => process.trace_tail(),
+            None => self.ended_trace_tail.clone(),
+        }
     }
 
     /// Sends a message that expects no answer (`new_game`, `game_over`).
@@ -293,6 +312,7 @@ impl Seat {
     pub async fn discard(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill().await;
+            self.ended_trace_tail = process.trace_tail();
             self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;

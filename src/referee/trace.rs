@@ -15,10 +15,14 @@
 //! unless asked for; then a `BotProcess` holds no trace and pays one branch
 //! per line.
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
+
+/// How many of the last lines a trace keeps in memory (for `check-bot`).
+pub const TAIL_LINES: usize = 12;
 
 /// Size cap of one trace file, like the stderr log's.
 pub const TRACE_CAP: u64 = super::log::DEFAULT_LOG_CAP;
@@ -58,7 +62,9 @@ impl Direction {
 /// One bot's trace file for one game.
 #[derive(Debug)]
 pub struct Trace {
-    path: PathBuf,
+    /// `None`: only the last lines are kept, in memory.
+    path: Option<PathBuf>,
+    tail: VecDeque<String>,
     cap: u64,
     file: Option<std::fs::File>,
     written: u64,
@@ -72,8 +78,18 @@ impl Trace {
     /// A trace to `path`; nothing is created until the first line.
     pub fn new(path: PathBuf, cap: u64) -> Trace {
         Trace {
-            path,
-            cap,
+            path: Some(path),
+            ..Trace::in_memory()
+        }
+        .with_cap(cap)
+    }
+
+    /// A trace that keeps only its last [`TAIL_LINES`] lines, in memory.
+    pub fn in_memory() -> Trace {
+        Trace {
+            path: None,
+            tail: VecDeque::new(),
+            cap: TRACE_CAP,
             file: None,
             written: 0,
             full: false,
@@ -81,22 +97,33 @@ impl Trace {
         }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
+    fn with_cap(mut self, cap: u64) -> Trace {
+        self.cap = cap;
+        self
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The last lines, oldest first, without their newlines.
+    pub fn tail(&self) -> Vec<String> {
+        self.tail.iter().cloned().collect()
     }
 
     /// Appends one line (without its newline; invalid UTF-8 is shown
     /// lossily). Errors are not the bot's problem and do not stop the game:
     /// the trace just ends.
     pub fn line(&mut self, direction: Direction, line: &[u8]) {
-        if self.full || self.broken {
-            return;
-        }
         let ms = START.get_or_init(Instant::now).elapsed().as_millis();
         let line = line.strip_suffix(b"\n").unwrap_or(line);
         let text = String::from_utf8_lossy(line);
         let entry = format!("{ms:>8} {} {text}\n", direction.mark());
-        if !self.open() {
+        if self.tail.len() == TAIL_LINES {
+            self.tail.pop_front();
+        }
+        self.tail.push_back(entry.trim_end().chars().take(300).collect());
+        if self.full || self.broken || !self.open() {
             return;
         }
         let room = self.cap.saturating_sub(self.written);
@@ -115,14 +142,17 @@ impl Trace {
 
     /// Opens the file on first use; whether it is open.
     fn open(&mut self) -> bool {
+        let Some(path) = &self.path else {
+            return false;
+        };
         if self.file.is_none() {
-            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 let _ = std::fs::create_dir_all(dir);
             }
             match std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
-                .open(&self.path)
+                .open(path)
             {
                 Ok(file) => {
                     self.written = file.metadata().map(|m| m.len()).unwrap_or(0);

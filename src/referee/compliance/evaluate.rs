@@ -518,6 +518,7 @@ mod tests {
             games: vec![game(1, None, &[1, 2, 3]), game(2, None, &[2, 10])],
             stderr_bytes: 2048,
             log_cap: 1024 * 1024,
+            wire_tail: None,
             quit: Quit::Exited {
                 ms: 12,
                 exit: ExitInfo {
