@@ -96,11 +96,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let width = GameSeen::label_width(&variant_ids, options.games_per_variant);
     let mut print_game = |game: &GameSeen| println!("  {}", game.summary_line(width));
     let (report, wire_tail) = runtime.block_on(check_bot(spec, &options, &mut print_game))?;
-    println!();
-    print!("{}", report.render());
     if let Some(tail) = wire_tail.filter(|_| !report.is_compliant()) {
         print_wire_tail(&tail);
     }
+    println!();
+    print!("{}", report.render());
     if args.sandbox && !report.is_compliant() {
         println!("{SANDBOX_HINT}");
     }
