@@ -39,7 +39,8 @@ pub struct Args {
     /// Write the game record (JSON) to this file.
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// Forced opening moves, space separated (e.g. "c3 d4").
+    /// Forced opening moves, space separated (e.g. "c3 d4"), or separated
+    /// by `;` for moves of several words ("place c3;double c3").
     #[arg(long)]
     pub opening: Option<String>,
     /// Directory for the bots' stderr logs of this game.
@@ -120,7 +121,7 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     config.opening = args
         .opening
         .as_deref()
-        .map(|o| o.split_whitespace().map(String::from).collect())
+        .map(opening_moves)
         .unwrap_or_default();
     let someone_human =
         matches!(white, Participant::Human(_)) || matches!(black, Participant::Human(_));
@@ -180,6 +181,9 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         if let Some(position) = final_position(variant, &record) {
             println!("{}", position.render(ansi));
         }
+        if !record.cells.is_empty() {
+            println!("winning cells: {}", record.cells.join(" "));
+        }
     }
     println!(
         "result {}  reason {}",
@@ -191,6 +195,20 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         write_record(path, &record)?;
     }
     Ok(0)
+}
+
+/// The moves of `--opening`: `;`-separated when it has a `;` (Quinque
+/// moves have spaces), else space-separated.
+fn opening_moves(text: &str) -> Vec<String> {
+    if text.contains(';') {
+        text.split(';')
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(String::from)
+            .collect()
+    } else {
+        text.split_whitespace().map(String::from).collect()
+    }
 }
 
 /// Resolves a player argument: `human`, a bot name from the bots file, or
