@@ -180,6 +180,16 @@ fn legal_move_list(pos: &Position) -> String {
         } else {
             format!("{action}:")
         };
+        // Multi-word moves (captures) are told apart by commas.
+        let list: Vec<String> = if list.iter().any(|m| m.contains(' ')) {
+            let last = list.len() - 1;
+            list.into_iter()
+                .enumerate()
+                .map(|(i, m)| if i < last { format!("{m},") } else { m })
+                .collect()
+        } else {
+            list
+        };
         out.push_str(&wrap_between(&label, &list, LIST_WIDTH));
     }
     if out.is_empty() {
