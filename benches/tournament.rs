@@ -125,6 +125,7 @@ fn child(games: usize, out: &Path) -> i32 {
             seed: Some(1),
             out: Some(out.to_path_buf()),
             grace_ms: None,
+            startup_failures: None,
             no_progress: true,
             sandbox: false,
         },

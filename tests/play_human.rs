@@ -96,7 +96,10 @@ fn a_person_plays_quinque_with_help_grouped_moves_and_bare_cells() {
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert!(stdout.contains("locked: a1 (just captured into"), "{stdout}");
+    assert!(
+        stdout.contains("locked: a1 (just captured into"),
+        "{stdout}"
+    );
     assert!(stdout.contains("You are untimed"), "{stdout}");
     assert!(
         stdout.contains("Quinque moves: place c3 (or just c3), double c3"),
@@ -104,7 +107,10 @@ fn a_person_plays_quinque_with_help_grouped_moves_and_bare_cells() {
     );
     // Grouped by action, one group per line start, no line over 78 columns.
     assert!(stdout.lines().any(|l| l.starts_with("place: ")), "{stdout}");
-    assert!(stdout.lines().any(|l| l.starts_with("capture: ")), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("capture: ")),
+        "{stdout}"
+    );
     for line in stdout.lines().filter(|l| l.starts_with("place: ")) {
         assert!(line.chars().count() <= 78, "{line:?}");
     }
@@ -112,7 +118,10 @@ fn a_person_plays_quinque_with_help_grouped_moves_and_bare_cells() {
         stdout.contains("\"capture a1 e5\" is not a legal move:"),
         "{stdout}"
     );
-    assert!(!stdout.contains('\u{1b}'), "no escape sequence echoed:\n{stdout}");
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "no escape sequence echoed:\n{stdout}"
+    );
     // The arrow key before c3 was dropped and the bare cell placed.
     assert!(stdout.contains("  8. black place c3"), "{stdout}");
 }

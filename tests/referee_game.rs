@@ -357,7 +357,9 @@ async fn a_program_that_cannot_start_and_a_wrong_protocol_are_startup_failures()
         .unwrap();
     assert_eq!(record.reason, "startup");
     assert!(
-        record.message.contains("answered hello with protocol 2, but arena speaks protocol 1"),
+        record
+            .message
+            .contains("answered hello with protocol 2, but arena speaks protocol 1"),
         "{}",
         record.message
     );

@@ -52,7 +52,11 @@ fn unflushed_bot(dir: &Path) -> Option<PathBuf> {
         .arg(&source)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     Some(binary)
 }
 
@@ -153,9 +157,16 @@ fn a_bot_that_never_flushes_is_told_to_flush_everywhere() {
     }
     let report = check_bot_output(&bot, 300);
     assert!(report.contains(FLUSH), "check-bot:\n{report}");
-    let closed = report.find(" # arena closed the bot's input").expect(&report);
-    let ready = report.find(r#" < {"type":"ready","name":"unflushed""#).expect(&report);
-    assert!(closed < ready, "the ready came after the input closed:\n{report}");
+    let closed = report
+        .find(" # arena closed the bot's input")
+        .expect(&report);
+    let ready = report
+        .find(r#" < {"type":"ready","name":"unflushed""#)
+        .expect(&report);
+    assert!(
+        closed < ready,
+        "the ready came after the input closed:\n{report}"
+    );
 }
 
 #[test]
@@ -167,11 +178,15 @@ fn a_bot_that_answers_after_the_limit_is_told_it_was_late() {
     let message = play_message(dir.path(), &bot, 2000);
     assert!(
         message.contains("answered hello late: ready came after ")
-            && message.contains(" ms, the limit is 2000 ms; make start-up faster or raise `startup_ms`"),
+            && message
+                .contains(" ms, the limit is 2000 ms; make start-up faster or raise `startup_ms`"),
         "play: {message}"
     );
     let report = check_bot_output(&bot, 2000);
-    assert!(report.contains("answered hello late"), "check-bot:\n{report}");
+    assert!(
+        report.contains("answered hello late"),
+        "check-bot:\n{report}"
+    );
 }
 
 #[test]
@@ -243,21 +258,39 @@ fn a_bot_that_never_starts_is_disabled_after_k_failures() {
     assert_eq!(tried.len(), 2, "started exactly twice: {tried:?}");
     for r in &silent {
         assert_eq!(r["reason"], "startup", "{r}");
-        let loser = if r["winner"] == "white" { &r["black"] } else { &r["white"] };
+        let loser = if r["winner"] == "white" {
+            &r["black"]
+        } else {
+            &r["white"]
+        };
         assert_eq!(loser, "silent", "{r}");
     }
     for r in &tried {
-        assert!(r["message"].as_str().unwrap().contains("never answered hello"), "{r}");
+        assert!(
+            r["message"]
+                .as_str()
+                .unwrap()
+                .contains("never answered hello"),
+            "{r}"
+        );
     }
     for r in &skipped {
         // Recorded at once: no startup limit was waited for.
         assert!(r["duration_ms"].as_u64().unwrap() < 300, "{r}");
-        assert!(r["message"].as_str().unwrap().contains("never answered hello"), "{r}");
+        assert!(
+            r["message"]
+                .as_str()
+                .unwrap()
+                .contains("never answered hello"),
+            "{r}"
+        );
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         stdout
-            .matches("bot silent: not started any more: disabled after 2 start-up failures in a row")
+            .matches(
+                "bot silent: not started any more: disabled after 2 start-up failures in a row"
+            )
             .count(),
         1,
         "{stdout}"

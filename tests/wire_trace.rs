@@ -36,7 +36,10 @@ fn assert_trace_matches(trace: &Path, record: &serde_json::Value, color: &str) {
         .iter()
         .map(|(_, d, j)| (*d, j["type"].as_str().unwrap()))
         .collect();
-    assert_eq!(&kinds[..3], &[('>', "hello"), ('<', "ready"), ('>', "new_game")]);
+    assert_eq!(
+        &kinds[..3],
+        &[('>', "hello"), ('<', "ready"), ('>', "new_game")]
+    );
     assert_eq!(lines[2].2["color"], color);
     let own_moves: Vec<&str> = lines
         .iter()
@@ -62,7 +65,7 @@ fn assert_trace_matches(trace: &Path, record: &serde_json::Value, color: &str) {
         }
     }
     assert!(
-        kinds.iter().any(|k| *k == ('>', "game_over")),
+        kinds.contains(&('>', "game_over")),
         "game_over is traced: {kinds:?}"
     );
 }
@@ -133,7 +136,11 @@ fn tournament_traces_only_the_bots_that_ask() {
     let records = jsonl_records(&out_dir);
     assert_eq!(records.len(), 2);
     for record in &records {
-        let color = if record["white"] == "traced" { "white" } else { "black" };
+        let color = if record["white"] == "traced" {
+            "white"
+        } else {
+            "black"
+        };
         let other = if color == "white" { "black" } else { "white" };
         assert!(record.get(format!("{other}_trace")).is_none(), "{record}");
         let trace = record[format!("{color}_trace")].as_str().unwrap();

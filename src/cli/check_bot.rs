@@ -111,7 +111,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 fn print_wire_tail(tail: &WireTail) {
     println!();
     if tail.lines.is_empty() {
-        println!("Nothing was exchanged with the bot before it failed in {}.", tail.when);
+        println!(
+            "Nothing was exchanged with the bot before it failed in {}.",
+            tail.when
+        );
         return;
     }
     println!(

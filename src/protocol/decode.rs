@@ -191,7 +191,12 @@ fn field_schema(msg_type: &str) -> &'static [(&'static str, FieldType, bool)] {
 fn explain_fields(msg_type: &str, object: &Map<String, Value>) -> Option<String> {
     for &(field, kind, required) in field_schema(msg_type) {
         match object.get(field) {
-            None if required => return Some(format!("field \"{field}\" is missing; it must be {}", kind.name())),
+            None if required => {
+                return Some(format!(
+                    "field \"{field}\" is missing; it must be {}",
+                    kind.name()
+                ))
+            }
             None | Some(Value::Null) if !required => {}
             Some(value) if kind.accepts(value) => {}
             Some(value) => {
@@ -213,7 +218,10 @@ fn json_kind(value: &Value) -> String {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("the boolean {b}"),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {}", snippet(&Value::String(s.clone()).to_string())),
+        Value::String(s) => format!(
+            "the string {}",
+            snippet(&Value::String(s.clone()).to_string())
+        ),
         Value::Array(_) => "an array".into(),
         Value::Object(_) => "an object".into(),
     }

@@ -110,7 +110,10 @@ impl Human {
                 _ => {}
             }
             let text = bare_cell_as_place(pos, text);
-            match pos.parse_move(&text).and_then(|m| pos.check(&m).map(|()| m)) {
+            match pos
+                .parse_move(&text)
+                .and_then(|m| pos.check(&m).map(|()| m))
+            {
                 Ok(m) => return Ok(m.to_string()),
                 Err(e) => {
                     let _ = writeln!(self.output, "{text:?} is not a legal move: {e}");

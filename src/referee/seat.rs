@@ -264,7 +264,10 @@ impl Seat {
             return Err(match pending {
                 ReadLine::Line(line) => Failure::new(
                     FailureReason::ProtocolError,
-                    format!("sent a line when no answer was expected: {}", quote(&line)),
+                    format!(
+                        "sent a line when no answer was expected (write exactly one move per turn, nothing else): {}",
+                        quote(&line)
+                    ),
                 ),
                 ReadLine::TooLong => too_long(),
                 ReadLine::Eof | ReadLine::Timeout => output_ended(process).await,
@@ -283,14 +286,16 @@ impl Seat {
                     },
                     Ok(BotMessage::Ready(_)) => Err(Failure::new(
                         FailureReason::ProtocolError,
-                        "answered a turn with \"ready\" instead of \"move\"",
+                        "answered a turn with \"ready\" instead of \"move\" (ready answers hello only)",
                     )),
                     Err(e) => Err(Failure::new(FailureReason::ProtocolError, e.to_string())),
                 }
             }
             ReadLine::Timeout => Err(Failure::new(
                 FailureReason::Timeout,
-                format!("did not answer within {limit_ms} ms"),
+                format!(
+                    "did not answer within {limit_ms} ms (its time for this move, counted from arena writing turn to reading the move line; is it flushed?)"
+                ),
             )),
             ReadLine::TooLong => Err(too_long()),
             ReadLine::Eof => Err(output_ended(process).await),
@@ -422,7 +427,11 @@ async fn diagnose_silence(process: &mut BotProcess, limit: Duration) -> String {
     if matches!(late, ReadLine::Timeout) {
         process.close_stdin();
         if let ReadLine::Line(line) = process.read_line(Instant::now() + FLUSH_LISTEN).await {
-            let what = if check_ready(&line).is_ok() { "ready" } else { "its first line" };
+            let what = if check_ready(&line).is_ok() {
+                "ready"
+            } else {
+                "its first line"
+            };
             return format!(
                 "wrote {what} only when its input closed: flush stdout after each line ({FLUSH_FIX})"
             );
@@ -448,7 +457,10 @@ async fn send_line(process: &mut BotProcess, line: &str, timeout: Duration) -> R
         Ok(()) => Ok(()),
         Err(SendError::Timeout(t)) => Err(Failure::new(
             FailureReason::Timeout,
-            format!("did not read its input for {} ms", t.as_millis()),
+            format!(
+                "did not read its input for {} ms, so arena could not write to it (it must keep reading stdin)",
+                t.as_millis()
+            ),
         )),
         Err(SendError::Closed(_)) => Err(output_ended(process).await),
     }
@@ -461,7 +473,7 @@ async fn output_ended(process: &mut BotProcess) -> Failure {
         Some((reason, message)) => Failure::new(reason, message),
         None => Failure::new(
             FailureReason::Disconnect,
-            "closed its stdout (or stdin) while still running",
+            "closed its stdout (or stdin) while still running; keep both open until quit",
         ),
     }
 }
@@ -469,7 +481,9 @@ async fn output_ended(process: &mut BotProcess) -> Failure {
 fn too_long() -> Failure {
     Failure::new(
         FailureReason::ProtocolError,
-        format!("wrote a line longer than {MAX_LINE_BYTES} bytes"),
+        format!(
+            "wrote a line longer than {MAX_LINE_BYTES} bytes, the protocol's limit for one line"
+        ),
     )
 }
 

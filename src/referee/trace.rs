@@ -122,7 +122,8 @@ impl Trace {
         if self.tail.len() == TAIL_LINES {
             self.tail.pop_front();
         }
-        self.tail.push_back(entry.trim_end().chars().take(300).collect());
+        self.tail
+            .push_back(entry.trim_end().chars().take(300).collect());
         if self.full || self.broken || !self.open() {
             return;
         }
@@ -186,7 +187,11 @@ mod tests {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.len() <= 100 + 60, "{text}");
-        assert!(text.ends_with("[arena: trace truncated after 96 bytes]\n") || text.contains("[arena: trace truncated after"), "{text}");
+        assert!(
+            text.ends_with("[arena: trace truncated after 96 bytes]\n")
+                || text.contains("[arena: trace truncated after"),
+            "{text}"
+        );
         assert_eq!(text.matches("truncated").count(), 1);
     }
 }

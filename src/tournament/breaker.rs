@@ -81,6 +81,5 @@ impl Breaker {
 
 /// Whether `color`'s bot failed to start in this game.
 fn failed_to_start(record: &GameRecord, color: Color) -> bool {
-    record.reason == Reason::Failure(FailureReason::Startup)
-        && record.winner != Some(color)
+    record.reason == Reason::Failure(FailureReason::Startup) && record.winner != Some(color)
 }

@@ -585,7 +585,9 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
     let grace_ms = check(&r.grace_ms, non_negative)?;
     let startup_failures = check(&r.startup_failures, |n| {
         if n < 0 {
-            return Err(format!("must be 0 (never disable a bot) or a positive count, got {n}"));
+            return Err(format!(
+                "must be 0 (never disable a bot) or a positive count, got {n}"
+            ));
         }
         at_most(n, u32::MAX.into())
     })? as u32;
