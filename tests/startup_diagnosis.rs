@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::tournament::{jsonl_records, repo_path, run_arena, text};
+use common::tournament::{jsonl_records, repo_path, run_arena, run_tournament, text};
 
 /// Answers hello with ready into a fully buffered stdout and never flushes:
 /// the line leaves the process only when it exits at end of input.
@@ -113,13 +113,7 @@ fn tournament_messages(dir: &Path, bot: &[String], startup_ms: u64) -> Vec<Strin
     )
     .unwrap();
     let out_dir = dir.join("out");
-    let out = run_arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let out = run_tournament(&config, &out_dir);
     let records = jsonl_records(&out_dir);
     assert_eq!(records.len(), 2, "{}", text(&out));
     records
@@ -235,13 +229,7 @@ fn a_bot_that_never_starts_is_disabled_after_k_failures() {
     )
     .unwrap();
     let out_dir = dir.path().join("out");
-    let out = run_arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let out = run_tournament(&config, &out_dir);
     assert!(out.status.success(), "{}", text(&out));
     let records = jsonl_records(&out_dir);
     assert_eq!(records.len(), 12, "{}", text(&out));

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::Path;
 
-use common::tournament::{jsonl_records, repo_path, run_arena, text};
+use common::tournament::{jsonl_records, repo_path, run_arena, run_tournament, text};
 
 /// (ms, direction, JSON) of each line of a trace file.
 fn read_trace(path: &Path) -> Vec<(u64, char, serde_json::Value)> {
@@ -125,13 +125,7 @@ fn tournament_traces_only_the_bots_that_ask() {
     )
     .unwrap();
     let out_dir = dir.path().join("out");
-    let out = run_arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let out = run_tournament(&config, &out_dir);
     assert!(out.status.success(), "{}", text(&out));
     let records = jsonl_records(&out_dir);
     assert_eq!(records.len(), 2);
