@@ -330,6 +330,7 @@ fn child(plan: &Plan, out: &Path) -> i32 {
             out: Some(out.to_path_buf()),
             grace_ms: None,
             sync_ms: None,
+            startup_failures: None,
             no_progress: true,
             sandbox: false,
         },

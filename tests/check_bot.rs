@@ -110,11 +110,16 @@ fn the_bundled_random_bot_is_compliant_on_qango_and_quinque() {
     ] {
         assert!(stdout.contains(game), "{game}\n{stdout}");
     }
-    let logged: Vec<_> = std::fs::read_dir(logs.path())
+    let (logged, traced): (Vec<_>, Vec<_>) = std::fs::read_dir(logs.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
+        .partition(|name| name.ends_with(".log"));
     assert_eq!(logged.len(), 4, "{logged:?}");
+    // check-bot always traces: each game's wire trace sits next to its log.
+    for log in &logged {
+        let trace = log.replace(".log", ".trace");
+        assert!(traced.contains(&trace), "{trace} in {traced:?}");
+    }
     assert!(
         logged.contains(&"quinque-2-black-random_bot.log".to_string()),
         "{logged:?}"

@@ -304,7 +304,7 @@ async fn slow_start_is_a_startup_failure() {
     assert!(
         records[0]
             .message
-            .contains("did not answer hello within 400 ms"),
+            .contains("never answered hello: no line within the 400 ms startup limit"),
         "{}",
         records[0].message
     );
@@ -415,7 +415,9 @@ async fn a_program_that_cannot_start_and_a_wrong_protocol_are_startup_failures()
         .unwrap();
     assert_eq!(record.reason, "startup");
     assert!(
-        record.message.contains("speaks protocol 2"),
+        record
+            .message
+            .contains("answered hello with protocol 2, but arena speaks protocol 1"),
         "{}",
         record.message
     );

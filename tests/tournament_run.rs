@@ -139,8 +139,9 @@ fn failing_bots_lose_and_the_tournament_goes_on() {
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("(slow-start): did not answer hello within 300 ms")
-            && stdout.contains("(crash): process ended: exit code 3"),
+        stdout.contains(
+            "(slow-start): never answered hello: no line within the 300 ms startup limit"
+        ) && stdout.contains("(crash): process ended: exit code 3"),
         "failure messages are shown:\n{stdout}"
     );
     wait_until_gone(&tag);

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use crate::cli::play::name_from_command;
 use crate::games::Variant;
 use crate::referee::command_line::split_command_line;
-use crate::referee::compliance::{check_bot, CheckOptions, GameSeen};
+use crate::referee::compliance::{check_bot, CheckOptions, GameSeen, WireTail};
 use crate::referee::spec::DEFAULT_STARTUP_MS;
 use crate::referee::{BotSpec, Limits, DEFAULT_GRACE};
 
@@ -95,13 +95,35 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .context("cannot start the async runtime")?;
     let width = GameSeen::label_width(&variant_ids, options.games_per_variant);
     let mut print_game = |game: &GameSeen| println!("  {}", game.summary_line(width));
-    let report = runtime.block_on(check_bot(spec, &options, &mut print_game))?;
+    let (report, wire_tail) = runtime.block_on(check_bot(spec, &options, &mut print_game))?;
+    if let Some(tail) = wire_tail.filter(|_| !report.is_compliant()) {
+        print_wire_tail(&tail);
+    }
     println!();
     print!("{}", report.render());
     if args.sandbox && !report.is_compliant() {
         println!("{SANDBOX_HINT}");
     }
     Ok(if report.is_compliant() { 0 } else { 1 })
+}
+
+/// The last lines of the wire trace before the bot's first failure.
+fn print_wire_tail(tail: &WireTail) {
+    println!();
+    if tail.lines.is_empty() {
+        println!(
+            "Nothing was exchanged with the bot before it failed in {}.",
+            tail.when
+        );
+        return;
+    }
+    println!(
+        "Last lines exchanged before the first failure ({}; ms since start, > arena to bot, < bot to arena, # arena's note):",
+        tail.when
+    );
+    for line in &tail.lines {
+        println!("  {line}");
+    }
 }
 
 const SANDBOX_NOTE: &str = "In the sandbox (bubblewrap): own PID namespace, file system read-only \
@@ -172,6 +194,7 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
         sandbox: None,
         writable: Vec::new(),
         network: false,
+        trace: false,
     })
 }
 

@@ -240,6 +240,12 @@ impl<W: Write> RunOutput for Terminal<W> {
         self.println(&format!("g{game_id}: not recorded: {why}"));
     }
 
+    fn bot_disabled(&mut self, name: &str, why: &str) {
+        self.println(&format!(
+            "bot {name}: not started any more: {why}; its remaining games are lost as startup"
+        ));
+    }
+
     fn sprt_pair(&mut self, _pair: u64, progress: &SprtProgress) {
         let status = &progress.status;
         // Numbered 1, 2, ... in the order pairs complete (resumed ones

@@ -39,12 +39,18 @@ pub struct Args {
     /// Write the game record (JSON) to this file.
     #[arg(long)]
     pub record: Option<PathBuf>,
-    /// Forced opening moves, space separated (e.g. "c3 d4").
+    /// Forced opening moves, space separated (e.g. "c3 d4"), or separated
+    /// by `;` for moves of several words ("place c3;double c3").
     #[arg(long)]
     pub opening: Option<String>,
     /// Directory for the bots' stderr logs of this game.
     #[arg(long)]
     pub log_dir: Option<PathBuf>,
+    /// Write each bot's wire trace (every line both ways, with direction
+    /// and ms since arena started) into this directory, next to its stderr
+    /// log (in `--log-dir` when that is given; the logs go here otherwise).
+    #[arg(long, value_name = "DIR")]
+    pub trace: Option<PathBuf>,
     /// Allowance beyond each move's limit before a timeout, in ms.
     #[arg(long, default_value_t = DEFAULT_GRACE.as_millis() as u64)]
     pub grace_ms: u64,
@@ -80,7 +86,10 @@ impl Participant {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<i32> {
+pub fn run(mut args: Args) -> anyhow::Result<i32> {
+    if args.log_dir.is_none() {
+        args.log_dir = args.trace.clone();
+    }
     let variant = Variant::by_id(&args.variant).with_context(|| {
         format!(
             "unknown variant {:?}; known: {}",
@@ -103,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             **b = Seat::new(spec, SpawnOptions::default());
         }
     }
-    if args.sandbox || args.log_dir.is_some() {
+    if args.sandbox || args.log_dir.is_some() || args.trace.is_some() {
         sandbox_seats([&mut white, &mut black], &args);
     }
     let mut config = GameConfig::new("play", variant, time_control);
@@ -112,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     config.opening = args
         .opening
         .as_deref()
-        .map(|o| o.split_whitespace().map(String::from).collect())
+        .map(opening_moves)
         .unwrap_or_default();
     let someone_human =
         matches!(white, Participant::Human(_)) || matches!(black, Participant::Human(_));
@@ -172,6 +181,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         if let Some(position) = final_position(variant, &record) {
             println!("{}", position.render(ansi));
         }
+        if !record.cells.is_empty() {
+            println!("winning cells: {}", record.cells.join(" "));
+        }
     }
     println!(
         "result {}  reason {}",
@@ -183,6 +195,20 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         write_record(path, &record)?;
     }
     Ok(0)
+}
+
+/// The moves of `--opening`: `;`-separated when it has a `;` (Quinque
+/// moves have spaces), else space-separated.
+fn opening_moves(text: &str) -> Vec<String> {
+    if text.contains(';') {
+        text.split(';')
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(String::from)
+            .collect()
+    } else {
+        text.split_whitespace().map(String::from).collect()
+    }
 }
 
 /// Resolves a player argument: `human`, a bot name from the bots file, or
@@ -230,6 +256,7 @@ fn sandbox_seats(participants: [&mut Participant; 2], args: &Args) {
             if args.sandbox {
                 spec.sandbox = Some(true);
             }
+            spec.trace |= args.trace.is_some();
             **seat = Seat::new(spec, options.clone());
         }
     }

@@ -32,6 +32,10 @@ pub struct RunFlags {
     /// end; 0 syncs after every game [default: 200].
     #[arg(long = "sync-ms", value_name = "MS")]
     pub sync_ms: Option<u64>,
+    /// Stop starting a bot after this many start-up failures in a row; its
+    /// remaining games are lost as `startup` (0: never) [default: 3].
+    #[arg(long)]
+    pub startup_failures: Option<u32>,
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -66,6 +70,7 @@ impl RunFlags {
             opening_plies,
             grace_ms: self.grace_ms,
             sync_interval_ms: self.sync_ms,
+            startup_failures: self.startup_failures,
             bots,
             sandbox: self.sandbox,
         }

@@ -131,10 +131,100 @@ fn fields<T: DeserializeOwned>(
     msg_type: &'static str,
     object: Map<String, Value>,
 ) -> Result<T, ProtocolError> {
-    serde_json::from_value(Value::Object(object)).map_err(|e| ProtocolError::InvalidFields {
+    // serde's own error names neither the field nor the JSON type ("invalid
+    // type: string \"1\", expected u32"); the explanation does, and runs only
+    // when reading failed.
+    let value = Value::Object(object);
+    T::deserialize(&value).map_err(|e| ProtocolError::InvalidFields {
         msg_type,
-        error: snippet(&e.to_string()),
+        error: match &value {
+            Value::Object(object) => explain_fields(msg_type, object),
+            _ => None,
+        }
+        .unwrap_or_else(|| snippet(&e.to_string())),
     })
+}
+
+/// The JSON type a message field must have, in the words of JSON itself.
+#[derive(Clone, Copy)]
+enum FieldType {
+    String,
+    Integer,
+}
+
+impl FieldType {
+    fn name(self) -> &'static str {
+        match self {
+            FieldType::String => "a JSON string",
+            FieldType::Integer => "a JSON number (a whole number, not in quotes)",
+        }
+    }
+
+    fn accepts(self, value: &Value) -> bool {
+        match self {
+            FieldType::String => value.is_string(),
+            FieldType::Integer => value.as_u64().is_some_and(|n| n <= u64::from(u32::MAX)),
+        }
+    }
+}
+
+/// The fields of each message a bot sends: name, type, required.
+fn field_schema(msg_type: &str) -> &'static [(&'static str, FieldType, bool)] {
+    match msg_type {
+        "ready" => &[
+            ("name", FieldType::String, true),
+            ("protocol", FieldType::Integer, true),
+            ("author", FieldType::String, false),
+            ("version", FieldType::String, false),
+        ],
+        "move" => &[
+            ("move", FieldType::String, true),
+            ("comment", FieldType::String, false),
+        ],
+        _ => &[],
+    }
+}
+
+/// The first field of a bot message that is missing or has the wrong JSON
+/// type, worded for any programmer: `field "protocol" must be a JSON number
+/// (a whole number, not in quotes), got the string "1"`.
+fn explain_fields(msg_type: &str, object: &Map<String, Value>) -> Option<String> {
+    for &(field, kind, required) in field_schema(msg_type) {
+        match object.get(field) {
+            None if required => {
+                return Some(format!(
+                    "field \"{field}\" is missing; it must be {}",
+                    kind.name()
+                ))
+            }
+            None | Some(Value::Null) if !required => {}
+            Some(value) if kind.accepts(value) => {}
+            Some(value) => {
+                return Some(format!(
+                    "field \"{field}\" must be {}, got {}",
+                    kind.name(),
+                    json_kind(value)
+                ))
+            }
+            None => {}
+        }
+    }
+    None
+}
+
+/// A JSON value named the way a Python or C programmer reads it.
+fn json_kind(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!(
+            "the string {}",
+            snippet(&Value::String(s.clone()).to_string())
+        ),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
 }
 
 /// The start of `text`, with control characters escaped so the quote stays on one line.
@@ -160,6 +250,42 @@ mod tests {
     use crate::games::Color;
     use crate::protocol::messages::{BotMove, Ready, TimeControl};
     use proptest::prelude::*;
+
+    #[test]
+    fn invalid_ready_names_the_field_and_the_json_type() {
+        let cases = [
+            (
+                r#"{"type":"ready","name":"b","protocol":"1"}"#,
+                r#"field "protocol" must be a JSON number (a whole number, not in quotes), got the string "1""#,
+            ),
+            (
+                r#"{"type":"ready","protocol":1}"#,
+                r#"field "name" is missing; it must be a JSON string"#,
+            ),
+            (
+                r#"{"type":"ready","name":7,"protocol":1}"#,
+                r#"field "name" must be a JSON string, got the number 7"#,
+            ),
+            (
+                r#"{"type":"ready","name":"b","protocol":1.5}"#,
+                r#"field "protocol" must be a JSON number (a whole number, not in quotes), got the number 1.5"#,
+            ),
+            (
+                r#"{"type":"ready","name":"b","protocol":1,"author":["x"]}"#,
+                r#"field "author" must be a JSON string, got an array"#,
+            ),
+            (
+                r#"{"type":"move","move":null}"#,
+                r#"field "move" must be a JSON string, got null"#,
+            ),
+        ];
+        for (line, expected) in cases {
+            let err = decode_bot_line(line.as_bytes()).unwrap_err();
+            assert!(err.to_string().ends_with(expected), "{line}: {err}");
+        }
+        let fine = r#"{"type":"ready","name":"b","protocol":1,"author":null}"#;
+        assert!(decode_bot_line(fine.as_bytes()).is_ok());
+    }
 
     #[test]
     fn decodes_ready_with_optional_fields() {
@@ -255,18 +381,17 @@ mod tests {
         let err = decode_bot_line(br#"{"type":"move","mov":"c3"}"#).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "invalid \"move\" message: missing field `move`"
+            "invalid \"move\" message: field \"move\" is missing; it must be a JSON string"
         );
         let err = decode_bot_line(br#"{"type":"move","move":33}"#).unwrap_err();
-        let text = err.to_string();
-        assert!(
-            text.starts_with("invalid \"move\" message: invalid type"),
-            "{text}"
+        assert_eq!(
+            err.to_string(),
+            "invalid \"move\" message: field \"move\" must be a JSON string, got the number 33"
         );
         let err = decode_bot_line(br#"{"type":"ready","name":"x"}"#).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "invalid \"ready\" message: missing field `protocol`"
+            "invalid \"ready\" message: field \"protocol\" is missing; it must be a JSON number (a whole number, not in quotes)"
         );
         let err = decode_bot_line(br#"{"type":"ready","name":"x","protocol":-1}"#).unwrap_err();
         assert!(matches!(

@@ -26,6 +26,7 @@ use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
 use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
+use super::trace::trace_path_for;
 use crate::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use crate::protocol::{
     FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl, TurnClock,
@@ -252,6 +253,8 @@ struct Game<'c> {
     names: [String; 2],
     /// The bots' stderr logs; `None` for players that are not bots.
     logs: [Option<Arc<GameLog>>; 2],
+    /// The bots' wire traces, for traced bots.
+    traces: [Option<PathBuf>; 2],
     pos: Position,
     moves: Vec<String>,
     times: Vec<u64>,
@@ -283,10 +286,18 @@ impl<'c> Game<'c> {
             let bot = matches!(players[color.index()], Player::Bot(_));
             game_log(config, color, &names[color.index()]).filter(|_| bot)
         });
+        // A traced bot's trace sits next to its log, created on its first line.
+        let traces = [0, 1].map(|i| match &players[i] {
+            Player::Bot(seat) if seat.spec().trace => {
+                logs[i].as_deref().map(|log| trace_path_for(log.path()))
+            }
+            _ => None,
+        });
         Ok(Game {
             config,
             names,
             logs,
+            traces,
             pos,
             times: vec![0; moves.len()],
             moves,
@@ -324,6 +335,7 @@ impl<'c> Game<'c> {
             .iter()
             .filter_map(|report| report.warning.clone())
             .collect();
+        let [white_trace, black_trace] = self.traces;
         GameRecord {
             game: config.variant.id.to_string(),
             game_id: config.game_id.clone(),
@@ -346,6 +358,8 @@ impl<'c> Game<'c> {
             white_log_tail: white_log.tail,
             black_log_tail: black_log.tail,
             warnings,
+            white_trace,
+            black_trace,
             duration_ms: began.elapsed().as_millis() as u64,
         }
     }

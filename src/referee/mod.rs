@@ -73,6 +73,7 @@ pub mod row;
 pub mod sandbox;
 pub mod seat;
 pub mod spec;
+pub mod trace;
 
 pub use clock::{
     format_time_control, parse_time_control, Clock, Flagged, TimeControl, DEFAULT_GRACE,

@@ -11,7 +11,7 @@
 //! pipes ([`ChildSetup`]). A sandboxed bot ([`super::sandbox`]) runs under
 //! `bwrap`, which then is the process (and group leader) seen here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Once};
 use std::time::Duration;
@@ -28,6 +28,7 @@ use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
 use super::sandbox::{self, Sandbox};
 use super::spec::{BotSpec, Limits};
+use super::trace::{Direction, Trace};
 use crate::protocol::FailureReason;
 
 /// Time between SIGTERM and SIGKILL when ending a bot.
@@ -113,6 +114,8 @@ pub struct BotProcess {
     sandboxed: bool,
     /// When the process tree's CPU time was last read.
     tree_checked_at: Option<Instant>,
+    /// The wire trace of the current game, when asked for.
+    trace: Option<Trace>,
 }
 
 /// Writing to a closed pipe must be an error (EPIPE), not a SIGPIPE that
@@ -207,6 +210,7 @@ impl BotProcess {
             group_dead: false,
             sandboxed,
             tree_checked_at: None,
+            trace: None,
         })
     }
 
@@ -231,6 +235,35 @@ impl BotProcess {
     /// Sends the bot's stderr to `log` from now on (one log per game).
     pub fn switch_log(&mut self, log: Arc<GameLog>) {
         self.log.switch_to(log);
+    }
+
+    /// Traces every line exchanged from now on to `trace` (one per game);
+    /// `None` stops tracing.
+    pub fn set_trace(&mut self, trace: Option<Trace>) {
+        self.trace = trace;
+    }
+
+    /// The file of the current wire trace, if tracing.
+    pub fn trace_path(&self) -> Option<&Path> {
+        self.trace.as_ref().and_then(Trace::path)
+    }
+
+    /// The last lines of the current wire trace (none when not tracing).
+    pub fn trace_tail(&self) -> Vec<String> {
+        self.trace.as_ref().map(Trace::tail).unwrap_or_default()
+    }
+
+    /// Notes a line read from the bot in the trace.
+    fn traced(&mut self, read: ReadLine) -> ReadLine {
+        if let Some(trace) = &mut self.trace {
+            match &read {
+                ReadLine::Line(line) => trace.line(Direction::FromBot, line),
+                ReadLine::TooLong => trace.line(Direction::Note, b"a line over the size limit"),
+                ReadLine::Eof => trace.line(Direction::Note, b"the bot's output ended"),
+                ReadLine::Timeout => {}
+            }
+        }
+        read
     }
 
     /// The last few KiB of the bot's stderr.
@@ -280,7 +313,11 @@ impl BotProcess {
             stdin.write_all(&data).await?;
             stdin.flush().await
         };
-        match tokio::time::timeout(timeout, write).await {
+        let result = tokio::time::timeout(timeout, write).await;
+        if let Some(trace) = &mut self.trace {
+            trace.line(Direction::ToBot, body.as_bytes());
+        }
+        match result {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
                 self.stdin = None;
@@ -295,6 +332,9 @@ impl BotProcess {
 
     /// Closes the bot's stdin (it reads end-of-file).
     pub fn close_stdin(&mut self) {
+        if let (Some(trace), Some(_)) = (&mut self.trace, &self.stdin) {
+            trace.line(Direction::Note, b"arena closed the bot's input");
+        }
         self.stdin = None;
     }
 
@@ -305,10 +345,10 @@ impl BotProcess {
     pub async fn read_line(&mut self, deadline: Instant) -> ReadLine {
         loop {
             if let Some(done) = self.stdout.take_buffered() {
-                return done;
+                return self.traced(done);
             }
             if self.stdout.at_eof() {
-                return ReadLine::Eof;
+                return self.traced(ReadLine::Eof);
             }
             if let Some(exited_at) = self.exited_at {
                 let until = exited_at + EXIT_DRAIN;
@@ -316,7 +356,7 @@ impl BotProcess {
                     .await
                     .is_err()
                 {
-                    return ReadLine::Eof;
+                    return self.traced(ReadLine::Eof);
                 }
                 continue;
             }
@@ -340,10 +380,10 @@ impl BotProcess {
     pub async fn poll_pending(&mut self) -> Option<ReadLine> {
         loop {
             if let Some(done) = self.stdout.take_buffered() {
-                return Some(done);
+                return Some(self.traced(done));
             }
             if self.stdout.at_eof() {
-                return Some(ReadLine::Eof);
+                return Some(self.traced(ReadLine::Eof));
             }
             // `fill` is cancel-safe: dropping it unfinished loses nothing.
             let filled = tokio::select! {

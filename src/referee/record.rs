@@ -58,6 +58,11 @@ pub struct GameRecord {
     /// file that could not be written, and why). Absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The bots' wire traces for this game (absent when not traced).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_trace: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_trace: Option<PathBuf>,
     /// Wall-clock duration of the whole game, startup included, in ms.
     pub duration_ms: u64,
 }

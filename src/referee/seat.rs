@@ -8,6 +8,7 @@
 //! starts a fresh one. [`BotPool`] keeps idle seats between games.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,6 +19,7 @@ use super::lines::{NewGameRef, TurnRef, TurnText};
 use super::log::GameLog;
 use super::process::{BotProcess, SendError, SpawnOptions};
 use super::spec::BotSpec;
+use super::trace::{trace_path_for, Trace, TRACE_CAP};
 use crate::protocol::{
     decode_bot_line, BotMessage, BotMove, FailureReason, Hello, Ready, RefereeMessage, Turn,
     MAX_LINE_BYTES, PROTOCOL_VERSION,
@@ -67,6 +69,11 @@ pub struct Seat {
     /// (its future dropped), the bot may still owe an answer, so the next
     /// `prepare` starts a fresh process instead of reusing it.
     in_game: bool,
+    /// The trace tail of the last process that ended.
+    ended_trace_tail: Vec<String>,
+    /// Why this bot is not started any more (a tournament's start-up
+    /// circuit breaker); `prepare` then fails at once.
+    disabled: Option<String>,
 }
 
 impl Seat {
@@ -81,7 +88,15 @@ impl Seat {
             starts: 0,
             ended_stderr_bytes: 0,
             in_game: false,
+            disabled: None,
+            ended_trace_tail: Vec::new(),
         }
+    }
+
+    /// From now on [`Seat::prepare`] fails with `startup` and `why`
+    /// instead of starting the bot.
+    pub fn disable(&mut self, why: &str) {
+        self.disabled = Some(why.to_string());
     }
 
     pub fn name(&self) -> &str {
@@ -132,12 +147,20 @@ impl Seat {
         if self.in_game {
             self.discard().await;
         }
+        if let Some(why) = &self.disabled {
+            return Err(Failure::new(
+                FailureReason::Startup,
+                format!("not started: {why}"),
+            ));
+        }
+        let trace = self.trace_for(log.as_deref().map(GameLog::path));
         if let Some(process) = self.process.as_mut() {
             let healthy = process.try_exit().is_none() && process.poll_pending().await.is_none();
             if healthy {
                 if let Some(log) = log {
                     process.switch_log(log);
                 }
+                process.set_trace(trace);
                 return Ok(());
             }
             self.discard().await;
@@ -152,6 +175,7 @@ impl Seat {
                 format!("could not be started: {e:#}"),
             )
         })?;
+        process.set_trace(trace);
         match handshake(&mut process).await {
             Ok(ready) => {
                 self.ready = Some(ready);
@@ -160,9 +184,32 @@ impl Seat {
             }
             Err(failure) => {
                 process.kill().await;
+                self.ended_trace_tail = process.trace_tail();
                 self.ended_stderr_bytes += process.stderr_bytes();
                 Err(failure)
             }
+        }
+    }
+
+    /// The wire trace for a game whose stderr log is `log_path`, if this
+    /// bot is traced: the same name with `.trace`, or in memory only when
+    /// there is no log.
+    fn trace_for(&self, log_path: Option<&Path>) -> Option<Trace> {
+        if !self.spec.trace {
+            return None;
+        }
+        Some(match log_path {
+            Some(path) => Trace::new(trace_path_for(path), TRACE_CAP),
+            None => Trace::in_memory(),
+        })
+    }
+
+    /// The last lines exchanged with the bot (its current process, or the
+    /// last one that ended), when it is traced.
+    pub fn trace_tail(&self) -> Vec<String> {
+        match &self.process {
+            Some(process) => process.trace_tail(),
+            None => self.ended_trace_tail.clone(),
         }
     }
 
@@ -213,7 +260,10 @@ impl Seat {
             return Err(match pending {
                 ReadLine::Line(line) => Failure::new(
                     FailureReason::ProtocolError,
-                    format!("sent a line when no answer was expected: {}", quote(&line)),
+                    format!(
+                        "sent a line when no answer was expected (write exactly one move per turn, nothing else): {}",
+                        quote(&line)
+                    ),
                 ),
                 ReadLine::TooLong => too_long(),
                 ReadLine::Eof | ReadLine::Timeout => output_ended(process).await,
@@ -232,14 +282,16 @@ impl Seat {
                     },
                     Ok(BotMessage::Ready(_)) => Err(Failure::new(
                         FailureReason::ProtocolError,
-                        "answered a turn with \"ready\" instead of \"move\"",
+                        "answered a turn with \"ready\" instead of \"move\" (ready answers hello only)",
                     )),
                     Err(e) => Err(Failure::new(FailureReason::ProtocolError, e.to_string())),
                 }
             }
             ReadLine::Timeout => Err(Failure::new(
                 FailureReason::Timeout,
-                format!("did not answer within {limit_ms} ms"),
+                format!(
+                    "did not answer within {limit_ms} ms (its time for this move, counted from arena writing turn to reading the move line; is it flushed?)"
+                ),
             )),
             ReadLine::TooLong => Err(too_long()),
             ReadLine::Eof => Err(output_ended(process).await),
@@ -261,6 +313,7 @@ impl Seat {
     pub async fn discard(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill().await;
+            self.ended_trace_tail = process.trace_tail();
             self.ended_stderr_bytes += process.stderr_bytes();
         }
         self.ready = None;
@@ -299,29 +352,91 @@ async fn handshake(process: &mut BotProcess) -> Result<Ready, Failure> {
         .await
         .map_err(|f| startup(format!("failed before ready: {}", f.message)))?;
     match process.read_line(deadline).await {
-        ReadLine::Line(line) => match decode_bot_line(&line) {
-            Ok(BotMessage::Ready(ready)) if ready.protocol == PROTOCOL_VERSION => Ok(ready),
-            Ok(BotMessage::Ready(ready)) => Err(startup(format!(
-                "speaks protocol {}, the referee speaks {PROTOCOL_VERSION}",
-                ready.protocol
-            ))),
-            Ok(BotMessage::Move(_)) => Err(startup(
-                "answered hello with \"move\" instead of \"ready\"".into(),
-            )),
-            Err(e) => Err(startup(format!("answered hello with an invalid line: {e}"))),
-        },
-        ReadLine::Timeout => Err(startup(format!(
-            "did not answer hello within {} ms",
-            limit.as_millis()
-        ))),
+        ReadLine::Line(line) => check_ready(&line).map_err(startup),
+        ReadLine::Timeout => Err(startup(diagnose_silence(process, limit).await)),
         ReadLine::TooLong => Err(startup(format!(
             "answered hello with a line longer than {MAX_LINE_BYTES} bytes"
         ))),
         ReadLine::Eof => {
             let ended = output_ended(process).await;
-            Err(startup(format!("failed before ready: {}", ended.message)))
+            Err(startup(format!(
+                "failed before ready (it must answer hello with one ready line): {}",
+                ended.message
+            )))
         }
     }
+}
+
+/// A `ready` line with this referee's protocol version, or what is wrong
+/// with the line in the bot author's terms.
+fn check_ready(line: &[u8]) -> Result<Ready, String> {
+    match decode_bot_line(line) {
+        Ok(BotMessage::Ready(ready)) if ready.protocol == PROTOCOL_VERSION => Ok(ready),
+        Ok(BotMessage::Ready(ready)) => Err(format!(
+            "answered hello with protocol {}, but arena speaks protocol {PROTOCOL_VERSION}: send \"protocol\":{PROTOCOL_VERSION} in ready",
+            ready.protocol
+        )),
+        Ok(BotMessage::Move(_)) => {
+            Err("answered hello with \"move\"; the first line must be \"ready\"".into())
+        }
+        Err(e) => Err(format!("answered hello with an invalid ready: {e}")),
+    }
+}
+
+/// After the startup limit passes in silence, how long arena keeps
+/// listening (input open) to learn whether the bot is merely slow: as long
+/// as the limit again, at least 500 ms and at most 2.5 s.
+fn late_listen(limit: Duration) -> Duration {
+    limit.clamp(Duration::from_millis(500), Duration::from_millis(2500))
+}
+
+/// After that, how long arena waits for a `ready` once the bot's input is
+/// closed: output that appears only then was sitting in the bot's buffer.
+pub const FLUSH_LISTEN: Duration = Duration::from_millis(500);
+
+/// The one-line fix for a bot that does not flush, in common languages.
+pub const FLUSH_FIX: &str = "Python print(..., flush=True); C fflush(stdout); C++ std::endl or std::flush; Java System.out.flush(); Go w.Flush() on the bufio.Writer; Rust io::stdout().flush() or a LineWriter";
+
+/// Why `hello` got no answer within `limit`: the bot is slow (a ready comes
+/// soon after), buffers its output (the ready comes only when its input
+/// closes and it exits), or never answers at all.
+async fn diagnose_silence(process: &mut BotProcess, limit: Duration) -> String {
+    let limit_ms = limit.as_millis();
+    let late_ms = late_listen(limit);
+    let late = process.read_line(Instant::now() + late_ms).await;
+    if let ReadLine::Line(line) = &late {
+        let after = process.started_at().elapsed().as_millis();
+        return match check_ready(line) {
+            Ok(_) => format!(
+                "answered hello late: ready came after {after} ms, the limit is {limit_ms} ms; make start-up faster or raise `startup_ms`"
+            ),
+            Err(problem) => format!("{problem} (and only after {after} ms; the limit is {limit_ms} ms)"),
+        };
+    }
+    if matches!(late, ReadLine::Eof) {
+        let ended = output_ended(process).await;
+        return format!(
+            "failed before ready (no line within the {limit_ms} ms startup limit): {}",
+            ended.message
+        );
+    }
+    if matches!(late, ReadLine::Timeout) {
+        process.close_stdin();
+        if let ReadLine::Line(line) = process.read_line(Instant::now() + FLUSH_LISTEN).await {
+            let what = if check_ready(&line).is_ok() {
+                "ready"
+            } else {
+                "its first line"
+            };
+            return format!(
+                "wrote {what} only when its input closed: flush stdout after each line ({FLUSH_FIX})"
+            );
+        }
+    }
+    format!(
+        "never answered hello: no line within the {limit_ms} ms startup limit (nor {} ms later, nor after its input closed); it must read hello from stdin and write one ready line, flushed",
+        late_ms.as_millis()
+    )
 }
 
 async fn send_message(
@@ -338,7 +453,10 @@ async fn send_line(process: &mut BotProcess, line: &str, timeout: Duration) -> R
         Ok(()) => Ok(()),
         Err(SendError::Timeout(t)) => Err(Failure::new(
             FailureReason::Timeout,
-            format!("did not read its input for {} ms", t.as_millis()),
+            format!(
+                "did not read its input for {} ms, so arena could not write to it (it must keep reading stdin)",
+                t.as_millis()
+            ),
         )),
         Err(SendError::Closed(_)) => Err(output_ended(process).await),
     }
@@ -351,7 +469,7 @@ async fn output_ended(process: &mut BotProcess) -> Failure {
         Some((reason, message)) => Failure::new(reason, message),
         None => Failure::new(
             FailureReason::Disconnect,
-            "closed its stdout (or stdin) while still running",
+            "closed its stdout (or stdin) while still running; keep both open until quit",
         ),
     }
 }
@@ -359,7 +477,9 @@ async fn output_ended(process: &mut BotProcess) -> Failure {
 fn too_long() -> Failure {
     Failure::new(
         FailureReason::ProtocolError,
-        format!("wrote a line longer than {MAX_LINE_BYTES} bytes"),
+        format!(
+            "wrote a line longer than {MAX_LINE_BYTES} bytes, the protocol's limit for one line"
+        ),
     )
 }
 

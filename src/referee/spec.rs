@@ -61,6 +61,10 @@ pub struct BotSpec {
     /// Network access inside the sandbox (off by default).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub network: bool,
+    /// Write a wire trace (every line both ways) per game next to the
+    /// bot's stderr log ([`super::trace`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace: bool,
 }
 
 /// Resource limits for one bot process. Absent = unlimited (startup: 5 s).
@@ -111,6 +115,8 @@ struct RawBotSpec {
     writable: Vec<PathBuf>,
     #[serde(default)]
     network: bool,
+    #[serde(default)]
+    trace: bool,
 }
 
 #[derive(Deserialize)]
@@ -140,6 +146,7 @@ impl TryFrom<RawBotSpec> for BotSpec {
             sandbox: raw.sandbox,
             writable: raw.writable,
             network: raw.network,
+            trace: raw.trace,
         })
     }
 }
@@ -159,6 +166,7 @@ impl BotSpec {
             sandbox: None,
             writable: Vec::new(),
             network: false,
+            trace: false,
         })
     }
 

@@ -12,6 +12,7 @@
 //! opening_plies = 2            # random legal opening shared by both games of a pair
 //! grace_ms = 100               # allowance beyond each move's limit before a timeout
 //! sync_interval_ms = 200       # journal fdatasync at most this often (0: after every game)
+//! startup_failures = 3         # stop starting a bot after this many start-up failures in a row (0: never)
 //!
 //! [[bot]]
 //! name = "random"
@@ -60,6 +61,13 @@ fn default_sync_interval_ms() -> u64 {
     DEFAULT_SYNC_INTERVAL_MS
 }
 
+/// Consecutive start-up failures after which a bot is no longer started.
+pub const DEFAULT_STARTUP_FAILURES: u32 = 3;
+
+fn default_startup_failures() -> u32 {
+    DEFAULT_STARTUP_FAILURES
+}
+
 /// Variant used when neither the file nor a flag names one.
 const DEFAULT_VARIANT: &str = "qango6";
 /// Games per pairing when not configured: one game pair.
@@ -94,6 +102,11 @@ pub struct TournamentConfig {
     /// `--resume` plays again.
     #[serde(default = "default_sync_interval_ms")]
     pub sync_interval_ms: u64,
+    /// After this many start-up failures in a row, a bot is disabled: its
+    /// remaining games are recorded as `startup` losses without starting
+    /// it. 0 never disables.
+    #[serde(default = "default_startup_failures")]
+    pub startup_failures: u32,
     pub bots: Vec<BotSpec>,
 }
 
@@ -134,6 +147,7 @@ impl TournamentConfig {
             opening_plies: sourced(self.opening_plies.into(), "opening_plies"),
             grace_ms: sourced(self.grace_ms.into(), "grace_ms"),
             sync_interval_ms: sourced(self.sync_interval_ms.into(), "sync_interval_ms"),
+            startup_failures: sourced(self.startup_failures.into(), "startup_failures"),
             bots: self
                 .bots
                 .iter()
@@ -164,6 +178,7 @@ pub struct Overrides {
     pub opening_plies: Option<u32>,
     pub grace_ms: Option<u64>,
     pub sync_interval_ms: Option<u64>,
+    pub startup_failures: Option<u32>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
     /// `--sandbox`: every bot runs in the sandbox, whatever the file says.
@@ -187,6 +202,7 @@ struct RawTournament {
     opening_plies: Option<Spanned<i64>>,
     grace_ms: Option<Spanned<i64>>,
     sync_interval_ms: Option<Spanned<i64>>,
+    startup_failures: Option<Spanned<i64>>,
     /// Default for bots without their own `sandbox` setting.
     sandbox: Option<bool>,
 }
@@ -311,6 +327,7 @@ struct Resolved {
     opening_plies: Sourced<i128>,
     grace_ms: Sourced<i128>,
     sync_interval_ms: Sourced<i128>,
+    startup_failures: Sourced<i128>,
     /// File bots (with directories resolved), then bots given on the
     /// command line, each replacing a bot of the same name.
     bots: Vec<Sourced<BotSpec>>,
@@ -548,6 +565,14 @@ fn resolve_all(
             default_sync_interval_ms().into(),
             int,
         ),
+        startup_failures: resolve(
+            overrides.startup_failures.map(i128::from),
+            "--startup-failures",
+            t.startup_failures.as_ref(),
+            "startup_failures",
+            DEFAULT_STARTUP_FAILURES.into(),
+            int,
+        ),
         bots,
     })
 }
@@ -595,6 +620,14 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         }
         Ok(n as u64)
     })?;
+    let startup_failures = check(&r.startup_failures, |n| {
+        if n < 0 {
+            return Err(format!(
+                "must be 0 (never disable a bot) or a positive count, got {n}"
+            ));
+        }
+        at_most(n, u32::MAX.into())
+    })? as u32;
 
     let mut names = BTreeSet::new();
     for bot in &r.bots {
@@ -629,6 +662,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         opening_plies,
         grace_ms,
         sync_interval_ms,
+        startup_failures,
         bots: r.bots.into_iter().map(|b| b.value).collect(),
     })
 }
@@ -871,6 +905,7 @@ cwd = "bots"
             opening_plies: Some(1),
             grace_ms: Some(250),
             sync_interval_ms: Some(50),
+            startup_failures: Some(5),
             sandbox: false,
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
         };
@@ -881,6 +916,7 @@ cwd = "bots"
         assert_eq!((c.concurrency, c.seed, c.opening_plies), (1, 8, 1));
         assert_eq!(c.grace_ms, 250);
         assert_eq!(c.sync_interval_ms, 50);
+        assert_eq!(c.startup_failures, 5);
         assert_eq!(c.out, PathBuf::from("x"));
         assert_eq!(c.bot_names(), ["a", "b", "c"]);
         assert_eq!(c.bots[1].command, ["node", "b.js"]);
@@ -919,6 +955,11 @@ cwd = "bots"
                 "[tournament]\ngrace_ms = -5\n",
                 "t.toml:2: field `grace_ms`",
                 "negative",
+            ),
+            (
+                "[tournament]\n\nstartup_failures = -1\n",
+                "t.toml:3: field `startup_failures`",
+                "0 (never disable a bot) or a positive count",
             ),
             (
                 "[tournament]\nopening_plies = -2\n",

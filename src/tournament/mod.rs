@@ -15,12 +15,14 @@
 //! the front end (`report::rating::rate_run`): this layer imports nothing from
 //! `report` or `cli`.
 //! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
+//! - [`breaker`]: stops starting a bot after repeated start-up failures.
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
 //!   in this module prints.
 //! - [`round_robin`]: a whole round-robin tournament.
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
 
+pub mod breaker;
 pub mod config;
 pub mod game_set;
 pub mod games_reader;

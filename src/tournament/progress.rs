@@ -22,6 +22,7 @@ use crate::stats::{Pentanomial, SprtStatus};
 /// [`playing`](RunOutput::playing), then per game
 /// [`game_finished`](RunOutput::game_finished) (or
 /// [`game_not_recorded`](RunOutput::game_not_recorded)),
+/// [`bot_disabled`](RunOutput::bot_disabled) when the game disabled a bot,
 /// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
 /// and [`progress`](RunOutput::progress); then
 /// [`stopped_playing`](RunOutput::stopped_playing). How the run ended is not
@@ -48,6 +49,9 @@ pub trait RunOutput {
     /// A game the referee could not run (or whose task panicked); it is not
     /// recorded and `--resume` plays it again.
     fn game_not_recorded(&mut self, _game_id: u64, _why: &str) {}
+    /// Bot `name` failed to start too many times in a row and is no longer
+    /// started: its remaining games are lost at once (`why` says so).
+    fn bot_disabled(&mut self, _name: &str, _why: &str) {}
     /// An SPRT pair is complete (`pair` is its index).
     fn sprt_pair(&mut self, _pair: u64, _progress: &SprtProgress) {}
     /// One more game counted; where the run stands now.

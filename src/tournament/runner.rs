@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 use tokio::task::JoinSet;
 
+use super::breaker::Breaker;
 use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, LOGS_DIR};
 use super::progress::{RunOutput, Standing};
@@ -95,6 +96,10 @@ pub async fn run_games(
         ..SpawnOptions::default()
     };
     let pool = Arc::new(Mutex::new(BotPool::new(options)));
+    let breaker = Arc::new(Mutex::new(Breaker::new(
+        config.startup_failures,
+        config.bots.len(),
+    )));
     let log_dir = journal.dir().join(LOGS_DIR);
     let mut running: JoinSet<GameOutcome> = JoinSet::new();
     let mut task_games: HashMap<tokio::task::Id, u64> = HashMap::new();
@@ -121,6 +126,7 @@ pub async fn run_games(
                     config.clone(),
                     game,
                     pool.clone(),
+                    breaker.clone(),
                     log_dir.clone(),
                 ));
                 task_games.insert(handle.id(), id);
@@ -178,6 +184,10 @@ pub async fn run_games(
                 anyhow::bail!("the journal writer stopped");
             }
             output.game_finished(&played.row, &played.record);
+            let disabled = lock(&breaker).observe(game.white, game.black, &played.record);
+            for (bot, why) in disabled {
+                output.bot_disabled(&config.bots[bot].name, &why);
+            }
             let flow = feed.finished(&played.row, output);
             output.progress(&feed.status());
             if flow == Flow::Stop {
@@ -211,6 +221,7 @@ async fn play_one(
     config: Arc<TournamentConfig>,
     game: ScheduledGame,
     pool: Arc<Mutex<BotPool>>,
+    breaker: Arc<Mutex<Breaker>>,
     log_dir: PathBuf,
 ) -> GameOutcome {
     let game_config = GameConfig {
@@ -226,6 +237,15 @@ async fn play_one(
         let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
         (pool.checkout(white_spec), pool.checkout(black_spec))
     };
+    {
+        // A disabled bot is not started: its game is lost at once.
+        let breaker = lock(&breaker);
+        for (seat, index) in [(&mut white, game.white), (&mut black, game.black)] {
+            if let Some(why) = breaker.disabled(index) {
+                seat.disable(why);
+            }
+        }
+    }
     let record = play_bots(&mut white, &mut black, &game_config).await;
     {
         let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
@@ -241,6 +261,12 @@ async fn play_one(
         }
     });
     (game, played)
+}
+
+/// The value behind a mutex; a panic elsewhere does not poison it for the
+/// run (the data stays consistent: each update is one assignment).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Resolves on the first SIGINT or SIGTERM.

@@ -74,6 +74,17 @@ pub fn write_config(dir: &Path, settings: &str, bots: &[TestBot]) -> PathBuf {
     path
 }
 
+/// Runs `arena tournament CONFIG --out OUT --no-progress` to completion.
+pub fn run_tournament(config: &Path, out: &Path) -> Output {
+    run_arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ])
+}
+
 /// Runs arena with `args` to completion.
 pub fn run_arena(args: &[&str]) -> Output {
     arena().args(args).output().expect("run arena")

@@ -72,7 +72,7 @@ fn handshake(obs: &Observations) -> Finding {
             Check::Handshake,
             Status::Fail,
             format!(
-                "no valid ready within the {} ms startup limit",
+                "no valid ready to hello (the startup limit is {} ms)",
                 obs.startup_limit_ms
             ),
         )
@@ -520,6 +520,7 @@ mod tests {
             games: vec![game(1, None, &[1, 2, 3]), game(2, None, &[2, 10])],
             stderr_bytes: 2048,
             log_cap: 1024 * 1024,
+            wire_tail: None,
             quit: Quit::Exited {
                 ms: 12,
                 exit: ExitInfo {

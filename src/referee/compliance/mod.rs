@@ -15,18 +15,21 @@ pub mod report;
 pub mod run;
 
 pub use evaluate::evaluate;
-pub use observations::{GameSeen, Observations};
+pub use observations::{GameSeen, Observations, WireTail};
 pub use report::{Check, Finding, Report, Status};
 pub use run::{observe, CheckOptions};
 
 use super::BotSpec;
 
-/// Checks the bot `spec`; `on_game` hears about each game as it ends.
+/// Checks the bot `spec`, traced; `on_game` hears about each game as it
+/// ends. Returns the findings and the end of the wire trace where the bot
+/// first failed.
 pub async fn check_bot(
-    spec: BotSpec,
+    mut spec: BotSpec,
     options: &CheckOptions,
     on_game: &mut (dyn FnMut(&GameSeen) + Send),
-) -> anyhow::Result<Report> {
+) -> anyhow::Result<(Report, Option<WireTail>)> {
+    spec.trace = true;
     let observations = observe(spec, options, on_game).await?;
-    Ok(evaluate(&observations))
+    Ok((evaluate(&observations), observations.wire_tail))
 }

@@ -25,6 +25,16 @@ pub struct Observations {
     /// How much of a game's stderr the referee keeps in its log file.
     pub log_cap: u64,
     pub quit: Quit,
+    /// The last lines exchanged with the bot up to its first failure.
+    pub wire_tail: Option<WireTail>,
+}
+
+/// The end of the wire trace where the bot first failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireTail {
+    /// Where: "the handshake" or a game's label.
+    pub when: String,
+    pub lines: Vec<String>,
 }
 
 /// The first `hello`/`ready` exchange.

@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::observations::{GameSeen, Handshake, IdleProblem, Observations, Quit, UnknownType};
+use super::observations::{
+    GameSeen, Handshake, IdleProblem, Observations, Quit, UnknownType, WireTail,
+};
 use crate::games::{Color, Variant};
 use crate::protocol::{RefereeMessage, TimeControl};
 use crate::referee::seat::{CONTROL_SEND_TIMEOUT, QUIT_GRACE};
@@ -77,11 +79,16 @@ pub async fn observe(
         stderr_bytes: 0,
         log_cap: DEFAULT_LOG_CAP,
         quit: Quit::NotRun(String::new()),
+        wire_tail: None,
     };
 
     let started = Instant::now();
     if let Err(failure) = seat.prepare(None).await {
         obs.handshake = Handshake::Failed(failure.message);
+        obs.wire_tail = Some(WireTail {
+            when: "the handshake".into(),
+            lines: seat.trace_tail(),
+        });
         obs.stderr_bytes = seat.stderr_bytes();
         return Ok(obs);
     }
@@ -200,6 +207,12 @@ async fn play_games(
                 if seen.after_game_over.is_none() {
                     finished_clean = seat.process().map(|p| p.pid());
                 }
+            }
+            if seen.failure.is_some() && obs.wire_tail.is_none() {
+                obs.wire_tail = Some(WireTail {
+                    when: seen.label(),
+                    lines: seat.trace_tail(),
+                });
             }
             on_game(&seen);
             obs.games.push(seen);
