@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use tokio::time::Instant;
 
 use super::clock::{Clock, DEFAULT_GRACE};
@@ -24,7 +24,8 @@ use super::human::Human;
 use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::local::LocalPlayer;
 use super::record::GameRecord;
-use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
+use super::referee_failure::{errno_in, FailureKind, RefereeFailure};
+use super::seat::{Failure, Seat, StartError, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use crate::protocol::{
     FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl, TurnClock,
@@ -195,9 +196,17 @@ fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
     }
 }
 
-/// A file-name-safe version of a bot name.
+/// Longest part of a log file name taken from one name: with the game id
+/// and the colour, a log's file name stays far below `NAME_MAX` (255 bytes)
+/// however long a bot's name is. (A game's two logs differ by colour, so
+/// cutting names never makes two of them one file.)
+const LOG_NAME_PART: usize = 96;
+
+/// A file-name-safe version of a bot name (at most [`LOG_NAME_PART`] ASCII
+/// characters).
 fn file_safe(name: &str) -> String {
     name.chars()
+        .take(LOG_NAME_PART)
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                 c
@@ -218,7 +227,9 @@ pub async fn play_bots(
 }
 
 /// Plays one game. `Err` only for problems that are not a player's fault
-/// (an illegal forced opening, a log directory that cannot be created);
+/// (an illegal forced opening; a [`RefereeFailure`] such as a log directory
+/// that cannot be created or a bot that cannot be started for want of
+/// descriptors or processes: find it with [`RefereeFailure::find`]);
 /// everything a player does wrong ends the game with a recorded reason.
 pub async fn play_game(
     white: Player<'_>,
@@ -236,7 +247,8 @@ pub async fn play_game(
             });
             play_moves(&mut players, &mut game, observer).await?
         }
-        Err(ending) => ending,
+        Err(NotStarted::Ending(ending)) => ending,
+        Err(NotStarted::Referee(failure)) => return Err(failure.into()),
     };
     finish_seats(&mut players, &game.game_over(&ending), &ending.failed).await;
     Ok(game.into_record(ending, began))
@@ -341,9 +353,19 @@ impl<'c> Game<'c> {
     }
 }
 
+/// Why the moves did not start.
+enum NotStarted {
+    /// A bot failed: the game ended.
+    Ending(Ending),
+    /// The referee failed: there is no game.
+    Referee(RefereeFailure),
+}
+
 /// Starts (or reuses) both bots at once, so startup limits run in parallel,
-/// and announces the game to them. `Err` is the ending when one failed.
-async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(), Ending> {
+/// and announces the game to them. `Err` is the ending when one failed, or
+/// the referee's failure to start one (which beats a bot's failure: the
+/// game is not played, and the bot that is ready stays ready for the next).
+async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(), NotStarted> {
     let config = game.config;
     let [white, black] = players;
     let header = |color: Color| format!("[arena: game {} as {color}]\n", config.game_id);
@@ -352,11 +374,28 @@ async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(
         prepare(white, game.logs[0].as_deref(), &white_header),
         prepare(black, game.logs[1].as_deref(), &black_header),
     );
-    match (white_ready, black_ready) {
-        (Ok(()), Ok(())) => {}
-        (Err(f), Ok(())) => return Err(Ending::failure(Color::White, game.name(Color::White), f)),
-        (Ok(()), Err(f)) => return Err(Ending::failure(Color::Black, game.name(Color::Black), f)),
-        (Err(wf), Err(bf)) => return Err(Ending::both_failed(&game.names, wf, bf)),
+    let ending = match (white_ready, black_ready) {
+        (Ok(()), Ok(())) => None,
+        (Err(StartError::Referee(failure)), _) | (_, Err(StartError::Referee(failure))) => {
+            for player in players.iter_mut() {
+                if let Player::Bot(seat) = player {
+                    seat.finish_game();
+                }
+            }
+            return Err(NotStarted::Referee(failure));
+        }
+        (Err(StartError::Bot(f)), Ok(())) => {
+            Some(Ending::failure(Color::White, game.name(Color::White), f))
+        }
+        (Ok(()), Err(StartError::Bot(f))) => {
+            Some(Ending::failure(Color::Black, game.name(Color::Black), f))
+        }
+        (Err(StartError::Bot(wf)), Err(StartError::Bot(bf))) => {
+            Some(Ending::both_failed(&game.names, wf, bf))
+        }
+    };
+    if let Some(ending) = ending {
+        return Err(NotStarted::Ending(ending));
     }
     for color in [Color::White, Color::Black] {
         if let Player::Bot(seat) = &mut players[color.index()] {
@@ -368,7 +407,11 @@ async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(
                 time_control: config.time_control,
             };
             if let Err(f) = seat.send_new_game(&msg).await {
-                return Err(Ending::failure(color, game.name(color), f));
+                return Err(NotStarted::Ending(Ending::failure(
+                    color,
+                    game.name(color),
+                    f,
+                )));
             }
         }
     }
@@ -543,7 +586,11 @@ async fn finish_seats(players: &mut [Player<'_>; 2], game_over: &RefereeMessage,
     }
 }
 
-async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> Result<(), Failure> {
+async fn prepare(
+    player: &mut Player<'_>,
+    log: Option<&Path>,
+    header: &str,
+) -> Result<(), StartError> {
     match player {
         Player::Bot(seat) => {
             seat.prepare(log, header).await?;
@@ -555,13 +602,16 @@ async fn prepare(player: &mut Player<'_>, log: Option<&Path>, header: &str) -> R
 }
 
 /// Log file of each bot for this game; the directory is created here so a
-/// bad log directory is the referee's error, not a bot's startup failure.
+/// bad log directory is the referee's failure, not a bot's startup failure.
 fn log_paths(config: &GameConfig, names: &[String; 2]) -> anyhow::Result<[Option<PathBuf>; 2]> {
     let Some(dir) = &config.log_dir else {
         return Ok([None, None]);
     };
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create log directory {}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let error = anyhow::Error::new(e);
+        let message = format!("cannot create log directory {}: {error}", dir.display());
+        RefereeFailure::from_errno(errno_in(&error), FailureKind::Log, message)
+    })?;
     let path = |color: Color, name: &str| {
         dir.join(format!(
             "{}-{color}-{}.log",

@@ -16,7 +16,7 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::Once;
 use std::time::Duration;
 
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 use thiserror::Error;
 use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
@@ -26,6 +26,7 @@ use super::exit::{classify_death, ExitInfo};
 use super::limits::{tree_cpu_time, ChildSetup};
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{StderrLog, DEFAULT_LOG_CAP};
+use super::referee_failure::{classify_spawn_error, errno_in, FailureKind, RefereeFailure};
 use super::sandbox::{self, Sandbox};
 use super::spec::{BotSpec, Limits};
 use crate::protocol::FailureReason;
@@ -87,6 +88,20 @@ pub enum SendError {
     Closed(String),
 }
 
+/// Why a bot could not be started: its own fault (a `startup` loss) or the
+/// referee's (the game is not played; see [`super::referee_failure`]).
+#[derive(Debug, Error)]
+pub enum SpawnError {
+    /// The bot's program is missing, not executable or not a valid
+    /// executable, or its spec is invalid.
+    #[error("{0:#}")]
+    Bot(anyhow::Error),
+    /// Not the bot's fault: out of descriptors, processes or memory, a log
+    /// that cannot be created, a sandbox that cannot be set up.
+    #[error(transparent)]
+    Referee(#[from] RefereeFailure),
+}
+
 #[derive(Debug)]
 pub struct BotProcess {
     name: String,
@@ -133,16 +148,23 @@ fn signal_group(pgid: i32, signal: i32) {
 }
 
 impl BotProcess {
-    /// Starts the bot. Fails when the program cannot be executed (not found,
-    /// not executable, bad `cwd`) or the log cannot be opened; the error
-    /// names the bot and the command.
-    pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> anyhow::Result<BotProcess> {
-        spec.validate()?;
+    /// Starts the bot. Fails with [`SpawnError::Bot`] when the program
+    /// cannot be executed (not found, not executable, bad `cwd`), with
+    /// [`SpawnError::Referee`] when the machine or the referee is at fault
+    /// (no descriptors or processes left, the log cannot be opened, the
+    /// sandbox cannot be set up); the error names the bot and the command.
+    pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> Result<BotProcess, SpawnError> {
+        spec.validate().map_err(SpawnError::Bot)?;
         ignore_sigpipe();
         let sandboxed = spec.sandbox == Some(true);
+        let sandbox_failure = |e: anyhow::Error| {
+            RefereeFailure::new(FailureKind::Sandbox, format!("bot {:?}: {e:#}", spec.name))
+        };
         let argv = if sandboxed {
-            sandbox::check_available().with_context(|| format!("bot {:?}", spec.name))?;
-            Sandbox::for_bot(spec, &opts.sandbox_hide)?.wrap(&spec.argv())
+            sandbox::check_available().map_err(sandbox_failure)?;
+            Sandbox::for_bot(spec, &opts.sandbox_hide)
+                .map_err(sandbox_failure)?
+                .wrap(&spec.argv())
         } else {
             spec.argv()
         };
@@ -163,29 +185,38 @@ impl BotProcess {
         unsafe {
             cmd.pre_exec(move || setup.apply_in_child());
         }
-        let mut child = cmd.spawn().with_context(|| {
+        let mut child = cmd.spawn().map_err(|e| {
             let cwd = spec
                 .cwd
                 .as_ref()
                 .map(|d| format!(" in {}", d.display()))
                 .unwrap_or_default();
-            format!("bot {:?}: cannot start {:?}{cwd}", spec.name, argv)
+            let message = format!("bot {:?}: cannot start {:?}{cwd}: {e}", spec.name, argv);
+            match classify_spawn_error(&e, message) {
+                Ok(message) => SpawnError::Bot(anyhow!(message)),
+                Err(failure) => SpawnError::Referee(failure),
+            }
         })?;
-        let pid = child
-            .id()
-            .ok_or_else(|| anyhow!("bot {:?}: exited before it could be tracked", spec.name))?
-            as i32;
+        let pid = child.id().ok_or_else(|| {
+            RefereeFailure::new(
+                FailureKind::Other,
+                format!("bot {:?}: exited before it could be tracked", spec.name),
+            )
+        })? as i32;
         // Past this point an early return must not leave the bot running.
         let guard = KillGroupOnError(pid);
-        let stdin = child.stdin.take().context("child stdin was not piped")?;
-        let stdout = child.stdout.take().context("child stdout was not piped")?;
-        let stderr = child.stderr.take().context("child stderr was not piped")?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let message = format!("bot {:?}: a pipe to the child is missing", spec.name);
+            return Err(RefereeFailure::new(FailureKind::Other, message).into());
+        };
         let header = format!(
             "[arena: started {:?} as pid {pid}]\n{}",
             argv, opts.log_header
         );
         let log = StderrLog::start(stderr, opts.log_path.as_deref(), opts.log_cap, &header)
-            .with_context(|| format!("bot {:?}", spec.name))?;
+            .map_err(|e| log_failure(&spec.name, &e))?;
         std::mem::forget(guard);
         Ok(BotProcess {
             name: spec.name.clone(),
@@ -224,10 +255,11 @@ impl BotProcess {
     }
 
     /// Sends the bot's stderr to `path` from now on (one log per game).
-    pub fn switch_log(&mut self, path: &Path, header: &str) -> anyhow::Result<()> {
+    /// A log that cannot be opened is the referee's failure.
+    pub fn switch_log(&mut self, path: &Path, header: &str) -> Result<(), RefereeFailure> {
         self.log
             .switch_to(path, header)
-            .with_context(|| format!("bot {:?}", self.name))
+            .map_err(|e| log_failure(&self.name, &e))
     }
 
     /// The last few KiB of the bot's stderr.
@@ -503,6 +535,13 @@ impl Drop for BotProcess {
             signal_group(self.pid, libc::SIGKILL);
         }
     }
+}
+
+/// A bot's log that cannot be opened or written: the referee's failure,
+/// of the kind its OS error says (no space, name too long, no descriptor).
+fn log_failure(bot: &str, error: &anyhow::Error) -> RefereeFailure {
+    let message = format!("bot {bot:?}: {error:#}");
+    RefereeFailure::from_errno(errno_in(error), FailureKind::Log, message)
 }
 
 /// Kills a freshly spawned bot's group if setting it up fails.
