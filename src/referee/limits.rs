@@ -66,7 +66,7 @@ pub fn raise_descriptor_limit() -> io::Result<(u64, u64)> {
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
         return Err(io::Error::last_os_error());
     }
-    let (soft, hard) = (limit.rlim_cur as u64, limit.rlim_max as u64);
+    let (soft, hard) = (limit.rlim_cur, limit.rlim_max);
     if soft < hard {
         set(libc::RLIMIT_NOFILE, hard, hard)?;
         let _ = BOT_NOFILE.compare_exchange(0, soft, Ordering::SeqCst, Ordering::SeqCst);
@@ -121,7 +121,7 @@ impl ChildSetup {
             };
             // SAFETY: getrlimit writes into a stack value (async-signal-safe).
             if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
-                let hard = limit.rlim_max as u64;
+                let hard = limit.rlim_max;
                 set(libc::RLIMIT_NOFILE, soft.min(hard), hard)?;
             }
         }

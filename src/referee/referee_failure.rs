@@ -72,7 +72,9 @@ impl RefereeFailure {
 
     /// The referee failure somewhere in an error's chain, if any.
     pub fn find(error: &anyhow::Error) -> Option<&RefereeFailure> {
-        error.chain().find_map(|e| e.downcast_ref::<RefereeFailure>())
+        error
+            .chain()
+            .find_map(|e| e.downcast_ref::<RefereeFailure>())
     }
 
     /// What went wrong, worded to follow "arena": "ran out of file

@@ -122,7 +122,7 @@ fn process_limit() -> Option<(u64, u64, String)> {
     if euid != 0 && got && rl.rlim_cur != libc::RLIM_INFINITY {
         let used = tasks_of_user(uid);
         limits.push((
-            rl.rlim_cur as u64,
+            rl.rlim_cur,
             used,
             "the process limit (RLIMIT_NPROC, `ulimit -u`)".to_string(),
         ));

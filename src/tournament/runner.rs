@@ -34,8 +34,8 @@ use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, LOGS_DIR};
 use super::progress::{RunOutput, Standing};
 use super::schedule::ScheduledGame;
-use crate::referee::GameRow;
 use crate::referee::seat::shutdown_all;
+use crate::referee::GameRow;
 use crate::referee::{
     play_bots, BotPool, GameConfig, GameRecord, RefereeFailure, RepeatedFailure, SpawnOptions,
 };
@@ -262,7 +262,9 @@ impl FailureStreak {
     fn pause(&self) -> Duration {
         match self.count {
             0 => Duration::ZERO,
-            n => FIRST_PAUSE.saturating_mul(1 << (n - 1).min(8)).min(MAX_PAUSE),
+            n => FIRST_PAUSE
+                .saturating_mul(1 << (n - 1).min(8))
+                .min(MAX_PAUSE),
         }
     }
 }
