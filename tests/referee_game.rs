@@ -528,8 +528,8 @@ async fn games_run_in_parallel_from_a_pool() {
                 .await
                 .unwrap();
             let mut pool = pool.lock().unwrap();
-            pool.checkin(w);
-            pool.checkin(b);
+            assert!(pool.checkin(w).is_empty());
+            assert!(pool.checkin(b).is_empty());
             record
         });
     }

@@ -68,6 +68,11 @@ impl<W: Write> Terminal<W> {
                 outcome.finished,
                 outcome.total.unwrap_or(outcome.finished)
             ));
+        } else if let RunEnd::RefereeFailing(stop) = &outcome.end {
+            self.println(&format!(
+                "\nStopped: {}; then continue with: arena tournament --resume {dir}",
+                stop.line()
+            ));
         } else if !outcome.failed.is_empty() {
             self.println(&format!(
                 "\n{} games could not be run (see above); play them with: arena tournament --resume {dir}",
@@ -130,6 +135,14 @@ impl<W: Write> Terminal<W> {
                     "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
                     sprt_text(&outcome.progress)
                 ))
+            }
+            SprtDecision::Continue if matches!(outcome.run.end, RunEnd::RefereeFailing(_)) => {
+                if let RunEnd::RefereeFailing(stop) = &outcome.run.end {
+                    self.println(&format!(
+                        "Stopped undecided: {}; then continue with: arena sprt --resume {dir}",
+                        stop.line()
+                    ))
+                }
             }
             SprtDecision::Continue => {
                 self.println(&format!(

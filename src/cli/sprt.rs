@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use crate::cli::output::Terminal;
 use crate::cli::play::name_from_command;
 use crate::cli::run_flags::RunFlags;
-use crate::cli::tournament::EXIT_INTERRUPTED;
+use crate::cli::tournament::{EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
 use crate::referee::{read_bots_file, BotSpec};
 use crate::report::rating::rate_run;
 use crate::stats::EloModel;
@@ -94,12 +94,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 /// [`EXIT_H1`], [`EXIT_H0`], [`EXIT_UNDECIDED`], or [`EXIT_INTERRUPTED`]
-/// when interrupted undecided.
+/// when interrupted undecided, [`EXIT_REFEREE_FAILING`] when arena's own
+/// failures stopped it undecided.
 pub fn exit_status(outcome: &SprtOutcome) -> i32 {
     match outcome.progress.status.decision {
         SprtDecision::AcceptH1 => EXIT_H1,
         SprtDecision::AcceptH0 => EXIT_H0,
         SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
+        SprtDecision::Continue if matches!(outcome.run.end, RunEnd::RefereeFailing(_)) => {
+            EXIT_REFEREE_FAILING
+        }
         SprtDecision::Continue => EXIT_UNDECIDED,
     }
 }

@@ -53,6 +53,9 @@ pub struct Args {
 pub const EXIT_INTERRUPTED: i32 = 130;
 /// Exit status when some game could not be run (resume to replay it).
 pub const EXIT_GAMES_MISSING: i32 = 1;
+/// Exit status when the run stopped because arena itself kept failing (out
+/// of descriptors, processes, memory or disk): fix that, then resume.
+pub const EXIT_REFEREE_FAILING: i32 = 4;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(args.run.show_progress());
@@ -65,10 +68,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 /// 0 when every scheduled game is recorded, [`EXIT_GAMES_MISSING`] when some
-/// game could not be run, [`EXIT_INTERRUPTED`] when interrupted.
+/// game could not be run, [`EXIT_REFEREE_FAILING`] when arena's own failures
+/// stopped the run, [`EXIT_INTERRUPTED`] when interrupted.
 pub fn exit_status(outcome: &RunOutcome) -> i32 {
     if outcome.end == RunEnd::Interrupted {
         EXIT_INTERRUPTED
+    } else if matches!(outcome.end, RunEnd::RefereeFailing(_)) {
+        EXIT_REFEREE_FAILING
     } else if !outcome.failed.is_empty() {
         EXIT_GAMES_MISSING
     } else {

@@ -25,8 +25,9 @@ use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
-use super::seat::{Failure, Seat, CONTROL_SEND_TIMEOUT};
 use super::trace::trace_path_for;
+use super::referee_failure::RefereeFailure;
+use super::seat::{Failure, Seat, StartError, CONTROL_SEND_TIMEOUT};
 use crate::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use crate::protocol::{
     FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl, TurnClock,
@@ -198,9 +199,17 @@ fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
     }
 }
 
-/// A file-name-safe version of a bot name.
+/// Longest part of a log file name taken from one name: with the game id
+/// and the colour, a log's file name stays far below `NAME_MAX` (255 bytes)
+/// however long a bot's name is. (A game's two logs differ by colour, so
+/// cutting names never makes two of them one file.)
+const LOG_NAME_PART: usize = 96;
+
+/// A file-name-safe version of a bot name (at most [`LOG_NAME_PART`] ASCII
+/// characters).
 fn file_safe(name: &str) -> String {
     name.chars()
+        .take(LOG_NAME_PART)
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                 c
@@ -221,8 +230,9 @@ pub async fn play_bots(
 }
 
 /// Plays one game. `Err` only for problems that are not a player's fault
-/// (an illegal forced opening; a log that cannot be written is a warning in
-/// the record);
+/// (an illegal forced opening; a [`RefereeFailure`] such as a log directory
+/// that cannot be created or a bot that cannot be started for want of
+/// descriptors or processes: find it with [`RefereeFailure::find`]);
 /// everything a player does wrong ends the game with a recorded reason.
 pub async fn play_game(
     white: Player<'_>,
@@ -240,7 +250,8 @@ pub async fn play_game(
             });
             play_moves(&mut players, &mut game, observer).await?
         }
-        Err(ending) => ending,
+        Err(NotStarted::Ending(ending)) => ending,
+        Err(NotStarted::Referee(failure)) => return Err(failure.into()),
     };
     finish_seats(&mut players, &game.game_over(&ending), &ending.failed).await;
     Ok(game.into_record(ending, began))
@@ -365,20 +376,47 @@ impl<'c> Game<'c> {
     }
 }
 
+/// Why the moves did not start.
+enum NotStarted {
+    /// A bot failed: the game ended.
+    Ending(Ending),
+    /// The referee failed: there is no game.
+    Referee(RefereeFailure),
+}
+
 /// Starts (or reuses) both bots at once, so startup limits run in parallel,
-/// and announces the game to them. `Err` is the ending when one failed.
-async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(), Ending> {
+/// and announces the game to them. `Err` is the ending when one failed, or
+/// the referee's failure to start one (which beats a bot's failure: the
+/// game is not played, and the bot that is ready stays ready for the next).
+async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(), NotStarted> {
     let config = game.config;
     let [white, black] = players;
     let (white_ready, black_ready) = tokio::join!(
         prepare(white, game.logs[0].clone()),
         prepare(black, game.logs[1].clone()),
     );
-    match (white_ready, black_ready) {
-        (Ok(()), Ok(())) => {}
-        (Err(f), Ok(())) => return Err(Ending::failure(Color::White, game.name(Color::White), f)),
-        (Ok(()), Err(f)) => return Err(Ending::failure(Color::Black, game.name(Color::Black), f)),
-        (Err(wf), Err(bf)) => return Err(Ending::both_failed(&game.names, wf, bf)),
+    let ending = match (white_ready, black_ready) {
+        (Ok(()), Ok(())) => None,
+        (Err(StartError::Referee(failure)), _) | (_, Err(StartError::Referee(failure))) => {
+            for player in players.iter_mut() {
+                if let Player::Bot(seat) = player {
+                    seat.finish_game();
+                }
+            }
+            return Err(NotStarted::Referee(failure));
+        }
+        (Err(StartError::Bot(f)), Ok(())) => {
+            Some(Ending::failure(Color::White, game.name(Color::White), f))
+        }
+        (Ok(()), Err(StartError::Bot(f))) => {
+            Some(Ending::failure(Color::Black, game.name(Color::Black), f))
+        }
+        (Err(StartError::Bot(wf)), Err(StartError::Bot(bf))) => {
+            Some(Ending::both_failed(&game.names, wf, bf))
+        }
+    };
+    if let Some(ending) = ending {
+        return Err(NotStarted::Ending(ending));
     }
     for color in [Color::White, Color::Black] {
         if let Player::Bot(seat) = &mut players[color.index()] {
@@ -390,7 +428,11 @@ async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(
                 time_control: config.time_control,
             };
             if let Err(f) = seat.send_new_game(&msg).await {
-                return Err(Ending::failure(color, game.name(color), f));
+                return Err(NotStarted::Ending(Ending::failure(
+                    color,
+                    game.name(color),
+                    f,
+                )));
             }
         }
     }
@@ -564,7 +606,7 @@ async fn finish_seats(players: &mut [Player<'_>; 2], game_over: &RefereeMessage,
     }
 }
 
-async fn prepare(player: &mut Player<'_>, log: Option<Arc<GameLog>>) -> Result<(), Failure> {
+async fn prepare(player: &mut Player<'_>, log: Option<Arc<GameLog>>) -> Result<(), StartError> {
     match player {
         Player::Bot(seat) => {
             seat.prepare(log).await?;

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::spec::Limits;
@@ -47,6 +48,32 @@ impl RlimitPlan {
     }
 }
 
+/// The soft `RLIMIT_NOFILE` bots get (0: whatever the referee has). The
+/// referee raises its own soft limit to the hard one for a tournament
+/// ([`raise_descriptor_limit`]); bots keep the one arena was started with,
+/// since programs that use `select()` break above 1024 descriptors.
+static BOT_NOFILE: AtomicU64 = AtomicU64::new(0);
+
+/// Raises this process's soft `RLIMIT_NOFILE` to its hard limit, once;
+/// children started from now on get the old soft limit back. Returns the
+/// (soft, hard) limit now in force.
+pub fn raise_descriptor_limit() -> io::Result<(u64, u64)> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into a stack value.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let (soft, hard) = (limit.rlim_cur, limit.rlim_max);
+    if soft < hard {
+        set(libc::RLIMIT_NOFILE, hard, hard)?;
+        let _ = BOT_NOFILE.compare_exchange(0, soft, Ordering::SeqCst, Ordering::SeqCst);
+    }
+    Ok((hard, hard))
+}
+
 /// Everything the child does before exec, computed before the fork so the
 /// child only makes system calls (async-signal-safe, no allocation).
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +82,8 @@ pub struct ChildSetup {
     /// The referee's pid, to notice that it died before the death signal
     /// was armed.
     parent: libc::pid_t,
+    /// The soft descriptor limit to restore (see [`raise_descriptor_limit`]).
+    nofile: Option<u64>,
 }
 
 impl ChildSetup {
@@ -63,6 +92,7 @@ impl ChildSetup {
             rlimits: RlimitPlan::new(limits),
             // SAFETY: getpid has no preconditions.
             parent: unsafe { libc::getpid() },
+            nofile: Some(BOT_NOFILE.load(Ordering::SeqCst)).filter(|&n| n > 0),
         }
     }
 
@@ -84,6 +114,17 @@ impl ChildSetup {
             }
         }
         cloexec_from_3();
+        if let Some(soft) = self.nofile {
+            let mut limit = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes into a stack value (async-signal-safe).
+            if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
+                let hard = limit.rlim_max;
+                set(libc::RLIMIT_NOFILE, soft.min(hard), hard)?;
+            }
+        }
         self.rlimits.apply_in_child()
     }
 }

@@ -18,6 +18,8 @@
 //! - [`limits`]: rlimits and the rest of the child's setup before exec; the
 //!   CPU time of a bot's process tree.
 //! - [`sandbox`]: [`Sandbox`], the bot's argv wrapped in bubblewrap.
+//! - [`referee_failure`]: [`RefereeFailure`], a failure of the referee or
+//!   the machine (never a game result), and which start failures are whose.
 //! - [`exit`]: how a process ended and which game-end reason that is.
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
@@ -47,8 +49,10 @@
 //! # let _ = row;
 //! {
 //!     let mut pool = pool.lock().unwrap();
-//!     pool.checkin(white); // kept running for its next game unless it failed
-//!     pool.checkin(black);
+//!     // Kept running for its next game unless it failed; a pool with an
+//!     // idle cap hands back the seats it evicts, to be shut down.
+//!     assert!(pool.checkin(white).is_empty());
+//!     assert!(pool.checkin(black).is_empty());
 //! }
 //! // At the end: quit every idle bot (dropping a pool also kills them).
 //! let mut pool = Arc::try_unwrap(pool).unwrap().into_inner().unwrap();
@@ -69,6 +73,7 @@ pub mod local;
 pub mod log;
 pub mod process;
 pub mod record;
+pub mod referee_failure;
 pub mod row;
 pub mod sandbox;
 pub mod seat;
@@ -84,8 +89,9 @@ pub use human::Human;
 pub use line_reader::{ReadLine, DEFAULT_MAX_LINE};
 pub use local::{LocalPlayer, RandomPlayer};
 pub use log::DEFAULT_LOG_CAP;
-pub use process::{BotProcess, SendError, SpawnOptions};
+pub use process::{BotProcess, SendError, SpawnError, SpawnOptions};
 pub use record::GameRecord;
+pub use referee_failure::{FailureKind, RefereeFailure, RepeatedFailure};
 pub use row::GameRow;
 pub use sandbox::Sandbox;
 pub use seat::{BotPool, Failure, Seat};

@@ -16,7 +16,7 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 use thiserror::Error;
 use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
@@ -26,6 +26,7 @@ use super::exit::{classify_death, ExitInfo};
 use super::limits::{tree_cpu_time, ChildSetup};
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
+use super::referee_failure::{classify_spawn_error, FailureKind, RefereeFailure};
 use super::sandbox::{self, Sandbox};
 use super::spec::{BotSpec, Limits};
 use super::trace::{Direction, Trace};
@@ -92,6 +93,20 @@ pub enum SendError {
     Closed(String),
 }
 
+/// Why a bot could not be started: its own fault (a `startup` loss) or the
+/// referee's (the game is not played; see [`super::referee_failure`]).
+#[derive(Debug, Error)]
+pub enum SpawnError {
+    /// The bot's program is missing, not executable or not a valid
+    /// executable, or its spec is invalid.
+    #[error("{0:#}")]
+    Bot(anyhow::Error),
+    /// Not the bot's fault: out of descriptors, processes or memory, a log
+    /// that cannot be created, a sandbox that cannot be set up.
+    #[error(transparent)]
+    Referee(#[from] RefereeFailure),
+}
+
 #[derive(Debug)]
 pub struct BotProcess {
     name: String,
@@ -140,16 +155,23 @@ fn signal_group(pgid: i32, signal: i32) {
 }
 
 impl BotProcess {
-    /// Starts the bot. Fails when the program cannot be executed (not found,
-    /// not executable, bad `cwd`); the error names the bot and the command.
-    /// A log that cannot be written is not an error (see [`GameLog`]).
-    pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> anyhow::Result<BotProcess> {
-        spec.validate()?;
+    /// Starts the bot. Fails with [`SpawnError::Bot`] when the program
+    /// cannot be executed (not found, not executable, bad `cwd`), with
+    /// [`SpawnError::Referee`] when the machine or the referee is at fault
+    /// (no descriptors or processes left, the log cannot be opened, the
+    /// sandbox cannot be set up); the error names the bot and the command.
+    pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> Result<BotProcess, SpawnError> {
+        spec.validate().map_err(SpawnError::Bot)?;
         ignore_sigpipe();
         let sandboxed = spec.sandbox == Some(true);
+        let sandbox_failure = |e: anyhow::Error| {
+            RefereeFailure::new(FailureKind::Sandbox, format!("bot {:?}: {e:#}", spec.name))
+        };
         let argv = if sandboxed {
-            sandbox::check_available().with_context(|| format!("bot {:?}", spec.name))?;
-            Sandbox::for_bot(spec, &opts.sandbox_hide)?.wrap(&spec.argv())
+            sandbox::check_available().map_err(sandbox_failure)?;
+            Sandbox::for_bot(spec, &opts.sandbox_hide)
+                .map_err(sandbox_failure)?
+                .wrap(&spec.argv())
         } else {
             spec.argv()
         };
@@ -170,23 +192,32 @@ impl BotProcess {
         unsafe {
             cmd.pre_exec(move || setup.apply_in_child());
         }
-        let mut child = cmd.spawn().with_context(|| {
+        let mut child = cmd.spawn().map_err(|e| {
             let cwd = spec
                 .cwd
                 .as_ref()
                 .map(|d| format!(" in {}", d.display()))
                 .unwrap_or_default();
-            format!("bot {:?}: cannot start {:?}{cwd}", spec.name, argv)
+            let message = format!("bot {:?}: cannot start {:?}{cwd}: {e}", spec.name, argv);
+            match classify_spawn_error(&e, message) {
+                Ok(message) => SpawnError::Bot(anyhow!(message)),
+                Err(failure) => SpawnError::Referee(failure),
+            }
         })?;
-        let pid = child
-            .id()
-            .ok_or_else(|| anyhow!("bot {:?}: exited before it could be tracked", spec.name))?
-            as i32;
+        let pid = child.id().ok_or_else(|| {
+            RefereeFailure::new(
+                FailureKind::Other,
+                format!("bot {:?}: exited before it could be tracked", spec.name),
+            )
+        })? as i32;
         // Past this point an early return must not leave the bot running.
         let guard = KillGroupOnError(pid);
-        let stdin = child.stdin.take().context("child stdin was not piped")?;
-        let stdout = child.stdout.take().context("child stdout was not piped")?;
-        let stderr = child.stderr.take().context("child stderr was not piped")?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let message = format!("bot {:?}: a pipe to the child is missing", spec.name);
+            return Err(RefereeFailure::new(FailureKind::Other, message).into());
+        };
         let log = opts.log.clone().or_else(|| {
             let path = opts.log_path.as_ref()?;
             Some(GameLog::new(path, opts.log_header.clone()))

@@ -17,7 +17,8 @@ use tokio::time::Instant;
 use super::line_reader::ReadLine;
 use super::lines::{NewGameRef, TurnRef, TurnText};
 use super::log::GameLog;
-use super::process::{BotProcess, SendError, SpawnOptions};
+use super::process::{BotProcess, SendError, SpawnError, SpawnOptions};
+use super::referee_failure::RefereeFailure;
 use super::spec::BotSpec;
 use super::trace::{trace_path_for, Trace, TRACE_CAP};
 use crate::protocol::{
@@ -53,6 +54,32 @@ impl Failure {
             reason,
             message: message.into(),
         }
+    }
+}
+
+/// Why [`Seat::prepare`] has no bot ready: the bot failed (its `startup`
+/// loss, or whatever its handshake did wrong), or the referee did (out of
+/// descriptors or processes, a log it cannot open...: not the bot's fault,
+/// the game must not be played or recorded).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    Bot(Failure),
+    Referee(RefereeFailure),
+}
+
+impl StartError {
+    /// What went wrong, for messages.
+    pub fn message(&self) -> &str {
+        match self {
+            StartError::Bot(failure) => &failure.message,
+            StartError::Referee(failure) => &failure.message,
+        }
+    }
+}
+
+impl From<Failure> for StartError {
+    fn from(failure: Failure) -> StartError {
+        StartError::Bot(failure)
     }
 }
 
@@ -142,16 +169,18 @@ impl Seat {
     /// its stderr going to `log` from now on. A kept process is reused
     /// unless it has exited or wrote something nobody asked for since its
     /// last game; then (or when there is none) a new one is started and must
-    /// answer `ready` within its startup limit.
-    pub async fn prepare(&mut self, log: Option<Arc<GameLog>>) -> Result<(), Failure> {
+    /// answer `ready` within its startup limit. A start that fails for a
+    /// reason that is not the bot's is [`StartError::Referee`]; a kept
+    /// process then stays kept.
+    pub async fn prepare(&mut self, log: Option<Arc<GameLog>>) -> Result<(), StartError> {
         if self.in_game {
             self.discard().await;
         }
         if let Some(why) = &self.disabled {
-            return Err(Failure::new(
+            return Err(StartError::Bot(Failure::new(
                 FailureReason::Startup,
                 format!("not started: {why}"),
-            ));
+            )));
         }
         let trace = self.trace_for(log.as_deref().map(GameLog::path));
         if let Some(process) = self.process.as_mut() {
@@ -169,11 +198,12 @@ impl Seat {
         options.log = log;
         options.log_path = None;
         self.starts += 1;
-        let mut process = BotProcess::spawn(&self.spec, &options).map_err(|e| {
-            Failure::new(
+        let mut process = BotProcess::spawn(&self.spec, &options).map_err(|e| match e {
+            SpawnError::Bot(e) => StartError::Bot(Failure::new(
                 FailureReason::Startup,
                 format!("could not be started: {e:#}"),
-            )
+            )),
+            SpawnError::Referee(failure) => StartError::Referee(failure),
         })?;
         process.set_trace(trace);
         match handshake(&mut process).await {
@@ -186,7 +216,7 @@ impl Seat {
                 process.kill().await;
                 self.ended_trace_tail = process.trace_tail();
                 self.ended_stderr_bytes += process.stderr_bytes();
-                Err(failure)
+                Err(failure.into())
             }
         }
     }
@@ -550,25 +580,41 @@ fn quote(line: &[u8]) -> String {
 /// reuses its running process. A seat is checked out by the game that plays
 /// it and checked in afterwards; running several games at once simply keeps
 /// several idle seats per bot.
+///
+/// With an idle cap ([`BotPool::with_idle_cap`]) at most that many idle
+/// processes are kept, whatever the number of bots: checking in one more
+/// hands back the least recently used, to be ended ([`Seat::shutdown`]).
+/// So a tournament's processes and descriptors grow with its concurrency,
+/// not with its number of bots.
 #[derive(Debug, Default)]
 pub struct BotPool {
     options: SpawnOptions,
-    idle: HashMap<String, Vec<Seat>>,
+    /// Idle seats by bot name, each with the tick it was checked in at.
+    idle: HashMap<String, Vec<(u64, Seat)>>,
+    max_idle: Option<usize>,
+    tick: u64,
 }
 
 impl BotPool {
+    /// A pool that keeps every idle process (see [`BotPool::with_idle_cap`]).
     pub fn new(options: SpawnOptions) -> BotPool {
         BotPool {
             options,
-            idle: HashMap::new(),
+            ..BotPool::default()
         }
+    }
+
+    /// Keeps at most `max_idle` idle processes.
+    pub fn with_idle_cap(mut self, max_idle: usize) -> BotPool {
+        self.max_idle = Some(max_idle);
+        self
     }
 
     /// An idle seat for `spec` (same name and same spec), or a new one.
     pub fn checkout(&mut self, spec: &BotSpec) -> Seat {
         if let Some(seats) = self.idle.get_mut(&spec.name) {
-            if let Some(i) = seats.iter().position(|s| s.spec == *spec) {
-                return seats.swap_remove(i);
+            if let Some(i) = seats.iter().position(|(_, s)| s.spec == *spec) {
+                return seats.swap_remove(i).1;
             }
         }
         Seat::new(spec.clone(), self.options.clone())
@@ -576,13 +622,46 @@ impl BotPool {
 
     /// Returns a seat after its game. A seat without a running process is
     /// dropped (its bot failed; the next checkout starts a fresh one).
-    pub fn checkin(&mut self, seat: Seat) {
+    /// Returns the seats evicted to stay within the idle cap, least recently
+    /// used first: the caller ends them ([`Seat::shutdown`]; dropping one
+    /// kills its process group).
+    #[must_use = "evicted seats should be shut down"]
+    pub fn checkin(&mut self, seat: Seat) -> Vec<Seat> {
         if seat.is_running() {
+            self.tick += 1;
             self.idle
                 .entry(seat.spec.name.clone())
                 .or_default()
-                .push(seat);
+                .push((self.tick, seat));
         }
+        let mut evicted = Vec::new();
+        while self.max_idle.is_some_and(|max| self.idle_count() > max) {
+            let Some(seat) = self.take_least_recently_used() else {
+                break;
+            };
+            evicted.push(seat);
+        }
+        evicted
+    }
+
+    fn take_least_recently_used(&mut self) -> Option<Seat> {
+        let (name, index) = self
+            .idle
+            .iter()
+            .flat_map(|(name, seats)| {
+                seats
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, (tick, _))| (*tick, name, i))
+            })
+            .min()
+            .map(|(_, name, i)| (name.clone(), i))?;
+        let seats = self.idle.get_mut(&name)?;
+        let (_, seat) = seats.remove(index);
+        if seats.is_empty() {
+            self.idle.remove(&name);
+        }
+        Some(seat)
     }
 
     /// Number of idle running processes.
@@ -592,14 +671,18 @@ impl BotPool {
 
     /// Sends `quit` to every idle bot and makes sure all of them are gone.
     pub async fn shutdown(&mut self) {
-        let mut tasks = tokio::task::JoinSet::new();
-        for (_, seats) in self.idle.drain() {
-            for mut seat in seats {
-                tasks.spawn(async move { seat.shutdown().await });
-            }
-        }
-        while tasks.join_next().await.is_some() {}
+        let seats = self.idle.drain().flat_map(|(_, seats)| seats);
+        shutdown_all(seats.map(|(_, seat)| seat)).await;
     }
+}
+
+/// Ends seats politely ([`Seat::shutdown`]), all at once.
+pub async fn shutdown_all(seats: impl IntoIterator<Item = Seat>) {
+    let mut tasks = tokio::task::JoinSet::new();
+    for mut seat in seats {
+        tasks.spawn(async move { seat.shutdown().await });
+    }
+    while tasks.join_next().await.is_some() {}
 }
 
 #[cfg(test)]

@@ -10,16 +10,23 @@
 //! Before the run returns, everything queued is written and synced.
 //!
 //! Bot processes are kept in a [`BotPool`] and reused from game to game (the
-//! referee restarts a bot only after it failed). SIGINT (Ctrl-C) or SIGTERM
+//! referee restarts a bot only after it failed); at most [`idle_cap`] idle
+//! ones, so processes and descriptors grow with the concurrency, not with
+//! the number of bots. SIGINT (Ctrl-C) or SIGTERM
 //! stops the run cleanly: games still running are abandoned and not
 //! recorded, every bot process is killed, and the caller writes standings
 //! from what was finished. A game the referee itself could not run (not a
-//! bot's fault, e.g. an unwritable log directory) or that panicked is left
-//! unrecorded and reported; `--resume` plays it again.
+//! bot's fault, e.g. an unwritable log directory, or no descriptor or
+//! process left to start a bot: a [`RefereeFailure`]) or that panicked is
+//! left unrecorded and reported; `--resume` plays it again. After such a
+//! failure the next game starts only after a pause (the shortage may pass),
+//! and [`STOP_AFTER`] referee failures in a row, with no game recorded in
+//! between, stop the run ([`RunEnd::RefereeFailing`]).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use anyhow::Context;
 use tokio::task::JoinSet;
@@ -29,8 +36,28 @@ use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, LOGS_DIR};
 use super::progress::{RunOutput, Standing};
 use super::schedule::ScheduledGame;
+use crate::referee::seat::shutdown_all;
 use crate::referee::GameRow;
-use crate::referee::{play_bots, BotPool, GameConfig, GameRecord, SpawnOptions};
+use crate::referee::{
+    play_bots, BotPool, GameConfig, GameRecord, RefereeFailure, RepeatedFailure, SpawnOptions,
+};
+
+/// Idle bot processes kept per game slot (`-j`): enough for both bots of
+/// the slot's last game and of the one before.
+pub const IDLE_PER_SLOT: usize = 2;
+
+/// Referee failures in a row (no game recorded in between) that stop a run.
+pub const STOP_AFTER: u32 = 5;
+
+/// Pause before the next game after the first referee failure of a streak;
+/// it doubles with each further one, up to [`MAX_PAUSE`].
+const FIRST_PAUSE: Duration = Duration::from_millis(100);
+const MAX_PAUSE: Duration = Duration::from_secs(2);
+
+/// Idle bot processes the pool keeps at concurrency `concurrency`.
+pub fn idle_cap(concurrency: usize) -> usize {
+    IDLE_PER_SLOT.saturating_mul(concurrency.max(1))
+}
 
 /// Whether the run goes on after a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +79,7 @@ pub trait GameFeed {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunEnd {
     /// The feed had no more games and every started game finished.
     Complete,
@@ -60,6 +87,9 @@ pub enum RunEnd {
     Stopped,
     /// SIGINT or SIGTERM.
     Interrupted,
+    /// The referee itself failed [`STOP_AFTER`] times in a row (out of
+    /// descriptors, processes, memory or disk): fix that, then resume.
+    RefereeFailing(RepeatedFailure),
 }
 
 #[derive(Debug)]
@@ -95,11 +125,14 @@ pub async fn run_games(
         sandbox_hide: vec![journal.dir().to_path_buf()],
         ..SpawnOptions::default()
     };
-    let pool = Arc::new(Mutex::new(BotPool::new(options)));
+    let pool = Arc::new(Mutex::new(
+        BotPool::new(options).with_idle_cap(idle_cap(config.concurrency)),
+    ));
     let breaker = Arc::new(Mutex::new(Breaker::new(
         config.startup_failures,
         config.bots.len(),
     )));
+    let mut streak = FailureStreak::default();
     let log_dir = journal.dir().join(LOGS_DIR);
     let mut running: JoinSet<GameOutcome> = JoinSet::new();
     let mut task_games: HashMap<tokio::task::Id, u64> = HashMap::new();
@@ -128,6 +161,7 @@ pub async fn run_games(
                     pool.clone(),
                     breaker.clone(),
                     log_dir.clone(),
+                    streak.pause(),
                 ));
                 task_games.insert(handle.id(), id);
             }
@@ -170,9 +204,16 @@ pub async fn run_games(
                     let why = format!("{error:#}");
                     output.game_not_recorded(game.id, &why);
                     summary.failed.push((game.id, why));
+                    if let Some(failure) = RefereeFailure::find(&error) {
+                        if let Some(stop) = streak.add(failure) {
+                            summary.end = RunEnd::RefereeFailing(stop);
+                            return Ok(());
+                        }
+                    }
                     continue;
                 }
             };
+            streak = FailureStreak::default();
             let entry = played
                 .entry
                 .with_context(|| format!("recording game {}", game.game_id()))?;
@@ -216,14 +257,46 @@ pub async fn run_games(
     result.and(written_result).map(|()| summary)
 }
 
-/// Plays one scheduled game with seats from the pool, and returns them.
+/// Referee failures since the last recorded game.
+#[derive(Debug, Default)]
+struct FailureStreak {
+    count: u32,
+}
+
+impl FailureStreak {
+    /// Counts a failure; the reason to stop when it is the [`STOP_AFTER`]th.
+    fn add(&mut self, failure: &RefereeFailure) -> Option<RepeatedFailure> {
+        self.count += 1;
+        (self.count >= STOP_AFTER).then(|| RepeatedFailure {
+            failure: failure.clone(),
+            times: self.count,
+        })
+    }
+
+    /// How long the next game waits before it starts.
+    fn pause(&self) -> Duration {
+        match self.count {
+            0 => Duration::ZERO,
+            n => FIRST_PAUSE
+                .saturating_mul(1 << (n - 1).min(8))
+                .min(MAX_PAUSE),
+        }
+    }
+}
+
+/// Plays one scheduled game with seats from the pool, and returns them
+/// (ending those the pool evicts). Waits `pause` first.
 async fn play_one(
     config: Arc<TournamentConfig>,
     game: ScheduledGame,
     pool: Arc<Mutex<BotPool>>,
     breaker: Arc<Mutex<Breaker>>,
     log_dir: PathBuf,
+    pause: Duration,
 ) -> GameOutcome {
+    if !pause.is_zero() {
+        tokio::time::sleep(pause).await;
+    }
     let game_config = GameConfig {
         game_id: game.game_id(),
         variant: config.variant(),
@@ -247,11 +320,13 @@ async fn play_one(
         }
     }
     let record = play_bots(&mut white, &mut black, &game_config).await;
-    {
+    let evicted = {
         let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
-        pool.checkin(white);
-        pool.checkin(black);
-    }
+        let mut evicted = pool.checkin(white);
+        evicted.extend(pool.checkin(black));
+        evicted
+    };
+    shutdown_all(evicted).await;
     let played = record.map(|record| {
         let row = record.to_games_row(game.id, game.round, game.pair);
         PlayedGame {

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
-use super::preflight::{check_sandbox, missing_programs};
+use super::preflight::{check_resources, check_sandbox, missing_programs};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use crate::referee::GameRow;
@@ -96,14 +96,16 @@ impl Session {
         })
     }
 
-    /// Plays the feed's games on a fresh tokio runtime, after warning about
-    /// bot programs that cannot be found.
+    /// Plays the feed's games on a fresh tokio runtime, after checking the
+    /// sandbox and the machine's limits and warning about bot programs that
+    /// cannot be found.
     pub fn play(
         &mut self,
         feed: &mut dyn GameFeed,
         output: &mut dyn RunOutput,
     ) -> anyhow::Result<RunSummary> {
         check_sandbox(&self.manifest.config.bots, &self.dir)?;
+        check_resources(self.manifest.config.concurrency, &self.manifest.config.bots)?;
         for warning in missing_programs(&self.manifest.config.bots) {
             output.warning(&warning);
         }

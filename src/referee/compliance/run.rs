@@ -18,7 +18,7 @@ use super::observations::{
 };
 use crate::games::{Color, Variant};
 use crate::protocol::{RefereeMessage, TimeControl};
-use crate::referee::seat::{CONTROL_SEND_TIMEOUT, QUIT_GRACE};
+use crate::referee::seat::{StartError, CONTROL_SEND_TIMEOUT, QUIT_GRACE};
 use crate::referee::{
     play_game, BotSpec, GameConfig, GameRecord, Player, RandomPlayer, ReadLine, Seat, SpawnOptions,
     DEFAULT_LOG_CAP,
@@ -83,14 +83,19 @@ pub async fn observe(
     };
 
     let started = Instant::now();
-    if let Err(failure) = seat.prepare(None).await {
-        obs.handshake = Handshake::Failed(failure.message);
-        obs.wire_tail = Some(WireTail {
-            when: "the handshake".into(),
-            lines: seat.trace_tail(),
-        });
-        obs.stderr_bytes = seat.stderr_bytes();
-        return Ok(obs);
+    match seat.prepare(None).await {
+        Ok(()) => {}
+        Err(StartError::Bot(failure)) => {
+            obs.handshake = Handshake::Failed(failure.message);
+            obs.wire_tail = Some(WireTail {
+                when: "the handshake".into(),
+                lines: seat.trace_tail(),
+            });
+            obs.stderr_bytes = seat.stderr_bytes();
+            return Ok(obs);
+        }
+        // Not the bot's problem: the check cannot say anything about it.
+        Err(StartError::Referee(failure)) => return Err(failure.into()),
     }
     let ready = seat.ready_info().cloned();
     obs.handshake = Handshake::Ready {
@@ -271,10 +276,10 @@ fn game_seen(
 /// again for this.
 async fn quit(seat: &mut Seat) -> Quit {
     if !seat.is_running() {
-        if let Err(failure) = seat.prepare(None).await {
+        if let Err(error) = seat.prepare(None).await {
             return Quit::NotRun(format!(
                 "the bot could not be started again: {}",
-                failure.message
+                error.message()
             ));
         }
     }
