@@ -273,10 +273,7 @@ fn usage_errors_exit_with_status_2() {
 
 #[test]
 fn a_move_spelt_differently_from_legal_moves_is_a_problem() {
-    let (out, stdout) = check(
-        &["--variants", "qango6,quinque", "--games", "2"],
-        "inexact",
-    );
+    let (out, stdout) = check(&["--variants", "qango6,quinque", "--games", "2"], "inexact");
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     let legal = line_of(&stdout, "legal moves");
     assert!(
