@@ -283,4 +283,17 @@ mod tests {
         );
         assert_eq!(clock.remaining_ms(White), Some(0));
     }
+
+    #[test]
+    fn a_huge_increment_saturates_instead_of_wrapping() {
+        let tc = TimeControl::Clock {
+            base_ms: 1000,
+            increment_ms: u64::MAX - 10,
+        };
+        let mut clock = Clock::new(tc, ms(u64::MAX));
+        clock.charge(White, ms(2)).unwrap();
+        clock.charge(White, ms(2)).unwrap();
+        assert_eq!(clock.remaining_ms(White), Some(u64::MAX));
+        assert!(clock.wait_limit(White) >= ms(u64::MAX));
+    }
 }
