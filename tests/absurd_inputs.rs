@@ -147,11 +147,11 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
         (bot("a", "env = { \"A\" = \"x\\u0000y\" }\n"), "NUL"),
         (bot("a", "cwd = \"missing-dir\"\n"), "field `cwd`"),
         (
-            format!("[[bot]]\nname = \"a\"\ncommand = \"/tmp\"\n"),
+            "[[bot]]\nname = \"a\"\ncommand = \"/tmp\"\n".to_string(),
             "is a directory",
         ),
         (
-            format!("[[bot]]\nname = \"a\"\ncommand = \"./t.toml\"\n"),
+            "[[bot]]\nname = \"a\"\ncommand = \"./t.toml\"\n".to_string(),
             "is not executable",
         ),
     ];
