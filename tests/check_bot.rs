@@ -275,3 +275,19 @@ fn usage_errors_exit_with_status_2() {
     let none = arena().arg("check-bot").output().unwrap();
     assert_eq!(none.status.code(), Some(2));
 }
+
+#[test]
+fn a_move_spelt_differently_from_legal_moves_is_a_problem() {
+    let (out, stdout) = check(&["--variants", "qango6,quinque", "--games", "2"], "inexact");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let legal = line_of(&stdout, "legal moves");
+    assert!(
+        legal.starts_with("FAIL") && legal.contains("illegal move in 4 of 4 games"),
+        "{legal}"
+    );
+    assert!(
+        stdout.contains("is not a legal move; did you mean `"),
+        "{stdout}"
+    );
+    assert_eq!(last_line(&stdout), "NOT COMPLIANT: 1 problem", "{stdout}");
+}

@@ -205,7 +205,7 @@ fn capture_a_double_needs_two_doubles_or_an_enclosure() {
     let err = play(&mut s.clone(), "capture d4 b2").unwrap_err();
     assert!(err.contains("needs two of your doubles"), "{err}");
     let mut two = s.clone();
-    play(&mut two, "capture d4 e5 b2").unwrap(); // either order
+    play(&mut two, "capture d4 e5 b2").unwrap(); // the parser (human seat) takes either order
     assert_eq!(
         [cell(&two, "b2"), cell(&two, "e5"), cell(&two, "d4")],
         ["w1", "w1", "w1"]

@@ -105,3 +105,65 @@ proptest! {
         }
     }
 }
+
+/// PROTOCOL.md: a move is exactly one of the strings in `legal_moves`.
+/// Other spellings of a legal move are illegal, and the message shows the
+/// exact one.
+#[test]
+fn only_the_exact_spelling_is_a_move() {
+    let cases: [(&str, &[&str], &str); 5] = [
+        ("qango6", &["C3"], "c3"),
+        ("qango6", &[" c3 "], "c3"),
+        ("qango6", &["c03"], "c3"),
+        ("quinque", &["place  a1"], "place a1"),
+        ("quinque", &["Place a1"], "place a1"),
+    ];
+    for (game, moves, exact) in cases {
+        let record = json!({"game": game, "moves": moves});
+        let (code, v) = run_judge(record.to_string().as_bytes());
+        assert_eq!(
+            (code, v["error"].as_str()),
+            (1, Some("illegal_move")),
+            "{moves:?}: {v}"
+        );
+        let message = v["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("did you mean `{exact}`?")),
+            "{moves:?}: {message}"
+        );
+    }
+    // Board order of a capture's doubles (docs/RULES.md): d4 is captured
+    // with the doubles at b2 and e5, listed b2 first.
+    let setup = [
+        "place b2",
+        "place d4",
+        "double b2",
+        "double d4",
+        "place e5",
+        "place a5",
+        "double e5",
+        "place a4",
+    ];
+    let mut moves: Vec<&str> = setup.to_vec();
+    moves.push("capture d4 b2 e5");
+    let (code, v) = run_judge(
+        json!({"game": "quinque", "moves": moves})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(code, 0, "{v}");
+    *moves.last_mut().unwrap() = "capture d4 e5 b2";
+    let (code, v) = run_judge(
+        json!({"game": "quinque", "moves": moves})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!((code, v["ply"].as_u64()), (1, Some(8)), "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `capture d4 b2 e5`?"),
+        "{v}"
+    );
+}

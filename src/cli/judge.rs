@@ -17,11 +17,15 @@ pub struct Args {
     pub file: Option<PathBuf>,
 }
 
+/// The largest record read: a real one is a few KB; this keeps
+/// `arena judge /dev/zero` from growing until the machine runs out of memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut input = Vec::new();
     let read = match &args.file {
-        Some(path) => std::fs::read(path).map(|bytes| input = bytes),
-        None => std::io::stdin().read_to_end(&mut input).map(|_| ()),
+        Some(path) => std::fs::File::open(path).and_then(|f| read_capped(f, &mut input)),
+        None => read_capped(std::io::stdin(), &mut input),
     };
     let result = match read {
         Ok(()) => judge(&input),
@@ -43,6 +47,18 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             Ok(1)
         }
     }
+}
+
+/// Reads all of `reader` into `input`, refusing more than [`MAX_INPUT_BYTES`].
+fn read_capped(reader: impl Read, input: &mut Vec<u8>) -> std::io::Result<()> {
+    reader.take(MAX_INPUT_BYTES + 1).read_to_end(input)?;
+    if input.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "input larger than {} MiB; a game record is a few KB",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    Ok(())
 }
 
 fn error(kind: &str, ply: Option<usize>, message: String) -> Value {

@@ -132,7 +132,9 @@ fn read_files(args: &Args) -> anyhow::Result<ReadGames> {
                 read.repeated += 1;
             }
             if args.variant.as_ref().is_none_or(|v| *v == row.variant) {
-                read.input.add(&row)?;
+                read.input
+                    .add(&row)
+                    .map_err(|e| anyhow::anyhow!("{}: line {line}: {e}", file.display()))?;
             }
             Ok(())
         })?;

@@ -140,6 +140,7 @@ fn start(args: Args) -> anyhow::Result<Start> {
         .into_overrides(None, Some(opening_plies), Vec::new());
     let defaults = Defaults::from_environment();
     let mut config = config::from_overrides_with_bots(&overrides, &defaults, vec![bot_a, bot_b])?;
+    config.check_files()?;
     config.games_per_pairing = 2;
     let plan = SprtPlan {
         elo0,

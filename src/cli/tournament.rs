@@ -96,7 +96,11 @@ fn start(args: Args) -> anyhow::Result<Start> {
     let defaults = Defaults::from_environment();
     let config = match args.file {
         Some(file) => config::load(&file, &overrides, &defaults)?,
-        None if !overrides.bots.is_empty() => config::from_overrides(&overrides, &defaults)?,
+        None if !overrides.bots.is_empty() => {
+            let config = config::from_overrides(&overrides, &defaults)?;
+            config.check_files()?;
+            config
+        }
         None => {
             let file = bundled_file()?;
             println!("Using {}", file.display());

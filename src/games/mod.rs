@@ -20,6 +20,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use cell::shorten;
 pub use cell::Cell;
 pub use qango::QangoState;
 pub use quinque::{QuinqueMove, QuinqueState};
@@ -225,7 +226,11 @@ impl Position {
         }
     }
 
-    /// Parses a move in this variant's notation (syntax and board bounds only).
+    /// Parses a move in this variant's notation (syntax and board bounds
+    /// only), forgivingly: case, surrounding and repeated spaces and the
+    /// order of a capture's doubles do not matter. For people typing moves
+    /// (the human seat); bots and records must use [`Position::play_str`],
+    /// which takes only the exact spelling.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let text = text.trim();
         match &self.state {
@@ -268,9 +273,28 @@ impl Position {
         Ok(())
     }
 
-    /// Parses and plays a move given as text.
+    /// Plays a move given as text, which must be spelt exactly as in the
+    /// legal moves (the canonical notation, as PROTOCOL.md requires): a
+    /// spelling that only [`Position::parse_move`] would forgive is illegal,
+    /// and the error shows the exact one (`` `C3` is not a legal move; did
+    /// you mean `c3`? ``).
     pub fn play_str(&mut self, text: &str) -> Result<Move, MoveError> {
         let m = self.parse_move(text)?;
+        let exact = m.to_string();
+        if exact != text {
+            // What the text would have meant, so the suggestion is only
+            // made when the exact spelling is a move that may be played.
+            return Err(match self.check(&m) {
+                Ok(()) => MoveError::from(format!(
+                    "`{}` is not a legal move; did you mean `{exact}`?",
+                    shorten(text)
+                )),
+                Err(e) => MoveError::from(format!(
+                    "`{}` is not a legal move (not the exact spelling of `{exact}`, which would also be illegal: {e})",
+                    shorten(text)
+                )),
+            });
+        }
         self.play(&m)?;
         Ok(m)
     }

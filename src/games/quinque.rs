@@ -74,10 +74,15 @@ impl fmt::Display for QuinqueMove {
 }
 
 impl QuinqueMove {
-    /// Parses `place c3`, `capture d4 b2 e5`, ...; the two dissolved doubles
-    /// may be given in either order and are stored in board order.
+    /// Parses `place c3`, `capture d4 b2 e5`, ...; forgiving case, spacing
+    /// and the order of the two dissolved doubles (stored in board order),
+    /// for people typing moves: the exact spelling is `to_string`'s.
     pub fn parse(text: &str) -> Result<QuinqueMove, String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let action = text.split_whitespace().next().map(str::to_ascii_lowercase);
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        if let (Some(first), Some(action)) = (words.first_mut(), action.as_deref()) {
+            *first = action;
+        }
         let cell = |w: &str| Cell::parse(w, SIZE as u8, SIZE as u8);
         let usage = || {
             format!(

@@ -127,7 +127,7 @@ impl Clock {
 
     /// How long the referee waits for `color`'s answer: limit plus grace.
     pub fn wait_limit(&self, color: Color) -> Duration {
-        Duration::from_millis(self.move_limit_ms(color)) + self.grace
+        Duration::from_millis(self.move_limit_ms(color)).saturating_add(self.grace)
     }
 
     /// Remaining clock time of `color`, `None` for per-move controls.
@@ -153,15 +153,16 @@ impl Clock {
     pub fn charge(&mut self, color: Color, used: Duration) -> Result<(), Flagged> {
         let used_ms = used.as_millis().min(u64::MAX as u128) as u64;
         let limit_ms = self.move_limit_ms(color);
-        if used > Duration::from_millis(limit_ms) + self.grace {
+        if used > self.wait_limit(color) {
             if let TimeControl::Clock { .. } = self.tc {
                 self.remaining_ms[color.index()] = 0;
             }
             return Err(Flagged { limit_ms, used_ms });
         }
         if let TimeControl::Clock { increment_ms, .. } = self.tc {
-            self.remaining_ms[color.index()] =
-                self.remaining_ms[color.index()].saturating_sub(used_ms) + increment_ms;
+            self.remaining_ms[color.index()] = self.remaining_ms[color.index()]
+                .saturating_sub(used_ms)
+                .saturating_add(increment_ms);
         }
         Ok(())
     }
@@ -281,5 +282,18 @@ mod tests {
             })
         );
         assert_eq!(clock.remaining_ms(White), Some(0));
+    }
+
+    #[test]
+    fn a_huge_increment_saturates_instead_of_wrapping() {
+        let tc = TimeControl::Clock {
+            base_ms: 1000,
+            increment_ms: u64::MAX - 10,
+        };
+        let mut clock = Clock::new(tc, ms(u64::MAX));
+        clock.charge(White, ms(2)).unwrap();
+        clock.charge(White, ms(2)).unwrap();
+        assert_eq!(clock.remaining_ms(White), Some(u64::MAX));
+        assert!(clock.wait_limit(White) >= ms(u64::MAX));
     }
 }

@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use crate::stats::{GameResult, PairCounts, Pentanomial, Score};
+use crate::stats::{GameResult, PairCounts, Pentanomial, Score, MAX_BOTS};
 
 use super::results::{checked_result, InvalidGame};
 use crate::referee::GameRow;
@@ -72,13 +72,22 @@ impl RatingInput {
         self.games
     }
 
-    fn bot(&mut self, name: &str) -> usize {
+    /// The index of bot `name`, new ones numbered in order of appearance;
+    /// refuses a bot beyond [`MAX_BOTS`].
+    fn bot(&mut self, name: &str, id: u64) -> Result<usize, InvalidGame> {
         if let Some(&i) = self.bot_index.get(name) {
-            return i;
+            return Ok(i);
+        }
+        if self.bots.len() >= MAX_BOTS {
+            return Err(InvalidGame::TooManyBots {
+                id,
+                bot: name.to_string(),
+                max: MAX_BOTS,
+            });
         }
         self.bots.push(name.to_string());
         self.bot_index.insert(name.to_string(), self.bots.len() - 1);
-        self.bots.len() - 1
+        Ok(self.bots.len() - 1)
     }
 
     fn variant(&mut self, id: &str) -> u32 {
@@ -94,8 +103,8 @@ impl RatingInput {
     /// [`crate::tournament::games_reader`] never have one).
     pub fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
         let result = checked_result(row)?;
-        let white = self.bot(&row.white);
-        let black = self.bot(&row.black);
+        let white = self.bot(&row.white, row.id)?;
+        let black = self.bot(&row.black, row.id)?;
         let variant = self.variant(&row.variant);
         self.games += 1;
         let slot = match result {

@@ -31,6 +31,8 @@ pub struct ScoredGames {
 pub enum InvalidGame {
     #[error("game {id}: bot {bot:?} cannot play itself")]
     SelfPlay { id: u64, bot: String },
+    #[error("game {id}: bot {bot:?} is the {count}th different bot, more than the {max} arena can rate together (the Elo fit holds a bots x bots matrix)", count = max + 1)]
+    TooManyBots { id: u64, bot: String, max: usize },
 }
 
 /// The result of a row the statistics can use: one between two different

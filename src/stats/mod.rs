@@ -17,7 +17,7 @@ pub mod sprt;
 pub use crate::games::GameResult;
 pub use elo::{
     fit_ratings, needs_prior, Estimate, FitError, FitOptions, NoMaximum, PairCounts, PriorScope,
-    RatingFit, Scale,
+    RatingFit, Scale, MAX_BOTS,
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};

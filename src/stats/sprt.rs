@@ -96,6 +96,11 @@ impl std::str::FromStr for EloModel {
 /// for the stronger side, far beyond any test worth running.
 const MAX_NORMALIZED_ELO: f64 = 200.0;
 
+/// The largest logistic bound accepted: the expected score must lie
+/// strictly inside 0..1 for the test's tilt to exist, and beyond a few
+/// thousand Elo it rounds to 1 (1000 Elo is already a 99.7% score).
+const MAX_LOGISTIC_ELO: f64 = 1000.0;
+
 /// `800 / ln 10`: converts a score slope to Elo near 50%.
 const ELO_PER_SLOPE: f64 = 800.0 / std::f64::consts::LN_10;
 
@@ -253,6 +258,13 @@ impl Sprt {
             return Err(SprtConfigError(format!(
                 "normalized Elo bounds must lie within -/+{MAX_NORMALIZED_ELO} nElo, got \
                  [{elo0}, {elo1}] (use --model logistic for large differences)"
+            )));
+        }
+        if config.model == EloModel::Logistic
+            && (elo0.abs() > MAX_LOGISTIC_ELO || elo1.abs() > MAX_LOGISTIC_ELO)
+        {
+            return Err(SprtConfigError(format!(
+                "logistic Elo bounds must lie within -/+{MAX_LOGISTIC_ELO} Elo, got [{elo0}, {elo1}]"
             )));
         }
         for (name, v) in [("alpha", alpha), ("beta", beta)] {

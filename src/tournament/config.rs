@@ -44,6 +44,7 @@ use toml::Spanned;
 use crate::games::Variant;
 use crate::protocol::TimeControl;
 use crate::referee::BotSpec;
+use crate::stats::MAX_BOTS;
 
 use crate::referee::{parse_time_control, DEFAULT_GRACE};
 
@@ -117,6 +118,16 @@ impl TournamentConfig {
 
     pub fn bot_names(&self) -> Vec<String> {
         self.bots.iter().map(|b| b.name.clone()).collect()
+    }
+
+    /// What [`load`] checks on disk for a config built another way (flags,
+    /// `arena sprt`): each bot's directory exists and its program, given as
+    /// a path, is an executable file. Errors name the bot and the field.
+    pub fn check_files(&self) -> anyhow::Result<()> {
+        match self.bots.iter().find_map(bot_file_problem) {
+            Some(problem) => Err(anyhow!(problem)),
+            None => Ok(()),
+        }
     }
 
     /// Checks the invariants every config must satisfy, by the same rules
@@ -351,7 +362,15 @@ pub fn load(
     // Absolute, so that bots start in the right place when the run is
     // resumed from another directory.
     let base = base.canonicalize().unwrap_or(base);
-    from_toml(&text, path, &base, overrides, defaults)
+    build(
+        &text,
+        path,
+        &base,
+        overrides,
+        defaults,
+        Vec::new(),
+        Files::Check,
+    )
 }
 
 /// Values that depend on the moment and the machine, passed in so that the
@@ -391,7 +410,9 @@ pub fn from_overrides(
 }
 
 /// Parses `text` (the content of `path`), resolves bot directories against
-/// `base`, applies `overrides` and `defaults`, and validates the result.
+/// `base`, applies `overrides` and `defaults`, and validates the result,
+/// without looking at the filesystem (the bots' directories need not exist).
+#[cfg(test)]
 fn from_toml(
     text: &str,
     path: &Path,
@@ -399,11 +420,20 @@ fn from_toml(
     overrides: &Overrides,
     defaults: &Defaults,
 ) -> anyhow::Result<TournamentConfig> {
-    build(text, path, base, overrides, defaults, Vec::new())
+    build(
+        text,
+        path,
+        base,
+        overrides,
+        defaults,
+        Vec::new(),
+        Files::Skip,
+    )
 }
 
 /// A config from flags and ready-made bots (e.g. `arena sprt`'s two); a bot
-/// without a `cwd` runs in `defaults.current_dir`.
+/// without a `cwd` runs in `defaults.current_dir`. The bots' files are not
+/// looked at: call [`TournamentConfig::check_files`] before running it.
 pub fn from_overrides_with_bots(
     overrides: &Overrides,
     defaults: &Defaults,
@@ -416,7 +446,16 @@ pub fn from_overrides_with_bots(
         overrides,
         defaults,
         bots,
+        Files::Skip,
     )
+}
+
+/// Whether [`build`] checks the bots' directories and programs on disk
+/// ([`bot_file_problem`]); skipped where the config is only computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Files {
+    Check,
+    Skip,
 }
 
 fn build(
@@ -426,11 +465,19 @@ fn build(
     overrides: &Overrides,
     defaults: &Defaults,
     extra_bots: Vec<BotSpec>,
+    files: Files,
 ) -> anyhow::Result<TournamentConfig> {
     let raw: RawFile = toml::from_str(text)
         .map_err(|e| anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
     let src = Source { path, text };
     let resolved = resolve_all(&raw, &src, base, overrides, defaults, extra_bots)?;
+    if files == Files::Check {
+        for bot in &resolved.bots {
+            if let Some(problem) = bot_file_problem(&bot.value) {
+                return Err(src.at(&bot.origin, problem));
+            }
+        }
+    }
     validate(resolved, &src)
 }
 
@@ -598,12 +645,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         }
         at_most(n, u32::MAX.into())
     })? as u32;
-    let concurrency = check(&r.concurrency, |n| {
-        if n <= 0 {
-            return Err(format!("must be positive, got {n}"));
-        }
-        at_most(n, usize::MAX as u64)
-    })? as usize;
+    let concurrency = check(&r.concurrency, concurrency_rule)? as usize;
     let seed = check(&r.seed, non_negative)?;
     let opening_plies = check(&r.opening_plies, |n| {
         if !(0..=1000).contains(&n) {
@@ -611,7 +653,11 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         }
         Ok(n as u64)
     })? as u32;
-    let grace_ms = check(&r.grace_ms, non_negative)?;
+    let grace_ms = check(&r.grace_ms, |n| {
+        non_negative(n)?;
+        at_most(n, MAX_TIME_MS)
+    })?;
+    time_control_rule(&r.time_control.value).map_err(|m| src.at(&r.time_control.origin, m))?;
     let sync_interval_ms = check(&r.sync_interval_ms, |n| {
         if !(0..=MAX_SYNC_INTERVAL_MS as i128).contains(&n) {
             return Err(format!(
@@ -635,16 +681,20 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         bot.value
             .validate()
             .map_err(|e| src.at(&bot.origin, format!("{e:#}")))?;
-        if name.chars().any(char::is_control) {
-            let message = format!("bot name {name:?} contains a control character");
-            return Err(src.at(&bot.origin, message));
-        }
+        bot_rule(&bot.value).map_err(|m| src.at(&bot.origin, m))?;
         if !names.insert(name.as_str()) {
             let message = format!("a second bot is named {name:?}; bot names must be unique");
             return Err(src.at(&bot.origin, message));
         }
     }
 
+    if r.bots.len() > MAX_BOTS {
+        bail!(
+            "{}: {} bots, more than the {MAX_BOTS} arena can rate together (the Elo fit holds a bots x bots matrix)",
+            src.path.display(),
+            r.bots.len()
+        );
+    }
     if r.bots.len() < 2 {
         bail!(
             "{}: a tournament needs at least two bots, got {} (add [[bot]] entries or --bot NAME=CMD)",
@@ -665,6 +715,188 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         startup_failures,
         bots: r.bots.into_iter().map(|b| b.value).collect(),
     })
+}
+
+/// Games at once: far more than any machine runs, far less than what would
+/// overflow the runner's semaphore (2^61) or its queues.
+pub const MAX_CONCURRENCY: u64 = 1024;
+
+/// The longest time value accepted (time control, grace, start-up): a week,
+/// in ms. Longer is no real game, and clock arithmetic stays far from
+/// overflow.
+pub const MAX_TIME_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// The longest bot name, in characters: it is a column in tables and part
+/// of log file names.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// The `concurrency` rule, shared with `--resume -j N` ([`check_concurrency`]).
+fn concurrency_rule(n: i128) -> Result<u64, String> {
+    if n <= 0 {
+        return Err(format!("must be positive, got {n}"));
+    }
+    at_most(n, MAX_CONCURRENCY)
+}
+
+/// `-j N` given to `--resume`: the same rule as any other concurrency.
+pub fn check_concurrency(n: usize) -> anyhow::Result<usize> {
+    concurrency_rule(n as i128)
+        .map(|n| n as usize)
+        .map_err(|m| anyhow!("--concurrency: {m}"))
+}
+
+/// Every time value of a time control is positive and at most a week.
+fn time_control_rule(tc: &TimeControl) -> Result<(), String> {
+    let values: &[(&str, u64)] = match tc {
+        TimeControl::PerMove { move_ms } => &[("move_ms", *move_ms)],
+        TimeControl::Clock {
+            base_ms,
+            increment_ms,
+        } => &[("base_ms", *base_ms), ("increment_ms", *increment_ms)],
+    };
+    for &(name, ms) in values {
+        if ms > MAX_TIME_MS {
+            return Err(format!(
+                "{name} too large: {ms} ms (at most {MAX_TIME_MS}, a week)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What one bot entry must satisfy beyond [`BotSpec::validate`]: a name that
+/// is safe in tables, file names and spreadsheets, an environment and a
+/// command the operating system can take, limits within range.
+fn bot_rule(bot: &BotSpec) -> Result<(), String> {
+    name_rule(&bot.name)?;
+    for (key, value) in &bot.env {
+        if key.is_empty() {
+            return Err(format!(
+                "bot {:?}: field `env`: an empty variable name",
+                bot.name
+            ));
+        }
+        if key.contains('=') || key.contains('\0') {
+            return Err(format!(
+                "bot {:?}: field `env`: variable name {key:?} contains `=` or a NUL character",
+                bot.name
+            ));
+        }
+        if value.contains('\0') {
+            return Err(format!(
+                "bot {:?}: field `env`: the value of {key} contains a NUL character",
+                bot.name
+            ));
+        }
+    }
+    if bot.command.iter().any(|word| word.contains('\0')) {
+        return Err(format!(
+            "bot {:?}: field `command` contains a NUL character",
+            bot.name
+        ));
+    }
+    if let Some(ms) = bot.limits.startup_ms.filter(|&ms| ms > MAX_TIME_MS) {
+        return Err(format!(
+            "bot {:?}: `limits.startup_ms` too large: {ms} (at most {MAX_TIME_MS}, a week)",
+            bot.name
+        ));
+    }
+    Ok(())
+}
+
+/// Bot names: at most [`MAX_NAME_CHARS`] characters, no surrounding
+/// whitespace (names that differ only by spaces would look the same), no
+/// control or format characters (Unicode Cc, Cf: bidi overrides such as
+/// U+202E reorder the text around them), and no leading `=`, `+`, `-` or
+/// `@`, which make a spreadsheet read the CSV cell as a formula.
+fn name_rule(name: &str) -> Result<(), String> {
+    let count = name.chars().count();
+    if count > MAX_NAME_CHARS {
+        return Err(format!(
+            "bot name {:?}... is {count} characters long (at most {MAX_NAME_CHARS})",
+            name.chars().take(20).collect::<String>()
+        ));
+    }
+    if name.trim() != name {
+        return Err(format!("bot name {name:?} starts or ends with whitespace"));
+    }
+    if let Some(c) = name.chars().find(|&c| c.is_control() || is_format_char(c)) {
+        return Err(format!(
+            "bot name {name:?} contains the control or format character U+{:04X}",
+            c as u32
+        ));
+    }
+    if name.starts_with(['=', '+', '-', '@']) {
+        return Err(format!(
+            "bot name {name:?} starts with `{}`, which spreadsheets read as a formula",
+            &name[..1]
+        ));
+    }
+    Ok(())
+}
+
+/// Unicode general category Cf (format characters): invisible characters
+/// that change how text around them is shown (bidi controls, joiners, tags).
+fn is_format_char(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00AD
+            | 0x0600..=0x0605
+            | 0x061C
+            | 0x06DD
+            | 0x070F
+            | 0x0890..=0x0891
+            | 0x08E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
+}
+
+/// Why `bot` cannot run as configured, by what the filesystem says: its
+/// directory is missing, or its program, given as a path, is a directory
+/// or not executable. A program that is not found at all is left to the
+/// start of the tournament (a warning, then lost `startup` games, as the
+/// rules say).
+fn bot_file_problem(bot: &BotSpec) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let name = &bot.name;
+    if let Some(cwd) = &bot.cwd {
+        if !cwd.is_dir() {
+            return Some(format!(
+                "bot {name:?}: field `cwd`: {} is not an existing directory",
+                cwd.display()
+            ));
+        }
+    }
+    let program = bot
+        .command
+        .first()
+        .filter(|p| !bot.shell && p.contains('/'))?;
+    let path = bot.cwd.as_deref().unwrap_or(Path::new(".")).join(program);
+    let meta = std::fs::metadata(&path).ok()?;
+    if meta.is_dir() {
+        return Some(format!(
+            "bot {name:?}: field `command`: {program:?} is a directory, not a program"
+        ));
+    }
+    if meta.permissions().mode() & 0o111 == 0 {
+        return Some(format!(
+            "bot {name:?}: field `command`: {program:?} is not executable (chmod +x {program}, or run it through its interpreter, e.g. [\"python3\", {program:?}])"
+        ));
+    }
+    None
 }
 
 fn non_negative(n: i128) -> Result<u64, String> {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-use super::config::TournamentConfig;
+use super::config::{check_concurrency, TournamentConfig};
 use super::game_set::GameSet;
 use super::manifest::{round_robin_schedule, Manifest};
 use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Scoreboard, Standing};
@@ -96,7 +96,7 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
         Start::Resume { dir, concurrency } => {
             let mut session = Session::resume(&dir)?;
             if let Some(n) = concurrency {
-                session.manifest.config.concurrency = n.max(1);
+                session.manifest.config.concurrency = check_concurrency(n)?;
             }
             session
         }
