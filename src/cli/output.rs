@@ -14,6 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
+use crate::report::comparison::render_failures;
 use crate::report::rating::RatingReport;
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
@@ -243,6 +244,14 @@ impl<W: Write> RunOutput for Terminal<W> {
                 // The table ends with its own newline.
                 let table = report.standings.render_table();
                 self.println(table.strip_suffix('\n').unwrap_or(&table));
+                self.println("");
+                let crosstable = report.crosstable.render_table();
+                self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+                let failures = render_failures(&report.standings.lost_by());
+                if !failures.is_empty() {
+                    self.println("");
+                    self.println(failures.strip_suffix('\n').unwrap_or(&failures));
+                }
             }
         }
     }

@@ -129,7 +129,7 @@ impl Session {
 
     /// Rates every finished game (streamed from `games.csv` into the
     /// aggregates of [`RatingInput`]), reports the standings and writes
-    /// standings.csv, model.csv and pairwise.csv, then reports the run's
+    /// standings.csv, model.csv, pairwise.csv and crosstable.csv, then reports the run's
     /// files. A set of games that cannot be rated yet (none at all) is
     /// reported as no standings, not an error.
     pub fn write_standings(&self, output: &mut dyn RunOutput) -> anyhow::Result<()> {
