@@ -426,6 +426,7 @@ mod tests {
             plies: 12,
             white_time_ms: 0,
             black_time_ms: 0,
+            ended_utc: String::new(),
         }
     }
 

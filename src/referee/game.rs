@@ -337,6 +337,7 @@ impl<'c> Game<'c> {
             white_log,
             black_log,
             duration_ms: began.elapsed().as_millis() as u64,
+            ended_utc: super::row::utc_rfc3339(std::time::SystemTime::now()),
         }
     }
 }
