@@ -27,6 +27,7 @@ fn row(id: u64) -> GameRow {
         plies: 5,
         white_time_ms: 3,
         black_time_ms: 4,
+        ended_utc: String::new(),
     }
 }
 
@@ -234,4 +235,37 @@ fn missing_journal_files_are_recreated_empty() {
     assert!(recovery.finished.is_empty());
     journal.append(&row(0), &record(0)).unwrap();
     assert_eq!(ids(dir.path()), (vec![0], vec![0]));
+}
+
+/// A games.csv written before the `ended_utc` column existed (the header and
+/// rows of that arena, written out here) resumes: its rows get the column
+/// empty, the file gets the current header, and new rows follow it.
+#[test]
+fn a_games_csv_without_ended_utc_is_upgraded_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(GAMES_CSV),
+        "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n\
+         0,0,0,qango6,a,b,,1-0,group,5,3,4\n",
+    )
+    .unwrap();
+    let mut record = record(0);
+    record["id"] = json!(0);
+    std::fs::write(dir.path().join(GAMES_JSONL), format!("{record}\n")).unwrap();
+    let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert_eq!(recovery.finished.len(), 1);
+    let repairs = recovery.repairs.join("\n");
+    assert!(repairs.contains("added the columns ended_utc"), "{repairs}");
+    let mut later = row(1);
+    later.ended_utc = "2026-12-01T00:23:28Z".into();
+    journal.append(&later, &record).unwrap();
+    drop(journal);
+    let csv = std::fs::read_to_string(dir.path().join(GAMES_CSV)).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(format!("{}\n", lines[0]), csv_header());
+    assert_eq!(lines[1], "0,0,0,qango6,a,b,,1-0,group,5,3,4,");
+    assert!(lines[2].ends_with(",2026-12-01T00:23:28Z"), "{}", lines[2]);
+    // A second recovery finds nothing to repair.
+    let (_, again) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert!(again.repairs.is_empty(), "{:?}", again.repairs);
 }

@@ -14,6 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
+use crate::report::comparison::render_failures;
 use crate::report::rating::{RatingReport, RunRatings};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
@@ -99,6 +100,14 @@ impl<W: Write> Terminal<W> {
                 // The table ends with its own newline.
                 let table = report.standings.render_table();
                 self.println(table.strip_suffix('\n').unwrap_or(&table));
+                self.println("");
+                let crosstable = report.crosstable.render_table();
+                self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+                let failures = render_failures(&report.standings.lost_by());
+                if !failures.is_empty() {
+                    self.println("");
+                    self.println(failures.strip_suffix('\n').unwrap_or(&failures));
+                }
             }
         }
     }
@@ -451,6 +460,7 @@ mod tests {
             plies: 12,
             white_time_ms: 0,
             black_time_ms: 0,
+            ended_utc: String::new(),
         }
     }
 

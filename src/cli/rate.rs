@@ -17,7 +17,7 @@ use crate::tournament::games_reader::visit_numbered_games_csv;
 #[command(
     after_help = "Rates all games together (joint maximum-likelihood Elo with \
 first-player advantage and 95% intervals), prints the standings and writes \
-standings.csv, model.csv and pairwise.csv.\n\nWithout --out the files go next to the \
+standings.csv, model.csv, pairwise.csv and crosstable.csv.\n\nWithout --out the files go next to the \
 first FILE, where a tournament keeps them, so rating a tournament's games.csv refreshes \
 its tables in place. Give --out to keep merged ratings apart.\n\nA game is identified by \
 its tournament (the out directory and seed in the tournament.json next to its file; \
@@ -28,7 +28,7 @@ pub struct Args {
     /// games.csv files; their games are rated together.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Directory for standings.csv, model.csv and pairwise.csv (created if
+    /// Directory for standings.csv, model.csv, pairwise.csv and crosstable.csv (created if
     /// missing). [default: the directory of the first FILE]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

@@ -24,7 +24,7 @@ pub const BUNDLED_FILE: &str = "arena.toml";
 #[command(
     after_help = "Files written to the output directory: tournament.json (settings and \
 seed; every game is computed from them), games.csv and games.jsonl (appended as games end), logs/ (bot stderr per game), \
-standings.csv, pairwise.csv and model.csv (at the end, and on Ctrl-C).\n\nCtrl-C stops \
+standings.csv, pairwise.csv, model.csv and crosstable.csv (at the end, and on Ctrl-C).\n\nCtrl-C stops \
 cleanly; `arena tournament --resume DIR` continues where it stopped, also after a crash."
 )]
 pub struct Args {

@@ -372,6 +372,7 @@ impl<'c> Game<'c> {
             white_trace,
             black_trace,
             duration_ms: began.elapsed().as_millis() as u64,
+            ended_utc: super::row::utc_rfc3339(std::time::SystemTime::now()),
         }
     }
 }

@@ -65,6 +65,10 @@ pub struct GameRecord {
     pub black_trace: Option<PathBuf>,
     /// Wall-clock duration of the whole game, startup included, in ms.
     pub duration_ms: u64,
+    /// When the game ended, UTC, RFC 3339 (see [`super::row::utc_rfc3339`]);
+    /// empty in records written before arena recorded it.
+    #[serde(default)]
+    pub ended_utc: String,
 }
 
 impl GameRecord {
@@ -88,6 +92,7 @@ impl GameRecord {
             plies: self.plies,
             white_time_ms: self.white_time_ms,
             black_time_ms: self.black_time_ms,
+            ended_utc: self.ended_utc.clone(),
         }
     }
 }

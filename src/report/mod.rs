@@ -1,6 +1,7 @@
 //! Outputs: CSV files that people plot, and tables for the terminal, computed
 //! from `games.csv` rows ([`crate::referee::GameRow`], read by [`crate::tournament::games_reader`]).
 
+pub mod comparison;
 pub mod game_ids;
 pub mod pairwise;
 pub mod rating;

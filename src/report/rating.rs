@@ -1,5 +1,6 @@
 //! Everything `arena rate` and the tournament write after rating a set of games:
-//! standings, model parameters and head-to-head tables.
+//! standings (with failure counts), model parameters, head-to-head tables
+//! and the crosstable.
 
 use std::path::{Path, PathBuf};
 
@@ -7,6 +8,7 @@ use anyhow::Context;
 
 use crate::stats::FitOptions;
 
+use super::comparison::Crosstable;
 use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
 use super::rating_input::RatingInput;
 use super::standings::Standings;
@@ -58,6 +60,7 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
 pub struct RatingReport {
     pub standings: Standings,
     pub pairwise: Vec<PairwiseRow>,
+    pub crosstable: Crosstable,
 }
 
 impl RatingReport {
@@ -83,23 +86,27 @@ impl RatingReport {
         options: &FitOptions,
     ) -> anyhow::Result<RatingReport> {
         let rated = input.finish();
-        let standings = Standings::from_counts_with(&rated.bots, &rated.counts, options)?;
+        let mut standings = Standings::from_counts_with(&rated.bots, &rated.counts, options)?;
+        standings.set_lost_by(&rated.lost_by);
         let pairwise = pairwise_rows(&rated, &standings.order);
+        let crosstable = Crosstable::new(&rated.bots, &rated.counts, &standings.order);
         Ok(RatingReport {
             standings,
             pairwise,
+            crosstable,
         })
     }
 
-    /// Writes standings.csv, model.csv and pairwise.csv into `dir` (created if
-    /// missing); returns the paths written.
+    /// Writes standings.csv, model.csv, pairwise.csv and crosstable.csv into
+    /// `dir` (created if missing); returns the paths written.
     pub fn write_files(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        let [standings, model, pairwise] = RATING_FILES.map(|name| dir.join(name));
+        let [standings, model, pairwise, crosstable] = RATING_FILES.map(|name| dir.join(name));
         self.standings.write_csv(&standings)?;
         self.standings.write_model_csv(&model)?;
         write_pairwise_csv(&pairwise, &self.pairwise)?;
-        Ok(vec![standings, model, pairwise])
+        self.crosstable.write_csv(&crosstable)?;
+        Ok(vec![standings, model, pairwise, crosstable])
     }
 }

@@ -2,7 +2,8 @@
 //! a tournament (or `arena rate` over many files) takes memory that grows
 //! with the number of bots, not with the number of games.
 //!
-//! Kept per game: nothing. Kept per ordered (white, black) pair of bots: the
+//! Kept per game: nothing. Kept per bot: the games it lost by each failure
+//! reason. Kept per ordered (white, black) pair of bots: the
 //! counts of white wins, draws and black wins (the Elo fit and the standings
 //! need no more). Kept per unordered pair of bots: its pentanomial counts.
 //! Kept until its partner arrives: a game of a colour-swapped pair (the
@@ -16,6 +17,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::stats::{GameResult, PairCounts, Pentanomial, Score, MAX_BOTS};
 
+use super::comparison::{failing_side, LostBy};
 use super::results::{checked_result, InvalidGame};
 use crate::referee::GameRow;
 
@@ -48,6 +50,8 @@ pub struct RatingInput {
     matches: BTreeMap<(usize, usize), Pentanomial>,
     /// (A, B, variant, pair) -> games waiting for their partner.
     waiting: HashMap<(usize, usize, u32, u64), Waiting>,
+    /// Per bot: games lost by each failure reason.
+    lost_by: Vec<LostBy>,
     games: u64,
 }
 
@@ -59,6 +63,8 @@ pub struct RatedGames {
     pub counts: PairCounts,
     /// Per (A, B) with A < B, from A's side.
     pub matches: BTreeMap<(usize, usize), MatchCounts>,
+    /// Per bot: games lost by each failure reason.
+    pub lost_by: Vec<LostBy>,
     pub games: u64,
 }
 
@@ -86,6 +92,7 @@ impl RatingInput {
             });
         }
         self.bots.push(name.to_string());
+        self.lost_by.push(LostBy::default());
         self.bot_index.insert(name.to_string(), self.bots.len() - 1);
         Ok(self.bots.len() - 1)
     }
@@ -113,6 +120,9 @@ impl RatingInput {
             GameResult::BlackWins => 2,
         };
         self.results.entry((white, black)).or_default()[slot] += 1;
+        if let Some((white_failed, reason)) = failing_side(result, row.reason) {
+            self.lost_by[if white_failed { white } else { black }].add(reason);
+        }
 
         let white_score = match result {
             GameResult::WhiteWins => Score::Win,
@@ -175,6 +185,7 @@ impl RatingInput {
             bots: self.bots,
             counts,
             matches,
+            lost_by: self.lost_by,
             games: self.games,
         }
     }

@@ -8,7 +8,10 @@
 //!   are the 95% interval; `elo_prior` is `true` where the bot's rating rests on
 //!   the prior (its maximum-likelihood rating does not exist, see
 //!   [`crate::stats::elo`]; marked `*` in the terminal table). Percentages are
-//!   empty when there are no games to divide by.
+//!   empty when there are no games to divide by. Then one column
+//!   `lost_<reason>` per failure reason (`lost_timeout`, `lost_illegal_move`,
+//!   `lost_crash`, ...; see [`super::comparison::LostBy`]): games the bot lost
+//!   because it failed that way.
 //! - `model.csv`: `parameter,value,low,high` with the rows `white_advantage_elo`
 //!   (the first player's advantage, fitted jointly with the ratings) and
 //!   `draw_elo` (BayesElo's draw parameter: equal bots draw with probability
@@ -26,12 +29,14 @@ use serde::Serialize;
 
 use crate::stats::{fit_ratings, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
+use super::comparison::{lost_by_columns, LostBy};
 use super::rating_input::RatingInput;
 use super::results::ScoredGames;
 use crate::referee::GameRow;
 
-/// The header of `standings.csv`, in the field order of [`StandingRow`].
-pub const STANDINGS_COLUMNS: [&str; 15] = [
+/// The first columns of `standings.csv`, in the field order of
+/// [`StandingRow`]; the `lost_<reason>` columns of [`LostBy`] follow.
+const RESULT_COLUMNS: [&str; 15] = [
     "rank",
     "bot",
     "games",
@@ -48,6 +53,16 @@ pub const STANDINGS_COLUMNS: [&str; 15] = [
     "black_games",
     "black_score_pct",
 ];
+
+/// The header of `standings.csv`: [`RESULT_COLUMNS`] then one `lost_<reason>`
+/// column per failure reason ([`lost_by_columns`]).
+pub fn standings_columns() -> Vec<String> {
+    RESULT_COLUMNS
+        .iter()
+        .map(|c| c.to_string())
+        .chain(lost_by_columns())
+        .collect()
+}
 
 /// The header of `model.csv`, in the field order of [`ModelRow`].
 pub const MODEL_COLUMNS: [&str; 4] = ["parameter", "value", "low", "high"];
@@ -77,6 +92,9 @@ pub struct StandingRow {
     pub black_games: u64,
     #[serde(serialize_with = "rounded::opt_dp2")]
     pub black_score_pct: Option<f64>,
+    /// Games lost by each failure reason (zero until
+    /// [`Standings::set_lost_by`] fills them in).
+    pub lost: LostBy,
 }
 
 /// One line of `model.csv`.
@@ -262,6 +280,7 @@ impl Standings {
                     white_score_pct: pct(t.white_half_points, t.white_games),
                     black_games: t.black_games,
                     black_score_pct: pct(t.black_half_points, t.black_games),
+                    lost: LostBy::default(),
                 }
             })
             .collect();
@@ -273,6 +292,19 @@ impl Standings {
             parameters_on_prior: fit.parameters_rest_on_prior(),
             games: total_games,
         })
+    }
+
+    /// Fills in each bot's games lost by failures; `lost_by` is indexed like
+    /// the bots the standings were made from.
+    pub fn set_lost_by(&mut self, lost_by: &[LostBy]) {
+        for (row, &bot) in self.rows.iter_mut().zip(&self.order) {
+            row.lost = lost_by.get(bot).copied().unwrap_or_default();
+        }
+    }
+
+    /// Each bot's games lost by failures, in standings order.
+    pub fn lost_by(&self) -> Vec<(String, LostBy)> {
+        self.rows.iter().map(|r| (r.bot.clone(), r.lost)).collect()
     }
 
     /// The rows of `model.csv`.
@@ -292,7 +324,7 @@ impl Standings {
     }
 
     pub fn write_csv(&self, path: &Path) -> anyhow::Result<()> {
-        write_rows(path, &STANDINGS_COLUMNS, &self.rows)
+        write_rows(path, &standings_columns(), &self.rows)
     }
 
     pub fn write_model_csv(&self, path: &Path) -> anyhow::Result<()> {
@@ -406,7 +438,7 @@ impl Standings {
 /// there are no rows, so the file always says what it holds).
 pub(crate) fn write_rows<T: Serialize>(
     path: &Path,
-    columns: &[&str],
+    columns: &[impl AsRef<[u8]>],
     rows: &[T],
 ) -> anyhow::Result<()> {
     let write = || -> anyhow::Result<()> {

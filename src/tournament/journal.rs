@@ -108,9 +108,21 @@ impl Journal {
         let mut in_csv = GameSet::new();
         let mut csv_duplicates = Vec::new();
         let mut header_seen = false;
+        // Rows of a games.csv written before its last columns existed get
+        // those columns empty (`padding`); the file is rewritten with the
+        // current header.
+        let mut padding: Vec<u8> = Vec::new();
+        let mut repairs = Vec::new();
         let csv_scan = scan_lines(&csv_path, &mut torn, |number, line| {
             if !header_seen {
-                if line != header.trim_end().as_bytes() {
+                let current = header.trim_end().as_bytes();
+                if line != current && current.starts_with(&[line, b","].concat()) {
+                    let missing = &header.trim_end()[line.len() + 1..];
+                    padding = vec![b','; missing.split(',').count()];
+                    repairs.push(format!(
+                        "{GAMES_CSV}: added the columns {missing} (empty for the games played before)"
+                    ));
+                } else if line != current {
                     bail!(
                         "{}:1: expected the header {:?}, found {:?}",
                         csv_path.display(),
@@ -121,7 +133,7 @@ impl Journal {
                 header_seen = true;
                 return Ok(());
             }
-            let row = parse_row(line)
+            let row = parse_row(&[line, &padding].concat())
                 .with_context(|| format!("{}:{number}: unreadable row", csv_path.display()))?;
             check(&row).with_context(|| format!("{}:{number}", csv_path.display()))?;
             if !in_csv.insert(row.id) {
@@ -148,7 +160,7 @@ impl Journal {
         })?;
 
         // A game is finished iff it is in both files.
-        let mut repairs = torn;
+        repairs.extend(torn);
         repairs.extend(jsonl_duplicates);
         repairs.extend(csv_duplicates);
         let mut finished = GameSet::new();
@@ -168,21 +180,22 @@ impl Journal {
         }
 
         let kept = finished.len();
-        let csv_clean = header_seen && csv_scan.lines == kept + 1 && !csv_scan.torn;
+        let csv_clean =
+            header_seen && padding.is_empty() && csv_scan.lines == kept + 1 && !csv_scan.torn;
         if !csv_clean {
             let mut header_done = false;
             let mut keep = GameSet::new();
-            rewrite_lines(&csv_path, header.as_bytes(), |line| {
+            rewrite_lines(&csv_path, header.as_bytes(), &padding, |line| {
                 if !std::mem::replace(&mut header_done, true) {
                     return Ok(false);
                 }
-                let id = parse_row(line)?.id;
+                let id = parse_row(&[line, &padding].concat())?.id;
                 Ok(finished.contains(id) && keep.insert(id))
             })?;
         }
         if jsonl_scan.lines != kept || jsonl_scan.torn {
             let mut keep = GameSet::new();
-            rewrite_lines(&jsonl_path, b"", |line| {
+            rewrite_lines(&jsonl_path, b"", b"", |line| {
                 let id = record_id(line)?;
                 Ok(finished.contains(id) && keep.insert(id))
             })?;
@@ -478,10 +491,12 @@ fn for_each_line(
 }
 
 /// Rewrites the file at `path` atomically as `head` followed by the lines
-/// `keep` accepts (streamed, as [`for_each_line`] reads them).
+/// `keep` accepts (streamed, as [`for_each_line`] reads them), each with
+/// `suffix` appended.
 fn rewrite_lines(
     path: &Path,
     head: &[u8],
+    suffix: &[u8],
     mut keep: impl FnMut(&[u8]) -> anyhow::Result<bool>,
 ) -> anyhow::Result<()> {
     write_atomically_with(path, |out| {
@@ -494,6 +509,7 @@ fn rewrite_lines(
         for_each_line(BufReader::new(file), "", &mut Vec::new(), |_, line| {
             if keep(line)? {
                 out.write_all(line)?;
+                out.write_all(suffix)?;
                 out.write_all(b"\n")?;
             }
             Ok(())
@@ -519,6 +535,7 @@ pub fn csv_header() -> String {
             plies: 0,
             white_time_ms: 0,
             black_time_ms: 0,
+            ended_utc: String::new(),
         })
         .expect("a row serializes");
     let bytes = writer.into_inner().expect("writing to memory");
@@ -617,6 +634,7 @@ mod tests {
             plies: 9,
             white_time_ms: 10,
             black_time_ms: 12,
+            ended_utc: String::new(),
         }
     }
 
@@ -658,7 +676,7 @@ mod tests {
     fn header_lists_game_row_fields_in_order() {
         assert_eq!(
             csv_header(),
-            "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n"
+            "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc\n"
         );
     }
 

@@ -6,7 +6,8 @@
 //! games.csv         one row per finished game
 //! games.jsonl       one full game record per finished game
 //! logs/             each bot's stderr, per game
-//! standings.csv, model.csv, pairwise.csv   ratings, written at the end
+//! standings.csv, model.csv, pairwise.csv, crosstable.csv
+//!                   ratings and results, written at the end
 //! ```
 
 pub const MANIFEST_FILE: &str = "tournament.json";
@@ -17,9 +18,10 @@ pub const LOGS_DIR: &str = "logs";
 pub const STANDINGS_FILE: &str = "standings.csv";
 pub const MODEL_FILE: &str = "model.csv";
 pub const PAIRWISE_FILE: &str = "pairwise.csv";
+pub const CROSSTABLE_FILE: &str = "crosstable.csv";
 
 /// What a run writes as it goes, in the order they are listed to the user.
 pub const RUN_FILES: [&str; 4] = [GAMES_CSV, GAMES_JSONL, MANIFEST_FILE, LOGS_DIR];
 /// What rating the finished games writes (at the end of a run, and
 /// `arena rate`), in the order they are written.
-pub const RATING_FILES: [&str; 3] = [STANDINGS_FILE, MODEL_FILE, PAIRWISE_FILE];
+pub const RATING_FILES: [&str; 4] = [STANDINGS_FILE, MODEL_FILE, PAIRWISE_FILE, CROSSTABLE_FILE];

@@ -318,6 +318,7 @@ mod tests {
             plies: 9,
             white_time_ms: 0,
             black_time_ms: 0,
+            ended_utc: String::new(),
         }
     }
 

@@ -206,5 +206,6 @@ pub fn row_with_result(id: u64, pair: u64, white: &str, black: &str, result: &st
         plies: 20,
         white_time_ms: 0,
         black_time_ms: 0,
+        ended_utc: String::new(),
     }
 }
