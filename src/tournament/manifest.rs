@@ -15,9 +15,8 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
-use super::schedule::{
-    game_pair, random_opening, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
-};
+use super::openings::Openings;
+use super::schedule::{game_pair, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION};
 
 pub use super::output_files::MANIFEST_FILE;
 
@@ -162,8 +161,7 @@ impl Manifest {
                     return Ok(None);
                 }
                 let config = &self.config;
-                let opening =
-                    random_opening(config.variant(), config.opening_plies, config.seed, pair)?;
+                let opening = Openings::of(config).for_pair(config.variant(), pair)?;
                 let [first, second] = game_pair(pair, pair, 0, 1, opening);
                 Ok(Some(if id.is_multiple_of(2) { first } else { second }))
             }
@@ -180,4 +178,5 @@ pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
         config.opening_plies,
         config.seed,
     )
+    .with_openings(Openings::of(config))
 }

@@ -20,6 +20,7 @@ pub mod config;
 pub mod game_set;
 pub mod journal;
 pub mod manifest;
+pub mod openings;
 pub mod output_files;
 pub mod preflight;
 pub mod progress;
