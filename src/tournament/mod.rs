@@ -29,6 +29,7 @@ pub mod runner;
 pub mod schedule;
 pub mod session;
 pub mod sprt;
+pub mod suite_gen;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
 pub use journal::{Journal, Recovery};
