@@ -127,6 +127,7 @@ fn child(games: usize, out: &Path) -> i32 {
             grace_ms: None,
             no_progress: true,
             sandbox: false,
+            ..Default::default()
         },
         games: Some((games / PAIRINGS) as u32),
         opening_plies: Some(2),

@@ -72,33 +72,32 @@ pub fn symmetries(variant: &Variant) -> Vec<Symmetry> {
     let (rows, cols) = (variant.rows(), variant.cols());
     let square = rows == cols;
     let (r_max, c_max) = (rows - 1, cols - 1);
-    // (row, col) -> (row, col) for each transform of the rectangle.
-    let transforms: Vec<Box<dyn Fn(u8, u8) -> (u8, u8)>> = {
-        let mut t: Vec<Box<dyn Fn(u8, u8) -> (u8, u8)>> = vec![
-            Box::new(|r, c| (r, c)),
-            Box::new(move |r, c| (r, c_max - c)),
-            Box::new(move |r, c| (r_max - r, c)),
-            Box::new(move |r, c| (r_max - r, c_max - c)),
-        ];
-        if square {
-            t.push(Box::new(|r, c| (c, r)));
-            t.push(Box::new(move |r, c| (c_max - c, r_max - r)));
-            t.push(Box::new(move |r, c| (c, r_max - r)));
-            t.push(Box::new(move |r, c| (c_max - c, r)));
+    // (row, col) -> (row, col) for each transform of the rectangle: the
+    // identity, two mirrors and the half turn, then (square boards only)
+    // the two diagonal mirrors and the quarter turns.
+    let transform = move |t: u8, r: u8, c: u8| -> (u8, u8) {
+        match t {
+            0 => (r, c),
+            1 => (r, c_max - c),
+            2 => (r_max - r, c),
+            3 => (r_max - r, c_max - c),
+            4 => (c, r),
+            5 => (c_max - c, r_max - r),
+            6 => (c, r_max - r),
+            _ => (c_max - c, r),
         }
-        t
     };
+    let transforms = if square { 0..8 } else { 0..4 };
     let playable = variant.playable_mask();
     let first = variant.first_move_mask();
     let patterns = patterns(variant);
     let known: HashSet<(u64, PatternKind)> = patterns.iter().copied().collect();
     transforms
-        .iter()
-        .map(|f| {
+        .map(|t| {
             let map = (0..rows as usize * cols as usize)
                 .map(|i| {
                     let cell = Cell::from_index(i, cols);
-                    let (r, c) = f(cell.row, cell.col);
+                    let (r, c) = transform(t, cell.row, cell.col);
                     Cell::new(r, c).index(cols)
                 })
                 .collect();

@@ -86,7 +86,8 @@ pub struct TournamentConfig {
     /// The opening suite, when openings come from a file rather than
     /// `opening_plies` random moves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub openings: Option<OpeningSuite>,
+    /// (Boxed: most runs have none, and the config is moved around.)
+    pub openings: Option<Box<OpeningSuite>>,
 }
 
 impl TournamentConfig {
@@ -735,7 +736,7 @@ fn validate_openings(
     r: &Resolved,
     src: &Source,
     opening_plies: u32,
-) -> anyhow::Result<Option<OpeningSuite>> {
+) -> anyhow::Result<Option<Box<OpeningSuite>>> {
     let start =
         non_negative(r.openings_start.value).map_err(|e| src.at(&r.openings_start.origin, e))?;
     let Some(suite) = &r.openings else {
@@ -754,13 +755,13 @@ fn validate_openings(
     }
     let variant = Variant::by_id(&r.variant.value).expect("variant checked first");
     let openings = parse_suite(variant, &suite.value.file, &suite.value.text)?;
-    Ok(Some(OpeningSuite {
+    Ok(Some(Box::new(OpeningSuite {
         file: suite.value.file.clone(),
         sha256: suite.value.sha256.clone(),
         order: r.openings_order.value,
         start,
         openings,
-    }))
+    })))
 }
 
 fn non_negative(n: i128) -> Result<u64, String> {
