@@ -15,6 +15,7 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
+use super::identity::{identify, BotIdentity};
 use super::openings::Openings;
 use super::schedule::{game_pair, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION};
 
@@ -31,6 +32,10 @@ pub struct Manifest {
     pub arena_version: String,
     pub config: TournamentConfig,
     pub plan: Plan,
+    /// SHA-256 of each bot's program files when the run started (absent in
+    /// runs recorded before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<BotIdentity>,
 }
 
 /// What games the run consists of.
@@ -78,6 +83,7 @@ impl Manifest {
 
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
         Manifest {
+            programs: identify(&config.bots),
             format: MANIFEST_FORMAT,
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
             config,

@@ -18,6 +18,7 @@
 
 pub mod config;
 pub mod game_set;
+pub mod identity;
 pub mod journal;
 pub mod manifest;
 pub mod openings;

@@ -19,6 +19,8 @@ use crate::report::games_reader::visit_games_csv;
 use crate::report::rating::RatingReport;
 use crate::report::rating_input::RatingInput;
 
+use super::identity::{changed_programs, identify};
+
 pub struct Session {
     pub manifest: Manifest,
     pub dir: PathBuf,
@@ -108,6 +110,10 @@ impl Session {
     ) -> anyhow::Result<RunSummary> {
         check_sandbox(&self.manifest.config.bots, &self.dir)?;
         for warning in missing_programs(&self.manifest.config.bots) {
+            output.warning(&warning);
+        }
+        let now = identify(&self.manifest.config.bots);
+        for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()
