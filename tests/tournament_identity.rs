@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::tournament::{repo_path, run_arena, text};
+use common::tournament::{repo_path, resume_tournament, run_tournament, text};
 
 #[test]
 fn a_changed_script_is_warned_about_on_resume() {
@@ -18,13 +18,7 @@ fn a_changed_script_is_warned_about_on_resume() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let output = run_arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let output = run_tournament(&config, &out);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
@@ -43,12 +37,7 @@ fn a_changed_script_is_warned_about_on_resume() {
         "{files:?}"
     );
     // An unchanged resume says nothing about programs.
-    let output = run_arena(&[
-        "tournament",
-        "--resume",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let output = resume_tournament(&out);
     assert!(
         !text(&output).contains("changed since"),
         "{}",
@@ -56,12 +45,7 @@ fn a_changed_script_is_warned_about_on_resume() {
     );
 
     std::fs::write(&script, [bytes.as_slice(), b"\n# v2\n"].concat()).unwrap();
-    let output = run_arena(&[
-        "tournament",
-        "--resume",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let output = resume_tournament(&out);
     let all = text(&output);
     assert!(
         all.contains("bot \"a\"") && all.contains("bot.py changed since the games already played"),

@@ -7,11 +7,11 @@ mod common;
 
 use std::path::Path;
 
-use common::tournament::{csv_rows, run_arena, text};
+use common::tournament::{csv_rows, resume_tournament, run_tournament, text};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
-fn write_tournament(dir: &Path, settings: &str) -> String {
+fn write_tournament(dir: &Path, settings: &str) -> std::path::PathBuf {
     let path = dir.join("t.toml");
     let mut toml =
         format!("[tournament]\nvariant = \"qango6\"\nconcurrency = 1\nseed = 3\n{settings}\n");
@@ -21,7 +21,7 @@ fn write_tournament(dir: &Path, settings: &str) -> String {
         ));
     }
     std::fs::write(&path, toml).unwrap();
-    path.display().to_string()
+    path
 }
 
 #[test]
@@ -34,13 +34,7 @@ fn a_suite_with_an_illegal_line_is_refused_with_file_and_line() {
     .unwrap();
     let config = write_tournament(dir.path(), "openings = \"suite.txt\"");
     let out = dir.path().join("out");
-    let output = run_arena(&[
-        "tournament",
-        &config,
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let output = run_tournament(&config, &out);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(
@@ -51,7 +45,7 @@ fn a_suite_with_an_illegal_line_is_refused_with_file_and_line() {
 
     // Random plies and a suite exclude each other.
     let config = write_tournament(dir.path(), "openings = \"suite.txt\"\nopening_plies = 2");
-    let output = run_arena(&["tournament", &config, "--no-progress"]);
+    let output = run_tournament(&config, &dir.path().join("out2"));
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
 }
 
@@ -65,13 +59,7 @@ fn a_tournament_cycles_through_the_suite_and_resumes_with_the_same_openings() {
         "openings = \"suite.txt\"\nopenings_start = 1\ngames_per_pairing = 2",
     );
     let out = dir.path().join("out");
-    let output = run_arena(&[
-        "tournament",
-        &config,
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let output = run_tournament(&config, &out);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let mut rows = csv_rows(&out);
     rows.sort_by_key(|r| r.id);
@@ -105,12 +93,7 @@ fn a_tournament_cycles_through_the_suite_and_resumes_with_the_same_openings() {
     let jsonl = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
     let kept: Vec<&str> = jsonl.lines().take(4).collect();
     std::fs::write(out.join("games.jsonl"), kept.join("\n") + "\n").unwrap();
-    let output = run_arena(&[
-        "tournament",
-        "--resume",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let output = resume_tournament(&out);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let rows = csv_rows(&out);
     assert_eq!(rows.len(), 6, "{}", text(&output));

@@ -255,3 +255,24 @@ pub fn wait_until_gone(tag: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// `arena tournament CONFIG --out OUT --no-progress`, to completion.
+pub fn run_tournament(config: &Path, out: &Path) -> Output {
+    run_arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ])
+}
+
+/// `arena tournament --resume OUT --no-progress`, to completion.
+pub fn resume_tournament(out: &Path) -> Output {
+    run_arena(&[
+        "tournament",
+        "--resume",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ])
+}
