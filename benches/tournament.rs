@@ -333,6 +333,7 @@ fn child(plan: &Plan, out: &Path) -> i32 {
             startup_failures: None,
             no_progress: true,
             sandbox: false,
+            ..Default::default()
         },
         games: Some((plan.games / pairings) as u32),
         opening_plies: Some(2),

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 pub mod check_bot;
 pub mod games;
 pub mod judge;
+pub mod openings;
 pub mod output;
 pub mod play;
 pub mod rate;
@@ -45,6 +46,8 @@ pub enum Command {
     Rate(rate::Args),
     /// Play game pairs between two bots until an SPRT decides.
     Sprt(sprt::Args),
+    /// Generate an opening suite (distinct up to symmetry, optionally balanced).
+    Openings(openings::Args),
 }
 
 /// Parses the command line, runs the subcommand and returns the exit status.
@@ -58,6 +61,7 @@ pub fn main() -> i32 {
         Some(Command::Tournament(a)) => tournament::run(a),
         Some(Command::Rate(a)) => rate::run(a),
         Some(Command::Sprt(a)) => sprt::run(a),
+        Some(Command::Openings(a)) => openings::run(a),
         None => tournament::run(tournament::Args::default()),
     };
     match result {

@@ -170,6 +170,23 @@ impl<W: Write> Terminal<W> {
     }
 }
 
+/// "openings of 2 plies", or "openings from FILE (N, sequential from 0)".
+fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
+    match &config.openings {
+        None => format!("openings of {} plies", config.opening_plies),
+        Some(suite) => format!(
+            "openings from {} ({}, {} from {})",
+            suite.file.display(),
+            suite.openings.len(),
+            match suite.order {
+                crate::tournament::openings::OpeningOrder::Sequential => "sequential",
+                crate::tournament::openings::OpeningOrder::Random => "random",
+            },
+            suite.start
+        ),
+    }
+}
+
 impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
         let config = run.config;
@@ -177,7 +194,7 @@ impl<W: Write> RunOutput for Terminal<W> {
         match run.kind {
             RunKind::RoundRobin { games } => {
                 self.println(&format!(
-                    "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, openings of {} plies",
+                    "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}",
                     config.bots.len(),
                     config.variant,
                     games,
@@ -186,14 +203,14 @@ impl<W: Write> RunOutput for Terminal<W> {
                     config.grace_ms,
                     config.concurrency,
                     config.seed,
-                    config.opening_plies,
+                    describe_openings(config),
                 ));
                 self.println(&format!("Output: {dir}"));
             }
             RunKind::Sprt { plan, lower, upper } => {
                 let unit = plan.model.unit();
                 self.println(&format!(
-                    "SPRT {} vs {}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, openings of {} plies{}",
+                    "SPRT {} vs {}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, {}{}",
                     config.bots[0].name,
                     config.bots[1].name,
                     plan.elo0,
@@ -206,7 +223,7 @@ impl<W: Write> RunOutput for Terminal<W> {
                     config.grace_ms,
                     config.concurrency,
                     config.seed,
-                    config.opening_plies,
+                    describe_openings(config),
                     plan.max_pairs.map_or(String::new(), |m| format!(", at most {m} pairs")),
                 ));
                 self.println(&format!(

@@ -43,6 +43,17 @@ pub struct RunFlags {
     /// untrusted bots"), whatever the config says.
     #[arg(long)]
     pub sandbox: bool,
+    /// Opening suite file: one opening per line (moves in notation, `#`
+    /// comments); replaces the random openings. Shipped suites: openings/.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Order of the suite's openings: `sequential` or `random` (one seeded
+    /// shuffle) [default: sequential]. A short suite is cycled.
+    #[arg(long, value_name = "ORDER")]
+    pub openings_order: Option<String>,
+    /// Index of the suite opening the first game pair plays [default: 0].
+    #[arg(long, value_name = "N")]
+    pub openings_start: Option<u64>,
 }
 
 impl RunFlags {
@@ -73,6 +84,9 @@ impl RunFlags {
             startup_failures: self.startup_failures,
             bots,
             sandbox: self.sandbox,
+            openings: self.openings,
+            openings_order: self.openings_order,
+            openings_start: self.openings_start,
         }
     }
 }

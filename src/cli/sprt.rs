@@ -134,10 +134,12 @@ fn start(args: Args) -> anyhow::Result<Start> {
         bot_a.name.push_str("-a");
         bot_b.name.push_str("-b");
     }
-    let opening_plies = args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
-    let overrides = args
-        .run
-        .into_overrides(None, Some(opening_plies), Vec::new());
+    // A suite replaces the random openings, so their default does not apply.
+    let opening_plies = match args.run.openings {
+        Some(_) => args.opening_plies,
+        None => Some(args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES)),
+    };
+    let overrides = args.run.into_overrides(None, opening_plies, Vec::new());
     let defaults = Defaults::from_environment();
     let mut config = config::from_overrides_with_bots(&overrides, &defaults, vec![bot_a, bot_b])?;
     config.check_files()?;

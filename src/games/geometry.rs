@@ -9,7 +9,7 @@ use super::cell::Cell;
 use super::RuleReason;
 
 /// How a pattern wins; also the `reason` reported for the win.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PatternKind {
     Group,
     Square,

@@ -13,6 +13,7 @@ pub mod quinque;
 pub mod render;
 pub mod result;
 mod state_text;
+pub mod symmetry;
 pub mod variant;
 
 use std::fmt;

@@ -13,6 +13,9 @@
 //! grace_ms = 100               # allowance beyond each move's limit before a timeout
 //! sync_interval_ms = 200       # journal fdatasync at most this often (0: after every game)
 //! startup_failures = 3         # stop starting a bot after this many start-up failures in a row (0: never)
+//! openings = "openings/qango6.txt"  # opening suite (instead of opening_plies); relative to this file
+//! openings_order = "sequential" # or "random" (one seeded shuffle); the suite cycles when short
+//! openings_start = 0           # index of the first pair's opening
 //!
 //! [[bot]]
 //! name = "random"
@@ -47,6 +50,8 @@ use crate::referee::BotSpec;
 use crate::stats::MAX_BOTS;
 
 use crate::referee::{parse_time_control, DEFAULT_GRACE};
+
+use super::openings::{parse_suite, sha256_hex, suite_line, OpeningOrder, OpeningSuite};
 
 fn default_grace_ms() -> u64 {
     DEFAULT_GRACE.as_millis() as u64
@@ -109,6 +114,11 @@ pub struct TournamentConfig {
     #[serde(default = "default_startup_failures")]
     pub startup_failures: u32,
     pub bots: Vec<BotSpec>,
+    /// The opening suite, when openings come from a file rather than
+    /// `opening_plies` random moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// (Boxed: most runs have none, and the config is moved around.)
+    pub openings: Option<Box<OpeningSuite>>,
 }
 
 impl TournamentConfig {
@@ -167,6 +177,29 @@ impl TournamentConfig {
                     origin: unlocated("bot"),
                 })
                 .collect(),
+            openings: self.openings.as_ref().map(|suite| Sourced {
+                value: SuiteSource {
+                    file: suite.file.clone(),
+                    text: suite
+                        .openings
+                        .iter()
+                        .map(|o| suite_line(o) + "\n")
+                        .collect(),
+                    sha256: suite.sha256.clone(),
+                },
+                origin: unlocated("openings"),
+            }),
+            openings_order: Sourced {
+                value: self
+                    .openings
+                    .as_ref()
+                    .map_or(OpeningOrder::default(), |s| s.order),
+                origin: unlocated("openings_order"),
+            },
+            openings_start: sourced(
+                self.openings.as_ref().map_or(0, |s| s.start).into(),
+                "openings_start",
+            ),
         };
         let nowhere = Source {
             path: Path::new(""),
@@ -194,6 +227,12 @@ pub struct Overrides {
     pub bots: Vec<String>,
     /// `--sandbox`: every bot runs in the sandbox, whatever the file says.
     pub sandbox: bool,
+    /// `--openings FILE`: an opening suite.
+    pub openings: Option<PathBuf>,
+    /// `--openings-order sequential|random`.
+    pub openings_order: Option<String>,
+    /// `--openings-start N`.
+    pub openings_start: Option<u64>,
 }
 
 /// The `[tournament]` table as written, every field optional and spanned so
@@ -216,6 +255,9 @@ struct RawTournament {
     startup_failures: Option<Spanned<i64>>,
     /// Default for bots without their own `sandbox` setting.
     sandbox: Option<bool>,
+    openings: Option<Spanned<PathBuf>>,
+    openings_order: Option<Spanned<String>>,
+    openings_start: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -342,6 +384,49 @@ struct Resolved {
     /// File bots (with directories resolved), then bots given on the
     /// command line, each replacing a bot of the same name.
     bots: Vec<Sourced<BotSpec>>,
+    /// The suite file's text, read but not yet checked.
+    openings: Option<Sourced<SuiteSource>>,
+    openings_order: Sourced<OpeningOrder>,
+    openings_start: Sourced<i128>,
+}
+
+/// An opening suite as read: its path, text and SHA-256.
+#[derive(Debug)]
+struct SuiteSource {
+    file: PathBuf,
+    text: String,
+    sha256: String,
+}
+
+/// Reads the suite file `path` (relative to `base`) for the setting at
+/// `origin`.
+fn read_suite(
+    src: &Source,
+    origin: Origin,
+    path: &Path,
+    base: &Path,
+) -> anyhow::Result<Sourced<SuiteSource>> {
+    let file = base.join(path);
+    let bytes = std::fs::read(&file).map_err(|e| {
+        src.at(
+            &origin,
+            format!("cannot read opening suite {}: {e}", file.display()),
+        )
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        src.at(
+            &origin,
+            format!("opening suite {} is not UTF-8 text", file.display()),
+        )
+    })?;
+    Ok(Sourced {
+        value: SuiteSource {
+            sha256: sha256_hex(text.as_bytes()),
+            file,
+            text,
+        },
+        origin,
+    })
 }
 
 /// Reads a tournament file and applies `overrides`; `defaults` fill what
@@ -546,7 +631,54 @@ fn resolve_all(
         }
     }
 
+    let openings = match (&overrides.openings, &t.openings) {
+        (Some(path), _) => Some(read_suite(
+            src,
+            Origin::Flag("--openings".into()),
+            path,
+            &defaults.current_dir,
+        )?),
+        (None, Some(path)) => {
+            let origin = Origin::File {
+                field: "openings",
+                span: path.span(),
+            };
+            Some(read_suite(src, origin, path.get_ref(), base)?)
+        }
+        (None, None) => None,
+    };
+    let openings_order = match (&overrides.openings_order, &t.openings_order) {
+        (Some(order), _) => Sourced {
+            value: OpeningOrder::parse(order).map_err(|e| anyhow!("--openings-order: {e}"))?,
+            origin: Origin::Flag("--openings-order".into()),
+        },
+        (None, Some(order)) => Sourced {
+            value: OpeningOrder::parse(order.get_ref())
+                .map_err(|e| src.error("openings_order", order, e))?,
+            origin: Origin::File {
+                field: "openings_order",
+                span: order.span(),
+            },
+        },
+        (None, None) => Sourced {
+            value: OpeningOrder::default(),
+            origin: Origin::Unlocated {
+                field: "openings_order",
+            },
+        },
+    };
+
     Ok(Resolved {
+        openings,
+        openings_order,
+        openings_start: resolve(
+            overrides.openings_start.map(i128::from),
+            "--openings-start",
+            t.openings_start.as_ref(),
+            "openings_start",
+            0,
+            int,
+        ),
         variant: resolve(
             overrides.variant.clone(),
             "--variant",
@@ -674,6 +806,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         }
         at_most(n, u32::MAX.into())
     })? as u32;
+    let openings = validate_openings(&r, src, opening_plies)?;
 
     let mut names = BTreeSet::new();
     for bot in &r.bots {
@@ -714,6 +847,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         sync_interval_ms,
         startup_failures,
         bots: r.bots.into_iter().map(|b| b.value).collect(),
+        openings,
     })
 }
 
@@ -897,6 +1031,41 @@ fn bot_file_problem(bot: &BotSpec) -> Option<String> {
         ));
     }
     None
+}
+
+/// The suite checked against the variant (every line played through the
+/// rules engine), with its order and start; a suite excludes random
+/// `opening_plies`, and the order and start need a suite.
+fn validate_openings(
+    r: &Resolved,
+    src: &Source,
+    opening_plies: u32,
+) -> anyhow::Result<Option<Box<OpeningSuite>>> {
+    let start =
+        non_negative(r.openings_start.value).map_err(|e| src.at(&r.openings_start.origin, e))?;
+    let Some(suite) = &r.openings else {
+        for origin in [&r.openings_order.origin, &r.openings_start.origin] {
+            if !matches!(origin, Origin::Unlocated { .. }) {
+                return Err(src.at(origin, "needs an opening suite (`openings` / --openings)"));
+            }
+        }
+        return Ok(None);
+    };
+    if opening_plies > 0 {
+        return Err(src.at(
+            &r.opening_plies.origin,
+            "random opening plies and an opening suite (`openings`) exclude each other; give one",
+        ));
+    }
+    let variant = Variant::by_id(&r.variant.value).expect("variant checked first");
+    let openings = parse_suite(variant, &suite.value.file, &suite.value.text)?;
+    Ok(Some(Box::new(OpeningSuite {
+        file: suite.value.file.clone(),
+        sha256: suite.value.sha256.clone(),
+        order: r.openings_order.value,
+        start,
+        openings,
+    })))
 }
 
 fn non_negative(n: i128) -> Result<u64, String> {
@@ -1121,6 +1290,7 @@ cwd = "bots"
             startup_failures: Some(5),
             sandbox: false,
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
+            ..Default::default()
         };
         let c = parse(&text, &overrides).unwrap();
         assert_eq!(c.variant, "quinque");
@@ -1187,6 +1357,65 @@ cwd = "bots"
             assert!(err.starts_with(prefix), "{head:?}: {err}");
             assert!(err.contains(detail), "{head:?}: {err}");
         }
+    }
+
+    #[test]
+    fn opening_suite_settings_are_read_relative_to_the_file_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("s.txt"), "a1\nb2 c3\n").unwrap();
+        let text = format!(
+            "[tournament]\nopenings = \"s.txt\"\nopenings_order = \"random\"\nopenings_start = 4\n{TWO_BOTS}"
+        );
+        let c = from_toml(
+            &text,
+            Path::new("t.toml"),
+            dir.path(),
+            &Overrides::default(),
+            &defaults(),
+        )
+        .unwrap();
+        let suite = c.openings.as_ref().unwrap();
+        assert_eq!(suite.openings, vec![vec!["a1"], vec!["b2", "c3"]]);
+        assert_eq!((suite.order, suite.start), (OpeningOrder::Random, 4));
+        assert_eq!(suite.file, dir.path().join("s.txt"));
+        // The resumed config passes the same checks.
+        c.validate().unwrap();
+
+        let cases = [
+            (
+                "[tournament]\nopenings_order = \"sorted\"\n",
+                "t.toml:2: field `openings_order`",
+            ),
+            (
+                "[tournament]\nopenings_start = 2\n",
+                "t.toml:2: field `openings_start`: needs an opening suite",
+            ),
+            (
+                "[tournament]\nopenings = \"missing.txt\"\n",
+                "t.toml:2: field `openings`: cannot read opening suite",
+            ),
+        ];
+        for (head, prefix) in cases {
+            let err = from_toml(
+                &format!("{head}{TWO_BOTS}"),
+                Path::new("t.toml"),
+                dir.path(),
+                &Overrides::default(),
+                &defaults(),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(err.starts_with(prefix), "{head:?}: {err}");
+        }
+        let flag = Overrides {
+            openings_order: Some("shuffled".into()),
+            ..Default::default()
+        };
+        let err = parse(TWO_BOTS, &flag).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--openings-order: unknown openings order"),
+            "{err}"
+        );
     }
 
     #[test]

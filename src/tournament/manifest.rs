@@ -15,9 +15,9 @@ use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
-use super::schedule::{
-    game_pair, random_opening, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
-};
+use super::identity::{identify, BotIdentity};
+use super::openings::Openings;
+use super::schedule::{game_pair, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION};
 
 pub use super::output_files::MANIFEST_FILE;
 
@@ -32,6 +32,10 @@ pub struct Manifest {
     pub arena_version: String,
     pub config: TournamentConfig,
     pub plan: Plan,
+    /// SHA-256 of each bot's program files when the run started (absent in
+    /// runs recorded before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<BotIdentity>,
 }
 
 /// What games the run consists of.
@@ -79,6 +83,7 @@ impl Manifest {
 
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
         Manifest {
+            programs: identify(&config.bots),
             format: MANIFEST_FORMAT,
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
             config,
@@ -162,8 +167,7 @@ impl Manifest {
                     return Ok(None);
                 }
                 let config = &self.config;
-                let opening =
-                    random_opening(config.variant(), config.opening_plies, config.seed, pair)?;
+                let opening = Openings::of(config).for_pair(config.variant(), pair)?;
                 let [first, second] = game_pair(pair, pair, 0, 1, opening);
                 Ok(Some(if id.is_multiple_of(2) { first } else { second }))
             }
@@ -180,4 +184,5 @@ pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
         config.opening_plies,
         config.seed,
     )
+    .with_openings(Openings::of(config))
 }

@@ -26,8 +26,10 @@ pub mod breaker;
 pub mod config;
 pub mod game_set;
 pub mod games_reader;
+pub mod identity;
 pub mod journal;
 pub mod manifest;
+pub mod openings;
 pub mod output_files;
 pub mod preflight;
 pub mod progress;
@@ -36,6 +38,7 @@ pub mod runner;
 pub mod schedule;
 pub mod session;
 pub mod sprt;
+pub mod suite_gen;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
 pub use journal::{Journal, Recovery};

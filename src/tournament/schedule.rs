@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::{Position, Variant};
 
+use super::openings::Openings;
+
 /// Random openings tried per pair before giving up on `opening_plies`.
 const OPENING_ATTEMPTS: usize = 1000;
 
@@ -112,8 +114,7 @@ pub struct RoundRobinSchedule {
     variant: &'static Variant,
     pairings: Vec<(usize, usize)>,
     cycles: u64,
-    opening_plies: u32,
-    seed: u64,
+    openings: Openings,
 }
 
 /// Bumped whenever [`RoundRobinSchedule::game`] would give a different game
@@ -133,9 +134,16 @@ impl RoundRobinSchedule {
             variant,
             pairings: pairings(bots),
             cycles: u64::from(games_per_pairing / 2),
-            opening_plies,
-            seed,
+            openings: Openings::Random {
+                plies: opening_plies,
+                seed,
+            },
         }
+    }
+
+    /// The same schedule with each pair's opening from `openings` (a suite).
+    pub fn with_openings(self, openings: Openings) -> RoundRobinSchedule {
+        RoundRobinSchedule { openings, ..self }
     }
 
     /// Number of games.
@@ -162,7 +170,7 @@ impl RoundRobinSchedule {
         } else {
             (b, a)
         };
-        let opening = random_opening(self.variant, self.opening_plies, self.seed, pair)?;
+        let opening = self.openings.for_pair(self.variant, pair)?;
         let [first_game, second_game] = game_pair(pair, round, first, second, opening);
         Ok(Some(if id.is_multiple_of(2) {
             first_game

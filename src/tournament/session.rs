@@ -16,6 +16,8 @@ use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use crate::referee::GameRow;
 
+use super::identity::{changed_programs, identify};
+
 pub struct Session {
     pub manifest: Manifest,
     pub dir: PathBuf,
@@ -107,6 +109,10 @@ impl Session {
         check_sandbox(&self.manifest.config.bots, &self.dir)?;
         check_resources(self.manifest.config.concurrency, &self.manifest.config.bots)?;
         for warning in missing_programs(&self.manifest.config.bots) {
+            output.warning(&warning);
+        }
+        let now = identify(&self.manifest.config.bots);
+        for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()

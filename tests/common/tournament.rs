@@ -266,3 +266,13 @@ pub fn wait_until_gone(tag: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// `arena tournament --resume OUT --no-progress`, to completion.
+pub fn resume_tournament(out: &Path) -> Output {
+    run_arena(&[
+        "tournament",
+        "--resume",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ])
+}
