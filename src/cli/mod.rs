@@ -11,6 +11,7 @@ pub mod judge;
 pub mod output;
 pub mod play;
 pub mod rate;
+pub mod report;
 pub mod run_flags;
 pub mod sprt;
 pub mod tournament;
@@ -43,6 +44,8 @@ pub enum Command {
     Tournament(tournament::Args),
     /// Recompute standings and pairwise tables from games.csv files.
     Rate(rate::Args),
+    /// Write report.html (plots, game list, board viewer) over output directories.
+    Report(report::Args),
     /// Play game pairs between two bots until an SPRT decides.
     Sprt(sprt::Args),
 }
@@ -58,6 +61,7 @@ pub fn main() -> i32 {
         Some(Command::Tournament(a)) => tournament::run(a),
         Some(Command::Rate(a)) => rate::run(a),
         Some(Command::Sprt(a)) => sprt::run(a),
+        Some(Command::Report(a)) => report::run(a),
         None => tournament::run(tournament::Args::default()),
     };
     match result {

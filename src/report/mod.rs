@@ -3,6 +3,7 @@
 
 pub mod game_ids;
 pub mod games_reader;
+pub mod html;
 pub mod pairwise;
 pub mod rating;
 pub mod rating_input;

@@ -129,7 +129,7 @@ impl Session {
 
     /// Rates every finished game (streamed from `games.csv` into the
     /// aggregates of [`RatingInput`]), reports the standings and writes
-    /// standings.csv, model.csv and pairwise.csv, then reports the run's
+    /// standings.csv, model.csv, pairwise.csv and report.html, then reports the run's
     /// files. A set of games that cannot be rated yet (none at all) is
     /// reported as no standings, not an error.
     pub fn write_standings(&self, output: &mut dyn RunOutput) -> anyhow::Result<()> {
@@ -140,6 +140,11 @@ impl Session {
             output.standings(None);
             return Ok(());
         }
+        // The report is a view of the games: failing to write it is
+        // reported, never a failed run.
+        let page = crate::report::html::write_report(std::slice::from_ref(&self.dir), &self.dir)
+            .map_err(|e| output.warning(&format!("report.html not written: {e:#}")))
+            .ok();
         let report = RatingReport::from_input(input).context("rating the finished games")?;
         output.standings(Some(&report));
         let written = report.write_files(&self.dir)?;
@@ -150,6 +155,7 @@ impl Session {
                 self.dir.join(format!("{name}{slash}"))
             })
             .chain(written)
+            .chain(page)
             .collect();
         output.files(&self.dir, &files);
         Ok(())
