@@ -156,7 +156,7 @@ impl LlrPath {
             self.half_pairs.remove(&row.pair);
             self.counts.add(first, second);
             let pairs = self.counts.pairs();
-            if pairs % self.stride == 0 {
+            if pairs.is_multiple_of(self.stride) {
                 self.points.push((pairs, self.sprt.llr(&self.counts)));
                 if self.points.len() >= MAX_LLR_POINTS {
                     self.stride *= 2;
@@ -266,7 +266,7 @@ impl ReportData {
         if let Some(path) = self.llr.get_mut(&dir) {
             path.add(row);
         }
-        if self.games % self.checkpoint_every == 0 {
+        if self.games.is_multiple_of(self.checkpoint_every) {
             self.checkpoint();
         }
     }
