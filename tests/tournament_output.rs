@@ -108,8 +108,8 @@ fn games(ids: std::ops::Range<u64>) -> Vec<Event> {
         .collect()
 }
 
-/// games.csv, games.jsonl, tournament.json, logs/ and the three rating files.
-const FILES: usize = 7;
+/// games.csv, games.jsonl, tournament.json, logs/, the three rating files and report.html.
+const FILES: usize = 8;
 
 #[test]
 fn a_round_robin_reports_each_game_then_the_standings() {

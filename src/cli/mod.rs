@@ -13,6 +13,7 @@ pub mod play;
 pub mod rate;
 pub mod report;
 pub mod run_flags;
+pub mod show;
 pub mod sprt;
 pub mod tournament;
 
@@ -46,6 +47,8 @@ pub enum Command {
     Rate(rate::Args),
     /// Write report.html (plots, game list, board viewer) over output directories.
     Report(report::Args),
+    /// Replay one game of an output directory in the terminal.
+    Show(show::Args),
     /// Play game pairs between two bots until an SPRT decides.
     Sprt(sprt::Args),
 }
@@ -62,6 +65,7 @@ pub fn main() -> i32 {
         Some(Command::Rate(a)) => rate::run(a),
         Some(Command::Sprt(a)) => sprt::run(a),
         Some(Command::Report(a)) => report::run(a),
+        Some(Command::Show(a)) => show::run(a),
         None => tournament::run(tournament::Args::default()),
     };
     match result {
