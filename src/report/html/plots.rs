@@ -34,6 +34,16 @@ fn svg(
     }
 }
 
+/// The name under tick `x` of a chart with one bot per integer position.
+fn bot_label(x: &f64, n: usize, name: impl Fn(usize) -> String) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+        name(i as usize)
+    } else {
+        String::new()
+    }
+}
+
 fn padded(low: f64, high: f64) -> (f64, f64) {
     let span = (high - low).abs().max(1.0);
     (low - span * 0.08, high + span * 0.08)
@@ -56,14 +66,7 @@ pub fn elo_intervals(bots: &[(String, f64, f64, f64)]) -> String {
         chart
             .configure_mesh()
             .x_labels(n.max(1))
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                    bots[i as usize].0.clone()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| bot_label(x, n, |i| bots[i].0.clone()))
             .y_desc("Elo")
             .disable_x_mesh()
             .draw()
@@ -201,14 +204,7 @@ pub fn move_times(bots: &[(String, TimeSummary, Option<u64>)]) -> String {
         chart
             .configure_mesh()
             .x_labels(n.max(1))
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                    bots[i as usize].0.clone()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| bot_label(x, n, |i| bots[i].0.clone()))
             .y_desc("ms")
             .disable_x_mesh()
             .draw()
