@@ -114,8 +114,8 @@ fn games(ids: std::ops::Range<u64>) -> Vec<Event> {
         .collect()
 }
 
-/// games.csv, games.jsonl, tournament.json, logs/ and the four rating files.
-const FILES: usize = 8;
+/// games.csv, games.jsonl, tournament.json, logs/, the four rating files and report.html.
+const FILES: usize = 9;
 
 #[test]
 fn a_round_robin_reports_each_game_then_the_standings() {

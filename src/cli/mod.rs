@@ -12,7 +12,9 @@ pub mod openings;
 pub mod output;
 pub mod play;
 pub mod rate;
+pub mod report;
 pub mod run_flags;
+pub mod show;
 pub mod sprt;
 pub mod tournament;
 
@@ -44,6 +46,10 @@ pub enum Command {
     Tournament(tournament::Args),
     /// Recompute standings and pairwise tables from games.csv files.
     Rate(rate::Args),
+    /// Write report.html (plots, game list, board viewer) over output directories.
+    Report(report::Args),
+    /// Replay one game of an output directory in the terminal.
+    Show(show::Args),
     /// Play game pairs between two bots until an SPRT decides.
     Sprt(sprt::Args),
     /// Generate an opening suite (distinct up to symmetry, optionally balanced).
@@ -62,6 +68,8 @@ pub fn main() -> i32 {
         Some(Command::Rate(a)) => rate::run(a),
         Some(Command::Sprt(a)) => sprt::run(a),
         Some(Command::Openings(a)) => openings::run(a),
+        Some(Command::Report(a)) => report::run(a),
+        Some(Command::Show(a)) => show::run(a),
         None => tournament::run(tournament::Args::default()),
     };
     match result {

@@ -86,6 +86,9 @@ impl<W: Write> Terminal<W> {
     /// (none listed before any game finished).
     pub fn ratings(&mut self, dir: &Path, rated: &RunRatings) {
         self.standings(rated.report.as_ref());
+        for warning in &rated.warnings {
+            self.warning(warning);
+        }
         if rated.report.is_some() {
             self.files(dir, &rated.files);
         }

@@ -17,7 +17,7 @@ use crate::tournament::games_reader::visit_numbered_games_csv;
 #[command(
     after_help = "Rates all games together (joint maximum-likelihood Elo with \
 first-player advantage and 95% intervals), prints the standings and writes \
-standings.csv, model.csv, pairwise.csv and crosstable.csv.\n\nWithout --out the files go next to the \
+standings.csv, model.csv, pairwise.csv, crosstable.csv and report.html.\n\nWithout --out the files go next to the \
 first FILE, where a tournament keeps them, so rating a tournament's games.csv refreshes \
 its tables in place. Give --out to keep merged ratings apart.\n\nA game is identified by \
 its tournament (the out directory and seed in the tournament.json next to its file; \
@@ -50,10 +50,7 @@ fn output_dir(args: &Args) -> PathBuf {
     if let Some(out) = &args.out {
         return out.clone();
     }
-    match args.files[0].parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
+    game_dirs(&args.files[..1]).remove(0)
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -95,10 +92,32 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     println!("{summary}.");
     let dir = output_dir(&args);
-    let written = report.write_files(&dir)?;
+    let mut written = report.write_files(&dir)?;
+    // The page is a view of the games: failing to write it is said, and the
+    // ratings stand.
+    match crate::report::html::write_report(&game_dirs(&args.files), &dir) {
+        Ok(page) => written.push(page),
+        Err(e) => eprintln!("warning: report.html not written: {e:#}"),
+    }
     let names: Vec<String> = written.iter().map(|p| display(p)).collect();
     println!("Wrote {}.", names.join(", "));
     Ok(0)
+}
+
+/// The directories holding the rated files (each once, in order), whose
+/// games the report shows.
+fn game_dirs(files: &[PathBuf]) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for file in files {
+        let dir = match file.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    dirs
 }
 
 /// The games of all files, aggregated.

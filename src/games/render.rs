@@ -40,7 +40,8 @@ fn plain(letter: char) -> char {
 pub const LEGEND: &str =
     "r red  y yellow  o orange  u blue  g green  p pink  x grey  * centre (no group)  W white  B black";
 
-fn letter_of(variant: &Variant, cell: Cell) -> Option<char> {
+/// The layout letter of `cell` (`None` off the board), as drawn by [`board`].
+pub fn letter_of(variant: &Variant, cell: Cell) -> Option<char> {
     match variant.family {
         Family::Qango(board) => {
             let playable = board.geometry().playable & (1 << cell.index(board.cols())) != 0;

@@ -24,12 +24,15 @@ use crate::tournament::output_files::{GAMES_CSV, LOGS_DIR, RATING_FILES, RUN_FIL
 pub struct RunRatings {
     pub report: Option<RatingReport>,
     pub files: Vec<PathBuf>,
+    /// What went wrong writing views of the games that are not results
+    /// (report.html): said to the user, never a failed run.
+    pub warnings: Vec<String>,
 }
 
 /// Rates every finished game of the run in `dir` (streamed from `games.csv`
 /// into the aggregates of [`RatingInput`]) and writes standings.csv,
-/// model.csv and pairwise.csv there. A run with no finished game yet has no
-/// standings; that is not an error.
+/// model.csv, pairwise.csv, crosstable.csv and report.html there. A run with
+/// no finished game yet has no standings; that is not an error.
 pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
     let mut input = RatingInput::new();
     visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(input.add(&row)?))
@@ -45,13 +48,22 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
         return Ok(RunRatings {
             report: None,
             files: Vec::new(),
+            warnings: Vec::new(),
         });
     }
     let report = RatingReport::from_input(input).context("rating the finished games")?;
     files.extend(report.write_files(dir)?);
+    // The page is a view of the games: failing to write it is said, and the
+    // run's results stand.
+    let mut warnings = Vec::new();
+    match super::html::write_report(&[dir.to_path_buf()], dir) {
+        Ok(page) => files.push(page),
+        Err(e) => warnings.push(format!("report.html not written: {e:#}")),
+    }
     Ok(RunRatings {
         report: Some(report),
         files,
+        warnings,
     })
 }
 

@@ -8,6 +8,7 @@
 //! logs/             each bot's stderr, per game
 //! standings.csv, model.csv, pairwise.csv, crosstable.csv
 //!                   ratings and results, written at the end
+//! report.html       the HTML report (plots, game list, viewer), at the end
 //! ```
 
 pub const MANIFEST_FILE: &str = "tournament.json";
@@ -25,3 +26,5 @@ pub const RUN_FILES: [&str; 4] = [GAMES_CSV, GAMES_JSONL, MANIFEST_FILE, LOGS_DI
 /// What rating the finished games writes (at the end of a run, and
 /// `arena rate`), in the order they are written.
 pub const RATING_FILES: [&str; 4] = [STANDINGS_FILE, MODEL_FILE, PAIRWISE_FILE, CROSSTABLE_FILE];
+/// The HTML report, written at the end of a run and by `arena report`.
+pub const REPORT_FILE: &str = "report.html";

@@ -1,0 +1,82 @@
+//! `arena show DIR GAME_ID [--ply N]`: replay one game of an output
+//! directory in the terminal, the board drawn as `arena games` draws it.
+//! Without `--ply`, each Enter shows the next ply (q quits).
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context};
+
+use crate::games::{render, Position, Variant};
+use crate::referee::GameRecord;
+use crate::tournament::output_files::GAMES_JSONL;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A tournament's or SPRT's output directory.
+    pub dir: PathBuf,
+    /// The game, as in the report: `g17` (or `17`).
+    pub game: String,
+    /// Show the position after this many plies and stop.
+    #[arg(long, value_name = "N")]
+    pub ply: Option<usize>,
+}
+
+/// The record of game `id` in `dir`'s games.jsonl, read one line at a time.
+fn find(args: &Args, id: u64) -> anyhow::Result<GameRecord> {
+    let path = args.dir.join(GAMES_JSONL);
+    let file =
+        std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
+    for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        let value: serde_json::Value = match serde_json::from_str(&line) {
+            Ok(v) => v,
+            Err(_) => continue,
+        };
+        if value.get("id").and_then(|v| v.as_u64()) == Some(id) {
+            return serde_json::from_value(value)
+                .with_context(|| format!("{}: line {}: not a game record", path.display(), n + 1));
+        }
+    }
+    bail!("no game {} in {}", args.game, path.display())
+}
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let id: u64 = args
+        .game
+        .trim_start_matches('g')
+        .parse()
+        .map_err(|_| anyhow!("{:?} is not a game id (expected e.g. g17)", args.game))?;
+    let record = find(&args, id)?;
+    let variant = Variant::by_id(&record.game)
+        .ok_or_else(|| anyhow!("unknown variant {:?} in the record", record.game))?;
+    let ansi = std::io::stdout().is_terminal();
+    println!(
+        "{}: {} (white) vs {} (black), {}: {} by {}",
+        args.game, record.white, record.black, record.game, record.result, record.reason
+    );
+    let last = args
+        .ply
+        .unwrap_or(record.moves.len())
+        .min(record.moves.len());
+    let mut pos = Position::new(variant);
+    let stdin = std::io::stdin();
+    for (ply, m) in record.moves.iter().enumerate().take(last) {
+        pos.play_str(m)
+            .map_err(|e| anyhow!("ply {}: {m}: {}", ply + 1, e.message))?;
+        if args.ply.is_none() {
+            let ms = record.move_times_ms.get(ply).copied().unwrap_or(0);
+            println!("\nply {}: {m} ({ms} ms)", ply + 1);
+            print!("{}", render::position(&pos, ansi));
+            let mut answer = String::new();
+            if stdin.lock().read_line(&mut answer)? == 0 || answer.trim() == "q" {
+                return Ok(0);
+            }
+        }
+    }
+    if args.ply.is_some() {
+        println!("ply {last}");
+        print!("{}", render::position(&pos, ansi));
+    }
+    Ok(0)
+}

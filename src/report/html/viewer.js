@@ -1,0 +1,207 @@
+// arena report: the game list (filters) and the board viewer.
+// Game lines come from the rules engine, replayed in Rust into per-ply cell
+// diffs (see src/report/html/moves.rs): this script never applies moves.
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("page-data").textContent);
+  const F = {};
+  data.fields.forEach((name, i) => { F[name] = i; });
+  const raw = document.getElementById("game-lines").textContent.split("\n").filter((l) => l.length > 0);
+  // The first 8 fields of every game (what the list filters on); the rest is split on demand.
+  const games = raw.map((line, i) => {
+    const f = line.split("\t", 8);
+    return { i: i, key: dec(f[F.key]), dir: +f[F.dir], variant: dec(f[F.variant]), white: +f[F.white],
+      black: +f[F.black], result: f[F.result], reason: f[F.reason], plies: +f[F.plies] };
+  });
+  const byKey = new Map(games.map((g) => [g.key, g]));
+  const LIMIT = 500;
+
+  function dec(s) { return s.indexOf("%") < 0 ? s : decodeURIComponent(s); }
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  const $ = (id) => document.getElementById(id);
+
+  // ---- filters and list ----
+  const fBot = $("f-bot"), fColour = $("f-colour"), fResult = $("f-result"), fReason = $("f-reason");
+  data.bots.forEach((b, i) => fBot.appendChild(el("option", { value: String(i) }, b)));
+  const reasons = [...new Set(games.map((g) => g.reason))].sort();
+  reasons.forEach((r) => fReason.appendChild(el("option", { value: r }, r)));
+
+  function botScore(g, bot) {
+    if (g.result === "1/2-1/2") return "draw";
+    const whiteWon = g.result === "1-0";
+    return (g.white === bot) === whiteWon ? "win" : "loss";
+  }
+  function matches(g) {
+    const bot = fBot.value === "" ? -1 : +fBot.value;
+    if (bot >= 0 && g.white !== bot && g.black !== bot) return false;
+    if (fColour.value && bot >= 0 && (fColour.value === "white") !== (g.white === bot)) return false;
+    if (fColour.value && bot < 0) { /* colour without a bot: no restriction */ }
+    const r = fResult.value;
+    if (r === "win" || r === "loss" || r === "draw") {
+      if (bot >= 0) { if (botScore(g, bot) !== r) return false; }
+      else if (r === "draw" && g.result !== "1/2-1/2") return false;
+    } else if (r && g.result !== r) return false;
+    if (fReason.value && g.reason !== fReason.value) return false;
+    return true;
+  }
+  function renderList() {
+    const body = document.querySelector("#games tbody");
+    body.textContent = "";
+    let n = 0;
+    for (const g of games) {
+      if (!matches(g)) continue;
+      n++;
+      if (n > LIMIT) continue;
+      const tr = el("tr", { "data-key": g.key });
+      [g.key, g.variant, data.bots[g.white], data.bots[g.black], g.result, g.reason, String(g.plies)]
+        .forEach((t, i) => tr.appendChild(el("td", i >= 1 && i <= 3 ? { class: "name" } : {}, t)));
+      tr.addEventListener("click", () => openGame(g, g.plies));
+      body.appendChild(tr);
+    }
+    $("list-count").textContent = n + " of " + games.length + " games match";
+    $("list-more").textContent = n > LIMIT ? "Showing the first " + LIMIT + "; narrow the filters to see the rest." : "";
+  }
+  [fBot, fColour, fResult, fReason].forEach((s) => s.addEventListener("change", renderList));
+
+  // ---- viewer ----
+  let cur = null; // { g, f (all fields), diffs, ply, plies }
+  function cellName(i, cols) { return String.fromCharCode(97 + (i % cols)) + (Math.floor(i / cols) + 1); }
+  const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  function openGame(g, ply) {
+    const f = raw[g.i].split("\t");
+    const v = data.variants[g.variant];
+    const diffs = f[F.diffs] === "" ? [] : f[F.diffs].split(" ");
+    cur = { g: g, f: f, v: v, diffs: diffs, plies: diffs.length,
+      moves: f[F.moves] === "" ? [] : f[F.moves].split(",").map(dec),
+      times: f[F.times] === "" ? [] : f[F.times].split(",").map(Number),
+      cells: new Set(f[F.cells] === "" ? [] : f[F.cells].split(",")) };
+    $("v-title").textContent = g.key + ": " + data.bots[g.white] + " (white) vs " + data.bots[g.black] + " (black), " + g.variant;
+    $("v-result").textContent = g.result + " by " + g.reason + (f[F.message] ? " — " + dec(f[F.message]) : "");
+    const logs = $("v-logs");
+    logs.textContent = "";
+    [["white", F.white_log, g.white], ["black", F.black_log, g.black]].forEach(([side, idx, bot]) => {
+      if (f[idx]) {
+        if (logs.childNodes.length) logs.appendChild(document.createTextNode(" · "));
+        logs.appendChild(el("a", { href: dec(f[idx]), class: "log-" + side }, "stderr of " + data.bots[bot] + " (" + side + ")"));
+      }
+    });
+    const list = $("v-moves");
+    list.textContent = "";
+    cur.moves.forEach((m, i) => {
+      const li = el("li", {}, m);
+      li.addEventListener("click", () => show(i + 1));
+      list.appendChild(li);
+    });
+    $("viewer").hidden = false;
+    show(Math.max(0, Math.min(ply, cur.plies)));
+  }
+  function closeViewer() {
+    $("viewer").hidden = true;
+    cur = null;
+    history.replaceState(null, "", "#list");
+  }
+  function timeText(ply) {
+    if (ply === 0) return "";
+    const ms = cur.times[ply - 1];
+    const opening = +cur.f[F.opening];
+    if (ply <= opening) return "opening move (forced)";
+    const tc = (data.dirs[cur.g.dir] || {}).time_control;
+    let limit = "";
+    if (tc && tc.type === "per_move") limit = " of " + tc.move_ms + " ms";
+    else if (tc && tc.type === "clock") {
+      let used = 0, own = 0;
+      for (let p = ply - 1; p >= 0; p -= 2) { used += cur.times[p] || 0; if (p >= opening) own++; }
+      limit = "; clock left " + (tc.base_ms + tc.increment_ms * own - used) + " ms of " + tc.base_ms + " + " + tc.increment_ms;
+    }
+    return "move time: " + (ms === undefined ? "?" : ms) + " ms" + limit;
+  }
+  function show(ply) {
+    const v = cur.v;
+    cur.ply = ply;
+    const info = v.info, rows = info.rows, cols = info.cols;
+    const codes = new Array(rows * cols).fill("0");
+    let last = new Set();
+    for (let p = 0; p < ply; p++) {
+      const d = cur.diffs[p];
+      last = new Set();
+      for (let k = 0; k + 1 < d.length; k += 2) {
+        const idx = ALPHA.indexOf(d[k]);
+        codes[idx] = d[k + 1];
+        last.add(idx);
+      }
+    }
+    const quinque = info.family === "quinque";
+    const table = el("table", { class: "board", "data-ply": String(ply) });
+    const head = el("tr");
+    head.appendChild(el("th"));
+    for (let c = 0; c < cols; c++) head.appendChild(el("th", {}, String.fromCharCode(97 + c)));
+    table.appendChild(head);
+    for (let r = 0; r < rows; r++) {
+      const tr = el("tr");
+      tr.appendChild(el("th", {}, String(r + 1)));
+      for (let c = 0; c < cols; c++) {
+        const i = r * cols + c, letter = v.letters[i];
+        if (letter === " ") { tr.appendChild(el("td", { class: "off" })); continue; }
+        const name = cellName(i, cols), code = +codes[i];
+        const content = code === 0 ? "." : (code <= 3 ? "w" + code : "b" + (code - 3));
+        const cls = ["c-" + (letter === "*" ? "star" : letter === "." ? "dot" : letter)];
+        if (last.has(i)) cls.push("last");
+        if (ply === cur.plies && cur.cells.has(name)) cls.push("win");
+        const td = el("td", { class: cls.join(" "), "data-cell": name, "data-content": content, title: name });
+        if (code) td.appendChild(el("span", { class: "disc " + content[0] }, quinque ? content.slice(1) : ""));
+        tr.appendChild(td);
+      }
+      table.appendChild(tr);
+    }
+    const board = $("v-board");
+    board.textContent = "";
+    board.appendChild(table);
+    $("v-ply").textContent = "ply " + ply + " / " + cur.plies;
+    $("v-move").textContent = ply > 0 ? "last move: " + cur.moves[ply - 1] + " (" + (ply % 2 ? "white" : "black") + ")" : "start position";
+    $("v-time").textContent = timeText(ply);
+    [...$("v-moves").children].forEach((li, i) => li.classList.toggle("current", i === ply - 1));
+    history.replaceState(null, "", "#game=" + encodeURIComponent(cur.g.key) + "&ply=" + ply);
+  }
+  $("v-first").addEventListener("click", () => show(0));
+  $("v-prev").addEventListener("click", () => show(Math.max(0, cur.ply - 1)));
+  $("v-next").addEventListener("click", () => show(Math.min(cur.plies, cur.ply + 1)));
+  $("v-last").addEventListener("click", () => show(cur.plies));
+  $("v-close").addEventListener("click", closeViewer);
+  document.addEventListener("keydown", (e) => {
+    if (!cur) return;
+    if (e.key === "ArrowRight") show(Math.min(cur.plies, cur.ply + 1));
+    else if (e.key === "ArrowLeft") show(Math.max(0, cur.ply - 1));
+    else if (e.key === "Home") show(0);
+    else if (e.key === "End") show(cur.plies);
+    else if (e.key === "Escape") closeViewer();
+    else return;
+    e.preventDefault();
+  });
+
+  // ---- links: #game=KEY&ply=N, #list&bot=NAME&result=...&reason=... ----
+  function route() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (params.has("game")) {
+      const g = byKey.get(params.get("game"));
+      if (g) openGame(g, params.has("ply") ? +params.get("ply") : g.plies);
+      return;
+    }
+    if (params.has("list")) {
+      const bot = data.bots.indexOf(params.get("bot") || "");
+      fBot.value = bot >= 0 ? String(bot) : "";
+      fColour.value = params.get("colour") || "";
+      fResult.value = params.get("result") || "";
+      fReason.value = params.get("reason") || "";
+      renderList();
+      $("list").scrollIntoView();
+    }
+  }
+  window.addEventListener("hashchange", route);
+  renderList();
+  route();
+})();
