@@ -61,6 +61,7 @@ impl RunFlags {
             out: self.out,
             opening_plies,
             grace_ms: self.grace_ms,
+            shard: None,
             bots,
             sandbox: self.sandbox,
         }

@@ -11,6 +11,7 @@
 //! out = "arena-out/mine"       # default: arena-out/<timestamp>
 //! opening_plies = 2            # random legal opening shared by both games of a pair
 //! grace_ms = 100               # allowance beyond each move's limit before a timeout
+//! shard = "2/4"                # play only shard 2 of 4 (needs a fixed seed; `arena merge`)
 //!
 //! [[bot]]
 //! name = "random"
@@ -39,6 +40,7 @@ use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use super::shard::Shard;
 use crate::games::Variant;
 use crate::protocol::TimeControl;
 use crate::referee::BotSpec;
@@ -78,6 +80,9 @@ pub struct TournamentConfig {
     #[serde(default = "default_grace_ms")]
     pub grace_ms: u64,
     pub bots: Vec<BotSpec>,
+    /// This run plays only this shard of the schedule (`--shard K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl TournamentConfig {
@@ -116,6 +121,11 @@ impl TournamentConfig {
             },
             opening_plies: sourced(self.opening_plies.into(), "opening_plies"),
             grace_ms: sourced(self.grace_ms.into(), "grace_ms"),
+            shard: self.shard.map(|shard| Sourced {
+                value: shard.to_string(),
+                origin: unlocated("shard"),
+            }),
+            seed_is_default: false,
             bots: self
                 .bots
                 .iter()
@@ -145,6 +155,8 @@ pub struct Overrides {
     pub out: Option<PathBuf>,
     pub opening_plies: Option<u32>,
     pub grace_ms: Option<u64>,
+    /// `--shard K/N`.
+    pub shard: Option<String>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
     /// `--sandbox`: every bot runs in the sandbox, whatever the file says.
@@ -167,6 +179,7 @@ struct RawTournament {
     out: Option<Spanned<PathBuf>>,
     opening_plies: Option<Spanned<i64>>,
     grace_ms: Option<Spanned<i64>>,
+    shard: Option<Spanned<String>>,
     /// Default for bots without their own `sandbox` setting.
     sandbox: Option<bool>,
 }
@@ -290,6 +303,10 @@ struct Resolved {
     out: Sourced<PathBuf>,
     opening_plies: Sourced<i128>,
     grace_ms: Sourced<i128>,
+    /// `K/N` as written, when given.
+    shard: Option<Sourced<String>>,
+    /// Neither the file nor a flag set the seed (it is random).
+    seed_is_default: bool,
     /// File bots (with directories resolved), then bots given on the
     /// command line, each replacing a bot of the same name.
     bots: Vec<Sourced<BotSpec>>,
@@ -519,6 +536,21 @@ fn resolve_all(
             default_grace_ms().into(),
             int,
         ),
+        shard: match (&overrides.shard, &t.shard) {
+            (Some(flag), _) => Some(Sourced {
+                value: flag.clone(),
+                origin: Origin::Flag("--shard".into()),
+            }),
+            (None, Some(spanned)) => Some(Sourced {
+                value: spanned.get_ref().clone(),
+                origin: Origin::File {
+                    field: "shard",
+                    span: spanned.span(),
+                },
+            }),
+            (None, None) => None,
+        },
+        seed_is_default: overrides.seed.is_none() && t.seed.is_none(),
         bots,
     })
 }
@@ -558,6 +590,22 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         Ok(n as u64)
     })? as u32;
     let grace_ms = check(&r.grace_ms, non_negative)?;
+    let shard = match &r.shard {
+        None => None,
+        Some(given) => {
+            let shard: Shard = given
+                .value
+                .parse()
+                .map_err(|message| src.at(&given.origin, message))?;
+            if r.seed_is_default {
+                let message = format!(
+                    "shard {shard} needs a fixed seed (`seed` in the file or --seed), the same for every shard: with a random seed each shard would play another tournament"
+                );
+                return Err(src.at(&given.origin, message));
+            }
+            Some(shard)
+        }
+    };
 
     let mut names = BTreeSet::new();
     for bot in &r.bots {
@@ -592,6 +640,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         opening_plies,
         grace_ms,
         bots: r.bots.into_iter().map(|b| b.value).collect(),
+        shard,
     })
 }
 

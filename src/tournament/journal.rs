@@ -335,7 +335,7 @@ fn write_synced(file: &mut File, bytes: &[u8]) -> std::io::Result<()> {
 
 /// The `"id"` of a `games.jsonl` line, reading past the rest of the
 /// record without keeping it.
-fn record_id(line: &[u8]) -> anyhow::Result<u64> {
+pub(crate) fn record_id(line: &[u8]) -> anyhow::Result<u64> {
     #[derive(Deserialize)]
     struct Id {
         id: Option<Value>,

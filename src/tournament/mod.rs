@@ -3,6 +3,9 @@
 //!
 //! - [`config`]: the tournament file and flags, resolved into [`TournamentConfig`].
 //! - [`schedule`]: who plays whom, with which colours and opening.
+//! - [`shard`]: a tournament split into independent runs (`--shard K/N`),
+//!   and the identity that ties them together.
+//! - [`merge`]: shards' output directories joined into one (`arena merge`).
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
 //! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end (by a
 //!   writer thread, synced per game), repaired on resume.
@@ -20,6 +23,7 @@ pub mod config;
 pub mod game_set;
 pub mod journal;
 pub mod manifest;
+pub mod merge;
 pub mod output_files;
 pub mod preflight;
 pub mod progress;
@@ -27,6 +31,7 @@ pub mod round_robin;
 pub mod runner;
 pub mod schedule;
 pub mod session;
+pub mod shard;
 pub mod sprt;
 
 pub use config::{Defaults, Overrides, TournamentConfig};

@@ -61,6 +61,7 @@ impl Session {
         manifest.config.out = dir.to_path_buf();
         let names = manifest.config.bot_names();
         let schedule = manifest.schedule();
+        let shard = manifest.shard();
         let check = |row: &GameRow| -> anyhow::Result<()> {
             let game = match &schedule {
                 Some(schedule) => schedule.game(row.id)?,
@@ -69,6 +70,9 @@ impl Session {
             let Some(game) = game else {
                 bail!("game {} is not part of this run's plan", row.id);
             };
+            if !shard.contains_game(row.id) {
+                bail!("game {} is not part of this run's shard {shard}", row.id);
+            }
             let expected = (
                 manifest.config.variant.as_str(),
                 names[game.white].as_str(),
@@ -127,31 +131,40 @@ impl Session {
         visit_games_csv(&self.dir.join(GAMES_CSV), visit)
     }
 
-    /// Rates every finished game (streamed from `games.csv` into the
-    /// aggregates of [`RatingInput`]), reports the standings and writes
-    /// standings.csv, model.csv and pairwise.csv, then reports the run's
-    /// files. A set of games that cannot be rated yet (none at all) is
-    /// reported as no standings, not an error.
+    /// Rates every finished game and writes the rating files: see
+    /// [`write_standings`].
     pub fn write_standings(&self, output: &mut dyn RunOutput) -> anyhow::Result<()> {
-        let mut input = RatingInput::new();
-        self.visit_finished(|row| Ok(input.add(&row)?))
-            .context("reading the finished games")?;
-        if input.games() == 0 {
-            output.standings(None);
-            return Ok(());
-        }
-        let report = RatingReport::from_input(input).context("rating the finished games")?;
-        output.standings(Some(&report));
-        let written = report.write_files(&self.dir)?;
-        let files: Vec<PathBuf> = RUN_FILES
-            .iter()
-            .map(|&name| {
-                let slash = if name == LOGS_DIR { "/" } else { "" };
-                self.dir.join(format!("{name}{slash}"))
-            })
-            .chain(written)
-            .collect();
-        output.files(&self.dir, &files);
-        Ok(())
+        write_standings(&self.dir, output)
     }
+}
+
+/// Rates every finished game of the output directory `dir` (streamed from
+/// `games.csv` into the aggregates of [`RatingInput`]), reports the
+/// standings and writes standings.csv, model.csv and pairwise.csv, then
+/// reports the run's files. A set of games that cannot be rated yet (none at
+/// all) is reported as no standings, not an error. Everything written at the
+/// end of a tournament is written here, so `arena merge` writes it too.
+pub fn write_standings(dir: &Path, output: &mut dyn RunOutput) -> anyhow::Result<()> {
+    let mut input = RatingInput::new();
+    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(input.add(&row)?))
+        .context("reading the finished games")?;
+    if input.games() == 0 {
+        output.standings(None);
+        return Ok(());
+    }
+    let report = RatingReport::from_input(input).context("rating the finished games")?;
+    output.standings(Some(&report));
+    let written = report.write_files(dir)?;
+    let files: Vec<PathBuf> = RUN_FILES
+        .iter()
+        .map(|&name| {
+            let slash = if name == LOGS_DIR { "/" } else { "" };
+            dir.join(format!("{name}{slash}"))
+        })
+        // A merged directory has no logs/ (they stay with the shards).
+        .filter(|path| path.exists())
+        .chain(written)
+        .collect();
+    output.files(dir, &files);
+    Ok(())
 }

@@ -1,0 +1,79 @@
+//! `arena merge OUT DIR...`: join the output directories of a tournament's
+//! shards (`arena tournament --shard K/N`) into one directory, checked.
+
+use std::path::PathBuf;
+
+use crate::cli::output::Terminal;
+use crate::tournament::merge::{self, MergeOutcome};
+
+/// Exit status when the merge was written but games are missing (a shard
+/// not given, not finished, or stopped mid-game): resume those shards and
+/// merge again.
+pub const EXIT_INCOMPLETE: i32 = 3;
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Checks that every DIR holds a shard of the same tournament \
+(the identity in tournament.json: a hash of the settings and seed), that no shard and no \
+game is given twice, and lists the games still missing. Writes OUT/games.csv and \
+OUT/games.jsonl in game id order, an unsharded OUT/tournament.json, and standings.csv, \
+model.csv and pairwise.csv. Bot logs stay in the shards' directories.\n\nExit status: 0 \
+when every game of the tournament is merged, 3 when the merge was written but games are \
+missing (resume the shards with `arena tournament --resume DIR`, then merge again, or \
+`arena tournament --resume OUT` plays the missing games), 2 on an error (nothing is \
+merged)."
+)]
+pub struct Args {
+    /// Output directory (created; a previous merge of the same tournament
+    /// there is replaced).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// The shards' output directories.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let mut terminal = Terminal::new(false);
+    let outcome = merge::merge(&args.out, &args.dirs, &mut terminal)?;
+    for line in summary(&outcome) {
+        println!("{line}");
+    }
+    Ok(if outcome.complete() {
+        0
+    } else {
+        EXIT_INCOMPLETE
+    })
+}
+
+/// What the user reads after a merge: notes, then what is missing, then
+/// the count.
+pub fn summary(outcome: &MergeOutcome) -> Vec<String> {
+    let mut lines: Vec<String> = outcome.notes.iter().map(|n| format!("note: {n}")).collect();
+    for (shard, games) in &outcome.absent {
+        lines.push(format!(
+            "missing: shard {shard} (no directory given, {games} games)"
+        ));
+    }
+    for missing in &outcome.missing {
+        lines.push(format!(
+            "missing: shard {} ({}) lacks {} games: {}",
+            missing.shard,
+            missing.dir.display(),
+            missing.games,
+            missing.ranges_text()
+        ));
+    }
+    let state = if outcome.complete() {
+        "complete".to_string()
+    } else {
+        format!("INCOMPLETE, {} missing", outcome.missing_games())
+    };
+    lines.push(format!(
+        "Merged {} of {} games into {} ({state})",
+        outcome.games,
+        outcome.total,
+        outcome.dir.display()
+    ));
+    lines
+}
