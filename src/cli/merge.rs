@@ -31,11 +31,20 @@ pub struct Args {
     /// The shards' output directories.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
+    /// Memory for sorting a shard's file that is not in game id order, in
+    /// KiB (larger: fewer temporary runs).
+    #[arg(long, value_name = "KIB", default_value_t = merge::RUN_BYTES / 1024)]
+    pub sort_kib: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(false);
-    let outcome = merge::merge(&args.out, &args.dirs, &mut terminal)?;
+    let outcome = merge::merge(
+        &args.out,
+        &args.dirs,
+        args.sort_kib.max(1) * 1024,
+        &mut terminal,
+    )?;
     for line in summary(&outcome) {
         println!("{line}");
     }

@@ -11,7 +11,7 @@
 //! order. Shards write games in finishing order, so each shard's file is
 //! first checked in one streaming pass; a file already in id order is
 //! streamed as it is, any other is cut into sorted runs of at most
-//! [`RUN_BYTES`] in temporary files (an external merge sort). Then one k-way
+//! `run_bytes` ([`RUN_BYTES`] by default) in temporary files (an external merge sort). Then one k-way
 //! merge over all shards' sorted streams writes both files. Memory is
 //! bounded by the run size and one line per open run, whatever the number
 //! of games. A game counts as finished only if both files of its shard hold
@@ -32,7 +32,7 @@ use super::progress::RunOutput;
 use super::session::write_standings;
 use super::shard::Shard;
 
-/// Largest in-memory run of the external sort, in bytes of lines.
+/// Default largest in-memory run of the external sort, in bytes of lines.
 pub const RUN_BYTES: usize = 32 << 20;
 /// Missing ranges listed per shard; the rest are only counted.
 const LISTED_RANGES: usize = 20;
@@ -126,6 +126,7 @@ struct Input {
 pub fn merge(
     out: &Path,
     dirs: &[PathBuf],
+    run_bytes: usize,
     output: &mut dyn RunOutput,
 ) -> anyhow::Result<MergeOutcome> {
     let inputs = read_inputs(dirs)?;
@@ -141,12 +142,16 @@ pub fn merge(
     let mut notes = Vec::new();
     let mut streams = Vec::new();
     for input in &inputs {
-        let csv = SortedLines::open(&input.dir.join(GAMES_CSV), true, csv_id, &temp, &mut notes)?;
+        let sort = Sort {
+            temp: &temp,
+            run_bytes,
+        };
+        let csv = SortedLines::open(&input.dir.join(GAMES_CSV), true, csv_id, &sort, &mut notes)?;
         let jsonl = SortedLines::open(
             &input.dir.join(GAMES_JSONL),
             false,
             record_id,
-            &temp,
+            &sort,
             &mut notes,
         )?;
         streams.push(Joined {
@@ -390,6 +395,12 @@ impl Lines {
     }
 }
 
+/// Where and in what pieces files out of order are sorted.
+struct Sort<'a> {
+    temp: &'a TempDir,
+    run_bytes: usize,
+}
+
 /// A file's lines in id order (the file itself when it is in order, else
 /// its sorted runs merged); an id twice is an error.
 struct SortedLines {
@@ -405,12 +416,12 @@ enum Order {
 
 impl SortedLines {
     /// Checks the file (every key readable, the header right) and sorts it
-    /// into runs in `temp` unless it is in id order already.
+    /// into runs unless it is in id order already.
     fn open(
         path: &Path,
         header: bool,
         key: KeyFn,
-        temp: &TempDir,
+        sort: &Sort,
         notes: &mut Vec<String>,
     ) -> anyhow::Result<SortedLines> {
         let mut lines = Lines::open(path)?;
@@ -440,9 +451,9 @@ impl SortedLines {
         let mut bytes = 0;
         loop {
             let line = lines.next(&mut quiet)?;
-            let full = bytes >= RUN_BYTES;
+            let full = bytes >= sort.run_bytes;
             if (line.is_none() || full) && !batch.is_empty() {
-                runs.push(temp.write_run(&mut batch)?);
+                runs.push(sort.temp.write_run(&mut batch)?);
                 bytes = 0;
             }
             let Some(line) = line else { break };
