@@ -881,6 +881,7 @@ cwd = "bots"
             out: Some("x".into()),
             opening_plies: Some(1),
             grace_ms: Some(250),
+            shard: None,
             sandbox: false,
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
         };
