@@ -3,8 +3,8 @@
 
 use arena::protocol::FailureReason;
 use arena::report::comparison::{lost_by_columns, CROSSTABLE_COLUMNS};
-use arena::tournament::games_reader::read_games;
 use arena::report::rating::RatingReport;
+use arena::tournament::games_reader::read_games;
 
 /// Ten games between a, b and c, with the failures marked:
 ///

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 pub mod check_bot;
 pub mod games;
 pub mod judge;
+pub mod merge;
 pub mod openings;
 pub mod output;
 pub mod play;
@@ -44,6 +45,8 @@ pub enum Command {
     CheckBot(check_bot::Args),
     /// Run a round-robin tournament (default: the bundled arena.toml).
     Tournament(tournament::Args),
+    /// Join the output directories of a tournament's shards into one.
+    Merge(merge::Args),
     /// Recompute standings and pairwise tables from games.csv files.
     Rate(rate::Args),
     /// Write report.html (plots, game list, board viewer) over output directories.
@@ -65,6 +68,7 @@ pub fn main() -> i32 {
         Some(Command::Play(a)) => play::run(a),
         Some(Command::CheckBot(a)) => check_bot::run(a),
         Some(Command::Tournament(a)) => tournament::run(a),
+        Some(Command::Merge(a)) => merge::run(a),
         Some(Command::Rate(a)) => rate::run(a),
         Some(Command::Sprt(a)) => sprt::run(a),
         Some(Command::Openings(a)) => openings::run(a),

@@ -82,6 +82,7 @@ impl RunFlags {
             grace_ms: self.grace_ms,
             sync_interval_ms: self.sync_ms,
             startup_failures: self.startup_failures,
+            shard: None,
             bots,
             sandbox: self.sandbox,
             openings: self.openings,

@@ -40,11 +40,15 @@ pub struct Args {
     /// A bot as NAME=COMMAND (repeatable); replaces the file's bot of that name.
     #[arg(long = "bot", value_name = "NAME=COMMAND")]
     pub bots: Vec<String>,
+    /// Play only shard K of N (game pair p is shard p mod N + 1); needs a
+    /// fixed --seed. Join the shards' directories with `arena merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     #[command(flatten)]
     pub run: RunFlags,
     /// Continue the tournament in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms"
+        "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms", "shard"
     ])]
     pub resume: Option<PathBuf>,
 }
@@ -90,9 +94,10 @@ fn start(args: Args) -> anyhow::Result<Start> {
             concurrency: args.run.concurrency,
         });
     }
-    let overrides = args
+    let mut overrides = args
         .run
         .into_overrides(args.games, args.opening_plies, args.bots);
+    overrides.shard = args.shard;
     let defaults = Defaults::from_environment();
     let config = match args.file {
         Some(file) => config::load(&file, &overrides, &defaults)?,

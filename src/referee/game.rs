@@ -25,9 +25,9 @@ use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
 use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
-use super::trace::trace_path_for;
 use super::referee_failure::RefereeFailure;
 use super::seat::{Failure, Seat, StartError, CONTROL_SEND_TIMEOUT};
+use super::trace::trace_path_for;
 use crate::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use crate::protocol::{
     FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl, TurnClock,

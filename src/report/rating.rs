@@ -43,6 +43,8 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
             let slash = if name == LOGS_DIR { "/" } else { "" };
             dir.join(format!("{name}{slash}"))
         })
+        // A merged directory has no logs/ (they stay with the shards).
+        .filter(|path| path.exists())
         .collect();
     if input.games() == 0 {
         return Ok(RunRatings {

@@ -16,6 +16,7 @@
 //! openings = "openings/qango6.txt"  # opening suite (instead of opening_plies); relative to this file
 //! openings_order = "sequential" # or "random" (one seeded shuffle); the suite cycles when short
 //! openings_start = 0           # index of the first pair's opening
+//! shard = "2/4"                # play only shard 2 of 4 (needs a fixed seed; `arena merge`)
 //!
 //! [[bot]]
 //! name = "random"
@@ -44,6 +45,7 @@ use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use super::shard::Shard;
 use crate::games::Variant;
 use crate::protocol::TimeControl;
 use crate::referee::BotSpec;
@@ -119,6 +121,9 @@ pub struct TournamentConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// (Boxed: most runs have none, and the config is moved around.)
     pub openings: Option<Box<OpeningSuite>>,
+    /// This run plays only this shard of the schedule (`--shard K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl TournamentConfig {
@@ -169,6 +174,11 @@ impl TournamentConfig {
             grace_ms: sourced(self.grace_ms.into(), "grace_ms"),
             sync_interval_ms: sourced(self.sync_interval_ms.into(), "sync_interval_ms"),
             startup_failures: sourced(self.startup_failures.into(), "startup_failures"),
+            shard: self.shard.map(|shard| Sourced {
+                value: shard.to_string(),
+                origin: unlocated("shard"),
+            }),
+            seed_is_default: false,
             bots: self
                 .bots
                 .iter()
@@ -223,6 +233,8 @@ pub struct Overrides {
     pub grace_ms: Option<u64>,
     pub sync_interval_ms: Option<u64>,
     pub startup_failures: Option<u32>,
+    /// `--shard K/N`.
+    pub shard: Option<String>,
     /// `NAME=COMMAND LINE`.
     pub bots: Vec<String>,
     /// `--sandbox`: every bot runs in the sandbox, whatever the file says.
@@ -253,6 +265,7 @@ struct RawTournament {
     grace_ms: Option<Spanned<i64>>,
     sync_interval_ms: Option<Spanned<i64>>,
     startup_failures: Option<Spanned<i64>>,
+    shard: Option<Spanned<String>>,
     /// Default for bots without their own `sandbox` setting.
     sandbox: Option<bool>,
     openings: Option<Spanned<PathBuf>>,
@@ -381,6 +394,10 @@ struct Resolved {
     grace_ms: Sourced<i128>,
     sync_interval_ms: Sourced<i128>,
     startup_failures: Sourced<i128>,
+    /// `K/N` as written, when given.
+    shard: Option<Sourced<String>>,
+    /// Neither the file nor a flag set the seed (it is random).
+    seed_is_default: bool,
     /// File bots (with directories resolved), then bots given on the
     /// command line, each replacing a bot of the same name.
     bots: Vec<Sourced<BotSpec>>,
@@ -752,6 +769,21 @@ fn resolve_all(
             DEFAULT_STARTUP_FAILURES.into(),
             int,
         ),
+        shard: match (&overrides.shard, &t.shard) {
+            (Some(flag), _) => Some(Sourced {
+                value: flag.clone(),
+                origin: Origin::Flag("--shard".into()),
+            }),
+            (None, Some(spanned)) => Some(Sourced {
+                value: spanned.get_ref().clone(),
+                origin: Origin::File {
+                    field: "shard",
+                    span: spanned.span(),
+                },
+            }),
+            (None, None) => None,
+        },
+        seed_is_default: overrides.seed.is_none() && t.seed.is_none(),
         bots,
     })
 }
@@ -807,6 +839,22 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         at_most(n, u32::MAX.into())
     })? as u32;
     let openings = validate_openings(&r, src, opening_plies)?;
+    let shard = match &r.shard {
+        None => None,
+        Some(given) => {
+            let shard: Shard = given
+                .value
+                .parse()
+                .map_err(|message| src.at(&given.origin, message))?;
+            if r.seed_is_default {
+                let message = format!(
+                    "shard {shard} needs a fixed seed (`seed` in the file or --seed), the same for every shard: with a random seed each shard would play another tournament"
+                );
+                return Err(src.at(&given.origin, message));
+            }
+            Some(shard)
+        }
+    };
 
     let mut names = BTreeSet::new();
     for bot in &r.bots {
@@ -848,6 +896,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         startup_failures,
         bots: r.bots.into_iter().map(|b| b.value).collect(),
         openings,
+        shard,
     })
 }
 
@@ -1288,6 +1337,7 @@ cwd = "bots"
             grace_ms: Some(250),
             sync_interval_ms: Some(50),
             startup_failures: Some(5),
+            shard: None,
             sandbox: false,
             bots: vec!["b=node b.js".into(), "c=./c --fast".into()],
             ..Default::default()

@@ -417,7 +417,7 @@ fn write_batch(
 
 /// The `"id"` of a `games.jsonl` line, reading past the rest of the
 /// record without keeping it.
-fn record_id(line: &[u8]) -> anyhow::Result<u64> {
+pub(crate) fn record_id(line: &[u8]) -> anyhow::Result<u64> {
     #[derive(Deserialize)]
     struct Id {
         id: Option<Value>,

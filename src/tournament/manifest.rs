@@ -18,6 +18,7 @@ use super::config::TournamentConfig;
 use super::identity::{identify, BotIdentity};
 use super::openings::Openings;
 use super::schedule::{game_pair, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION};
+use super::shard::{self, Shard};
 
 pub use super::output_files::MANIFEST_FILE;
 
@@ -30,6 +31,11 @@ pub struct Manifest {
     pub format: u32,
     /// `arena` version that started the run.
     pub arena_version: String,
+    /// The tournament's identity ([`shard::identity`]): the same for every
+    /// shard of one tournament and for their merge. Files written before
+    /// sharding existed have none (empty).
+    #[serde(default)]
+    pub identity: String,
     pub config: TournamentConfig,
     pub plan: Plan,
     /// SHA-256 of each bot's program files when the run started (absent in
@@ -82,10 +88,14 @@ impl Manifest {
     }
 
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
+        // A config always serializes (plain data); an empty identity would
+        // only make `arena merge` refuse the directory.
+        let identity = shard::identity(&config).unwrap_or_default();
         Manifest {
             programs: identify(&config.bots),
             format: MANIFEST_FORMAT,
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
+            identity,
             config,
             plan,
         }
@@ -144,6 +154,11 @@ impl Manifest {
             }
         }
         Ok(manifest)
+    }
+
+    /// The part of the schedule this run plays (the whole when unsharded).
+    pub fn shard(&self) -> Shard {
+        self.config.shard.unwrap_or(Shard::WHOLE)
     }
 
     /// The round-robin schedule, if the plan is one.

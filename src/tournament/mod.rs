@@ -3,6 +3,9 @@
 //!
 //! - [`config`]: the tournament file and flags, resolved into [`TournamentConfig`].
 //! - [`schedule`]: who plays whom, with which colours and opening.
+//! - [`shard`]: a tournament split into independent runs (`--shard K/N`),
+//!   and the identity that ties them together.
+//! - [`merge`]: shards' output directories joined into one (`arena merge`).
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
 //! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end (by a
 //!   writer thread, synced by time), repaired on resume.
@@ -29,6 +32,7 @@ pub mod games_reader;
 pub mod identity;
 pub mod journal;
 pub mod manifest;
+pub mod merge;
 pub mod openings;
 pub mod output_files;
 pub mod preflight;
@@ -37,6 +41,7 @@ pub mod round_robin;
 pub mod runner;
 pub mod schedule;
 pub mod session;
+pub mod shard;
 pub mod sprt;
 pub mod suite_gen;
 

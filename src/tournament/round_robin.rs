@@ -11,6 +11,7 @@ use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Score
 use super::runner::{Flow, GameFeed};
 use super::schedule::{RoundRobinSchedule, ScheduledGame};
 use super::session::Session;
+use super::shard::Shard;
 use crate::referee::GameRow;
 
 /// How to begin.
@@ -24,10 +25,11 @@ pub enum Start {
     },
 }
 
-/// The scheduled games not played yet, in schedule order, each computed
-/// when it is due; finished games are one bit each.
+/// The scheduled games not played yet (of this run's shard), in schedule
+/// order, each computed when it is due; finished games are one bit each.
 pub struct RoundRobinFeed {
     schedule: RoundRobinSchedule,
+    shard: Shard,
     next_id: u64,
     done: GameSet,
     board: Scoreboard,
@@ -37,10 +39,22 @@ impl RoundRobinFeed {
     pub fn new(schedule: RoundRobinSchedule) -> RoundRobinFeed {
         RoundRobinFeed {
             schedule,
+            shard: Shard::WHOLE,
             next_id: 0,
             done: GameSet::new(),
             board: Scoreboard::default(),
         }
+    }
+
+    /// Plays only `shard`'s games of the schedule.
+    pub fn with_shard(mut self, shard: Shard) -> RoundRobinFeed {
+        self.shard = shard;
+        self
+    }
+
+    /// Games this run plays: its shard's part of the schedule.
+    pub fn total(&self) -> u64 {
+        self.shard.games_of(self.schedule.len())
     }
 
     /// Counts a game finished before this run: it is not played again.
@@ -52,16 +66,19 @@ impl RoundRobinFeed {
 
     /// Scheduled games not finished yet.
     pub fn remaining(&self) -> u64 {
-        let done_in_schedule = self.done.len().min(self.schedule.len());
-        self.schedule.len() - done_in_schedule
+        let total = self.total();
+        total - self.done.len().min(total)
     }
 }
 
 impl GameFeed for RoundRobinFeed {
     fn next_game(&mut self) -> anyhow::Result<Option<ScheduledGame>> {
-        while self.next_id < self.schedule.len() {
-            let id = self.next_id;
-            self.next_id += 1;
+        loop {
+            let id = self.shard.next_game(self.next_id);
+            if id >= self.schedule.len() {
+                break;
+            }
+            self.next_id = id + 1;
             if !self.done.contains(id) {
                 return self.schedule.game(id);
             }
@@ -107,14 +124,14 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
             session.dir.display()
         );
     };
-    let total = schedule.len();
+    let mut feed = RoundRobinFeed::new(schedule).with_shard(session.manifest.shard());
+    let total = feed.total();
     output.started(&RunStarted {
         config: &session.manifest.config,
         dir: &session.dir,
         kind: RunKind::RoundRobin { games: total },
     });
 
-    let mut feed = RoundRobinFeed::new(schedule);
     session.visit_finished(|row| {
         feed.add_finished(&row);
         Ok(())

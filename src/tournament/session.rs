@@ -60,6 +60,7 @@ impl Session {
         manifest.config.out = dir.to_path_buf();
         let names = manifest.config.bot_names();
         let schedule = manifest.schedule();
+        let shard = manifest.shard();
         let check = |row: &GameRow| -> anyhow::Result<()> {
             let game = match &schedule {
                 Some(schedule) => schedule.game(row.id)?,
@@ -68,6 +69,9 @@ impl Session {
             let Some(game) = game else {
                 bail!("game {} is not part of this run's plan", row.id);
             };
+            if !shard.contains_game(row.id) {
+                bail!("game {} is not part of this run's shard {shard}", row.id);
+            }
             let expected = (
                 manifest.config.variant.as_str(),
                 names[game.white].as_str(),

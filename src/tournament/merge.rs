@@ -1,0 +1,711 @@
+//! `arena merge`: the output directories of a tournament's shards joined
+//! into one directory, as if one unsharded run had played every game.
+//!
+//! Checks, before anything is written: every directory holds a round-robin
+//! of the same tournament (same identity, [`super::shard::identity`]), all
+//! are shards of one split (same N), and no shard is given twice. While
+//! merging: every game belongs to its directory's shard, no game appears
+//! twice, and which games are missing (per shard, as ranges).
+//!
+//! Order and memory: the merged `games.csv` and `games.jsonl` are in game id
+//! order. Shards write games in finishing order, so each shard's file is
+//! first checked in one streaming pass; a file already in id order is
+//! streamed as it is, any other is cut into sorted runs of at most
+//! `run_bytes` ([`RUN_BYTES`] by default) in temporary files (an external merge sort). Then one k-way
+//! merge over all shards' sorted streams writes both files. Memory is
+//! bounded by the run size and one line per open run, whatever the number
+//! of games. A game counts as finished only if both files of its shard hold
+//! it (as for `--resume`); an unfinished last line (a shard killed mid-write)
+//! is left out. The input directories are only read.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context};
+
+use super::journal::{csv_header, record_id, GAMES_CSV, GAMES_JSONL};
+use super::manifest::{Manifest, Plan};
+use super::shard::Shard;
+
+/// Default largest in-memory run of the external sort, in bytes of lines.
+pub const RUN_BYTES: usize = 32 << 20;
+/// Missing ranges listed per shard; the rest are only counted.
+const LISTED_RANGES: usize = 20;
+
+/// What a merge found and wrote.
+#[derive(Debug)]
+pub struct MergeOutcome {
+    pub dir: PathBuf,
+    /// Games written.
+    pub games: u64,
+    /// Games of the schedule.
+    pub total: u64,
+    /// Shards with no directory given: (shard, its games).
+    pub absent: Vec<(Shard, u64)>,
+    /// Missing games of the shards that were given.
+    pub missing: Vec<MissingGames>,
+    /// Things left out that a crash explains (unfinished lines, games in
+    /// one file only), for the user.
+    pub notes: Vec<String>,
+}
+
+impl MergeOutcome {
+    pub fn missing_games(&self) -> u64 {
+        let absent: u64 = self.absent.iter().map(|(_, games)| games).sum();
+        absent + self.missing.iter().map(|m| m.games).sum::<u64>()
+    }
+
+    pub fn complete(&self) -> bool {
+        self.missing_games() == 0
+    }
+}
+
+/// The games one shard's directory lacks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissingGames {
+    pub shard: Shard,
+    pub dir: PathBuf,
+    pub games: u64,
+    /// The first [`LISTED_RANGES`] runs of consecutive missing games of the
+    /// shard (its own games: ids of other shards in between are not
+    /// missing), as (first id, last id).
+    pub ranges: Vec<(u64, u64)>,
+    /// Runs not listed.
+    pub more_ranges: u64,
+}
+
+impl MissingGames {
+    /// "4-7, 12, 20-23 and 3 more ranges".
+    pub fn ranges_text(&self) -> String {
+        let mut text = self
+            .ranges
+            .iter()
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        if self.more_ranges > 0 {
+            text.push_str(&format!(" and {} more ranges", self.more_ranges));
+        }
+        text
+    }
+
+    fn add(&mut self, shard: Shard, from: u64, end: u64) {
+        let Some(last) = shard.prev_game(end).filter(|&last| last >= from) else {
+            return;
+        };
+        self.games += shard.games_of(end) - shard.games_of(from);
+        if self.ranges.len() < LISTED_RANGES {
+            self.ranges.push((from, last));
+        } else {
+            self.more_ranges += 1;
+        }
+    }
+}
+
+/// One input directory.
+struct Input {
+    dir: PathBuf,
+    manifest: Manifest,
+    shard: Shard,
+}
+
+/// Merges the shard directories `dirs` into `out`. `Err` when the
+/// directories do not fit together (naming the directory) or a file is
+/// unreadable; missing games are not an error, they are in the outcome.
+pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<MergeOutcome> {
+    let inputs = read_inputs(dirs)?;
+    check_out(out, &inputs)?;
+    let first = &inputs[0].manifest;
+    let schedule = first.schedule().expect("checked to be a round-robin");
+    let total = schedule.len();
+    let count = inputs[0].shard.count;
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create output directory {}", out.display()))?;
+
+    let temp = TempDir::create(out)?;
+    let mut notes = Vec::new();
+    let mut streams = Vec::new();
+    for input in &inputs {
+        let sort = Sort {
+            temp: &temp,
+            run_bytes,
+        };
+        let csv = SortedLines::open(&input.dir.join(GAMES_CSV), true, csv_id, &sort, &mut notes)?;
+        let jsonl = SortedLines::open(
+            &input.dir.join(GAMES_JSONL),
+            false,
+            record_id,
+            &sort,
+            &mut notes,
+        )?;
+        streams.push(Joined {
+            csv,
+            jsonl,
+            dir: input.dir.clone(),
+        });
+    }
+
+    let csv_path = out.join(GAMES_CSV);
+    let jsonl_path = out.join(GAMES_JSONL);
+    let mut csv_out = temp.writer(GAMES_CSV)?;
+    let mut jsonl_out = temp.writer(GAMES_JSONL)?;
+    csv_out.write_all(csv_header().as_bytes())?;
+    let mut missing: Vec<MissingGames> = inputs
+        .iter()
+        .map(|input| MissingGames {
+            shard: input.shard,
+            dir: input.dir.clone(),
+            games: 0,
+            ranges: Vec::new(),
+            more_ranges: 0,
+        })
+        .collect();
+    let mut expected: Vec<u64> = inputs.iter().map(|i| i.shard.next_game(0)).collect();
+    let mut last: Option<(u64, usize)> = None;
+    let mut games = 0;
+    let mut merged = KWayMerge::new(streams, &mut notes)?;
+    while let Some((id, source, (csv, jsonl))) = merged.next(&mut notes)? {
+        let input = &inputs[source];
+        if id >= total {
+            bail!(
+                "{}: game {id} is not part of the tournament (it has {total} games)",
+                input.dir.display()
+            );
+        }
+        if !input.shard.contains_game(id) {
+            bail!(
+                "{}: holds game {id}, which is not part of its shard {}",
+                input.dir.display(),
+                input.shard
+            );
+        }
+        if let Some((previous, other)) = last.filter(|&(previous, _)| previous == id) {
+            debug_assert_eq!(previous, id);
+            bail!(
+                "game {id} appears twice: in {} and in {}",
+                inputs[other].dir.display(),
+                input.dir.display()
+            );
+        }
+        last = Some((id, source));
+        missing[source].add(input.shard, expected[source], id);
+        expected[source] = input.shard.next_game(id + 1);
+        csv_out.write_all(&csv)?;
+        csv_out.write_all(b"\n")?;
+        jsonl_out.write_all(&jsonl)?;
+        jsonl_out.write_all(b"\n")?;
+        games += 1;
+    }
+    for (source, input) in inputs.iter().enumerate() {
+        missing[source].add(input.shard, expected[source], total);
+    }
+    missing.retain(|m| m.games > 0);
+    temp.finish(csv_out, &csv_path)?;
+    temp.finish(jsonl_out, &jsonl_path)?;
+
+    let mut manifest = first.clone();
+    manifest.config.shard = None;
+    manifest.config.out = out.to_path_buf();
+    manifest.write(out)?;
+    drop(temp);
+
+    let given: Vec<u64> = inputs.iter().map(|i| i.shard.index).collect();
+    let absent = (1..=count)
+        .filter(|index| !given.contains(index))
+        .map(|index| {
+            let shard = Shard { index, count };
+            (shard, shard.games_of(total))
+        })
+        .collect();
+    // Standings, pairwise, model, crosstable and the report come from the
+    // merged games.csv, rated by the front end as at the end of a run.
+    Ok(MergeOutcome {
+        dir: out.to_path_buf(),
+        games,
+        total,
+        absent,
+        missing,
+        notes,
+    })
+}
+
+/// Reads every directory's `tournament.json` and checks that they are
+/// shards of one round-robin, each given once.
+fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
+    if dirs.is_empty() {
+        bail!("no directories to merge");
+    }
+    let mut inputs: Vec<Input> = Vec::with_capacity(dirs.len());
+    let mut shards: BTreeMap<u64, usize> = BTreeMap::new();
+    for dir in dirs {
+        let manifest = Manifest::read(dir)?;
+        if let Plan::Sprt(_) = manifest.plan {
+            bail!(
+                "{} holds an SPRT run; only round-robin shards can be merged",
+                dir.display()
+            );
+        }
+        if manifest.identity.is_empty() {
+            bail!(
+                "{}: tournament.json has no tournament identity (written by an arena without sharding)",
+                dir.display()
+            );
+        }
+        let shard = manifest.shard();
+        if let Some(first) = inputs.first() {
+            if manifest.identity != first.manifest.identity {
+                bail!(
+                    "{} is from another tournament: identity {}, but {} has {} (settings or seed differ)",
+                    dir.display(),
+                    manifest.identity,
+                    first.dir.display(),
+                    first.manifest.identity
+                );
+            }
+            if shard.count != first.shard.count {
+                bail!(
+                    "{} is shard {shard} but {} is shard {}: merge the shards of one split",
+                    dir.display(),
+                    first.dir.display(),
+                    first.shard
+                );
+            }
+        }
+        if let Some(&other) = shards.get(&shard.index) {
+            bail!(
+                "{} and {} both hold shard {shard}: their games would appear twice",
+                inputs[other].dir.display(),
+                dir.display()
+            );
+        }
+        shards.insert(shard.index, inputs.len());
+        inputs.push(Input {
+            dir: dir.clone(),
+            manifest,
+            shard,
+        });
+    }
+    Ok(inputs)
+}
+
+/// The output directory must not be an input, nor hold another tournament
+/// or a shard (a previous merge of the same tournament is replaced).
+fn check_out(out: &Path, inputs: &[Input]) -> anyhow::Result<()> {
+    let canonical = |path: &Path| path.canonicalize().ok();
+    if let Some(out_path) = canonical(out) {
+        if let Some(input) = inputs
+            .iter()
+            .find(|i| canonical(&i.dir).as_ref() == Some(&out_path))
+        {
+            bail!(
+                "the output directory {} is one of the inputs ({}); choose another",
+                out.display(),
+                input.dir.display()
+            );
+        }
+    }
+    if Manifest::path(out).exists() {
+        let existing = Manifest::read(out)
+            .with_context(|| format!("{} already holds something else", out.display()))?;
+        if existing.identity != inputs[0].manifest.identity || existing.config.shard.is_some() {
+            bail!(
+                "{} already holds another tournament or a shard; choose another output directory",
+                out.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The id of a `games.csv` row: its first field.
+fn csv_id(line: &[u8]) -> anyhow::Result<u64> {
+    let field = line.split(|&b| b == b',').next().unwrap_or_default();
+    std::str::from_utf8(field)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .ok_or_else(|| anyhow!("the row does not start with a game id"))
+}
+
+type KeyFn = fn(&[u8]) -> anyhow::Result<u64>;
+
+/// Complete, non-blank lines of a file, one at a time; an unterminated last
+/// line (cut off by a kill) is left out and noted.
+struct Lines {
+    reader: BufReader<File>,
+    path: PathBuf,
+    number: usize,
+    buffer: Vec<u8>,
+}
+
+impl Lines {
+    fn open(path: &Path) -> anyhow::Result<Lines> {
+        let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        Ok(Lines {
+            reader: BufReader::with_capacity(1 << 16, file),
+            path: path.to_path_buf(),
+            number: 0,
+            buffer: Vec::new(),
+        })
+    }
+
+    fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<&[u8]>> {
+        loop {
+            self.buffer.clear();
+            let read = self
+                .reader
+                .read_until(b'\n', &mut self.buffer)
+                .with_context(|| format!("cannot read {}", self.path.display()))?;
+            if read == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            if self.buffer.last() != Some(&b'\n') {
+                notes.push(format!(
+                    "{}:{}: left out an unfinished last line (cut off by a kill)",
+                    self.path.display(),
+                    self.number
+                ));
+                return Ok(None);
+            }
+            self.buffer.pop();
+            if self.buffer.last() == Some(&b'\r') {
+                self.buffer.pop();
+            }
+            if !self.buffer.iter().all(u8::is_ascii_whitespace) {
+                return Ok(Some(&self.buffer));
+            }
+        }
+    }
+}
+
+/// Where and in what pieces files out of order are sorted.
+struct Sort<'a> {
+    temp: &'a TempDir,
+    run_bytes: usize,
+}
+
+/// A file's lines in id order (the file itself when it is in order, else
+/// its sorted runs merged); an id twice is an error.
+struct SortedLines {
+    order: Order,
+    path: PathBuf,
+    last: Option<u64>,
+}
+
+enum Order {
+    Direct { lines: Lines, key: KeyFn },
+    Runs(KWayMerge<RunReader>),
+}
+
+impl SortedLines {
+    /// Checks the file (every key readable, the header right) and sorts it
+    /// into runs unless it is in id order already.
+    fn open(
+        path: &Path,
+        header: bool,
+        key: KeyFn,
+        sort: &Sort,
+        notes: &mut Vec<String>,
+    ) -> anyhow::Result<SortedLines> {
+        let mut lines = Lines::open(path)?;
+        let mut sorted = true;
+        let mut previous = None;
+        skip_header(&mut lines, header, notes)?;
+        while let Some(line) = lines.next(notes)? {
+            let id = key(line).with_context(|| format!("{}:{}", path.display(), lines.number))?;
+            if previous.is_some_and(|p| p > id) {
+                sorted = false;
+            }
+            previous = Some(id);
+        }
+        let mut lines = Lines::open(path)?;
+        let mut quiet = Vec::new();
+        skip_header(&mut lines, header, &mut quiet)?;
+        let sorted_lines = |order| SortedLines {
+            order,
+            path: path.to_path_buf(),
+            last: None,
+        };
+        if sorted {
+            return Ok(sorted_lines(Order::Direct { lines, key }));
+        }
+        let mut runs = Vec::new();
+        let mut batch: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut bytes = 0;
+        loop {
+            let line = lines.next(&mut quiet)?;
+            let full = bytes >= sort.run_bytes;
+            if (line.is_none() || full) && !batch.is_empty() {
+                runs.push(sort.temp.write_run(&mut batch)?);
+                bytes = 0;
+            }
+            let Some(line) = line else { break };
+            bytes += line.len() + 16;
+            batch.push((key(line)?, line.to_vec()));
+        }
+        Ok(sorted_lines(Order::Runs(KWayMerge::new(runs, &mut quiet)?)))
+    }
+}
+
+fn skip_header(lines: &mut Lines, header: bool, notes: &mut Vec<String>) -> anyhow::Result<()> {
+    if !header {
+        return Ok(());
+    }
+    let expected = csv_header();
+    let path = lines.path.clone();
+    match lines.next(notes)? {
+        Some(line) if line == expected.trim_end().as_bytes() => Ok(()),
+        Some(line) => bail!(
+            "{}:1: expected the header {:?}, found {:?}",
+            path.display(),
+            expected.trim_end(),
+            String::from_utf8_lossy(line)
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Something that yields `(id, item)` in id order.
+trait Sorted {
+    type Item;
+    fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<(u64, Self::Item)>>;
+}
+
+impl Sorted for SortedLines {
+    type Item = Vec<u8>;
+
+    fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<(u64, Vec<u8>)>> {
+        // Notes about the file were made when it was checked.
+        let _ = notes;
+        let next = match &mut self.order {
+            Order::Direct { lines, key } => match lines.next(&mut Vec::new())? {
+                Some(line) => Some((key(line)?, line.to_vec())),
+                None => None,
+            },
+            Order::Runs(merge) => merge.next(&mut Vec::new())?.map(|(id, _, line)| (id, line)),
+        };
+        if let Some((id, _)) = &next {
+            if self.last == Some(*id) {
+                bail!("{}: game {id} appears twice", self.path.display());
+            }
+            self.last = Some(*id);
+        }
+        Ok(next)
+    }
+}
+
+/// One shard: its `games.csv` rows joined with its `games.jsonl` records by
+/// id; a game in one file only is left out (noted), a game twice in one
+/// file is an error.
+struct Joined {
+    csv: SortedLines,
+    jsonl: SortedLines,
+    dir: PathBuf,
+}
+
+impl Sorted for Joined {
+    type Item = (Vec<u8>, Vec<u8>);
+
+    fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<(u64, Self::Item)>> {
+        let mut csv = self.csv.next(notes)?;
+        let mut jsonl = self.jsonl.next(notes)?;
+        loop {
+            match (csv.take(), jsonl.take()) {
+                (Some((a, row)), Some((b, record))) if a == b => {
+                    return Ok(Some((a, (row, record))));
+                }
+                (Some((a, _)), other) if other.as_ref().is_none_or(|(b, _)| a < *b) => {
+                    notes.push(self.one_sided(a, GAMES_CSV));
+                    jsonl = other;
+                    csv = self.csv.next(notes)?;
+                }
+                (other, Some((b, _))) => {
+                    notes.push(self.one_sided(b, GAMES_JSONL));
+                    csv = other;
+                    jsonl = self.jsonl.next(notes)?;
+                }
+                (_, None) => return Ok(None),
+            }
+        }
+    }
+}
+
+impl Joined {
+    fn one_sided(&self, id: u64, file: &str) -> String {
+        format!(
+            "{}: game {id} is only in {file} (its shard was stopped while writing it); counted as missing",
+            self.dir.display()
+        )
+    }
+}
+
+/// A k-way merge by id over sorted streams; ties come out in stream order.
+/// Yields `(id, stream index, item)`.
+struct KWayMerge<S: Sorted> {
+    streams: Vec<S>,
+    heads: Vec<Option<S::Item>>,
+    heap: BinaryHeap<Reverse<(u64, usize)>>,
+}
+
+impl<S: Sorted> KWayMerge<S> {
+    fn new(mut streams: Vec<S>, notes: &mut Vec<String>) -> anyhow::Result<KWayMerge<S>> {
+        let mut heads = Vec::with_capacity(streams.len());
+        let mut heap = BinaryHeap::with_capacity(streams.len());
+        for (index, stream) in streams.iter_mut().enumerate() {
+            match stream.next(notes)? {
+                Some((id, item)) => {
+                    heap.push(Reverse((id, index)));
+                    heads.push(Some(item));
+                }
+                None => heads.push(None),
+            }
+        }
+        Ok(KWayMerge {
+            streams,
+            heads,
+            heap,
+        })
+    }
+
+    fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<(u64, usize, S::Item)>> {
+        let Some(Reverse((id, index))) = self.heap.pop() else {
+            return Ok(None);
+        };
+        let item = self.heads[index]
+            .take()
+            .expect("a head for every heap entry");
+        if let Some((next_id, next)) = self.streams[index].next(notes)? {
+            self.heap.push(Reverse((next_id, index)));
+            self.heads[index] = Some(next);
+        }
+        Ok(Some((id, index, item)))
+    }
+}
+
+/// A sorted run written by [`TempDir::write_run`]: lines `ID<TAB>LINE`.
+struct RunReader {
+    lines: Lines,
+}
+
+impl Sorted for RunReader {
+    type Item = Vec<u8>;
+
+    fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<(u64, Vec<u8>)>> {
+        let Some(line) = self.lines.next(notes)? else {
+            return Ok(None);
+        };
+        let tab = line
+            .iter()
+            .position(|&b| b == b'\t')
+            .ok_or_else(|| anyhow!("a sorted run line without an id"))?;
+        let id = std::str::from_utf8(&line[..tab])?.parse()?;
+        Ok(Some((id, line[tab + 1..].to_vec())))
+    }
+}
+
+/// `OUT/.merge-tmp`: sorted runs and the files being written; removed when
+/// dropped, whatever happened.
+struct TempDir {
+    path: PathBuf,
+    runs: std::cell::Cell<usize>,
+}
+
+impl TempDir {
+    fn create(out: &Path) -> anyhow::Result<TempDir> {
+        let path = out.join(".merge-tmp");
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        Ok(TempDir {
+            path,
+            runs: std::cell::Cell::new(0),
+        })
+    }
+
+    /// Sorts `batch` by id (stable) and writes it as the next run; empties it.
+    fn write_run(&self, batch: &mut Vec<(u64, Vec<u8>)>) -> anyhow::Result<RunReader> {
+        batch.sort_by_key(|(id, _)| *id);
+        let number = self.runs.get();
+        self.runs.set(number + 1);
+        let path = self.path.join(format!("run-{number}"));
+        let mut out = BufWriter::new(
+            File::create(&path).with_context(|| format!("cannot write {}", path.display()))?,
+        );
+        for (id, line) in batch.drain(..) {
+            write!(out, "{id}\t")?;
+            out.write_all(&line)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(RunReader {
+            lines: Lines::open(&path)?,
+        })
+    }
+
+    fn writer(&self, name: &str) -> anyhow::Result<BufWriter<File>> {
+        let path = self.path.join(name);
+        Ok(BufWriter::with_capacity(
+            1 << 16,
+            File::create(&path).with_context(|| format!("cannot write {}", path.display()))?,
+        ))
+    }
+
+    /// Syncs a file from [`TempDir::writer`] and moves it to `target`.
+    fn finish(&self, writer: BufWriter<File>, target: &Path) -> anyhow::Result<()> {
+        let name = target.file_name().unwrap_or_default();
+        let file = writer
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("cannot write {}", target.display()))?;
+        file.sync_all()
+            .with_context(|| format!("cannot write {}", target.display()))?;
+        std::fs::rename(self.path.join(name), target)
+            .with_context(|| format!("cannot write {}", target.display()))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_ids_are_the_first_field() {
+        assert_eq!(csv_id(b"17,0,8,qango6").unwrap(), 17);
+        assert!(csv_id(b"x,0").is_err());
+    }
+
+    #[test]
+    fn missing_ranges_follow_the_shards_own_games() {
+        let shard = Shard { index: 2, count: 3 };
+        let mut missing = MissingGames {
+            shard,
+            dir: PathBuf::new(),
+            games: 0,
+            ranges: Vec::new(),
+            more_ranges: 0,
+        };
+        // Shard 2/3 has pairs 1, 4, 7: games 2-3, 8-9, 14-15.
+        missing.add(shard, 2, 14);
+        assert_eq!((missing.games, missing.ranges.clone()), (4, vec![(2, 9)]));
+        missing.add(shard, 15, 16);
+        assert_eq!(missing.ranges_text(), "2-9, 15");
+        missing.add(shard, 16, 20);
+        assert_eq!(missing.games, 5, "no shard game in 16..20");
+    }
+}
