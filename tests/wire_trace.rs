@@ -138,8 +138,11 @@ fn tournament_traces_only_the_bots_that_ask() {
         let other = if color == "white" { "black" } else { "white" };
         assert!(record.get(format!("{other}_trace")).is_none(), "{record}");
         let trace = record[format!("{color}_trace")].as_str().unwrap();
-        let log = record[format!("{color}_log")].as_str().unwrap();
-        assert_eq!(Path::new(trace).parent(), Path::new(log).parent());
+        // Next to the logs (the bot writes no stderr, so it has no log file).
+        assert!(
+            Path::new(trace).parent().unwrap().ends_with("logs"),
+            "{trace}"
+        );
         let trace = if Path::new(trace).is_absolute() {
             Path::new(trace).to_path_buf()
         } else {
