@@ -111,6 +111,9 @@ fn write_games(dir: &Path, games: u64) {
 }
 
 /// Wall time and peak RSS (KiB) of `command`, which must succeed.
+// The child is reaped by wait4 (which also gives its own peak RSS), not by
+// `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn measure(command: &mut Command) -> (Duration, i64) {
     let start = Instant::now();
     let child = command.spawn().expect("start the child");

@@ -82,7 +82,7 @@ const READ_BOARD: &str = r##"({
 fn judged_cells(record: &Value, n: usize) -> BTreeMap<String, String> {
     let moves: Vec<Value> = record["moves"].as_array().unwrap()[..n].to_vec();
     let input = json!({"game": record["game"], "moves": moves}).to_string();
-    let out = common::output_with_stdin(&mut common::arena().arg("judge"), input.as_bytes());
+    let out = common::output_with_stdin(common::arena().arg("judge"), input.as_bytes());
     let verdict: Value = serde_json::from_slice(&out.stdout).expect("judge prints JSON");
     let mut cells = BTreeMap::new();
     for (r, row) in verdict["board"]

@@ -94,7 +94,7 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
             rating.add(&row)?;
             per_variant
                 .entry(row.variant.clone())
-                .or_insert_with(RatingInput::new)
+                .or_default()
                 .add(&row)?;
             data.add(k, &row, record);
             Ok(())
