@@ -155,6 +155,19 @@ fn resume_completes(out: &Path, games: u64) {
     assert_no_referee_loss(out);
 }
 
+/// Waits for the run in `dir` (output in `dir/out`), which must stop with
+/// exit status 4 and `words` in its last line, having recorded fewer than
+/// `games` games and none of them lost to the referee.
+fn stops_for_the_referee(child: &mut std::process::Child, dir: &Path, games: u64, words: &[&str]) {
+    let status = wait_exit(child, Duration::from_secs(30));
+    let (stdout, stderr) = (read(dir, "arena.stdout"), read(dir, "arena.stderr"));
+    assert_stopped(status.code(), &stdout, &stderr, 4, words);
+    let out = dir.join("out");
+    let recorded = assert_consistent(&out).len() as u64;
+    assert!(recorded < games, "the run finished before the limit bit");
+    assert_no_referee_loss(&out);
+}
+
 /// Waits for `rows` games in games.csv while the child runs.
 fn wait_for_games(child: &mut std::process::Child, out: &Path, rows: usize, dir: &Path) {
     let end = Instant::now() + Duration::from_secs(30);
@@ -196,21 +209,16 @@ fn out_of_descriptors_at_start_and_during_the_run() {
     let mut child = spawn_arena_with(&resume_args(&out), dir.path(), |_| {});
     wait_for_games(&mut child, &out, 4, dir.path());
     shrink_descriptor_limit(child.id(), 12);
-    let status = wait_exit(&mut child, Duration::from_secs(30));
-    assert_stopped(
-        status.code(),
-        &read(dir.path(), "arena.stdout"),
-        &read(dir.path(), "arena.stderr"),
-        4,
+    stops_for_the_referee(
+        &mut child,
+        dir.path(),
+        games,
         &[
             "Stopped: arena ran out of file descriptors (EMFILE) 5 times in a row",
             "raise `ulimit -n` (now 12, hard limit 12)",
             "--resume",
         ],
     );
-    let recorded = assert_consistent(&out).len() as u64;
-    assert!(recorded < games, "the run finished before the limit bit");
-    assert_no_referee_loss(&out);
 
     resume_completes(&out, games);
 }
@@ -323,21 +331,16 @@ fn out_of_processes_at_start_and_during_the_run() {
         .unwrap();
     assert!(cgroup.current() >= threads.parse().unwrap());
     cgroup.set_max(&threads);
-    let status = wait_exit(&mut child, Duration::from_secs(30));
-    assert_stopped(
-        status.code(),
-        &read(dir.path(), "arena.stdout"),
-        &read(dir.path(), "arena.stderr"),
-        4,
+    stops_for_the_referee(
+        &mut child,
+        dir.path(),
+        games,
         &[
             "Stopped: arena could not start a process (EAGAIN) 5 times in a row",
             "pids.max",
             "--resume",
         ],
     );
-    let recorded = assert_consistent(&out).len() as u64;
-    assert!(recorded < games, "the run finished before the limit bit");
-    assert_no_referee_loss(&out);
 
     cgroup.set_max("max");
     resume_completes(&out, games);

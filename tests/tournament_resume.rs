@@ -115,20 +115,11 @@ fn line_of_game(out: &std::path::Path, file: &str, id: u64) -> usize {
 fn a_row_that_contradicts_its_record_stops_the_resume_naming_both_lines() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let instant = env!("CARGO_BIN_EXE_arena-instant-bot");
-    let (a, b) = (format!("a={instant}"), format!("b={instant}"));
-    let played = run_arena(&[
-        "tournament",
-        "--bot",
-        &a,
-        "--bot",
-        &b,
-        "--games",
-        "4",
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let bots = instant_bot_flags();
+    let mut args = vec!["tournament", "--games", "4", "--out", out.to_str().unwrap()];
+    args.extend(bots.iter().map(String::as_str));
+    args.push("--no-progress");
+    let played = run_arena(&args);
     assert_eq!(played.status.code(), Some(0), "{}", text(&played));
     // Game 2's row now says black won; its record still says white did.
     let csv_line = line_of_game(&out, "games.csv", 2);

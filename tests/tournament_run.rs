@@ -369,18 +369,15 @@ fn a_directory_with_another_runs_games_is_refused_and_left_as_it_was() {
     std::fs::create_dir(&out).unwrap();
     let foreign = "not arena's games\n";
     std::fs::write(out.join("games.csv"), foreign).unwrap();
-    let instant = env!("CARGO_BIN_EXE_arena-instant-bot");
-    let (a, b) = (format!("a={instant}"), format!("b={instant}"));
-    let refused = run_arena(&[
+    let bots = instant_bot_flags();
+    let mut args = vec![
         "tournament",
-        "--bot",
-        &a,
-        "--bot",
-        &b,
         "--out",
         out.to_str().unwrap(),
         "--no-progress",
-    ]);
+    ];
+    args.extend(bots.iter().map(String::as_str));
+    let refused = run_arena(&args);
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");

@@ -139,8 +139,8 @@ fn row_values(row: &GameRow) -> anyhow::Result<[Value; 5]> {
     Ok([
         Value::from(row.white.as_str()),
         Value::from(row.black.as_str()),
-        serde_json::to_value(&row.result)?,
-        serde_json::to_value(&row.reason)?,
+        serde_json::to_value(row.result)?,
+        serde_json::to_value(row.reason)?,
         Value::from(row.plies),
     ])
 }
@@ -176,24 +176,11 @@ fn read_line(path: &Path, number: usize) -> anyhow::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{GameResult, RuleReason};
+    use crate::games::GameResult;
+    use crate::referee::row::row_with_result;
 
     fn row() -> GameRow {
-        GameRow {
-            id: 3,
-            round: 0,
-            pair: 1,
-            variant: "qango6".into(),
-            white: "a".into(),
-            black: "b".into(),
-            opening: String::new(),
-            result: GameResult::WhiteWins,
-            reason: RuleReason::Group.into(),
-            plies: 9,
-            white_time_ms: 0,
-            black_time_ms: 0,
-            ended_utc: String::new(),
-        }
+        row_with_result(3, 1, "a", "b", GameResult::WhiteWins)
     }
 
     #[test]
@@ -201,9 +188,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let jsonl = dir.path().join("games.jsonl");
         let lines = [
-            r#"{"id":3,"white":"a","black":"b","result":"1-0","reason":"group","plies":9,"moves":[]}"#,
+            r#"{"id":3,"white":"a","black":"b","result":"1-0","reason":"group","plies":20,"moves":[]}"#,
             r#"{"id":4,"game":"qango6"}"#,
-            r#"{"id":5,"white":"a","black":"b","result":"0-1","reason":"group","plies":9}"#,
+            r#"{"id":5,"white":"a","black":"b","result":"0-1","reason":"group","plies":20}"#,
         ];
         std::fs::write(&jsonl, lines.join("\n") + "\n").unwrap();
         let mut agreement = Agreement::default();
@@ -231,11 +218,11 @@ mod tests {
             "{err}"
         );
         let mut plies = row();
-        plies.plies = 10;
+        plies.plies = 21;
         let err = agreement
             .check_row(&plies, (csv, 2), &jsonl)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("(plies 10 vs 9)"), "{err}");
+        assert!(err.contains("(plies 21 vs 20)"), "{err}");
     }
 }

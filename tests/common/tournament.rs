@@ -101,6 +101,18 @@ pub fn run_tournament(config: &Path, out: &Path) -> Output {
     ])
 }
 
+/// `--bot a=... --bot b=...`: two `arena-instant-bot`s, for runs whose
+/// games only need to happen fast.
+pub fn instant_bot_flags() -> [String; 4] {
+    let instant = env!("CARGO_BIN_EXE_arena-instant-bot");
+    [
+        "--bot".into(),
+        format!("a={instant}"),
+        "--bot".into(),
+        format!("b={instant}"),
+    ]
+}
+
 /// Runs arena with `args` to completion.
 pub fn run_arena(args: &[&str]) -> Output {
     arena().args(args).output().expect("run arena")
