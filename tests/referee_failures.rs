@@ -9,13 +9,16 @@
 //!
 //! The shortages are imposed on arena's own process from outside, as a
 //! crowded machine would: a hard `RLIMIT_NOFILE` set before exec, `prlimit`
-//! on the running process, a pids cgroup, a tiny tmpfs. The last two need
-//! root (as CI runs); elsewhere those tests say plainly that they skipped.
+//! on the running process, a pids cgroup (or, where none can be written,
+//! `RLIMIT_NPROC` with arena run as `nobody` and other processes of that
+//! user filling it), a tiny tmpfs. The last two need root (as CI runs);
+//! elsewhere those tests say plainly that they skipped.
 //! The bots are `arena-instant-bot`, so a game costs milliseconds.
 
 mod common;
 
 use std::ffi::CString;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -291,58 +294,188 @@ impl Drop for PidsCgroup {
     }
 }
 
+/// The user arena runs as under [`ProcessLimit::Nproc`]: `nobody`.
+const NOBODY: u32 = 65534;
+
+/// How a test limits arena's processes. Root ignores `RLIMIT_NPROC`, so
+/// either arena joins a pids cgroup of its own, or (where no cgroup can be
+/// written, as in many containers) it runs as `nobody` under
+/// `RLIMIT_NPROC`, which then counts all of that user's tasks.
+enum ProcessLimit {
+    Cgroup(PidsCgroup),
+    Nproc,
+}
+
+impl ProcessLimit {
+    fn choose() -> Result<ProcessLimit, String> {
+        match PidsCgroup::create("pids") {
+            Ok(cgroup) => Ok(ProcessLimit::Cgroup(cgroup)),
+            // SAFETY: geteuid has no preconditions.
+            Err(_) if unsafe { libc::geteuid() } == 0 => Ok(ProcessLimit::Nproc),
+            Err(why) => Err(format!(
+                "no writable pids cgroup ({why}), and not root, so arena cannot run as another user under RLIMIT_NPROC"
+            )),
+        }
+    }
+
+    /// What arena's messages call this limit.
+    fn name(&self) -> &'static str {
+        match self {
+            ProcessLimit::Cgroup(_) => "pids.max",
+            ProcessLimit::Nproc => "RLIMIT_NPROC",
+        }
+    }
+
+    /// Puts the child under the limit, `max` tasks (`None`: as many as a
+    /// run at `-j 1` needs, with room).
+    fn apply(&self, command: &mut Command, max: Option<u64>) {
+        match self {
+            ProcessLimit::Cgroup(cgroup) => {
+                cgroup.set_max(&max.map_or("max".to_string(), |m| m.to_string()));
+                cgroup.enter(command);
+            }
+            ProcessLimit::Nproc => {
+                command.uid(NOBODY).gid(NOBODY);
+                let max = max.unwrap_or(NPROC_ROOM);
+                // SAFETY: one async-signal-safe call on a stack value,
+                // between fork and exec.
+                unsafe {
+                    command.pre_exec(move || {
+                        let rl = libc::rlimit {
+                            rlim_cur: max,
+                            rlim_max: max,
+                        };
+                        if libc::setrlimit(libc::RLIMIT_NPROC, &rl) != 0 {
+                            return Err(std::io::Error::last_os_error());
+                        }
+                        Ok(())
+                    });
+                }
+            }
+        }
+    }
+
+    /// Takes every process left to the running child `pid`, so that no bot
+    /// (and no further thread) can start: the cgroup's limit drops to the
+    /// child's own threads, or other processes of `nobody` fill the user's
+    /// `RLIMIT_NPROC` (a process's limit can be lowered only by its own
+    /// user). The returned sleepers are ended when dropped.
+    fn starve(&self, pid: u32) -> Sleepers {
+        match self {
+            ProcessLimit::Cgroup(cgroup) => {
+                let threads: u64 = read(Path::new(&format!("/proc/{pid}")), "status")
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Threads:"))
+                    .and_then(|t| t.trim().parse().ok())
+                    .unwrap();
+                assert!(cgroup.current() > threads, "no bot in the cgroup");
+                cgroup.set_max(&threads.to_string());
+                Sleepers(Vec::new())
+            }
+            ProcessLimit::Nproc => {
+                // Enough that the limit stays reached after the bots of
+                // the game in flight and the idle ones have ended.
+                let fill = NPROC_ROOM.saturating_sub(tasks_of(NOBODY)) + 4;
+                let sleepers = (0..fill)
+                    .map(|_| {
+                        Command::new("sleep")
+                            .arg("120")
+                            .uid(NOBODY)
+                            .gid(NOBODY)
+                            .spawn()
+                            .expect("start a sleeper")
+                    })
+                    .collect();
+                Sleepers(sleepers)
+            }
+        }
+    }
+}
+
+/// `RLIMIT_NPROC` for arena as `nobody`: what the preflight wants at
+/// `-j 1` (its own threads counted generously), and a little more.
+const NPROC_ROOM: u64 = 48;
+
+/// Tasks (threads) whose real user is `uid`, which `RLIMIT_NPROC` counts.
+fn tasks_of(uid: u32) -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("status")).ok())
+        .filter(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|u| u.split_whitespace().next()?.parse::<u32>().ok())
+                == Some(uid)
+        })
+        .map(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|t| t.trim().parse().ok())
+                .unwrap_or(1)
+        })
+        .sum()
+}
+
+/// Processes this test started to use up a limit; killed on drop.
+struct Sleepers(Vec<std::process::Child>);
+
+impl Drop for Sleepers {
+    fn drop(&mut self) {
+        for sleeper in &mut self.0 {
+            let _ = sleeper.kill();
+            let _ = sleeper.wait();
+        }
+    }
+}
+
 #[test]
 fn out_of_processes_at_start_and_during_the_run() {
-    // RLIMIT_NPROC does not bind root, so the limit is a pids cgroup.
-    let cgroup = match PidsCgroup::create("pids") {
-        Ok(cgroup) => cgroup,
+    let limit = match ProcessLimit::choose() {
+        Ok(limit) => limit,
         Err(why) => {
-            println!("SKIPPED: no writable pids cgroup for an EAGAIN test ({why})");
+            println!("SKIPPED: cannot limit arena's processes for an EAGAIN test: {why}");
             return;
         }
     };
     let dir = tempfile::tempdir().unwrap();
+    // Written by `nobody` under RLIMIT_NPROC.
+    std::fs::set_permissions(dir.path(), PermissionsExt::from_mode(0o777)).unwrap();
     let out = dir.path().join("out");
     let games = 8 * 7;
     let config = round_robin(dir.path(), 1, &instant_bots(8, "b", &[]));
 
     // Too few processes for one game at a time: refused before the first
-    // game, naming the cgroup's limit.
-    cgroup.set_max("3");
-    let refused = run_with(&tournament_args(&config, &out), |c| cgroup.enter(c));
+    // game, naming the limit.
+    let refused = run_with(&tournament_args(&config, &out), |c| limit.apply(c, Some(3)));
     assert_stopped(
         refused.status.code(),
         &String::from_utf8_lossy(&refused.stdout),
         &String::from_utf8_lossy(&refused.stderr),
         2,
-        &["pids.max", "allows 3"],
+        &[limit.name(), "allows 3"],
     );
     assert_eq!(csv_rows_written(&out), 0);
 
     // Processes run out in the middle: the limit drops to what arena's own
     // threads use, so no bot (or thread) can start any more.
-    cgroup.set_max("max");
-    let mut child = spawn_arena_with(&resume_args(&out), dir.path(), |c| cgroup.enter(c));
+    let mut child = spawn_arena_with(&resume_args(&out), dir.path(), |c| limit.apply(c, None));
     wait_for_games(&mut child, &out, 4, dir.path());
-    let threads = read(Path::new(&format!("/proc/{}", child.id())), "status")
-        .lines()
-        .find_map(|l| l.strip_prefix("Threads:"))
-        .map(|t| t.trim().to_string())
-        .unwrap();
-    assert!(cgroup.current() >= threads.parse().unwrap());
-    cgroup.set_max(&threads);
+    let sleepers = limit.starve(child.id());
     stops_for_the_referee(
         &mut child,
         dir.path(),
         games,
         &[
             "Stopped: arena could not start a process (EAGAIN) 5 times in a row",
-            "pids.max",
+            "raise the process limit",
             "--resume",
         ],
     );
+    drop(sleepers);
 
-    cgroup.set_max("max");
     resume_completes(&out, games);
 }
 
