@@ -88,6 +88,11 @@ fn run_with(args: &[&str], adjust: impl FnOnce(&mut Command)) -> Output {
 /// Makes `limit` the soft and hard descriptor limit of the child, so that
 /// arena's own raise to the hard limit cannot help.
 fn descriptor_limit(command: &mut Command, limit: u64) {
+    child_limit(command, libc::RLIMIT_NOFILE, limit);
+}
+
+/// Sets the child's soft and hard `resource` limit to `limit` before exec.
+fn child_limit(command: &mut Command, resource: libc::__rlimit_resource_t, limit: u64) {
     // SAFETY: the closure runs in the child between fork and exec and makes
     // one async-signal-safe system call on a value on its stack.
     unsafe {
@@ -96,7 +101,7 @@ fn descriptor_limit(command: &mut Command, limit: u64) {
                 rlim_cur: limit,
                 rlim_max: limit,
             };
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &rl) != 0 {
+            if libc::setrlimit(resource, &rl) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
             Ok(())
@@ -336,21 +341,7 @@ impl ProcessLimit {
             }
             ProcessLimit::Nproc => {
                 command.uid(NOBODY).gid(NOBODY);
-                let max = max.unwrap_or(NPROC_ROOM);
-                // SAFETY: one async-signal-safe call on a stack value,
-                // between fork and exec.
-                unsafe {
-                    command.pre_exec(move || {
-                        let rl = libc::rlimit {
-                            rlim_cur: max,
-                            rlim_max: max,
-                        };
-                        if libc::setrlimit(libc::RLIMIT_NPROC, &rl) != 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                        Ok(())
-                    });
-                }
+                child_limit(command, libc::RLIMIT_NPROC, max.unwrap_or(NPROC_ROOM));
             }
         }
     }
