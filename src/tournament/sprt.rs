@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 
 use super::config::{check_concurrency, TournamentConfig};
 use super::game_set::GameSet;
@@ -235,7 +235,11 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutco
             session.dir.display()
         );
     };
-    let sprt = plan.sprt()?;
+    // Checked again on resume: tournament.json may come from an older arena
+    // or an editor, and bounds out of range must be an error, not a panic.
+    let sprt = plan
+        .sprt()
+        .with_context(|| Manifest::path(&session.dir).display().to_string())?;
     output.started(&RunStarted {
         config: &session.manifest.config,
         dir: &session.dir,
