@@ -184,6 +184,12 @@ fn report_works_in_a_real_browser() {
         html.contains(&format!("<title>arena report: {total} games</title>")),
         "one report over both directories"
     );
+    for variant in ["qango6", "quinque"] {
+        assert!(
+            html.contains(&format!("Elo in {variant} games only")),
+            "an Elo plot per variant"
+        );
+    }
 
     // A Qango game and a Quinque game (with a stack of 2 or more by ply N)
     // of at least N + 1 moves; directory 1 is qango, 2 is quinque.
