@@ -175,7 +175,7 @@ fn garbage_on_stdout_is_quoted() {
     assert!(line.starts_with("FAIL"), "{line}");
     assert!(
         stdout.contains(
-            "qango7 game 1 (bot as white), ply 0: expected a JSON object with \"type\", got invalid JSON"
+            "qango7 game 1 (bot as white), ply 0: answered a turn with a line that is not a move: expected a JSON object with \"type\", got invalid JSON"
         ) && stdout.contains("e4 is my move {not json"),
         "{stdout}"
     );

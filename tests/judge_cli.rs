@@ -43,6 +43,17 @@ fn an_unfinished_game_is_ongoing() {
     assert_eq!(v["status"], "ongoing");
     assert_eq!(v["winner"], Value::Null);
     assert_eq!(v["to_move"], "white");
+    // The position: a1 (row 1, column a) holds white's stone, c3 black's.
+    let board = v["board"].as_array().expect("board rows");
+    assert_eq!(board.len(), 5);
+    assert_eq!(board[0][0], "w1");
+    assert_eq!(board[2][2], "b1");
+    let stones = board
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .filter(|c| *c != ".")
+        .count();
+    assert_eq!(stones, 2);
 }
 
 #[test]

@@ -1,17 +1,24 @@
-//! The report in a real browser: headless Chromium loads report.html of a
-//! small real tournament (from file://, JavaScript on) and the DOM is
-//! checked: the viewer at `#game=…&ply=N` shows the discs of the game's
-//! first N moves (each Qango move puts the mover's disc on the named cell:
-//! the expectation comes from the record, not from the page's code), a
-//! failure link lists exactly the games it counts. Saves docs/report.png.
-//! Skipped, saying so, where Chromium is not installed (.ci/run installs it).
+//! The report in a real browser: headless Chromium, driven over the DevTools
+//! protocol by tests/browser/cdp.js (Node, no packages), loads one report
+//! over two small real tournaments (qango6 and quinque, so also "several
+//! directories make one report") from file:// with JavaScript on, and:
+//! no console errors or uncaught exceptions; the viewer opened at
+//! `#game=…&ply=N` shows exactly the position `arena judge` gives for the
+//! game's first N moves (Qango discs and Quinque stack heights, cell by cell
+//! in the DOM); the right-arrow key steps to ply N+1, again equal to
+//! `arena judge`'s; the crasher's crash link in the failure table, clicked,
+//! lists exactly the games it counts. Saves docs/report.png.
+//! Skipped, saying so, where Chromium or Node is not installed (.ci/run
+//! installs both).
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::tournament::{jsonl_records, run_arena, text, write_config, TestBot};
+use serde_json::{json, Value};
 
 fn chromium() -> Option<PathBuf> {
     ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
@@ -20,61 +27,104 @@ fn chromium() -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
-fn browser(chrome: &Path, profile: &Path, extra: &[&str], url: &str) -> String {
-    let out = Command::new(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(url)
+fn node_found() -> bool {
+    Command::new("node")
+        .arg("--version")
         .output()
-        .expect("run chromium");
-    assert!(out.status.success(), "chromium failed: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+        .is_ok_and(|o| o.status.success())
 }
 
-/// `(data-cell, data-content)` of every board cell in a dumped DOM.
-fn board_cells(dom: &str) -> Vec<(String, String)> {
-    dom.split("data-cell=\"")
-        .skip(1)
-        .map(|part| {
-            let cell = part.split('"').next().unwrap().to_string();
-            let content = part
-                .split("data-content=\"")
-                .nth(1)
-                .and_then(|c| c.split('"').next())
-                .unwrap()
-                .to_string();
-            (cell, content)
-        })
+/// What the page did: errors seen, and each step's result.
+struct Session {
+    errors: Vec<String>,
+    results: Vec<Value>,
+}
+
+/// Loads `url` and runs `steps` (see tests/browser/cdp.js).
+fn drive(chrome: &Path, profile: &Path, url: &str, steps: &Value) -> Session {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/cdp.js");
+    let out = Command::new("node")
+        .arg(script)
+        .arg(chrome)
+        .arg(profile)
+        .arg(url)
+        .arg(steps.to_string())
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "cdp.js failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("cdp.js prints JSON");
+    Session {
+        errors: v["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e.as_str().unwrap().to_string())
+            .collect(),
+        results: v["results"].as_array().unwrap().clone(),
+    }
+}
+
+/// The script that reads the viewer's board: `{cell: content}` of every
+/// board cell, plus the ply counter.
+const READ_BOARD: &str = r##"({
+  cells: Object.fromEntries([...document.querySelectorAll("#v-board td[data-cell]")]
+    .map((td) => [td.dataset.cell, td.dataset.content])),
+  ply: document.getElementById("v-ply").textContent,
+})"##;
+
+/// `{cell: content}` after the first `n` moves of `record`, from `arena
+/// judge`'s `board` (rows from 1, columns from a; `#` is off the board, so
+/// not a cell; a Qango disc is a stack of height 1 as the viewer names it).
+fn judged_cells(record: &Value, n: usize) -> BTreeMap<String, String> {
+    let moves: Vec<Value> = record["moves"].as_array().unwrap()[..n].to_vec();
+    let input = json!({"game": record["game"], "moves": moves}).to_string();
+    let out = common::output_with_stdin(common::arena().arg("judge"), input.as_bytes());
+    let verdict: Value = serde_json::from_slice(&out.stdout).expect("judge prints JSON");
+    let mut cells = BTreeMap::new();
+    for (r, row) in verdict["board"]
+        .as_array()
+        .expect("board")
+        .iter()
+        .enumerate()
+    {
+        for (c, cell) in row.as_array().unwrap().iter().enumerate() {
+            let content = match cell.as_str().unwrap() {
+                "#" => continue,
+                "w" => "w1",
+                "b" => "b1",
+                other => other,
+            };
+            let name = format!("{}{}", (b'a' + c as u8) as char, r + 1);
+            cells.insert(name, content.to_string());
+        }
+    }
+    cells
+}
+
+fn dom_cells(board: &Value) -> BTreeMap<String, String> {
+    board["cells"]
+        .as_object()
+        .expect("cells")
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
         .collect()
 }
 
-#[test]
-fn report_works_in_a_real_browser() {
-    let Some(chrome) = chromium() else {
-        println!("SKIPPED: chromium not installed (apt-get install chromium)");
-        return;
-    };
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
+/// Runs a tournament of `bots` in `variant` into `dir/NAME`; its records.
+fn tournament(dir: &Path, name: &str, variant: &str, bots: &[TestBot]) -> (PathBuf, Vec<Value>) {
+    let out = dir.join(name);
+    let work = dir.join(format!("{name}-config"));
+    std::fs::create_dir_all(&work).unwrap();
     let config = write_config(
-        tmp.path(),
-        "variant = \"qango6\"\ngames_per_pairing = 2\ntime_control = \"per-move=2000\"\nopening_plies = 0\nseed = 5",
-        &[
-            TestBot::new("good", "tests/bots/good_bot.py", &[]),
-            TestBot::new("good2", "tests/bots/good_bot.py", &[]),
-            TestBot::new("crasher", "tests/bots/crash.py", &[]),
-        ],
+        &work,
+        &format!(
+            "variant = \"{variant}\"\ngames_per_pairing = 2\ntime_control = \"per-move=2000\"\nopening_plies = 0\nseed = 5"
+        ),
+        bots,
     );
     let run = run_arena(&[
         "tournament",
@@ -83,44 +133,87 @@ fn report_works_in_a_real_browser() {
         out.to_str().unwrap(),
         "--no-progress",
     ]);
+    assert!(out.join("report.html").exists(), "{}", text(&run));
+    let records = jsonl_records(&out);
+    (out, records)
+}
+
+#[test]
+fn report_works_in_a_real_browser() {
+    let Some(chrome) = chromium() else {
+        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+        return;
+    };
+    if !node_found() {
+        println!("SKIPPED: node not installed (apt-get install nodejs)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (qango, qango_games) = tournament(
+        tmp.path(),
+        "qango",
+        "qango6",
+        &[
+            TestBot::new("good", "tests/bots/good_bot.py", &[]),
+            TestBot::new("good2", "tests/bots/good_bot.py", &[]),
+            TestBot::new("crasher", "tests/bots/crash.py", &[]),
+        ],
+    );
+    let (quinque, quinque_games) = tournament(
+        tmp.path(),
+        "quinque",
+        "quinque",
+        &[
+            TestBot::new("random", "bots/python/random_bot.py", &["--seed", "1"]),
+            TestBot::new("random2", "bots/python/random_bot.py", &["--seed", "2"]),
+        ],
+    );
+    let out = tmp.path().join("report");
+    let run = run_arena(&[
+        "report",
+        qango.to_str().unwrap(),
+        quinque.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let page = out.join("report.html");
     assert!(page.exists(), "{}", text(&run));
-    let records = jsonl_records(&out);
-    let profile = tmp.path().join("profile");
+    let total = qango_games.len() + quinque_games.len();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(&format!("<title>arena report: {total} games</title>")),
+        "one report over both directories"
+    );
+    for variant in ["qango6", "quinque"] {
+        assert!(
+            html.contains(&format!("Elo in {variant} games only")),
+            "an Elo plot per variant"
+        );
+    }
 
-    // The viewer at ply 3 of a game with at least 3 moves.
-    let game = records
+    // A Qango game and a Quinque game (with a stack of 2 or more by ply N)
+    // of at least N + 1 moves; directory 1 is qango, 2 is quinque.
+    let qango_game = qango_games
         .iter()
         .find(|r| r["moves"].as_array().unwrap().len() >= 4)
-        .expect("a game of 4 moves or more");
-    let key = format!("g{}", game["id"]);
-    let url = format!("file://{}#game={key}&ply=3", page.display());
-    let dom = browser(&chrome, &profile, &["--dump-dom"], &url);
-    let cells = board_cells(&dom);
-    assert!(!cells.is_empty(), "no board in the DOM");
-    let moves: Vec<&str> = game["moves"]
-        .as_array()
-        .unwrap()
+        .expect("a qango game of 4 moves or more");
+    let (quinque_game, n) = quinque_games
         .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
-    for (cell, content) in &cells {
-        let expected = match moves[..3].iter().position(|m| m == cell) {
-            Some(ply) if ply % 2 == 0 => "w1",
-            Some(_) => "b1",
-            None => ".",
-        };
-        assert_eq!(content, expected, "cell {cell} at ply 3 of {key}");
-    }
-    assert!(dom.contains("ply 3 / "), "the ply counter");
+        .flat_map(|r| {
+            let len = r["moves"].as_array().unwrap().len();
+            (1..len).map(move |n| (r, n))
+        })
+        .find(|(r, n)| {
+            judged_cells(r, *n)
+                .values()
+                .any(|c| c.ends_with('2') || c.ends_with('3'))
+        })
+        .expect("a quinque game with a stack of height 2 or more");
+    let qango_key = format!("d1g{}", qango_game["id"]);
+    let quinque_key = format!("d2g{}", quinque_game["id"]);
 
-    // Ply 4 differs from ply 3 (stepping forward changes the board).
-    let url4 = format!("file://{}#game={key}&ply=4", page.display());
-    let later = board_cells(&browser(&chrome, &profile, &["--dump-dom"], &url4));
-    assert_ne!(cells, later);
-
-    // The crasher's crash link lists exactly its crash losses.
-    let crashes: Vec<String> = records
+    // The crasher's crash losses, from the records.
+    let mut crashes: Vec<String> = qango_games
         .iter()
         .filter(|r| {
             let loser = if r["result"] == "1-0" {
@@ -130,35 +223,69 @@ fn report_works_in_a_real_browser() {
             };
             r["reason"] == "crash" && loser == "crasher"
         })
-        .map(|r| format!("g{}", r["id"]))
+        .map(|r| format!("d1g{}", r["id"]))
         .collect();
+    crashes.sort();
     assert!(!crashes.is_empty(), "the crasher crashed");
-    let url = format!(
-        "file://{}#list&bot=crasher&result=loss&reason=crash",
-        page.display()
+
+    let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.png");
+    let open = |key: &str, ply: usize| {
+        format!(
+            "new Promise((done) => {{ addEventListener('hashchange', () => done({READ_BOARD}), {{ once: true }}); location.hash = '#game={key}&ply={ply}'; }})"
+        )
+    };
+    let click_crash_link = r##"new Promise((done) => {
+  const row = [...document.querySelectorAll("#failures tr")].find((tr) => tr.cells[0] && tr.cells[0].textContent === "crasher");
+  const column = [...document.querySelectorAll("#failures tr th")].findIndex((th) => th.textContent === "crash");
+  addEventListener("hashchange", () => done([...document.querySelectorAll("#games tbody tr")].map((tr) => tr.dataset.key)), { once: true });
+  row.cells[column].querySelector("a").click();
+})"##;
+    let steps = json!([
+        {"eval": READ_BOARD},
+        {"key": "ArrowRight"},
+        {"eval": READ_BOARD},
+        {"eval": open(&quinque_key, n)},
+        {"eval": click_crash_link},
+        // The README's picture: the top of the page under a finished game.
+        {"eval": "window.scrollTo(0, 0)"},
+        {"eval": open(&qango_key, qango_game["moves"].as_array().unwrap().len())},
+        {"screenshot": shot.display().to_string(), "width": 1200, "height": 1300},
+    ]);
+    let url = format!("file://{}#game={qango_key}&ply=3", page.display());
+    let profile = tmp.path().join("profile");
+    let session = drive(&chrome, &profile, &url, &steps);
+    assert_eq!(session.errors, Vec::<String>::new(), "console errors");
+    let r = &session.results;
+
+    // The shared link opens the game at ply 3: arena judge's position.
+    assert_eq!(
+        dom_cells(&r[0]),
+        judged_cells(qango_game, 3),
+        "{qango_key} at ply 3"
     );
-    let dom = browser(&chrome, &profile, &["--dump-dom"], &url);
-    let mut listed: Vec<String> = dom
-        .split("<tr data-key=\"")
-        .skip(1)
-        .map(|p| p.split('"').next().unwrap().to_string())
+    assert!(r[0]["ply"].as_str().unwrap().starts_with("ply 3 / "));
+    // The right arrow steps to ply 4, which differs from ply 3.
+    assert!(r[2]["ply"].as_str().unwrap().starts_with("ply 4 / "));
+    assert_eq!(
+        dom_cells(&r[2]),
+        judged_cells(qango_game, 4),
+        "{qango_key} at ply 4"
+    );
+    assert_ne!(dom_cells(&r[0]), dom_cells(&r[2]));
+    // Quinque stack heights.
+    assert_eq!(
+        dom_cells(&r[3]),
+        judged_cells(quinque_game, n),
+        "{quinque_key} at ply {n}"
+    );
+    // The failure link lists exactly the games it counts.
+    let mut listed: Vec<String> = r[4]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap().to_string())
         .collect();
     listed.sort();
-    let mut expected = crashes.clone();
-    expected.sort();
-    assert_eq!(listed, expected);
-
-    // The screenshot for the README.
-    let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/report.png");
-    let url = format!("file://{}#game={key}&ply=3", page.display());
-    browser(
-        &chrome,
-        &profile,
-        &[
-            "--window-size=1200,1300",
-            &format!("--screenshot={}", shot.display()),
-        ],
-        &url,
-    );
+    assert_eq!(listed, crashes);
     assert!(shot.exists());
 }

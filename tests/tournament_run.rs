@@ -174,6 +174,15 @@ fn ctrl_c_stops_cleanly_writes_standings_and_resume_finishes() {
     // Standings of the bots that have played so far.
     // (header plus at least two bots)
     assert!(line_count(&out.join("standings.csv")) > 2);
+    // And report.html over exactly the games played so far.
+    let page = std::fs::read_to_string(out.join("report.html")).expect("report.html after Ctrl-C");
+    assert!(
+        page.contains(&format!(
+            "<title>arena report: {} games</title>",
+            done.len()
+        )),
+        "{stdout}"
+    );
     wait_until_gone(&tag);
 
     let output = run_arena(&[
@@ -277,6 +286,10 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
         assert_eq!(row.reason, "crash", "{row:?}");
     }
     assert_eq!(line_count(&out.join("standings.csv")), 1 + 2);
+    // The report has the LLR path of the SPRT, ending at the printed LLR.
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(page.contains("<section id=\"sprt\">"), "no SPRT section");
+    assert!(page.contains("good vs crash, LLR "), "no LLR line");
     wait_until_gone(&tag);
 }
 

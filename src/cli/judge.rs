@@ -134,5 +134,7 @@ pub fn judge(input: &[u8]) -> Result<Value, Value> {
         "plies": pos.ply(),
         "cells": outcome.map(|o| o.cells).unwrap_or_default(),
         "to_move": if pos.is_over() { None } else { Some(pos.to_move()) },
+        // The position after the moves, as a turn's STATE writes it.
+        "board": pos.state_json()["board"].take(),
     }))
 }

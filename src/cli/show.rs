@@ -61,9 +61,20 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .min(record.moves.len());
     let mut pos = Position::new(variant);
     let stdin = std::io::stdin();
+    if args.ply.is_none() {
+        println!("Enter shows the next ply, q then Enter quits.");
+    }
     for (ply, m) in record.moves.iter().enumerate().take(last) {
-        pos.play_str(m)
-            .map_err(|e| anyhow!("ply {}: {m}: {}", ply + 1, e.message))?;
+        if let Err(e) = pos.play_str(m) {
+            // The move that ended the game by the referee's verdict (an
+            // illegal move is recorded as played): the board stays.
+            println!(
+                "\nply {}: {m} was refused by the rules: {}",
+                ply + 1,
+                e.message
+            );
+            break;
+        }
         if args.ply.is_none() {
             let ms = record.move_times_ms.get(ply).copied().unwrap_or(0);
             println!("\nply {}: {m} ({ms} ms)", ply + 1);
@@ -77,6 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.ply.is_some() {
         println!("ply {last}");
         print!("{}", render::position(&pos, ansi));
+    }
+    if last == record.moves.len() {
+        println!("{}: {}", record.result, record.message);
     }
     Ok(0)
 }

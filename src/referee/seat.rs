@@ -314,7 +314,10 @@ impl Seat {
                         FailureReason::ProtocolError,
                         "answered a turn with \"ready\" instead of \"move\" (ready answers hello only)",
                     )),
-                    Err(e) => Err(Failure::new(FailureReason::ProtocolError, e.to_string())),
+                    Err(e) => Err(Failure::new(
+                        FailureReason::ProtocolError,
+                        format!("answered a turn with a line that is not a move: {e} (stdout carries protocol lines only; write logs to stderr)"),
+                    )),
                 }
             }
             ReadLine::Timeout => Err(Failure::new(

@@ -346,6 +346,7 @@ mod tests {
     use super::*;
     use crate::games::RuleReason;
     use crate::referee::row::row_with_result;
+    use crate::stats::Score;
 
     /// Four games by hand: a beats b as white by a group, b beats a as white
     /// when a times out, a and c draw (full board, 36 plies), c beats b as
@@ -425,6 +426,84 @@ mod tests {
         let data = games();
         assert_eq!(data.progression.last().unwrap().games, 4);
         assert!(data.progression.len() <= CHECKPOINTS as usize + 1);
+    }
+
+    #[test]
+    fn progression_ends_at_the_standings_of_all_games() {
+        let data = games();
+        let last = data.progression.last().unwrap();
+        let rows = [
+            row_with_result(0, 0, "a", "b", GameResult::WhiteWins),
+            row_with_result(1, 0, "b", "a", GameResult::WhiteWins),
+            row_with_result(2, 1, "a", "c", GameResult::Draw),
+            row_with_result(3, 1, "b", "c", GameResult::BlackWins),
+        ];
+        let report = crate::report::rating::RatingReport::from_rows(&rows).unwrap();
+        for r in &report.standings.rows {
+            let point = last.ratings.iter().find(|p| p.bot == r.bot).unwrap();
+            assert_eq!(
+                (point.elo, point.low, point.high),
+                (r.elo, r.elo_low, r.elo_high)
+            );
+        }
+    }
+
+    /// One real record (as in games.jsonl): two opening moves, then white
+    /// 47 ms, black 0 ms, white 55 ms, per move 400 ms.
+    const RECORD: &str = r#"{"black":"b","black_time_ms":0,"cells":["d4","e4","d5"],
+        "duration_ms":740,"game":"qango6","game_id":"g1","message":"white wins",
+        "move_times_ms":[0,0,47,0,55],"moves":["e4","f2","d5","c6","d4"],
+        "opening":["e4","f2"],"plies":5,"reason":"group","result":"1-0",
+        "time_control":{"move_ms":400,"type":"per_move"},"white":"a",
+        "white_time_ms":102,"winner":"white"}"#;
+
+    #[test]
+    fn move_times_skip_the_opening_and_keep_the_limit() {
+        let record: GameRecord = serde_json::from_str(RECORD).unwrap();
+        let mut data = ReportData::new(1);
+        data.add(0, &record.to_games_row(1, 0, 0), Some(&record));
+        let white = data.move_times[0].summary().unwrap();
+        assert_eq!((white.moves, white.median_ms, white.max_ms), (2, 47, 55));
+        let black = data.move_times[1].summary().unwrap();
+        assert_eq!((black.moves, black.max_ms), (1, 0));
+        assert_eq!(data.move_times[0].move_limit_ms, Some(400));
+        assert_eq!(data.move_times[1].clock_base_ms, None);
+    }
+
+    #[test]
+    fn the_llr_path_counts_a_pair_once_both_games_are_in() {
+        let sprt = Sprt::new(crate::stats::SprtConfig {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: crate::stats::EloModel::Normalized,
+        })
+        .unwrap();
+        let mut path = LlrPath::new(sprt, "a".into(), "b".into());
+        // Pair 0: a wins as white (game 0) and as black (game 1), the second
+        // game finishing first. Pair 1: a draws both.
+        let rows = [
+            row_with_result(1, 0, "b", "a", GameResult::BlackWins),
+            row_with_result(0, 0, "a", "b", GameResult::WhiteWins),
+            row_with_result(2, 1, "a", "b", GameResult::Draw),
+            row_with_result(3, 1, "b", "a", GameResult::Draw),
+        ];
+        path.add(&rows[0]);
+        assert_eq!(path.points, [(0, 0.0)], "half a pair is no point");
+        for row in &rows[1..] {
+            path.add(row);
+        }
+        path.finish();
+        let mut one = Pentanomial::default();
+        one.add(Score::Win, Score::Win);
+        let mut two = one;
+        two.add(Score::Draw, Score::Draw);
+        assert_eq!(
+            path.points,
+            [(0, 0.0), (1, sprt.llr(&one)), (2, sprt.llr(&two))]
+        );
+        assert!(path.points[1].1 > 0.0, "a won the first pair");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod moves;
 pub mod plots;
 mod sections;
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Component, Path, PathBuf};
@@ -24,6 +25,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 
 use crate::referee::{GameRecord, GameRow};
+use crate::report::rating_input::RatingInput;
 use crate::tournament::games_reader::visit_games_csv;
 use crate::tournament::journal::write_atomically_with;
 use crate::tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
@@ -85,16 +87,22 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
             }
         }
     }
-    let mut rating = crate::report::rating_input::RatingInput::new();
+    let mut rating = RatingInput::new();
+    // Each variant rated on its own too, for one Elo plot per variant.
+    let mut per_variant: BTreeMap<String, RatingInput> = BTreeMap::new();
     for (k, source) in sources.iter().enumerate() {
         visit_source(source, |row, record| {
             rating.add(&row)?;
+            per_variant
+                .entry(row.variant.clone())
+                .or_default()
+                .add(&row)?;
             data.add(k, &row, record);
             Ok(())
         })?;
     }
     data.finish();
-    let page = sections::render(&sources, &data, rating)?;
+    let page = sections::render(&sources, &data, rating, per_variant)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
         .expect("the template holds the games marker");
@@ -126,6 +134,7 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
                     white: bot_index(&data, &row.white).unwrap_or(0),
                     black: bot_index(&data, &row.black).unwrap_or(0),
                     logs: [log(&record.white_log), log(&record.black_log)],
+                    traces: [log(&record.white_trace), log(&record.black_trace)],
                 };
                 w.write_all(game_line(&ctx, record).as_bytes())?;
                 w.write_all(b"\n")?;

@@ -20,7 +20,7 @@ pub const INDEX_ALPHABET: &[u8; 64] =
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// The columns of a game line, for the page's script (which reads them by name).
-pub const FIELDS: [&str; 16] = [
+pub const FIELDS: [&str; 18] = [
     "key",
     "dir",
     "variant",
@@ -36,6 +36,8 @@ pub const FIELDS: [&str; 16] = [
     "cells",
     "white_log",
     "black_log",
+    "white_trace",
+    "black_trace",
     "message",
 ];
 
@@ -117,8 +119,11 @@ pub struct LineContext<'a> {
     pub dir: usize,
     pub white: usize,
     pub black: usize,
-    /// Links to the two logs, relative to the page (`None`: no log).
+    /// Links to the two stderr logs, relative to the page (`None`: no log;
+    /// logs are created on a bot's first byte of stderr).
     pub logs: [Option<String>; 2],
+    /// Links to the two wire traces (`None`: the bot was not traced).
+    pub traces: [Option<String>; 2],
 }
 
 /// The game's line (without the newline).
@@ -132,7 +137,7 @@ pub fn game_line(ctx: &LineContext, record: &GameRecord) -> String {
     let log = |l: &Option<String>| l.as_deref().map(escape).unwrap_or_default();
     let _ = write!(
         line,
-        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
         escape(ctx.key),
         ctx.dir,
         escape(&record.game),
@@ -148,6 +153,8 @@ pub fn game_line(ctx: &LineContext, record: &GameRecord) -> String {
         record.cells.join(","),
         log(&ctx.logs[0]),
         log(&ctx.logs[1]),
+        log(&ctx.traces[0]),
+        log(&ctx.traces[1]),
         escape(&record.message),
     );
     line

@@ -3,6 +3,8 @@
 //! messages cannot inject markup). The game table is not rendered here: the
 //! caller streams it where [`GAMES_MARKER`] stands.
 
+use std::collections::BTreeMap;
+
 use minijinja::{context, Environment};
 use serde::Serialize;
 
@@ -15,6 +17,8 @@ use crate::referee::format_time_control;
 use crate::referee::lines::variant_info_json;
 use crate::report::rating::RatingReport;
 use crate::report::rating_input::RatingInput;
+use crate::report::standings::Standings;
+use crate::tournament::openings::OpeningOrder;
 use crate::tournament::Plan;
 
 /// Where the game lines go in the rendered page.
@@ -31,10 +35,19 @@ struct Setting {
     variant: String,
     time_control: String,
     games_per_pairing: String,
-    opening_plies: String,
+    openings: String,
     seed: String,
     arena_version: String,
-    bots: Vec<(String, String)>,
+    bots: Vec<BotSetting>,
+}
+
+/// A bot as the settings show it: its command and the SHA-256 of each
+/// program file arena identified it by (tournament.json's `programs`).
+#[derive(Serialize)]
+struct BotSetting {
+    name: String,
+    command: String,
+    identity: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -110,6 +123,25 @@ fn pct(part: u64, whole: u64) -> String {
     }
 }
 
+/// Where the run's openings came from: a suite file (with its SHA-256,
+/// size, order and start) or random legal plies.
+fn openings_text(c: &crate::tournament::config::TournamentConfig) -> String {
+    match &c.openings {
+        Some(suite) => format!(
+            "suite {} (sha256 {}): {} openings, {} order from index {}",
+            suite.file.display(),
+            suite.sha256,
+            suite.openings.len(),
+            match suite.order {
+                OpeningOrder::Sequential => "sequential",
+                OpeningOrder::Random => "random",
+            },
+            suite.start
+        ),
+        None => format!("{} random legal plies per pair", c.opening_plies),
+    }
+}
+
 fn settings(sources: &[Source]) -> Vec<Setting> {
     sources
         .iter()
@@ -135,13 +167,23 @@ fn settings(sources: &[Source]) -> Vec<Setting> {
                         variant: c.variant.clone(),
                         time_control: format_time_control(&c.time_control),
                         games_per_pairing: c.games_per_pairing.to_string(),
-                        opening_plies: c.opening_plies.to_string(),
+                        openings: openings_text(c),
                         seed: c.seed.to_string(),
                         arena_version: m.arena_version.clone(),
                         bots: c
                             .bots
                             .iter()
-                            .map(|b| (b.name.clone(), b.command.join(" ")))
+                            .map(|b| BotSetting {
+                                name: b.name.clone(),
+                                command: b.command.join(" "),
+                                identity: m
+                                    .programs
+                                    .iter()
+                                    .filter(|p| p.bot == b.name)
+                                    .flat_map(|p| &p.files)
+                                    .map(|f| format!("{} sha256 {}", f.path.display(), f.sha256))
+                                    .collect(),
+                            })
                             .collect(),
                     }
                 }
@@ -151,7 +193,7 @@ fn settings(sources: &[Source]) -> Vec<Setting> {
                     variant: "-".into(),
                     time_control: "-".into(),
                     games_per_pairing: "-".into(),
-                    opening_plies: "-".into(),
+                    openings: "-".into(),
                     seed: "-".into(),
                     arena_version: "-".into(),
                     bots: Vec::new(),
@@ -201,11 +243,50 @@ fn page_data(sources: &[Source], data: &ReportData) -> String {
     json.to_string().replace("</", "<\\/")
 }
 
+/// Point and whiskers of each bot's Elo, in standings order.
+fn elo_plot(standings: &Standings) -> String {
+    let bots: Vec<_> = standings
+        .rows
+        .iter()
+        .map(|r| (r.bot.clone(), r.elo, r.elo_low, r.elo_high))
+        .collect();
+    plots::elo_intervals(&bots)
+}
+
+/// With games of several variants, `(variant, Elo plot)` of each variant's
+/// games rated on their own (a variant whose fit fails says why instead).
+fn variant_elo_plots(per_variant: BTreeMap<String, RatingInput>) -> Vec<(String, String)> {
+    if per_variant.len() < 2 {
+        return Vec::new();
+    }
+    per_variant
+        .into_iter()
+        .map(|(variant, input)| match RatingReport::from_input(input) {
+            Ok(report) => (variant, elo_plot(&report.standings)),
+            Err(e) => (
+                variant,
+                format!(
+                    "<p class=\"error\">No ratings: {}</p>",
+                    escape_html(&format!("{e:#}"))
+                ),
+            ),
+        })
+        .collect()
+}
+
+/// Escapes text placed in markup that the template marks safe.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// Renders the page, with [`GAMES_MARKER`] where the game lines go.
 pub fn render(
     sources: &[Source],
     data: &ReportData,
     rating: RatingInput,
+    per_variant: BTreeMap<String, RatingInput>,
 ) -> anyhow::Result<String> {
     let report = if rating.games() > 0 {
         Some(RatingReport::from_input(rating))
@@ -220,14 +301,8 @@ pub fn render(
     let standings = report.as_ref().map(|r| &r.standings);
     let order = data.order_like(standings);
 
-    let elo_svg = standings.map(|s| {
-        let bots: Vec<_> = s
-            .rows
-            .iter()
-            .map(|r| (r.bot.clone(), r.elo, r.elo_low, r.elo_high))
-            .collect();
-        plots::elo_intervals(&bots)
-    });
+    let elo_svg = standings.map(elo_plot);
+    let variant_elo = variant_elo_plots(per_variant);
     let cross: Vec<CrossRow> = order
         .iter()
         .map(|&a| CrossRow {
@@ -352,6 +427,7 @@ pub fn render(
         standings => standings.map(|s| s.rows.clone()),
         rating_error => rating_error,
         elo_svg => elo_svg,
+        variant_elo => variant_elo,
         cross => cross,
         failure_names => FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
         failures => failures,

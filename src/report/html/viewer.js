@@ -84,12 +84,20 @@
     $("v-result").textContent = g.result + " by " + g.reason + (f[F.message] ? " — " + dec(f[F.message]) : "");
     const logs = $("v-logs");
     logs.textContent = "";
-    [["white", F.white_log, g.white], ["black", F.black_log, g.black]].forEach(([side, idx, bot]) => {
-      if (f[idx]) {
-        if (logs.childNodes.length) logs.appendChild(document.createTextNode(" · "));
-        logs.appendChild(el("a", { href: dec(f[idx]), class: "log-" + side }, "stderr of " + data.bots[bot] + " (" + side + ")"));
-      }
-    });
+    // A log exists only when the bot wrote to stderr (files are created on
+    // the first byte); a trace only when the bot was traced.
+    [["white", F.white_log, F.white_trace, g.white], ["black", F.black_log, F.black_trace, g.black]]
+      .forEach(([side, log, trace, bot]) => {
+        const line = el("span", { class: "logs-" + side }, data.bots[bot] + " (" + side + "): ");
+        if (f[log]) line.appendChild(el("a", { href: dec(f[log]), class: "log-" + side }, "stderr log"));
+        else line.appendChild(document.createTextNode("no stderr log (it wrote nothing)"));
+        if (f[trace]) {
+          line.appendChild(document.createTextNode(" · "));
+          line.appendChild(el("a", { href: dec(f[trace]), class: "trace-" + side }, "wire trace"));
+        }
+        logs.appendChild(line);
+        logs.appendChild(el("br"));
+      });
     const list = $("v-moves");
     list.textContent = "";
     cur.moves.forEach((m, i) => {
@@ -192,6 +200,8 @@
       return;
     }
     if (params.has("list")) {
+      $("viewer").hidden = true;
+      cur = null;
       const bot = data.bots.indexOf(params.get("bot") || "");
       fBot.value = bot >= 0 ? String(bot) : "";
       fColour.value = params.get("colour") || "";

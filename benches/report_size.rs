@@ -1,0 +1,204 @@
+//! report.html for big runs: its size, the time and peak memory of
+//! `arena report DIR` (a child process, so its peak RSS is its own), and the
+//! time Chromium takes to load the page and run its script, for 10,000 and
+//! 100,000 games.
+//!
+//! Run: `cargo bench --bench report_size` (`ARENA_BENCH_GAMES=N1,N2,...`
+//! replaces the sizes). The games are synthetic but real games: random
+//! playouts of qango6 by the rules engine between five bots in a round
+//! robin, 2-ply openings, move times drawn at random under a 400 ms per-move
+//! limit, written as `games.jsonl` and `games.csv` in the journal's format
+//! under `target/tmp/report-bench-N` (kept, so `arena report` can be tried
+//! on them). The page load is navigation start to the end of the load event
+//! as the page measures it (`performance.timing`) in headless Chromium driven
+//! by tests/browser/cdp.js (skipped without Chromium or Node).
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use arena::games::{Color, Position, Variant};
+use arena::protocol::{GameResult, Reason, TimeControl};
+use arena::referee::GameRecord;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+const BOTS: [&str; 5] = ["alpha", "beta", "gamma", "delta", "epsilon"];
+const MOVE_MS: u64 = 400;
+
+/// One random qango6 game between `white` and `black`.
+fn random_game(rng: &mut SmallRng, id: u64, white: &str, black: &str) -> GameRecord {
+    let variant = Variant::by_id("qango6").expect("qango6");
+    let mut pos = Position::new(variant);
+    let mut moves = Vec::new();
+    let mut times = Vec::new();
+    while !pos.is_over() {
+        let legal = pos.legal_moves();
+        let m = legal[rng.gen_range(0..legal.len())];
+        pos.play(&m).expect("a legal move");
+        moves.push(m.to_string());
+        times.push(if moves.len() <= 2 {
+            0
+        } else {
+            rng.gen_range(1..MOVE_MS / 2)
+        });
+    }
+    let outcome = pos.outcome().expect("the game is over");
+    let result = match outcome.winner {
+        Some(Color::White) => GameResult::WhiteWins,
+        Some(Color::Black) => GameResult::BlackWins,
+        None => GameResult::Draw,
+    };
+    let side_time = |side: usize| times.iter().skip(side).step_by(2).sum();
+    GameRecord {
+        game: variant.id.to_string(),
+        game_id: format!("g{id}"),
+        white: white.to_string(),
+        black: black.to_string(),
+        time_control: TimeControl::PerMove { move_ms: MOVE_MS },
+        opening: moves[..2].to_vec(),
+        plies: moves.len() as u32,
+        move_times_ms: times.clone(),
+        moves,
+        result,
+        winner: outcome.winner,
+        reason: Reason::Rule(outcome.reason),
+        message: format!("{result} by {}", outcome.reason),
+        cells: outcome.cells.iter().map(|c| c.to_string()).collect(),
+        white_time_ms: side_time(0),
+        black_time_ms: side_time(1),
+        white_log: Some(PathBuf::from(format!("logs/g{id}-white-{white}.log"))),
+        black_log: None,
+        white_log_tail: None,
+        black_log_tail: None,
+        warnings: Vec::new(),
+        white_trace: None,
+        black_trace: None,
+        duration_ms: 1000,
+        ended_utc: "2026-12-01T00:00:00Z".to_string(),
+    }
+}
+
+/// Writes `games` synthetic games into `dir` (games.jsonl and games.csv).
+fn write_games(dir: &Path, games: u64) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut jsonl = BufWriter::new(std::fs::File::create(dir.join("games.jsonl")).unwrap());
+    let mut csv = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_path(dir.join("games.csv"))
+        .unwrap();
+    let mut rng = SmallRng::seed_from_u64(games);
+    let pairings: Vec<(usize, usize)> = (0..BOTS.len())
+        .flat_map(|a| (a + 1..BOTS.len()).map(move |b| (a, b)))
+        .collect();
+    for id in 0..games {
+        let (a, b) = pairings[(id / 2) as usize % pairings.len()];
+        let (white, black) = if id % 2 == 0 { (a, b) } else { (b, a) };
+        let record = random_game(&mut rng, id, BOTS[white], BOTS[black]);
+        let (round, pair) = (id / 2 / pairings.len() as u64, id / 2);
+        let mut line = serde_json::to_value(&record).unwrap();
+        let object = line.as_object_mut().unwrap();
+        object.insert("id".into(), id.into());
+        object.insert("round".into(), round.into());
+        object.insert("pair".into(), pair.into());
+        serde_json::to_writer(&mut jsonl, &line).unwrap();
+        jsonl.write_all(b"\n").unwrap();
+        csv.serialize(record.to_games_row(id, round, pair)).unwrap();
+    }
+    jsonl.flush().unwrap();
+    csv.flush().unwrap();
+}
+
+/// Wall time and peak RSS (KiB) of `command`, which must succeed.
+// The child is reaped by wait4 (which also gives its own peak RSS), not by
+// `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn measure(command: &mut Command) -> (Duration, i64) {
+    let start = Instant::now();
+    let child = command.spawn().expect("start the child");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own child, not yet waited for; both pointers point to
+    // live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let elapsed = start.elapsed();
+    assert_eq!(waited, pid, "wait4");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "the child failed: {command:?}"
+    );
+    (elapsed, usage.ru_maxrss)
+}
+
+/// Milliseconds from navigation start to the end of the load event (the
+/// page's script has run: list and filters built), as the page itself
+/// measures them in Chromium driven by tests/browser/cdp.js. (`--dump-dom`
+/// wall time would mostly measure printing the 30 MB DOM.)
+fn chromium_load(chrome: &Path, profile: &Path, url: &str) -> Option<f64> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/cdp.js");
+    let steps =
+        r#"[{"eval": "performance.timing.loadEventEnd - performance.timing.navigationStart"}]"#;
+    let out = Command::new("node")
+        .arg(script)
+        .arg(chrome)
+        .arg(profile)
+        .arg(url)
+        .arg(steps)
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    assert_eq!(v["errors"], serde_json::json!([]), "errors in the page");
+    v["results"][0].as_f64()
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else is understood.
+    let sizes: Vec<u64> = std::env::var("ARENA_BENCH_GAMES")
+        .unwrap_or_else(|_| "10000,100000".into())
+        .split(',')
+        .map(|n| n.trim().parse().expect("ARENA_BENCH_GAMES: numbers"))
+        .collect();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/tmp");
+    let chrome = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists());
+    let profile = root.join("report-bench-profile");
+    std::fs::create_dir_all(&root).unwrap();
+    println!("games     report.html  generation  peak RSS   load in Chromium");
+    for games in sizes {
+        let dir = root.join(format!("report-bench-{games}"));
+        if !dir.join("games.csv").exists() {
+            write_games(&dir, games);
+        }
+        let (took, peak_kib) = measure(
+            Command::new(env!("CARGO_BIN_EXE_arena"))
+                .arg("report")
+                .arg(&dir)
+                .stdout(std::process::Stdio::null()),
+        );
+        let page = dir.join("report.html");
+        let bytes = std::fs::metadata(&page).unwrap().len();
+        // The best of three loads: the machine is shared and the first load
+        // of a fresh profile pays Chromium's own start-up.
+        let url = format!("file://{}", page.display());
+        let load = chrome.as_ref().and_then(|chrome| {
+            (0..3)
+                .filter_map(|_| chromium_load(chrome, &profile, &url))
+                .min_by(f64::total_cmp)
+        });
+        println!(
+            "{games:>7}  {:>8.1} MB  {:>8.2} s  {:>5.0} MiB  {}",
+            bytes as f64 / 1e6,
+            took.as_secs_f64(),
+            peak_kib as f64 / 1024.0,
+            load.map_or("skipped (no chromium or node)".to_string(), |ms| format!(
+                "{:.2} s",
+                ms / 1000.0
+            )),
+        );
+    }
+}
