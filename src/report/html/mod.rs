@@ -40,8 +40,8 @@ pub struct Source {
 /// Where a `games.jsonl` line's game is in the schedule; the rest of the
 /// line is its [`GameRecord`]. The two are read in two passes over the line
 /// rather than as one struct with `#[serde(flatten)]`, which buffers every
-/// field as generic content first: that made reading the records about a
-/// quarter of a report's time.
+/// field as generic content first: about a quarter of a report's profile
+/// went to that.
 #[derive(Deserialize)]
 struct SchedulePlace {
     id: u64,
