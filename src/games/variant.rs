@@ -164,16 +164,19 @@ impl Variant {
         VARIANTS.iter().map(|v| v.id).collect()
     }
 
+    // Both read the board's cached geometry: counting the layout's letters
+    // each time was a visible cost of every move (the state and the move
+    // parser ask for them).
     pub fn rows(&self) -> u8 {
         match self.family {
-            Family::Qango(board) => board.rows(),
+            Family::Qango(board) => board.geometry().rows,
             Family::Quinque => quinque::SIZE as u8,
         }
     }
 
     pub fn cols(&self) -> u8 {
         match self.family {
-            Family::Qango(board) => board.cols(),
+            Family::Qango(board) => board.geometry().cols,
             Family::Quinque => quinque::SIZE as u8,
         }
     }

@@ -464,8 +464,9 @@ async fn play_moves(
             Ok(answer) => answer,
             Err(f) => return Ok(Ending::failure(color, game.name(color), f)),
         };
+        // `play_str` takes only the exact notation: the answer is it.
         let notation = match game.pos.play_str(&answer) {
-            Ok(m) => m.to_string(),
+            Ok(_) => answer,
             Err(e) => {
                 let f = refused(player, &answer, e)?;
                 return Ok(Ending::failure(color, game.name(color), f));
@@ -493,7 +494,6 @@ async fn ask(
     clock: &mut Clock,
     config: &GameConfig,
 ) -> Result<(String, Duration), Failure> {
-    let asked = Instant::now();
     match player {
         Player::Bot(seat) => {
             let color = pos.to_move();
@@ -512,8 +512,15 @@ async fn ask(
             })?;
             Ok((answer.mv, used))
         }
-        Player::Human(human) => Ok((human.choose_move(pos).await?, asked.elapsed())),
-        Player::Local(local) => Ok((local.choose_move(pos), asked.elapsed())),
+        // A bot's time is measured by its seat, from the write of the turn.
+        Player::Human(human) => {
+            let asked = Instant::now();
+            Ok((human.choose_move(pos).await?, asked.elapsed()))
+        }
+        Player::Local(local) => {
+            let asked = Instant::now();
+            Ok((local.choose_move(pos), asked.elapsed()))
+        }
     }
 }
 
@@ -629,4 +636,66 @@ fn game_log(config: &GameConfig, color: Color, name: &str) -> Option<Arc<GameLog
     );
     let header = format!("[arena: game {} as {color}]\n", config.game_id);
     Some(GameLog::new(dir.join(file), header))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Turn;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The turn lines a game sends, built from the text kept up to date
+    /// move by move into one reused buffer, are byte for byte the owned
+    /// message's `serde_json` encoding, over whole random games of every
+    /// variant (openings included, clocks of both kinds).
+    #[test]
+    fn turn_lines_are_the_owned_encoding_over_whole_games() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut line = String::new();
+        for variant in Variant::all() {
+            for game in 0..20u64 {
+                let config = GameConfig::new(
+                    &format!("g{game}"),
+                    variant,
+                    TimeControl::PerMove { move_ms: 700 },
+                );
+                let mut pos = Position::new(variant);
+                let mut moves: Vec<String> = Vec::new();
+                for _ in 0..game % 3 {
+                    let m = *pos.legal_moves().choose(&mut rng).unwrap();
+                    pos.play(&m).unwrap();
+                    moves.push(m.to_string());
+                }
+                let mut text = TurnText::new(&moves);
+                while !pos.is_over() {
+                    let clock = TurnClock {
+                        white_ms: (game % 2 == 0).then_some(9000 - pos.ply() as u64),
+                        black_ms: (game % 2 == 0).then_some(8000),
+                        move_ms: 700,
+                    };
+                    line.clear();
+                    text.turn(&pos, &config, clock).write_line(&mut line);
+                    let owned = Turn {
+                        game_id: config.game_id.clone(),
+                        variant: variant.id.into(),
+                        color: pos.to_move(),
+                        ply: pos.ply(),
+                        state: pos.state_json(),
+                        history: moves.clone(),
+                        legal_moves: pos.legal_moves().iter().map(ToString::to_string).collect(),
+                        clock,
+                    };
+                    let expected = RefereeMessage::Turn(owned).to_line();
+                    assert_eq!(line, expected, "{} at ply {}", variant.id, pos.ply());
+                    let m = *pos.legal_moves().choose(&mut rng).unwrap();
+                    let notation = m.to_string();
+                    pos.play_str(&notation).unwrap();
+                    text.push_move(&notation);
+                    moves.push(notation);
+                }
+            }
+        }
+    }
 }

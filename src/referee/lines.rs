@@ -42,13 +42,22 @@ pub struct TurnRef<'a> {
 impl TurnRef<'_> {
     /// One `\n`-terminated line.
     pub fn to_line(&self) -> String {
-        let mut line = String::with_capacity(
+        let mut line = String::new();
+        self.write_line(&mut line);
+        line
+    }
+
+    /// Appends the `\n`-terminated line to `line`: a game reuses one buffer
+    /// for all its turns rather than allocating a line (kilobytes in
+    /// Quinque) per move.
+    pub fn write_line(&self, line: &mut String) {
+        line.reserve(
             200 + self.state.len() + self.history_items.len() + self.legal_move_items.len(),
         );
         line.push_str("{\"type\":\"turn\",\"game_id\":");
-        push_json_str(&mut line, self.game_id);
+        push_json_str(line, self.game_id);
         line.push_str(",\"variant\":");
-        push_json_str(&mut line, self.variant);
+        push_json_str(line, self.variant);
         line.push_str(",\"color\":\"");
         line.push_str(self.color.name());
         let _ = write!(line, "\",\"ply\":{},\"state\":", self.ply);
@@ -58,11 +67,10 @@ impl TurnRef<'_> {
         line.push_str("],\"legal_moves\":[");
         line.push_str(self.legal_move_items);
         line.push_str("],\"clock\":{\"white_ms\":");
-        push_ms(&mut line, self.clock.white_ms);
+        push_ms(line, self.clock.white_ms);
         line.push_str(",\"black_ms\":");
-        push_ms(&mut line, self.clock.black_ms);
+        push_ms(line, self.clock.black_ms);
         let _ = writeln!(line, ",\"move_ms\":{}}}}}", self.clock.move_ms);
-        line
     }
 }
 

@@ -12,6 +12,7 @@
 //! `bwrap`, which then is the process (and group leader) seen here.
 
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Once};
 use std::time::Duration;
@@ -20,7 +21,7 @@ use anyhow::anyhow;
 use thiserror::Error;
 use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
 
 use super::exit::{classify_death, ExitInfo};
 use super::limits::{tree_cpu_time, ChildSetup};
@@ -131,6 +132,11 @@ pub struct BotProcess {
     tree_checked_at: Option<Instant>,
     /// The wire trace of the current game, when asked for.
     trace: Option<Trace>,
+    /// The deadline of [`BotProcess::read_line`], kept from read to read:
+    /// moving a registered timer to a later deadline is one atomic store,
+    /// where a fresh timer per move is an insert into and a removal from
+    /// the runtime's timer wheel, each under its lock.
+    read_timer: Option<Pin<Box<Sleep>>>,
 }
 
 /// Writing to a closed pipe must be an error (EPIPE), not a SIGPIPE that
@@ -242,6 +248,7 @@ impl BotProcess {
             sandboxed,
             tree_checked_at: None,
             trace: None,
+            read_timer: None,
         })
     }
 
@@ -344,7 +351,18 @@ impl BotProcess {
             stdin.write_all(&data).await?;
             stdin.flush().await
         };
-        let result = tokio::time::timeout(timeout, write).await;
+        let mut write = std::pin::pin!(write);
+        // A pipe with room takes the line at once: only a write that has to
+        // wait needs the timeout's timer (and the clock read that sets it).
+        let at_once = tokio::select! {
+            biased;
+            written = &mut write => Some(written),
+            _ = std::future::ready(()) => None,
+        };
+        let result = match at_once {
+            Some(written) => Ok(written),
+            None => tokio::time::timeout(timeout, write).await,
+        };
         if let Some(trace) = &mut self.trace {
             trace.line(Direction::ToBot, body.as_bytes());
         }
@@ -391,11 +409,22 @@ impl BotProcess {
                 }
                 continue;
             }
+            let timer = match &mut self.read_timer {
+                Some(timer) => {
+                    if timer.deadline() != deadline {
+                        timer.as_mut().reset(deadline);
+                    }
+                    timer
+                }
+                None => self
+                    .read_timer
+                    .insert(Box::pin(tokio::time::sleep_until(deadline))),
+            };
             tokio::select! {
                 biased;
                 _ = self.stdout.fill() => {}
                 status = self.child.wait() => self.record_exit(status),
-                _ = tokio::time::sleep_until(deadline) => return ReadLine::Timeout,
+                _ = timer.as_mut() => return ReadLine::Timeout,
             }
         }
     }

@@ -101,6 +101,8 @@ pub struct Seat {
     /// Why this bot is not started any more (a tournament's start-up
     /// circuit breaker); `prepare` then fails at once.
     disabled: Option<String>,
+    /// The last `turn` line sent, kept as the buffer for the next one.
+    turn_line: String,
 }
 
 impl Seat {
@@ -117,6 +119,7 @@ impl Seat {
             in_game: false,
             disabled: None,
             ended_trace_tail: Vec::new(),
+            turn_line: String::new(),
         }
     }
 
@@ -284,7 +287,7 @@ impl Seat {
         wait: Duration,
     ) -> Result<(BotMove, Duration), Failure> {
         let limit_ms = turn.clock.move_ms;
-        let process = self.running()?;
+        let process = self.process.as_mut().ok_or_else(no_process)?;
         // Anything already waiting was written when nothing was asked.
         if let Some(pending) = process.poll_pending().await {
             return Err(match pending {
@@ -299,7 +302,9 @@ impl Seat {
                 ReadLine::Eof | ReadLine::Timeout => output_ended(process).await,
             });
         }
-        send_line(process, &turn.to_line(), wait).await?;
+        self.turn_line.clear();
+        turn.write_line(&mut self.turn_line);
+        send_line(process, &self.turn_line, wait).await?;
         let sent = Instant::now();
         match process.read_line(sent + wait).await {
             ReadLine::Line(line) => {
@@ -365,10 +370,12 @@ impl Seat {
     }
 
     fn running(&mut self) -> Result<&mut BotProcess, Failure> {
-        self.process
-            .as_mut()
-            .ok_or_else(|| Failure::new(FailureReason::Crash, "has no running process"))
+        self.process.as_mut().ok_or_else(no_process)
     }
+}
+
+fn no_process() -> Failure {
+    Failure::new(FailureReason::Crash, "has no running process")
 }
 
 /// `hello`, then one `ready` line with protocol 1 before the startup limit.

@@ -51,20 +51,20 @@ pub fn program_files(bot: &BotSpec) -> Vec<PathBuf> {
 }
 
 /// Hashes every file of every bot (a file that cannot be read is left out).
-/// Each file is hashed once however many bots run it: a tournament of many
-/// bots is often one program with different arguments, and hashing a large
-/// binary for each of them delayed the first game by seconds.
+/// A file several bots share (the same engine with other options, the same
+/// interpreter) is read and hashed once: hashing a large binary takes
+/// milliseconds.
 pub fn identify(bots: &[BotSpec]) -> Vec<BotIdentity> {
-    let mut hashes: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut hashed: HashMap<PathBuf, Option<String>> = HashMap::new();
     bots.iter()
         .map(|bot| BotIdentity {
             bot: bot.name.clone(),
             files: program_files(bot)
                 .into_iter()
                 .filter_map(|path| {
-                    let sha256 = hashes
+                    let sha256 = hashed
                         .entry(path.clone())
-                        .or_insert_with(|| Some(sha256_hex(&std::fs::read(&path).ok()?)))
+                        .or_insert_with(|| std::fs::read(&path).ok().map(|b| sha256_hex(&b)))
                         .clone()?;
                     Some(ProgramFile { sha256, path })
                 })

@@ -122,10 +122,17 @@ impl Session {
         for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);
         }
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .context("starting the async runtime")?;
+        // One game at a time needs no second thread: on one, the loop that
+        // starts games and the game itself hand over without waking another
+        // thread (two context switches each way, every game).
+        let runtime = if self.manifest.config.concurrency <= 1 {
+            tokio::runtime::Builder::new_current_thread()
+        } else {
+            tokio::runtime::Builder::new_multi_thread()
+        }
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
         let config = Arc::new(self.manifest.config.clone());
         runtime.block_on(run_games(config, &self.journal, feed, output))
     }
