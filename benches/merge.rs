@@ -3,7 +3,8 @@
 //! the number of games (it must not: the merge streams).
 //!
 //! Run: `cargo bench --bench merge` (`ARENA_BENCH_MERGE_GAMES=N1,N2,...`
-//! replaces the sizes, multiples of 40).
+//! replaces the sizes, multiples of 40; `ARENA_BENCH_MERGE_SORT_KIB` the
+//! sort run size, as `arena merge --sort-kib`, default 32 MiB).
 //!
 //! For each size the parent writes 4 shard directories of one tournament
 //! (5 bots, Qango 6, 2-ply openings, as many games a pairing as the size
@@ -19,7 +20,10 @@
 //! ratings and report ([`arena::report::rating::rate_run`]). The child
 //! reports the wall time of each phase and its peak RSS (`VmHWM`) after
 //! each; the shards are written before it starts, so their writing is not
-//! in its figures.
+//! in its figures. The merge holds at most one sort run of lines at a time,
+//! so its peak grows with the number of games only until every shard's
+//! file is longer than one run; a small run size shows the bound with
+//! small files.
 
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
@@ -35,6 +39,10 @@ use arena::tournament::journal::{csv_header, format_row};
 use arena::tournament::manifest::Manifest;
 use arena::tournament::shard::Shard;
 
+#[path = "support/rss.rs"]
+mod rss;
+use rss::peak_rss_kib;
+
 const DEFAULT_SIZES: &str = "100000,1000000";
 const SHARDS: u64 = 4;
 const BOTS: [&str; 5] = ["alpha", "beta", "gamma", "delta", "eps"];
@@ -44,7 +52,8 @@ const IN_FLIGHT: u64 = 8;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--child") {
-        child(Path::new(&args[2]), &args[3..]);
+        let sort_kib: usize = args[3].parse().expect("sort KiB");
+        child(Path::new(&args[2]), sort_kib * 1024, &args[4..]);
         return;
     }
     let sizes: Vec<u64> = std::env::var("ARENA_BENCH_MERGE_GAMES")
@@ -52,10 +61,17 @@ fn main() {
         .split(',')
         .map(|n| n.trim().parse().expect("ARENA_BENCH_MERGE_GAMES: numbers"))
         .collect();
+    let sort_kib: usize = std::env::var("ARENA_BENCH_MERGE_SORT_KIB")
+        .map(|n| {
+            n.trim()
+                .parse()
+                .expect("ARENA_BENCH_MERGE_SORT_KIB: a number")
+        })
+        .unwrap_or(arena::tournament::merge::RUN_BYTES / 1024);
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("merge-bench");
     println!(
-        "merge: {SHARDS} synthetic shards (5 bots, qango6, files out of id order), one fresh \
-         process per merge, files in {}",
+        "merge: {SHARDS} synthetic shards (5 bots, qango6, files out of id order), sort runs of \
+         {sort_kib} KiB, one fresh process per merge, files in {}",
         root.display()
     );
     println!(
@@ -73,7 +89,7 @@ fn main() {
             .flat_map(|d| ["games.csv", "games.jsonl"].map(|f| d.join(f)))
             .map(|f| std::fs::metadata(f).unwrap().len())
             .sum();
-        let run = parent(&root.join("merged"), &dirs);
+        let run = parent(&root.join("merged"), sort_kib, &dirs);
         println!(
             "  {:>9}  {:>6} MB  {:>8.2}s  {:>9.0}  {:>8.2}s  {:>9} KiB  {:>9} KiB",
             games,
@@ -105,10 +121,11 @@ struct Run {
     total_rss_kib: u64,
 }
 
-fn parent(out: &Path, dirs: &[PathBuf]) -> Run {
+fn parent(out: &Path, sort_kib: usize, dirs: &[PathBuf]) -> Run {
     let status = Command::new(std::env::current_exe().unwrap())
         .arg("--child")
         .arg(out)
+        .arg(sort_kib.to_string())
         .args(dirs)
         .status()
         .expect("start the child");
@@ -126,11 +143,10 @@ fn parent(out: &Path, dirs: &[PathBuf]) -> Run {
     }
 }
 
-fn child(out: &Path, dirs: &[String]) {
+fn child(out: &Path, run_bytes: usize, dirs: &[String]) {
     let dirs: Vec<PathBuf> = dirs.iter().map(PathBuf::from).collect();
     let start = Instant::now();
-    let outcome = arena::tournament::merge::merge(out, &dirs, arena::tournament::merge::RUN_BYTES)
-        .expect("merge");
+    let outcome = arena::tournament::merge::merge(out, &dirs, run_bytes).expect("merge");
     let merge_s = start.elapsed().as_secs_f64();
     let merge_rss = peak_rss_kib();
     assert!(outcome.complete(), "every game merged");
@@ -143,19 +159,6 @@ fn child(out: &Path, dirs: &[String]) {
         format!("{merge_s} {rate_s} {merge_rss} {total_rss}"),
     )
     .unwrap();
-}
-
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .expect("VmHWM line")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .expect("VmHWM in kB")
 }
 
 /// Writes the shard directories of a `games`-game tournament under `root`.
@@ -222,7 +225,9 @@ fn write_games(manifest: &Manifest, dir: &Path) {
                 ended_utc: "2026-12-01T00:00:00Z".into(),
             };
             csv.write_all(format_row(&row).unwrap().as_bytes()).unwrap();
-            jsonl.write_all(record(&row, &game.opening).as_bytes()).unwrap();
+            jsonl
+                .write_all(record(&row, &game.opening).as_bytes())
+                .unwrap();
         }
     }
     csv.flush().unwrap();

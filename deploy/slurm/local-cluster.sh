@@ -80,7 +80,7 @@ write_conf() {
     mkdir -p "$state/ctld" "$state/spool"
     cat >"$conf" <<EOF
 ClusterName=arena-local
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=${SLURMCTLD_PORT:-6817}
 SlurmdPort=${SLURMD_PORT:-6818}
 SlurmUser=root
