@@ -270,7 +270,7 @@ fn record(row: &GameRow, opening: &[String]) -> String {
         cells.join(","),
         ["2"; 36].join(","),
         serde_json::to_value(row.result).unwrap().as_str().unwrap(),
-        serde_json::to_value(&row.reason).unwrap().as_str().unwrap(),
+        serde_json::to_value(row.reason).unwrap().as_str().unwrap(),
         row.white_time_ms,
         row.black_time_ms,
         row.ended_utc
