@@ -210,3 +210,58 @@ fn rate_refuses_more_bots_than_the_fit_can_hold() {
         "{stderr}"
     );
 }
+
+/// Sets every `key` in a JSON tree to `value`; how many were set.
+fn set_all(tree: &mut serde_json::Value, key: &str, value: &serde_json::Value) -> usize {
+    match tree {
+        serde_json::Value::Object(map) => map
+            .iter_mut()
+            .map(|(k, v)| {
+                if k == key {
+                    *v = value.clone();
+                    1
+                } else {
+                    set_all(v, key, value)
+                }
+            })
+            .sum(),
+        serde_json::Value::Array(items) => items.iter_mut().map(|v| set_all(v, key, value)).sum(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn an_sprt_resumed_with_absurd_bounds_is_refused() {
+    // tournament.json from an older arena, or edited by hand, may hold
+    // bounds that today's flags refuse: resuming it is the same error.
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (format!("a={}", instant()), format!("b={}", instant()));
+    let (code, stderr) = run(
+        tmp.path(),
+        &[
+            "sprt",
+            "--elo0",
+            "0",
+            "--elo1",
+            "10",
+            "--max-pairs",
+            "1",
+            "--no-progress",
+            "--out",
+            "s",
+            &a,
+            &b,
+        ],
+    );
+    assert!(!stderr.contains("panicked") && code.is_some(), "{stderr}");
+    let manifest = tmp.path().join("s/tournament.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    assert_eq!(set_all(&mut json, "elo1", &7000.0.into()), 1, "{json}");
+    std::fs::write(&manifest, json.to_string()).unwrap();
+    for _ in 0..2 {
+        let resumed = run(tmp.path(), &["sprt", "--resume", "s", "--no-progress"]);
+        assert!(resumed.1.contains("tournament.json: "), "{}", resumed.1);
+        assert_one_line_error(resumed, "Elo bounds must lie within");
+    }
+}

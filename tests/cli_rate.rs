@@ -259,3 +259,62 @@ fn no_prior_rates_by_maximum_likelihood_or_refuses_naming_the_bots() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("run off together"), "{stderr}");
 }
+
+#[test]
+fn tables_and_report_are_replaced_atomically() {
+    // A reader (or a kill) must never see a half-written or empty table: the
+    // new file is written beside the old one and renamed over it, so a
+    // descriptor opened on the old file still reads all of the old file.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("games.csv");
+    std::fs::write(&csv, games(&["0,0,0,qango6,alpha,beta,,1-0,group,20,5,5"])).unwrap();
+    let first = arena(&["games.csv"], dir.path());
+    assert!(first.status.success(), "{first:?}");
+    let files = [
+        "standings.csv",
+        "model.csv",
+        "pairwise.csv",
+        "crosstable.csv",
+        "report.html",
+    ];
+    let before: Vec<(std::fs::File, String)> = files
+        .iter()
+        .map(|f| {
+            let path = dir.path().join(f);
+            (
+                std::fs::File::open(&path).unwrap(),
+                std::fs::read_to_string(&path).unwrap(),
+            )
+        })
+        .collect();
+    std::fs::write(
+        &csv,
+        games(&[
+            "0,0,0,qango6,alpha,beta,,1-0,group,20,5,5",
+            "1,0,0,qango6,beta,gamma,,0-1,group,20,5,5",
+        ]),
+    )
+    .unwrap();
+    let second = arena(&["games.csv"], dir.path());
+    assert!(second.status.success(), "{second:?}");
+    let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
+    assert!(standings.contains("gamma"), "{standings}");
+    for (name, (mut old, old_text)) in files.iter().zip(before) {
+        let mut still = String::new();
+        std::io::Read::read_to_string(&mut old, &mut still).unwrap();
+        assert!(!old_text.is_empty(), "{name}");
+        assert_eq!(still, old_text, "{name} was rewritten in place");
+        use std::os::unix::fs::MetadataExt;
+        let new_file = std::fs::metadata(dir.path().join(name)).unwrap();
+        assert_ne!(new_file.ino(), old.metadata().unwrap().ino(), "{name}");
+    }
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut expected: Vec<String> = files.iter().map(|f| f.to_string()).collect();
+    expected.push("games.csv".into());
+    expected.sort();
+    assert_eq!(left, expected, "temporary files left behind");
+}

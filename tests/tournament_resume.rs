@@ -99,3 +99,61 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
     assert_eq!(line_count(&out.join("standings.csv")), 1 + 3);
     assert!(live_processes_with_arg(&tag).is_empty());
 }
+
+/// The 1-based number of the line of `file` in `out` about game `id`.
+fn line_of_game(out: &std::path::Path, file: &str, id: u64) -> usize {
+    let text = std::fs::read_to_string(out.join(file)).unwrap();
+    let csv_prefix = format!("{id},");
+    let json_id = format!("\"id\":{id},");
+    1 + text
+        .lines()
+        .position(|l| l.starts_with(&csv_prefix) || l.contains(&json_id))
+        .unwrap_or_else(|| panic!("game {id} not in {file}"))
+}
+
+#[test]
+fn a_row_that_contradicts_its_record_stops_the_resume_naming_both_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let bots = instant_bot_flags();
+    let mut args = vec!["tournament", "--games", "4", "--out", out.to_str().unwrap()];
+    args.extend(bots.iter().map(String::as_str));
+    args.push("--no-progress");
+    let played = run_arena(&args);
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played));
+    // Game 2's row now says black won; its record still says white did.
+    let csv_line = line_of_game(&out, "games.csv", 2);
+    let jsonl_line = line_of_game(&out, "games.jsonl", 2);
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let edited: Vec<String> = csv
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i + 1 == csv_line {
+                assert!(l.contains(",1-0,"), "{l}");
+                l.replace(",1-0,", ",0-1,")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let edited = edited.join("\n") + "\n";
+    std::fs::write(out.join("games.csv"), &edited).unwrap();
+
+    let resumed = resume_tournament(&out);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(2), "{}", text(&resumed));
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("games.csv:{csv_line} and "))
+            && stderr.contains(&format!(
+                "games.jsonl:{jsonl_line} disagree about game 2 (result \"0-1\" vs \"1-0\")"
+            )),
+        "{stderr}"
+    );
+    // Nothing was repaired or replayed behind the user's back.
+    assert_eq!(
+        std::fs::read_to_string(out.join("games.csv")).unwrap(),
+        edited
+    );
+}

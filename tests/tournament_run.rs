@@ -361,3 +361,34 @@ fn configuration_errors_name_file_line_and_field() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(String::from_utf8_lossy(&output.stderr).contains("at least two bots"));
 }
+
+#[test]
+fn a_directory_with_another_runs_games_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let foreign = "not arena's games\n";
+    std::fs::write(out.join("games.csv"), foreign).unwrap();
+    let bots = instant_bot_flags();
+    let mut args = vec![
+        "tournament",
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+    ];
+    args.extend(bots.iter().map(String::as_str));
+    let refused = run_arena(&args);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("games.csv already exists"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["games.csv"], "the refused directory was changed");
+    assert_eq!(
+        std::fs::read_to_string(out.join("games.csv")).unwrap(),
+        foreign
+    );
+}

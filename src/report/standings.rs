@@ -33,6 +33,7 @@ use super::comparison::{lost_by_columns, LostBy};
 use super::rating_input::RatingInput;
 use super::results::ScoredGames;
 use crate::referee::GameRow;
+use crate::tournament::journal::write_atomically;
 
 /// The first columns of `standings.csv`, in the field order of
 /// [`StandingRow`]; the `lost_<reason>` columns of [`LostBy`] follow.
@@ -441,16 +442,18 @@ pub(crate) fn write_rows<T: Serialize>(
     columns: &[impl AsRef<[u8]>],
     rows: &[T],
 ) -> anyhow::Result<()> {
-    let write = || -> anyhow::Result<()> {
+    let encode = || -> anyhow::Result<Vec<u8>> {
         let mut writer = csv::WriterBuilder::new()
             .has_headers(false)
-            .from_path(path)?;
+            .from_writer(Vec::new());
         writer.write_record(columns)?;
         for row in rows {
             writer.serialize(row)?;
         }
-        writer.flush()?;
-        Ok(())
+        Ok(writer.into_inner().map_err(|e| e.into_error())?)
     };
-    write().with_context(|| format!("cannot write {}", path.display()))
+    let bytes = encode().with_context(|| format!("cannot write {}", path.display()))?;
+    // Atomically, like the journal: a kill mid-write must not leave an
+    // empty or half standings.csv in place of the last good one.
+    write_atomically(path, &bytes)
 }

@@ -5,6 +5,7 @@
 //! `--resume` a bot whose files changed since is warned about, since the
 //! games already played were played by another program.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -50,18 +51,22 @@ pub fn program_files(bot: &BotSpec) -> Vec<PathBuf> {
 }
 
 /// Hashes every file of every bot (a file that cannot be read is left out).
+/// Each file is hashed once however many bots run it: a tournament of many
+/// bots is often one program with different arguments, and hashing a large
+/// binary for each of them delayed the first game by seconds.
 pub fn identify(bots: &[BotSpec]) -> Vec<BotIdentity> {
+    let mut hashes: HashMap<PathBuf, Option<String>> = HashMap::new();
     bots.iter()
         .map(|bot| BotIdentity {
             bot: bot.name.clone(),
             files: program_files(bot)
                 .into_iter()
                 .filter_map(|path| {
-                    let bytes = std::fs::read(&path).ok()?;
-                    Some(ProgramFile {
-                        sha256: sha256_hex(&bytes),
-                        path,
-                    })
+                    let sha256 = hashes
+                        .entry(path.clone())
+                        .or_insert_with(|| Some(sha256_hex(&std::fs::read(&path).ok()?)))
+                        .clone()?;
+                    Some(ProgramFile { sha256, path })
                 })
                 .collect(),
         })

@@ -21,6 +21,7 @@ use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::agreement::Agreement;
 use super::game_set::GameSet;
 use crate::games::{GameResult, RuleReason};
 use crate::referee::GameRow;
@@ -49,8 +50,18 @@ impl Journal {
     /// Starts empty journal files in `dir` (created if needed). Refuses a
     /// directory that already has games, which would otherwise be mixed in.
     pub fn create(dir: &Path) -> anyhow::Result<Journal> {
+        Journal::refuse_games(dir)?;
         std::fs::create_dir_all(dir.join(LOGS_DIR))
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        write_atomically(&dir.join(GAMES_CSV), csv_header().as_bytes())?;
+        write_atomically(&dir.join(GAMES_JSONL), b"")?;
+        Journal::open(dir)
+    }
+
+    /// `Err` when `dir` already holds games (a non-empty games.csv or
+    /// games.jsonl), which a new run would mix with its own. Checked before
+    /// anything of the new run is written.
+    pub fn refuse_games(dir: &Path) -> anyhow::Result<()> {
         for name in [GAMES_CSV, GAMES_JSONL] {
             let path = dir.join(name);
             if path.metadata().map(|m| m.len() > 0).unwrap_or(false) {
@@ -61,9 +72,7 @@ impl Journal {
                 );
             }
         }
-        write_atomically(&dir.join(GAMES_CSV), csv_header().as_bytes())?;
-        write_atomically(&dir.join(GAMES_JSONL), b"")?;
-        Journal::open(dir)
+        Ok(())
     }
 
     fn open(dir: &Path) -> anyhow::Result<Journal> {
@@ -92,9 +101,14 @@ impl Journal {
     /// appending. `check` vets each `games.csv` row against the plan (known
     /// game id, right bots and opening); a row it rejects is an error.
     ///
-    /// The files are streamed a line at a time and only game ids are kept
-    /// (as bitsets), so memory does not grow with the games; a file that
-    /// needs repair is rewritten in a second streaming pass.
+    /// A row that says something else than its game's record (players,
+    /// result, reason, plies) is an error naming both lines
+    /// ([`Agreement`]).
+    ///
+    /// The files are streamed a line at a time; game ids are kept as
+    /// bitsets, and each record's line and a hash of what it says (some 30
+    /// bytes a game); a file that needs repair is rewritten in a second
+    /// streaming pass.
     pub fn recover(
         dir: &Path,
         check: impl Fn(&GameRow) -> anyhow::Result<()>,
@@ -104,7 +118,25 @@ impl Journal {
         let header = csv_header();
         let mut torn = Vec::new();
 
-        // games.csv: header, then rows; each row vetted by `check`.
+        // games.jsonl: objects with a numeric "id"; the first copy counts,
+        // and what it says is kept for the rows to be checked against.
+        let mut records = GameSet::new();
+        let mut agreement = Agreement::default();
+        let mut jsonl_duplicates = Vec::new();
+        let jsonl_scan = scan_lines(&jsonl_path, &mut torn, |number, line| {
+            let id = agreement
+                .note_record(number, line)
+                .with_context(|| format!("{}:{number}", jsonl_path.display()))?;
+            if !records.insert(id) {
+                jsonl_duplicates.push(format!(
+                    "{GAMES_JSONL}: line {number} repeats game {id}; kept the first"
+                ));
+            }
+            Ok(())
+        })?;
+
+        // games.csv: header, then rows; each row vetted by `check` and
+        // against its record.
         let mut in_csv = GameSet::new();
         let mut csv_duplicates = Vec::new();
         let mut header_seen = false;
@@ -136,24 +168,12 @@ impl Journal {
             let row = parse_row(&[line, &padding].concat())
                 .with_context(|| format!("{}:{number}: unreadable row", csv_path.display()))?;
             check(&row).with_context(|| format!("{}:{number}", csv_path.display()))?;
-            if !in_csv.insert(row.id) {
+            if in_csv.insert(row.id) {
+                agreement.check_row(&row, (&csv_path, number), &jsonl_path)?;
+            } else {
                 csv_duplicates.push(format!(
                     "{GAMES_CSV}: game {} appears twice; kept the first",
                     row.id
-                ));
-            }
-            Ok(())
-        })?;
-
-        // games.jsonl: objects with a numeric "id"; the first copy counts.
-        let mut records = GameSet::new();
-        let mut jsonl_duplicates = Vec::new();
-        let jsonl_scan = scan_lines(&jsonl_path, &mut torn, |number, line| {
-            let id =
-                record_id(line).with_context(|| format!("{}:{number}", jsonl_path.display()))?;
-            if !records.insert(id) {
-                jsonl_duplicates.push(format!(
-                    "{GAMES_JSONL}: line {number} repeats game {id}; kept the first"
                 ));
             }
             Ok(())
@@ -583,8 +603,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// [`write_atomically`] with the content written by `fill`, which may read
-/// the old `path` while it writes.
-fn write_atomically_with(
+/// the old `path` while it writes (and may stream more than fits in memory).
+pub fn write_atomically_with(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {

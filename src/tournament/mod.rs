@@ -9,6 +9,8 @@
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
 //! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end (by a
 //!   writer thread, synced by time), repaired on resume.
+//! - [`agreement`]: a game's `games.csv` row and `games.jsonl` record must
+//!   say the same, checked on resume.
 //! - [`games_reader`]: reading `games.csv` back, one row at a time.
 //! - [`game_set`]: finished game ids, one bit each.
 //! - [`preflight`]: warnings about bot programs that cannot be found.
@@ -25,6 +27,7 @@
 //! - [`round_robin`]: a whole round-robin tournament.
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
 
+pub mod agreement;
 pub mod breaker;
 pub mod config;
 pub mod game_set;

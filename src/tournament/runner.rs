@@ -245,8 +245,13 @@ pub async fn run_games(
     while running.join_next().await.is_some() {}
     let mut idle = std::mem::take(&mut *pool.lock().unwrap_or_else(|e| e.into_inner()));
     idle.shutdown().await;
-    // Everything queued is written and synced before the run reports.
-    let _ = tokio::task::spawn_blocking(move || drop(writer)).await;
+    // Everything queued is written and synced before the run reports. The
+    // writer is closed on this worker thread, not through `spawn_blocking`:
+    // when the run stops because no process or thread can be started
+    // (EAGAIN), tokio could not start a blocking thread either and would
+    // panic. Nothing else runs any more, and the writer thread needs no
+    // runtime of ours, so blocking here is safe.
+    drop(writer);
     let mut written_result = Ok(());
     while let Ok(written) = done.try_recv() {
         match written {

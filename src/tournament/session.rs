@@ -40,6 +40,9 @@ impl Session {
                 dir.display()
             );
         }
+        // Games of another run are refused before tournament.json is
+        // written, so a refused directory is left as it was found.
+        Journal::refuse_games(&dir)?;
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
         manifest.write(&dir)?;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Output};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 use arena::referee::GameRow;
@@ -53,21 +53,37 @@ impl<'a> TestBot<'a> {
 
 /// Writes `dir/t.toml` with `settings` under `[tournament]` and the bots.
 pub fn write_config(dir: &Path, settings: &str, bots: &[TestBot]) -> PathBuf {
+    let entries: Vec<String> = bots
+        .iter()
+        .map(|bot| {
+            let mut command = vec!["python3".to_string()];
+            if let Some(tag) = &bot.tag {
+                command.extend(["-X".to_string(), tag.clone()]);
+            }
+            command.push(repo_path(bot.script).display().to_string());
+            command.extend(bot.args.iter().cloned());
+            bot_entry(bot.name, &command, bot.extra)
+        })
+        .collect();
+    write_config_entries(dir, settings, &entries)
+}
+
+/// One `[[bot]]` entry running `command` (any program), with `extra` TOML
+/// lines.
+pub fn bot_entry(name: &str, command: &[String], extra: &str) -> String {
+    let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
+    format!(
+        "\n[[bot]]\nname = {name:?}\ncommand = [{}]\n{extra}\n",
+        command.join(", ")
+    )
+}
+
+/// Writes `dir/t.toml` with `settings` under `[tournament]` and the bot
+/// entries made by [`bot_entry`].
+pub fn write_config_entries(dir: &Path, settings: &str, entries: &[String]) -> PathBuf {
     let mut text = format!("[tournament]\n{settings}\n");
-    for bot in bots {
-        let mut command = vec!["python3".to_string()];
-        if let Some(tag) = &bot.tag {
-            command.extend(["-X".to_string(), tag.clone()]);
-        }
-        command.push(repo_path(bot.script).display().to_string());
-        command.extend(bot.args.iter().cloned());
-        let command: Vec<String> = command.iter().map(|w| format!("{w:?}")).collect();
-        text.push_str(&format!(
-            "\n[[bot]]\nname = {:?}\ncommand = [{}]\n{}\n",
-            bot.name,
-            command.join(", "),
-            bot.extra
-        ));
+    for entry in entries {
+        text.push_str(entry);
     }
     let path = dir.join("t.toml");
     std::fs::write(&path, text).unwrap();
@@ -83,6 +99,18 @@ pub fn run_tournament(config: &Path, out: &Path) -> Output {
         out.to_str().unwrap(),
         "--no-progress",
     ])
+}
+
+/// `--bot a=... --bot b=...`: two `arena-instant-bot`s, for runs whose
+/// games only need to happen fast.
+pub fn instant_bot_flags() -> [String; 4] {
+    let instant = env!("CARGO_BIN_EXE_arena-instant-bot");
+    [
+        "--bot".into(),
+        format!("a={instant}"),
+        "--bot".into(),
+        format!("b={instant}"),
+    ]
 }
 
 /// Runs arena with `args` to completion.
@@ -116,14 +144,18 @@ pub fn spawn_tournament(config: &Path, out: &Path, dir: &Path) -> Child {
 
 /// Starts arena in the background, its output going to files in `dir`.
 pub fn spawn_arena(args: &[&str], dir: &Path) -> Child {
+    spawn_arena_with(args, dir, |_| {})
+}
+
+/// [`spawn_arena`] with the command adjusted first (e.g. limits set for
+/// the child before it runs arena).
+pub fn spawn_arena_with(args: &[&str], dir: &Path, adjust: impl FnOnce(&mut Command)) -> Child {
     let stdout = std::fs::File::create(dir.join("arena.stdout")).unwrap();
     let stderr = std::fs::File::create(dir.join("arena.stderr")).unwrap();
-    arena()
-        .args(args)
-        .stdout(stdout)
-        .stderr(stderr)
-        .spawn()
-        .expect("start arena")
+    let mut command = arena();
+    command.args(args).stdout(stdout).stderr(stderr);
+    adjust(&mut command);
+    command.spawn().expect("start arena")
 }
 
 /// Complete data rows in games.csv (0 while the file does not exist).

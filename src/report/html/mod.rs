@@ -17,7 +17,7 @@ pub mod plots;
 mod sections;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -25,6 +25,7 @@ use serde::Deserialize;
 
 use crate::referee::{GameRecord, GameRow};
 use crate::tournament::games_reader::visit_games_csv;
+use crate::tournament::journal::write_atomically_with;
 use crate::tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
 use crate::tournament::{Manifest, Plan};
 use data::ReportData;
@@ -101,44 +102,39 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create directory {}", out.display()))?;
     let path = out.join(REPORT_FILE);
-    let partial = out.join(format!("{REPORT_FILE}.partial"));
-    let file =
-        File::create(&partial).with_context(|| format!("cannot create {}", partial.display()))?;
-    let mut w = BufWriter::new(file);
-    w.write_all(head.as_bytes())?;
-    let bot_index = |data: &ReportData, name: &str| data.bots.iter().position(|b| b == name);
-    for (k, source) in sources.iter().enumerate() {
-        let link_dir = relative_dir(out, &source.dir);
-        visit_source(source, |row, record| {
-            let Some(record) = record else { return Ok(()) };
-            let key = game_key(sources.len(), k, row.id);
-            let log = |p: &Option<PathBuf>| {
-                p.as_ref().and_then(|p| p.file_name()).map(|name| {
-                    let mut link = link_dir.clone();
-                    link.push(LOGS_DIR);
-                    link.push(name);
-                    link.to_string_lossy().into_owned()
-                })
-            };
-            let ctx = LineContext {
-                key: &key,
-                dir: k,
-                white: bot_index(&data, &row.white).unwrap_or(0),
-                black: bot_index(&data, &row.black).unwrap_or(0),
-                logs: [log(&record.white_log), log(&record.black_log)],
-            };
-            w.write_all(game_line(&ctx, record).as_bytes())?;
-            w.write_all(b"\n")?;
-            Ok(())
-        })?;
-    }
-    w.write_all(tail.as_bytes())?;
-    w.into_inner()
-        .map_err(|e| e.into_error())
-        .and_then(|f| f.sync_all())
-        .with_context(|| format!("writing {}", partial.display()))?;
-    std::fs::rename(&partial, &path)
-        .with_context(|| format!("renaming {} to {}", partial.display(), path.display()))?;
+    // Atomically (a temporary file synced, then renamed over), so a kill
+    // mid-write leaves the last complete report in place.
+    write_atomically_with(&path, |w| {
+        w.write_all(head.as_bytes())?;
+        let bot_index = |data: &ReportData, name: &str| data.bots.iter().position(|b| b == name);
+        for (k, source) in sources.iter().enumerate() {
+            let link_dir = relative_dir(out, &source.dir);
+            visit_source(source, |row, record| {
+                let Some(record) = record else { return Ok(()) };
+                let key = game_key(sources.len(), k, row.id);
+                let log = |p: &Option<PathBuf>| {
+                    p.as_ref().and_then(|p| p.file_name()).map(|name| {
+                        let mut link = link_dir.clone();
+                        link.push(LOGS_DIR);
+                        link.push(name);
+                        link.to_string_lossy().into_owned()
+                    })
+                };
+                let ctx = LineContext {
+                    key: &key,
+                    dir: k,
+                    white: bot_index(&data, &row.white).unwrap_or(0),
+                    black: bot_index(&data, &row.black).unwrap_or(0),
+                    logs: [log(&record.white_log), log(&record.black_log)],
+                };
+                w.write_all(game_line(&ctx, record).as_bytes())?;
+                w.write_all(b"\n")?;
+                Ok(())
+            })?;
+        }
+        w.write_all(tail.as_bytes())?;
+        Ok(())
+    })?;
     Ok(path)
 }
 
