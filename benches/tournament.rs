@@ -35,8 +35,11 @@ use std::time::{Duration, Instant};
 mod echo;
 #[path = "support/pin.rs"]
 mod pin;
+#[path = "support/rss.rs"]
+mod rss;
 use echo::RawEcho;
 use pin::{pin_to_one_cpu, pinning_wanted};
+use rss::peak_rss_kib;
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 /// Bots of the throughput round robin.
@@ -343,15 +346,7 @@ fn child(plan: &Plan, out: &Path) -> i32 {
         ..Default::default()
     };
     let code = arena::cli::tournament::run(args).expect("tournament");
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    let hwm = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .expect("VmHWM line")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .to_string();
+    let hwm = peak_rss_kib().to_string();
     let report = out.parent().expect("parent").join("peak_rss_kib");
     std::fs::write(report, hwm).expect("write report");
     code

@@ -11,10 +11,11 @@
 //! order. Shards write games in finishing order, so each shard's file is
 //! first checked in one streaming pass; a file already in id order is
 //! streamed as it is, any other is cut into sorted runs of at most
-//! `run_bytes` ([`RUN_BYTES`] by default) in temporary files (an external merge sort). Then one k-way
+//! `run_bytes` ([`RUN_BYTES`] by default) in temporary files (an external merge sort;
+//! more than [`FAN_IN`] runs of a file are first merged into longer runs). Then one k-way
 //! merge over all shards' sorted streams writes both files. Memory is
-//! bounded by the run size and one line per open run, whatever the number
-//! of games. A game counts as finished only if both files of its shard hold
+//! bounded by the run size and, per shard file, at most [`FAN_IN`] open runs
+//! (a read buffer and one line each), whatever the number of games. A game counts as finished only if both files of its shard hold
 //! it (as for `--resume`); an unfinished last line (a shard killed mid-write)
 //! is left out. The input directories are only read.
 
@@ -34,6 +35,10 @@ use super::shard::Shard;
 pub const RUN_BYTES: usize = 32 << 20;
 /// Missing ranges listed per shard; the rest are only counted.
 const LISTED_RANGES: usize = 20;
+/// Most sorted runs of one file read at once: longer files have their runs
+/// merged into longer runs first, so the descriptors and read buffers open
+/// per file (and with them memory) do not grow with the number of games.
+const FAN_IN: usize = 16;
 
 /// What a merge found and wrote.
 #[derive(Debug)]
@@ -452,6 +457,7 @@ impl SortedLines {
             bytes += line.len() + 16;
             batch.push((key(line)?, line.to_vec()));
         }
+        let runs = sort.temp.reduce_runs(runs)?;
         Ok(sorted_lines(Order::Runs(KWayMerge::new(runs, &mut quiet)?)))
     }
 }
@@ -634,13 +640,22 @@ impl TempDir {
     /// Sorts `batch` by id (stable) and writes it as the next run; empties it.
     fn write_run(&self, batch: &mut Vec<(u64, Vec<u8>)>) -> anyhow::Result<RunReader> {
         batch.sort_by_key(|(id, _)| *id);
+        self.run_from(batch.drain(..).map(Ok))
+    }
+
+    /// Writes `(id, line)`s, in id order, as the next run.
+    fn run_from(
+        &self,
+        lines: impl Iterator<Item = anyhow::Result<(u64, Vec<u8>)>>,
+    ) -> anyhow::Result<RunReader> {
         let number = self.runs.get();
         self.runs.set(number + 1);
         let path = self.path.join(format!("run-{number}"));
         let mut out = BufWriter::new(
             File::create(&path).with_context(|| format!("cannot write {}", path.display()))?,
         );
-        for (id, line) in batch.drain(..) {
+        for line in lines {
+            let (id, line) = line?;
             write!(out, "{id}\t")?;
             out.write_all(&line)?;
             out.write_all(b"\n")?;
@@ -650,6 +665,34 @@ impl TempDir {
         Ok(RunReader {
             lines: Lines::open(&path)?,
         })
+    }
+
+    /// Merges `runs` [`FAN_IN`] at a time (in order, so equal ids keep
+    /// their order) into longer runs until at most [`FAN_IN`] are left;
+    /// merged runs are deleted.
+    fn reduce_runs(&self, mut runs: Vec<RunReader>) -> anyhow::Result<Vec<RunReader>> {
+        while runs.len() > FAN_IN {
+            let mut longer = Vec::with_capacity(runs.len().div_ceil(FAN_IN));
+            let mut rest = runs.into_iter().peekable();
+            while rest.peek().is_some() {
+                let group: Vec<RunReader> = rest.by_ref().take(FAN_IN).collect();
+                let paths: Vec<PathBuf> = group.iter().map(|r| r.lines.path.clone()).collect();
+                let mut merge = KWayMerge::new(group, &mut Vec::new())?;
+                let lines = std::iter::from_fn(|| {
+                    merge
+                        .next(&mut Vec::new())
+                        .map(|next| next.map(|(id, _, line)| (id, line)))
+                        .transpose()
+                });
+                longer.push(self.run_from(lines)?);
+                drop(merge);
+                for path in paths {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
+            runs = longer;
+        }
+        Ok(runs)
     }
 
     fn writer(&self, name: &str) -> anyhow::Result<BufWriter<File>> {
@@ -688,6 +731,33 @@ mod tests {
     fn csv_ids_are_the_first_field() {
         assert_eq!(csv_id(b"17,0,8,qango6").unwrap(), 17);
         assert!(csv_id(b"x,0").is_err());
+    }
+
+    #[test]
+    fn many_runs_are_merged_down_to_the_fan_in_in_id_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let temp = TempDir::create(dir.path()).unwrap();
+        // 100 runs of 3 lines: run r holds ids r, r + 100 and r + 200.
+        let runs: Vec<RunReader> = (0..100u64)
+            .map(|r| {
+                let mut batch: Vec<(u64, Vec<u8>)> = [r + 200, r, r + 100]
+                    .iter()
+                    .map(|&id| (id, format!("line {id}").into_bytes()))
+                    .collect();
+                temp.write_run(&mut batch).unwrap()
+            })
+            .collect();
+        let runs = temp.reduce_runs(runs).unwrap();
+        assert!(runs.len() <= FAN_IN, "{} runs left", runs.len());
+        let files = std::fs::read_dir(&temp.path).unwrap().count();
+        assert_eq!(files, runs.len(), "merged runs are deleted");
+        let mut merge = KWayMerge::new(runs, &mut Vec::new()).unwrap();
+        let mut lines = Vec::new();
+        while let Some((id, _, line)) = merge.next(&mut Vec::new()).unwrap() {
+            assert_eq!(line, format!("line {id}").into_bytes());
+            lines.push(id);
+        }
+        assert_eq!(lines, (0..300).collect::<Vec<_>>());
     }
 
     #[test]

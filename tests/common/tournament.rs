@@ -308,3 +308,104 @@ pub fn resume_tournament(out: &Path) -> Output {
         "--no-progress",
     ])
 }
+
+/// The `arena-instant-bot` binary built for these tests.
+pub const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
+
+/// Writes `dir/t.toml`: `settings` under `[tournament]` and one
+/// `arena-instant-bot` per name (deterministic: same settings and seed,
+/// same games).
+pub fn write_instant_config(dir: &Path, settings: &str, names: &[&str]) -> PathBuf {
+    let mut text = format!("[tournament]\n{settings}\n");
+    for name in names {
+        text.push_str(&format!(
+            "\n[[bot]]\nname = {name:?}\ncommand = [{INSTANT_BOT:?}, {name:?}]\n"
+        ));
+    }
+    let path = dir.join("t.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Columns of games.csv that say when and how fast a game was played, not
+/// what happened in it.
+const CSV_TIMING: [&str; 3] = ["white_time_ms", "black_time_ms", "ended_utc"];
+/// Fields of a games.jsonl record that say when and how fast.
+const JSONL_TIMING: [&str; 5] = [
+    "white_time_ms",
+    "black_time_ms",
+    "ended_utc",
+    "duration_ms",
+    "move_times_ms",
+];
+
+/// `out`'s games.csv without its timing columns: the header, then the rows
+/// sorted by game id. Two runs of deterministic bots with the same settings
+/// and seed give the same list, in whatever order they finished.
+pub fn games_csv_without_timing(out: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !CSV_TIMING.contains(&header[i]))
+        .collect();
+    let pick = |line: &str| {
+        let fields: Vec<&str> = line.split(',').collect();
+        keep.iter()
+            .map(|&i| fields[i])
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut rows: Vec<(u64, String)> = lines
+        .map(|line| (line.split(',').next().unwrap().parse().unwrap(), pick(line)))
+        .collect();
+    rows.sort();
+    std::iter::once(pick(&header.join(",")))
+        .chain(rows.into_iter().map(|(_, row)| row))
+        .collect()
+}
+
+/// `out`'s games.jsonl records without their timing fields, sorted by id.
+pub fn games_jsonl_without_timing(out: &Path) -> Vec<serde_json::Value> {
+    let mut records = jsonl_records(out);
+    for record in &mut records {
+        let object = record.as_object_mut().expect("a record is an object");
+        for field in JSONL_TIMING {
+            object.remove(field);
+        }
+    }
+    records.sort_by_key(|r| r["id"].as_u64().unwrap());
+    records
+}
+
+/// Asserts that `merged` holds the same games as `single` (timing aside)
+/// and the same standings, pairwise, model and crosstable files, byte for
+/// byte.
+pub fn assert_same_games(merged: &Path, single: &Path) {
+    assert_eq!(
+        games_csv_without_timing(merged),
+        games_csv_without_timing(single),
+        "games.csv of {} and {}",
+        merged.display(),
+        single.display()
+    );
+    assert_eq!(
+        games_jsonl_without_timing(merged),
+        games_jsonl_without_timing(single),
+        "games.jsonl of {} and {}",
+        merged.display(),
+        single.display()
+    );
+    for file in [
+        "standings.csv",
+        "pairwise.csv",
+        "model.csv",
+        "crosstable.csv",
+    ] {
+        let read = |dir: &Path| {
+            std::fs::read_to_string(dir.join(file))
+                .unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()))
+        };
+        assert_eq!(read(merged), read(single), "{file}");
+    }
+}
