@@ -199,7 +199,7 @@ impl<W: Write> RunOutput for Terminal<W> {
                 self.println(&format!(
                     "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}",
                     config.bots.len(),
-                    config.variant,
+                    config.variant_ids().join(", "),
                     games,
                     config.games_per_pairing,
                     format_time_control(&config.time_control),

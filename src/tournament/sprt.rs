@@ -198,6 +198,13 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutco
                     config.bots.len()
                 );
             }
+            if config.variants.len() > 1 {
+                bail!(
+                    "an SPRT plays one variant, got {} ({}); run one test per variant",
+                    config.variants.len(),
+                    config.variants.join(", ")
+                );
+            }
             Session::create(Manifest::new(config, Plan::Sprt(plan)))?
         }
         Start::Resume { dir, concurrency } => {
