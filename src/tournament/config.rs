@@ -1617,8 +1617,13 @@ cwd = "bots"
                 .to_string();
             assert!(err.starts_with(prefix), "{head:?}: {err}");
         }
-        let err = parse(TWO_BOTS, &flag("qango6,chess")).unwrap_err().to_string();
-        assert!(err.starts_with("--variant: unknown variant \"chess\""), "{err}");
+        let err = parse(TWO_BOTS, &flag("qango6,chess"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("--variant: unknown variant \"chess\""),
+            "{err}"
+        );
     }
 
     #[test]

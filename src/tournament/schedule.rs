@@ -19,10 +19,10 @@
 //! played all variants about equally, and with one variant the schedule is
 //! the one-variant schedule. Each pair's opening is of its own variant.
 
+use crate::games::{Position, Variant};
 use anyhow::{bail, Context};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use crate::games::{Position, Variant};
 
 use super::openings::Openings;
 

@@ -237,13 +237,19 @@ pub fn round_robin_schedule(out: &Path) -> (Vec<ScheduledGame>, Vec<String>) {
     (schedule, manifest.config.bot_names())
 }
 
-/// Each row has the bots and the opening its scheduled game has.
+/// Each row has the variant, bots and opening its scheduled game has.
 pub fn assert_rows_follow_schedule(rows: &[GameRow], schedule: &[ScheduledGame], names: &[String]) {
     for row in rows {
         let game = &schedule[row.id as usize];
         assert_eq!(
-            (row.white.as_str(), row.black.as_str(), row.opening.clone()),
             (
+                row.variant.as_str(),
+                row.white.as_str(),
+                row.black.as_str(),
+                row.opening.clone()
+            ),
+            (
+                game.variant_id,
                 names[game.white].as_str(),
                 names[game.black].as_str(),
                 game.opening.join(" ")

@@ -13,8 +13,10 @@ use crate::games::{render::letter_of, Cell, Variant};
 use crate::protocol::FailureReason;
 use crate::referee::format_time_control;
 use crate::referee::lines::variant_info_json;
-use crate::report::rating::RatingReport;
+use crate::report::rating::{Pooling, Ratings};
 use crate::report::rating_input::RatingInput;
+use crate::report::standings::POOLED;
+use crate::stats::FitOptions;
 use crate::tournament::Plan;
 
 /// Where the game lines go in the rendered page.
@@ -207,17 +209,39 @@ pub fn render(
     data: &ReportData,
     rating: RatingInput,
 ) -> anyhow::Result<String> {
-    let report = if rating.games() > 0 {
-        Some(RatingReport::from_input(rating))
+    let ratings = if rating.games() > 0 {
+        Some(Ratings::from_input(
+            rating,
+            &FitOptions::default(),
+            Pooling::Pooled,
+        ))
     } else {
         None
     };
-    let (report, rating_error) = match report {
+    let (ratings, rating_error) = match ratings {
         Some(Ok(r)) => (Some(r), None),
         Some(Err(e)) => (None, Some(format!("{e:#}"))),
         None => (None, None),
     };
-    let standings = report.as_ref().map(|r| &r.standings);
+    let standings = ratings
+        .as_ref()
+        .and_then(Ratings::overall)
+        .map(|r| &r.standings);
+    // With several variants: the pooled table, then each variant's own.
+    let tables: Vec<_> = ratings
+        .iter()
+        .flat_map(|r| {
+            let several = r.fits.len() > 1;
+            r.fits.iter().rev().map(move |fit| {
+                let title = match fit.standings.label() {
+                    _ if !several => String::new(),
+                    POOLED => "All variants pooled: one rating per bot, each variant's own first-player advantage and draw elo".to_string(),
+                    variant => format!("{variant}, its games alone"),
+                };
+                context! { title => title, rows => fit.standings.rows.clone() }
+            })
+        })
+        .collect();
     let order = data.order_like(standings);
 
     let elo_svg = standings.map(|s| {
@@ -335,10 +359,20 @@ pub fn render(
         let e = |e: &crate::stats::Estimate| {
             format!("{:.1} [{:.1}, {:.1}]", e.value, e.low(), e.high())
         };
+        let variants: Vec<_> = s
+            .model
+            .iter()
+            .map(|m| {
+                context! {
+                    variant => m.variant.clone(),
+                    white_advantage => e(&m.white_advantage),
+                    draw_elo => e(&m.draw_elo),
+                }
+            })
+            .collect();
         context! {
-            white_advantage => e(&s.white_advantage),
-            draw_elo => e(&s.draw_elo),
-            on_prior => s.parameters_on_prior,
+            variants => variants,
+            on_prior => s.parameters_on_prior(),
         }
     });
 
@@ -349,7 +383,7 @@ pub fn render(
         version => env!("CARGO_PKG_VERSION"),
         games => data.games,
         settings => settings(sources),
-        standings => standings.map(|s| s.rows.clone()),
+        standings => tables,
         rating_error => rating_error,
         elo_svg => elo_svg,
         cross => cross,
