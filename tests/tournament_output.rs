@@ -83,7 +83,11 @@ impl Recorder {
     /// (writing the rating files) and show the standings and the files.
     fn rate(&mut self, dir: &Path) {
         let rated = rate_run(dir).unwrap();
-        let games = rated.report.as_ref().map(|r| r.standings.games);
+        let games = rated
+            .report
+            .as_ref()
+            .and_then(|r| r.overall())
+            .map(|r| r.standings.games);
         self.0.push(Event::Standings { games });
         self.0.push(Event::Files {
             count: rated.files.len(),

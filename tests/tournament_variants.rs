@@ -85,13 +85,18 @@ fn every_pair_meets_equally_often_in_every_variant() {
     }
 }
 
-/// Rows of a rating file whose first column (`variant`) is `variant`.
+/// The rows of `variant`'s fit in a rating file: those whose first column
+/// (`variant`) is `variant`; in model.csv those of its own (`separate`) fit.
 fn block(path: &Path, variant: &str) -> Vec<String> {
+    let model = path.ends_with("model.csv");
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
         .skip(1)
-        .filter(|line| line.split(',').next() == Some(variant))
+        .filter(|line| {
+            let mut columns = line.split(',');
+            columns.next() == Some(variant) && (!model || columns.next() == Some("separate"))
+        })
         .map(String::from)
         .collect()
 }

@@ -5,10 +5,11 @@
 //! Games of several variants give several fits ([`Ratings`]): each
 //! variant's games alone, and (by default after a run, with `arena rate
 //! --pool`) all games pooled. Every rating file holds every fit, one block
-//! of rows each, told apart by the first column, `variant`: the variant
-//! whose games alone were rated, or `all` for the pooled fit (see
-//! [`super::standings`]). The pooled block's pairwise and crosstable rows
-//! count the games of every variant together.
+//! of rows each: in standings.csv, pairwise.csv and crosstable.csv told
+//! apart by the first column, `variant`: the variant whose games alone were
+//! rated, or `all` for the pooled fit; in model.csv by `variant` and `fit`
+//! (see [`super::standings`]). The pooled block's pairwise and crosstable
+//! rows count the games of every variant together.
 
 use std::path::{Path, PathBuf};
 
