@@ -525,14 +525,21 @@ impl Standings {
                     several.len()
                 );
                 for m in several {
-                    let _ = writeln!(out, "  {}: white {}.", m.variant, model(m));
+                    let mark = if m.on_prior { " (prior)" } else { "" };
+                    let _ = writeln!(out, "  {}: white {}{mark}.", m.variant, model(m));
                 }
             }
         }
         if self.parameters_on_prior() {
-            out.push_str(
-                "White advantage and draw elo rest on the prior (1 virtual win, loss and draw): \
-                 no game was drawn, every game was, or one colour never lost.\n",
+            let which = if self.model.len() > 1 {
+                "Where marked (prior), white advantage and draw elo rest"
+            } else {
+                "White advantage and draw elo rest"
+            };
+            let _ = writeln!(
+                out,
+                "{which} on the prior (1 virtual win, loss and draw): \
+                 no game was drawn, every game was, or one colour never lost."
             );
         }
         out
