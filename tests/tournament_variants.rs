@@ -8,7 +8,6 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Duration;
 
 use arena::games::Variant;
 use arena::tournament::schedule::RoundRobinSchedule;
@@ -237,10 +236,7 @@ fn a_killed_multi_variant_run_resumes_to_exactly_the_schedule() {
             TestBot::tagged("c", "tests/bots/good_bot.py", &[], &tag),
         ],
     );
-    let mut child = spawn_tournament(&config, &out, dir.path());
-    wait_for_rows(&out, 3, Duration::from_secs(30));
-    signal(&child, libc::SIGKILL);
-    wait_exit(&mut child, Duration::from_secs(5));
+    kill_after_rows(&config, &out, dir.path(), 3);
     let before = assert_consistent(&out);
     assert!(
         (before.len() as u64) < 18,

@@ -1509,6 +1509,17 @@ cwd = "bots"
         }
     }
 
+    /// `text` as the file t.toml in `dir`, without flags.
+    fn parse_in(dir: &Path, text: &str) -> anyhow::Result<TournamentConfig> {
+        from_toml(
+            text,
+            Path::new("t.toml"),
+            dir,
+            &Overrides::default(),
+            &defaults(),
+        )
+    }
+
     #[test]
     fn opening_suite_settings_are_read_relative_to_the_file_and_checked() {
         let dir = tempfile::tempdir().unwrap();
@@ -1516,14 +1527,7 @@ cwd = "bots"
         let text = format!(
             "[tournament]\nopenings = \"s.txt\"\nopenings_order = \"random\"\nopenings_start = 4\n{TWO_BOTS}"
         );
-        let c = from_toml(
-            &text,
-            Path::new("t.toml"),
-            dir.path(),
-            &Overrides::default(),
-            &defaults(),
-        )
-        .unwrap();
+        let c = parse_in(dir.path(), &text).unwrap();
         let suite = c.openings.as_ref().unwrap();
         assert_eq!(suite.openings, vec![vec!["a1"], vec!["b2", "c3"]]);
         assert_eq!((suite.order, suite.start), (OpeningOrder::Random, 4));
@@ -1546,15 +1550,9 @@ cwd = "bots"
             ),
         ];
         for (head, prefix) in cases {
-            let err = from_toml(
-                &format!("{head}{TWO_BOTS}"),
-                Path::new("t.toml"),
-                dir.path(),
-                &Overrides::default(),
-                &defaults(),
-            )
-            .unwrap_err()
-            .to_string();
+            let err = parse_in(dir.path(), &format!("{head}{TWO_BOTS}"))
+                .unwrap_err()
+                .to_string();
             assert!(err.starts_with(prefix), "{head:?}: {err}");
         }
         let flag = Overrides {
@@ -1633,15 +1631,7 @@ cwd = "bots"
         let text = format!(
             "[tournament]\nvariants = [\"qango6\", \"qango7\"]\nopenings = \"s.txt\"\n{TWO_BOTS}"
         );
-        let err = from_toml(
-            &text,
-            Path::new("t.toml"),
-            dir.path(),
-            &Overrides::default(),
-            &defaults(),
-        )
-        .unwrap_err()
-        .to_string();
+        let err = parse_in(dir.path(), &text).unwrap_err().to_string();
         assert!(
             err.starts_with("t.toml:3: field `openings`: an opening suite belongs to one variant, but this run plays 2 (qango6, qango7)"),
             "{err}"

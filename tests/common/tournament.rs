@@ -126,6 +126,15 @@ pub fn spawn_arena(args: &[&str], dir: &Path) -> Child {
         .expect("start arena")
 }
 
+/// Runs the tournament of `config` into `out` until `rows` games are
+/// recorded, then SIGKILLs arena (a crash mid-run) and waits for it to end.
+pub fn kill_after_rows(config: &Path, out: &Path, dir: &Path, rows: usize) {
+    let mut child = spawn_tournament(config, out, dir);
+    wait_for_rows(out, rows, Duration::from_secs(30));
+    signal(&child, libc::SIGKILL);
+    wait_exit(&mut child, Duration::from_secs(5));
+}
+
 /// Complete data rows in games.csv (0 while the file does not exist).
 pub fn csv_rows_written(out: &Path) -> usize {
     std::fs::read_to_string(out.join("games.csv"))
