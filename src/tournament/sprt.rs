@@ -46,16 +46,56 @@ pub enum Start {
     },
 }
 
+/// Bot A's results gathered into game pairs: the pentanomial SPRT counts
+/// pairs, and the two games of a pair may finish in any order.
+#[derive(Debug)]
+pub struct GamePairs {
+    bot_a: String,
+    /// A's score in each finished game of a pair not yet complete.
+    halves: BTreeMap<u64, [Option<Score>; 2]>,
+}
+
+impl GamePairs {
+    pub fn new(bot_a: &str) -> GamePairs {
+        GamePairs {
+            bot_a: bot_a.to_string(),
+            halves: BTreeMap::new(),
+        }
+    }
+
+    /// Adds a finished game; returns A's scores in the pair's first and
+    /// second game when it completed the pair.
+    pub fn add(&mut self, row: &GameRow) -> Option<(Score, Score)> {
+        let white_score = row.result.white_score();
+        let a_score = if row.white == self.bot_a {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        let score = if a_score > 0.75 {
+            Score::Win
+        } else if a_score < 0.25 {
+            Score::Loss
+        } else {
+            Score::Draw
+        };
+        let halves = self.halves.entry(row.pair).or_default();
+        halves[(row.id % 2) as usize] = Some(score);
+        if let [Some(first), Some(second)] = *halves {
+            self.halves.remove(&row.pair);
+            return Some((first, second));
+        }
+        None
+    }
+}
+
 pub struct SprtFeed {
     manifest: Manifest,
     max_pairs: Option<u64>,
-    /// Bot A's name (bot 0).
-    bot_a: String,
     next_pair: u64,
     queue: VecDeque<ScheduledGame>,
     done: GameSet,
-    /// A's score in each finished game of a pair not yet complete.
-    half_pairs: BTreeMap<u64, [Option<Score>; 2]>,
+    pairs: GamePairs,
     test: SequentialSprt,
 }
 
@@ -69,11 +109,10 @@ impl SprtFeed {
         let mut feed = SprtFeed {
             manifest: manifest.clone(),
             max_pairs: plan.max_pairs,
-            bot_a: manifest.config.bots[0].name.clone(),
             next_pair: 0,
             queue: VecDeque::new(),
             done: GameSet::new(),
-            half_pairs: BTreeMap::new(),
+            pairs: GamePairs::new(&manifest.config.bots[0].name),
             test: SequentialSprt::new(plan.sprt()?),
         };
         for row in finished {
@@ -112,26 +151,8 @@ impl SprtFeed {
         if !self.done.insert(row.id) {
             return None;
         }
-        let white_score = row.result.white_score();
-        let a_score = if row.white == self.bot_a {
-            white_score
-        } else {
-            1.0 - white_score
-        };
-        let score = if a_score > 0.75 {
-            Score::Win
-        } else if a_score < 0.25 {
-            Score::Loss
-        } else {
-            Score::Draw
-        };
-        let halves = self.half_pairs.entry(row.pair).or_default();
-        halves[(row.id % 2) as usize] = Some(score);
-        if let [Some(first), Some(second)] = *halves {
-            self.half_pairs.remove(&row.pair);
-            return Some(self.test.record_pair(first, second));
-        }
-        None
+        let (first, second) = self.pairs.add(row)?;
+        Some(self.test.record_pair(first, second))
     }
 }
 

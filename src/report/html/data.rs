@@ -12,7 +12,8 @@ use crate::games::GameResult;
 use crate::protocol::{FailureReason, Reason, TimeControl};
 use crate::referee::{GameRecord, GameRow};
 use crate::report::standings::Standings;
-use crate::stats::{PairCounts, Pentanomial, Score, Sprt};
+use crate::stats::{PairCounts, Pentanomial, Sprt};
+use crate::tournament::sprt::GamePairs;
 
 /// How many rating checkpoints the progression section computes, at most.
 pub const CHECKPOINTS: u64 = 50;
@@ -114,7 +115,7 @@ pub struct LlrPath {
     pub bot_b: String,
     sprt: Sprt,
     counts: Pentanomial,
-    half_pairs: HashMap<u64, [Option<Score>; 2]>,
+    pairs: GamePairs,
     /// `(pairs, llr)` after each kept pair.
     pub points: Vec<(u64, f64)>,
     stride: u64,
@@ -123,11 +124,11 @@ pub struct LlrPath {
 impl LlrPath {
     pub fn new(sprt: Sprt, bot_a: String, bot_b: String) -> LlrPath {
         LlrPath {
+            pairs: GamePairs::new(&bot_a),
             bot_a,
             bot_b,
             sprt,
             counts: Pentanomial::default(),
-            half_pairs: HashMap::new(),
             points: vec![(0, 0.0)],
             stride: 1,
         }
@@ -138,22 +139,7 @@ impl LlrPath {
     }
 
     fn add(&mut self, row: &GameRow) {
-        let a_score = if row.white == self.bot_a {
-            row.result.white_score()
-        } else {
-            1.0 - row.result.white_score()
-        };
-        let score = if a_score > 0.75 {
-            Score::Win
-        } else if a_score < 0.25 {
-            Score::Loss
-        } else {
-            Score::Draw
-        };
-        let halves = self.half_pairs.entry(row.pair).or_default();
-        halves[(row.id % 2) as usize] = Some(score);
-        if let [Some(first), Some(second)] = *halves {
-            self.half_pairs.remove(&row.pair);
+        if let Some((first, second)) = self.pairs.add(row) {
             self.counts.add(first, second);
             let pairs = self.counts.pairs();
             if pairs.is_multiple_of(self.stride) {
