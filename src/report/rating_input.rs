@@ -28,7 +28,7 @@ use crate::referee::GameRow;
 /// A's games of one pair key still waiting for their colour-swapped partner;
 /// they all have the same colour (a game of the other colour would have
 /// completed a pair).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Waiting {
     a_white: bool,
     scores: VecDeque<Score>,
@@ -43,7 +43,7 @@ pub struct MatchCounts {
 }
 
 /// Games added one by one; see the module docs.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct RatingInput {
     bots: Vec<String>,
     bot_index: HashMap<String, usize>,
@@ -54,7 +54,8 @@ pub struct RatingInput {
     results: BTreeMap<(u32, usize, usize), [u64; 3]>,
     /// Per variant (by index): its games alone, as if no other variant had
     /// been added (their own bot numbering). Kept only by the input games
-    /// are added to, not by these.
+    /// are added to, not by these, and only from the second variant on
+    /// (until then the input itself is the first variant's games alone).
     by_variant: Vec<RatingInput>,
     /// (A, B) with A < B -> A's pentanomial counts.
     matches: BTreeMap<(usize, usize), Pentanomial>,
@@ -128,7 +129,17 @@ impl RatingInput {
     /// Adds one game. Fails on a row with a bot playing itself (rows from
     /// [`crate::tournament::games_reader`] never have one).
     pub fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
+        let second_variant = self.by_variant.is_empty()
+            && self.variant_ids.len() == 1
+            && !self.variants.contains_key(&row.variant);
+        if second_variant {
+            // Every game so far was of the first variant.
+            self.by_variant.push(self.clone());
+        }
         self.add_here(row)?;
+        if self.by_variant.is_empty() {
+            return Ok(());
+        }
         let variant = self.variants[&row.variant] as usize;
         if variant == self.by_variant.len() {
             self.by_variant.push(RatingInput::new());
@@ -140,7 +151,10 @@ impl RatingInput {
     /// Each variant's games alone, in order of first appearance, each as if
     /// only its games had been added (what `arena rate --variant` rates).
     pub fn split(&mut self) -> Vec<(String, RatingInput)> {
-        let inputs = std::mem::take(&mut self.by_variant);
+        let inputs = match std::mem::take(&mut self.by_variant) {
+            none if none.is_empty() => vec![self.clone()],
+            inputs => inputs,
+        };
         self.variant_ids.iter().cloned().zip(inputs).collect()
     }
 
