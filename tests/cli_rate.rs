@@ -63,7 +63,10 @@ fn rates_merged_files_and_writes_tables_next_to_the_first() {
         "{stdout}"
     );
     let standings = std::fs::read_to_string(t1.join("standings.csv")).unwrap();
-    assert!(standings.contains("\n1,alpha,4,2,2,0,75.0,"), "{standings}");
+    assert!(
+        standings.contains("\nqango6,1,alpha,4,2,2,0,75.0,"),
+        "{standings}"
+    );
     let pairwise = std::fs::read_to_string(t1.join("pairwise.csv")).unwrap();
     // One WW pair and one DD pair for alpha.
     assert!(

@@ -184,12 +184,23 @@ fn report_works_in_a_real_browser() {
         html.contains(&format!("<title>arena report: {total} games</title>")),
         "one report over both directories"
     );
+    // The pooled standings, then each variant's own, each with its Elo plot.
+    let standings = html
+        .split_once("<section id=\"standings\">")
+        .and_then(|(_, rest)| rest.split_once("</section>"))
+        .map(|(section, _)| section)
+        .expect("a standings section");
     for variant in ["qango6", "quinque"] {
         assert!(
-            html.contains(&format!("Elo in {variant} games only")),
-            "an Elo plot per variant"
+            standings.contains(&format!("{variant}, its games alone")),
+            "standings of {variant} alone"
         );
     }
+    assert_eq!(
+        standings.matches("<div class=\"plot\">").count(),
+        3,
+        "an Elo plot for the pooled fit and one per variant"
+    );
 
     // A Qango game and a Quinque game (with a stack of 2 or more by ply N)
     // of at least N + 1 moves; directory 1 is qango, 2 is quinque.

@@ -63,12 +63,12 @@ fn crosstable_matches_the_hand_count() {
     assert_eq!(
         crosstable_lines(dir.path()),
         [
-            "a,b,4,2,1,1,2.5,62.5",
-            "a,c,2,2,0,0,2.0,100.0",
-            "b,a,4,1,1,2,1.5,37.5",
-            "b,c,4,1,1,2,1.5,37.5",
-            "c,a,2,0,0,2,0.0,0.0",
-            "c,b,4,2,1,1,2.5,62.5",
+            "qango6,a,b,4,2,1,1,2.5,62.5",
+            "qango6,a,c,2,2,0,0,2.0,100.0",
+            "qango6,b,a,4,1,1,2,1.5,37.5",
+            "qango6,b,c,4,1,1,2,1.5,37.5",
+            "qango6,c,a,2,0,0,2,0.0,0.0",
+            "qango6,c,b,4,2,1,1,2.5,62.5",
         ]
     );
     // The terminal table has one line per bot in standings order, a first.

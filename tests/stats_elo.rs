@@ -3,7 +3,9 @@
 
 mod common;
 
-use arena::stats::{fit_ratings, FitError, FitOptions, GameResult, NoMaximum, PairCounts, Z95};
+use arena::stats::{
+    fit_pooled, fit_ratings, FitError, FitOptions, GameResult, NoMaximum, PairCounts, Z95,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -313,4 +315,98 @@ fn every_bots_interval_covers_95_percent_in_wide_narrow_and_equal_fields() {
             );
         }
     }
+}
+
+/// The pooled fit over one group is the single fit, to the last bit.
+#[test]
+fn a_pooled_fit_of_one_variant_is_the_single_fit_exactly() {
+    let mut counts = symmetric_two_bot_counts();
+    counts.add_counts(0, 1, [3, 1, 7]);
+    for options in [FitOptions::default(), pure_mle()] {
+        let single = fit_ratings(&counts, &options).unwrap();
+        let pooled = fit_pooled(std::slice::from_ref(&counts), &options).unwrap();
+        assert_eq!(pooled.groups(), 1);
+        assert_eq!(pooled.ratings(), single.ratings());
+        assert_eq!(pooled.white_advantage(), single.white_advantage());
+        assert_eq!(pooled.draw_elo(), single.draw_elo());
+        assert_eq!(pooled.difference(0, 1), single.difference(0, 1));
+    }
+}
+
+/// `[white wins, draws, black wins]` of a million games between white `w`
+/// and black `b`, from the model's probabilities (the module docs of
+/// `stats::elo`): the fit of such counts must return the parameters.
+fn expected_counts(w: f64, b: f64, adv: f64, draw_elo: f64) -> [u64; 3] {
+    let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / 400.0));
+    let white = f(w - b + adv - draw_elo);
+    let black = f(b - w - adv - draw_elo);
+    let n = 1e6;
+    let (white, black) = ((white * n).round(), (black * n).round());
+    [white as u64, (n - white - black) as u64, black as u64]
+}
+
+/// Two variants whose first-player advantages differ a lot (+150 and -100
+/// Elo) and whose draw rates differ (draw elo 80 and 250), three bots rated
+/// -100, 0 and +100 in both: the pooled fit recovers the shared ratings and
+/// each variant's own parameters; one fit over both variants' games mixed
+/// finds neither advantage.
+#[test]
+fn a_pooled_fit_recovers_each_variants_own_parameters() {
+    let ratings = [-100.0, 0.0, 100.0];
+    let variants = [(150.0, 80.0), (-100.0, 250.0)];
+    let groups: Vec<PairCounts> = variants
+        .iter()
+        .map(|&(adv, draw_elo)| {
+            let mut counts = PairCounts::new(3);
+            for w in 0..3 {
+                for b in (0..3).filter(|&b| b != w) {
+                    counts.add_counts(w, b, expected_counts(ratings[w], ratings[b], adv, draw_elo));
+                }
+            }
+            counts
+        })
+        .collect();
+    let fit = fit_pooled(&groups, &pure_mle()).unwrap();
+    assert_eq!(fit.groups(), 2);
+    for (bot, want) in ratings.iter().enumerate() {
+        let got = fit.rating(bot).value;
+        assert!((got - want).abs() < 0.5, "bot {bot}: {got} vs {want}");
+    }
+    for (group, &(adv, draw_elo)) in variants.iter().enumerate() {
+        let (got_adv, got_draw, on_prior) = fit.group_parameters(group);
+        assert!(!on_prior);
+        assert!((got_adv.value - adv).abs() < 0.5, "{group}: {got_adv:?}");
+        assert!(
+            (got_draw.value - draw_elo).abs() < 0.5,
+            "{group}: {got_draw:?}"
+        );
+        // Each variant's own fit agrees with the pooled one.
+        let own = fit_ratings(&groups[group], &pure_mle()).unwrap();
+        assert!((own.white_advantage().value - adv).abs() < 0.5);
+    }
+    let mut mixed = groups[0].clone();
+    for w in 0..3 {
+        for b in 0..3 {
+            let [ww, d, bw] = groups[1].get(w, b);
+            mixed.add_counts(w, b, [ww as u64, d as u64, bw as u64]);
+        }
+    }
+    let one = fit_ratings(&mixed, &pure_mle()).unwrap();
+    let adv = one.white_advantage().value;
+    assert!(adv > -50.0 && adv < 100.0, "{adv}");
+}
+
+/// Groups of a pooled fit must rate the same bots.
+#[test]
+fn a_pooled_fit_refuses_groups_of_different_fields() {
+    let err = fit_pooled(
+        &[PairCounts::new(2), PairCounts::new(3)],
+        &FitOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err, FitError::InvalidOptions(_)), "{err}");
+    assert!(matches!(
+        fit_pooled(&[], &FitOptions::default()).unwrap_err(),
+        FitError::InvalidOptions(_)
+    ));
 }

@@ -110,17 +110,27 @@ fn files_have_the_documented_columns() {
     let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
     let mut lines = standings.lines();
     assert_eq!(lines.next().unwrap(), standings_columns().join(","));
-    assert!(lines.next().unwrap().starts_with("1,a,6,4,1,1,75.0,"));
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("qango6,1,a,6,4,1,1,75.0,"));
     assert_eq!(standings.lines().count(), 4);
     let pairwise = std::fs::read_to_string(dir.path().join("pairwise.csv")).unwrap();
     assert_eq!(pairwise.lines().next().unwrap(), PAIRWISE_COLUMNS.join(","));
     assert!(pairwise.lines().nth(1).unwrap().ends_with(",0,0,1,1,1"));
     let model = std::fs::read_to_string(dir.path().join("model.csv")).unwrap();
-    let names: Vec<&str> = model
+    let names: Vec<Vec<&str>> = model
         .lines()
-        .map(|l| l.split(',').next().unwrap())
+        .map(|l| l.split(',').take(3).collect())
         .collect();
-    assert_eq!(names, ["parameter", "white_advantage_elo", "draw_elo"]);
+    assert_eq!(
+        names,
+        [
+            ["variant", "fit", "parameter"],
+            ["qango6", "separate", "white_advantage_elo"],
+            ["qango6", "separate", "draw_elo"]
+        ]
+    );
 }
 
 /// One draw in 30 games: the draw parameter is small and uncertain, yet its
@@ -145,7 +155,7 @@ fn model_csv_draw_interval_stays_positive() {
     let model = std::fs::read_to_string(dir.path().join("model.csv")).unwrap();
     let draw: Vec<f64> = model
         .lines()
-        .find_map(|l| l.strip_prefix("draw_elo,"))
+        .find_map(|l| l.strip_prefix("qango6,separate,draw_elo,"))
         .unwrap()
         .split(',')
         .map(|v| v.parse().unwrap())
@@ -233,7 +243,7 @@ fn clean_sweeps_and_all_draws_get_finite_wilson_bounds() {
     report.write_files(dir.path()).unwrap();
     let pairwise = std::fs::read_to_string(dir.path().join("pairwise.csv")).unwrap();
     assert!(
-        pairwise.contains("\na,b,40,40,0,0,100.0,inf,286.6,inf,"),
+        pairwise.contains("\nqango6,a,b,40,40,0,0,100.0,inf,286.6,inf,"),
         "{pairwise}"
     );
     // The standings (fitted with a prior) stay finite: no inf or NaN anywhere.

@@ -83,7 +83,11 @@ impl Recorder {
     /// (writing the rating files) and show the standings and the files.
     fn rate(&mut self, dir: &Path) {
         let rated = rate_run(dir).unwrap();
-        let games = rated.report.as_ref().map(|r| r.standings.games);
+        let games = rated
+            .report
+            .as_ref()
+            .and_then(|r| r.overall())
+            .map(|r| r.standings.games);
         self.0.push(Event::Standings { games });
         self.0.push(Event::Files {
             count: rated.files.len(),
@@ -195,7 +199,7 @@ fn an_sprt_reports_each_pair_and_ends_undecided_at_its_limit() {
         model: arena::stats::EloModel::Normalized,
     };
     let mut events = Recorder::default();
-    let outcome = sprt::run(sprt::Start::New(config, plan), &mut events).unwrap();
+    let outcome = sprt::run(sprt::Start::New(Box::new(config), plan), &mut events).unwrap();
     events.rate(&outcome.run.dir);
 
     let mut expected = vec![

@@ -8,7 +8,6 @@ mod common;
 
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::time::Duration;
 
 use common::tournament::*;
 use common::{live_processes_with_arg, unique_tag};
@@ -29,10 +28,7 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
             TestBot::tagged("c", "tests/bots/good_bot.py", &[], &tag),
         ],
     );
-    let mut child = spawn_tournament(&config, &out, dir.path());
-    wait_for_rows(&out, 3, Duration::from_secs(30));
-    signal(&child, libc::SIGKILL);
-    wait_exit(&mut child, Duration::from_secs(5));
+    kill_after_rows(&config, &out, dir.path(), 3);
 
     let before_kill = csv_rows(&out);
     let finished_ids = assert_consistent(&out);

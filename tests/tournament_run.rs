@@ -204,7 +204,7 @@ fn ctrl_c_stops_cleanly_writes_standings_and_resume_finishes() {
     let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
     for line in standings.lines().skip(1) {
         assert_eq!(
-            line.split(',').nth(2),
+            line.split(',').nth(3),
             Some("12"),
             "each bot played 12: {standings}"
         );

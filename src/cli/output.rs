@@ -15,7 +15,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
 use crate::report::comparison::render_failures;
-use crate::report::rating::{RatingReport, RunRatings};
+use crate::report::rating::{RatingReport, Ratings, RunRatings};
+use crate::report::standings::POOLED;
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
     Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
@@ -94,24 +95,43 @@ impl<W: Write> Terminal<W> {
         }
     }
 
-    /// The standings of the rated games, or that there are none yet.
-    pub fn standings(&mut self, report: Option<&RatingReport>) {
-        match report {
-            None => self.println("No finished games yet, so no standings."),
-            Some(report) => {
-                self.println("");
-                // The table ends with its own newline.
-                let table = report.standings.render_table();
-                self.println(table.strip_suffix('\n').unwrap_or(&table));
-                self.println("");
-                let crosstable = report.crosstable.render_table();
-                self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
-                let failures = render_failures(&report.standings.lost_by());
-                if !failures.is_empty() {
-                    self.println("");
-                    self.println(failures.strip_suffix('\n').unwrap_or(&failures));
-                }
+    /// The standings of the rated games, or that there are none yet. With
+    /// several variants: each variant's standings under a heading, then the
+    /// pooled ones; the crosstable and failures are those of all games.
+    pub fn standings(&mut self, ratings: Option<&Ratings>) {
+        let Some(ratings) = ratings else {
+            self.println("No finished games yet, so no standings.");
+            return;
+        };
+        let several = ratings.fits.len() > 1;
+        for fit in &ratings.fits {
+            self.println("");
+            if several {
+                let label = fit.standings.label();
+                self.println(&if label == POOLED {
+                    "All variants pooled (one rating per bot; each variant's own first-player advantage and draw elo):".to_string()
+                } else {
+                    format!("{label} (its games alone):")
+                });
             }
+            // The table ends with its own newline.
+            let table = fit.standings.render_table();
+            self.println(table.strip_suffix('\n').unwrap_or(&table));
+        }
+        if let Some(all) = ratings.overall() {
+            self.crosstable(all);
+        }
+    }
+
+    /// The crosstable and failure summary of the fit of every game.
+    fn crosstable(&mut self, report: &RatingReport) {
+        self.println("");
+        let crosstable = report.crosstable.render_table();
+        self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+        let failures = render_failures(&report.standings.lost_by());
+        if !failures.is_empty() {
+            self.println("");
+            self.println(failures.strip_suffix('\n').unwrap_or(&failures));
         }
     }
 
@@ -199,7 +219,7 @@ impl<W: Write> RunOutput for Terminal<W> {
                 self.println(&format!(
                     "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}",
                     config.bots.len(),
-                    config.variant,
+                    config.variant_ids().join(", "),
                     games,
                     config.games_per_pairing,
                     format_time_control(&config.time_control),

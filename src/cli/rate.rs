@@ -1,15 +1,18 @@
-//! `arena rate FILE... [--out DIR] [--variant ID] [--no-prior]
+//! `arena rate FILE... [--out DIR] [--variant ID] [--pool] [--no-prior]
 //! [--allow-duplicates]`: recompute standings and pairwise tables from one or
 //! more games.csv files, refusing files without games and games counted twice
-//! (see [`crate::report::game_ids`] for what identifies a game).
+//! (see [`crate::report::game_ids`] for what identifies a game). Games of
+//! several variants are rated each variant apart, and pooled only with
+//! `--pool` (see [`crate::report::rating`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
 use crate::report::game_ids::{first_place, GameIds, TournamentId};
-use crate::report::rating::RatingReport;
+use crate::report::rating::{Pooling, Ratings};
 use crate::report::rating_input::RatingInput;
+use crate::report::standings::POOLED;
 use crate::stats::FitOptions;
 use crate::tournament::games_reader::visit_numbered_games_csv;
 
@@ -22,7 +25,10 @@ first FILE, where a tournament keeps them, so rating a tournament's games.csv re
 its tables in place. Give --out to keep merged ratings apart.\n\nA game is identified by \
 its tournament (the out directory and seed in the tournament.json next to its file; \
 without one, the file itself) and its id: a game given twice is an error unless \
---allow-duplicates."
+--allow-duplicates.\n\nGames of several variants are rated each variant on its own (the \
+first-player advantage and draw rate differ a lot between variants); --pool adds the \
+pooled fit (variant `all` in the files): one rating per bot over every variant, each \
+variant with its own first-player advantage and draw elo."
 )]
 pub struct Args {
     /// games.csv files; their games are rated together.
@@ -35,6 +41,10 @@ pub struct Args {
     /// Only rate games of this variant (e.g. qango6).
     #[arg(long, value_name = "ID")]
     pub variant: Option<String>,
+    /// With games of several variants, also rate them all together: one
+    /// rating per bot, each variant's own first-player advantage and draw elo.
+    #[arg(long)]
+    pub pool: bool,
     /// Pure maximum likelihood, without the prior that keeps perfect scores
     /// finite (to compare with Ordo); refuses where no maximum exists.
     #[arg(long)]
@@ -69,8 +79,24 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     } else {
         FitOptions::default()
     };
-    let report = RatingReport::from_input_with(read.input, &options)?;
-    print!("{}", report.standings.render_table());
+    let variants = read.input.variant_count();
+    let pooling = if args.pool {
+        Pooling::Pooled
+    } else {
+        Pooling::Separate
+    };
+    let ratings = Ratings::from_input(read.input, &options, pooling)?;
+    for fit in &ratings.fits {
+        if ratings.fits.len() > 1 {
+            let label = fit.standings.label();
+            if label == POOLED {
+                println!("All {variants} variants pooled (--pool):");
+            } else {
+                println!("{label}:");
+            }
+        }
+        println!("{}", fit.standings.render_table());
+    }
     let files = args.files.len();
     let mut summary = format!(
         "Rated {rated} game{} from {files} file{}",
@@ -87,12 +113,17 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             plural(read.repeated)
         );
     }
+    if variants > 1 && !args.pool {
+        summary += &format!(
+            "; {variants} variants, each rated on its own (--pool to also rate them together)"
+        );
+    }
     if args.no_prior {
         summary += "; pure maximum likelihood (--no-prior)";
     }
     println!("{summary}.");
     let dir = output_dir(&args);
-    let mut written = report.write_files(&dir)?;
+    let mut written = ratings.write_files(&dir)?;
     // The page is a view of the games: failing to write it is said, and the
     // ratings stand.
     match crate::report::html::write_report(&game_dirs(&args.files), &dir) {

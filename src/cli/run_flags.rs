@@ -9,7 +9,9 @@ use crate::tournament::config::Overrides;
 
 #[derive(Debug, Default, clap::Args)]
 pub struct RunFlags {
-    /// Variant id (`arena games` lists them) [default: qango6].
+    /// Variant id (`arena games` lists them) [default: qango6]. A
+    /// tournament also takes a comma list or `all`: the round robin is
+    /// played in each variant.
     #[arg(long)]
     pub variant: Option<String>,
     /// Time control: `per-move=MS` or `BASE+INC` in seconds (e.g. 10+0.1)

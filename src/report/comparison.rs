@@ -6,20 +6,19 @@
 //!   draws and losses against the column bot (both colours together), in the
 //!   standings order. `crosstable.csv` holds it in long form, one line per
 //!   (bot, opponent) that met, both directions, so a pivot gives the square
-//!   table: `bot,opponent,games,wins,draws,losses,points,score_pct`, rows in
-//!   standings order of `bot`, then of `opponent`.
+//!   table: `variant,bot,opponent,games,wins,draws,losses,points,score_pct`,
+//!   rows in standings order of `bot`, then of `opponent`, one block per fit
+//!   (`variant`: see [`super::rating`]).
 //! - [`LostBy`]: per bot, games lost by each [`FailureReason`] (the failing
 //!   bot is always the loser). Its columns come from [`FailureReason::ALL`],
 //!   so a new reason is a new column (`lost_<reason>`) by itself.
-
-use std::path::Path;
 
 use serde::ser::{Serialize, SerializeTuple, Serializer};
 
 use crate::protocol::{FailureReason, Reason};
 use crate::stats::{GameResult, PairCounts};
 
-use super::standings::{rounded, write_rows};
+use super::standings::rounded;
 
 /// Number of failure reasons: the width of [`LostBy`].
 pub const FAILURE_KINDS: usize = FailureReason::ALL.len();
@@ -131,7 +130,8 @@ pub struct Crosstable {
 }
 
 /// The header of `crosstable.csv`, in the field order of [`CrosstableRow`].
-pub const CROSSTABLE_COLUMNS: [&str; 8] = [
+pub const CROSSTABLE_COLUMNS: [&str; 9] = [
+    "variant",
     "bot",
     "opponent",
     "games",
@@ -198,10 +198,6 @@ impl Crosstable {
             }
         }
         rows
-    }
-
-    pub fn write_csv(&self, path: &Path) -> anyhow::Result<()> {
-        write_rows(path, &CROSSTABLE_COLUMNS, &self.rows())
     }
 
     /// The table for the terminal: one line per bot in standings order, one

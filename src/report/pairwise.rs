@@ -1,9 +1,10 @@
 //! Head-to-head results for every pair of bots that met: `pairwise.csv`.
 //!
-//! Columns: `bot_a,bot_b,games,wins,draws,losses,score_pct,elo_diff,elo_low,
+//! Columns: `variant,bot_a,bot_b,games,wins,draws,losses,score_pct,elo_diff,elo_low,
 //! elo_high,los,penta_ll,penta_ld,penta_dd_wl,penta_wd,penta_ww`, all from
 //! `bot_a`'s side; `bot_a` is the better-ranked bot of the two and rows follow the
-//! standings order.
+//! standings order. One block of rows per fit, `variant` naming it (a
+//! variant, or `all`: see [`super::rating`]).
 //!
 //! - `elo_diff` and its 95% interval come from these games alone (fastchess's
 //!   match Elo: see [`crate::stats::head_to_head`]), with game pairs as the
@@ -23,17 +24,16 @@
 //!   total: LL 0, LD 0.5, DD+WL 1, WD 1.5, WW 2 points. Games without a partner
 //!   count in `games` but in no pentanomial cell.
 
-use std::path::Path;
-
 use serde::Serialize;
 
 use crate::stats::{likelihood_of_superiority, pair_likelihood_of_superiority, ScoreEstimate};
 
 use super::rating_input::{MatchCounts, RatedGames};
-use super::standings::{rounded, write_rows};
+use super::standings::rounded;
 
 /// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].
-pub const PAIRWISE_COLUMNS: [&str; 16] = [
+pub const PAIRWISE_COLUMNS: [&str; 17] = [
+    "variant",
     "bot_a",
     "bot_b",
     "games",
@@ -140,8 +140,4 @@ fn head_to_head(rated: &RatedGames, a: usize, b: usize, m: &MatchCounts) -> Pair
         penta_wd: penta.wd,
         penta_ww: penta.ww,
     }
-}
-
-pub fn write_pairwise_csv(path: &Path, rows: &[PairwiseRow]) -> anyhow::Result<()> {
-    write_rows(path, &PAIRWISE_COLUMNS, rows)
 }

@@ -9,6 +9,10 @@
 //! Kept until its partner arrives: a game of a colour-swapped pair (the
 //! partner usually ends moments later, so this stays small).
 //!
+//! Kept per variant: the same aggregates over that variant's games alone
+//! ([`RatingInput::split`]), and the per-pair counts of its games over all
+//! bots (for the pooled fit, [`RatedGames::variant_counts`]).
+//!
 //! Pairing follows [`crate::stats::pair_up`] exactly: within one pair key
 //! (variant and `pair` column) and one pair of bots, the k-th game with A as
 //! white is paired with the k-th game with A as black, in input order.
@@ -24,7 +28,7 @@ use crate::referee::GameRow;
 /// A's games of one pair key still waiting for their colour-swapped partner;
 /// they all have the same colour (a game of the other colour would have
 /// completed a pair).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Waiting {
     a_white: bool,
     scores: VecDeque<Score>,
@@ -39,13 +43,20 @@ pub struct MatchCounts {
 }
 
 /// Games added one by one; see the module docs.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct RatingInput {
     bots: Vec<String>,
     bot_index: HashMap<String, usize>,
     variants: HashMap<String, u32>,
-    /// (white, black) -> `[white wins, draws, black wins]`.
-    results: BTreeMap<(usize, usize), [u64; 3]>,
+    /// Variant ids by index, in order of first appearance.
+    variant_ids: Vec<String>,
+    /// (variant, white, black) -> `[white wins, draws, black wins]`.
+    results: BTreeMap<(u32, usize, usize), [u64; 3]>,
+    /// Per variant (by index): its games alone, as if no other variant had
+    /// been added (their own bot numbering). Kept only by the input games
+    /// are added to, not by these, and only from the second variant on
+    /// (until then the input itself is the first variant's games alone).
+    by_variant: Vec<RatingInput>,
     /// (A, B) with A < B -> A's pentanomial counts.
     matches: BTreeMap<(usize, usize), Pentanomial>,
     /// (A, B, variant, pair) -> games waiting for their partner.
@@ -60,7 +71,10 @@ pub struct RatingInput {
 pub struct RatedGames {
     /// Bot names in order of first appearance; indices below refer to them.
     pub bots: Vec<String>,
+    /// All games, whatever their variant.
     pub counts: PairCounts,
+    /// Per variant, in order of first appearance: its id and its games.
+    pub variant_counts: Vec<(String, PairCounts)>,
     /// Per (A, B) with A < B, from A's side.
     pub matches: BTreeMap<(usize, usize), MatchCounts>,
     /// Per bot: games lost by each failure reason.
@@ -103,12 +117,49 @@ impl RatingInput {
         }
         let next = self.variants.len() as u32;
         self.variants.insert(id.to_string(), next);
+        self.variant_ids.push(id.to_string());
         next
+    }
+
+    /// Number of variants among the games added.
+    pub fn variant_count(&self) -> usize {
+        self.variant_ids.len()
     }
 
     /// Adds one game. Fails on a row with a bot playing itself (rows from
     /// [`crate::tournament::games_reader`] never have one).
     pub fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
+        let second_variant = self.by_variant.is_empty()
+            && self.variant_ids.len() == 1
+            && !self.variants.contains_key(&row.variant);
+        if second_variant {
+            // Every game so far was of the first variant.
+            self.by_variant.push(self.clone());
+        }
+        self.add_here(row)?;
+        if self.by_variant.is_empty() {
+            return Ok(());
+        }
+        let variant = self.variants[&row.variant] as usize;
+        if variant == self.by_variant.len() {
+            self.by_variant.push(RatingInput::new());
+        }
+        // The same checks passed above, so this cannot fail.
+        self.by_variant[variant].add_here(row)
+    }
+
+    /// Each variant's games alone, in order of first appearance, each as if
+    /// only its games had been added (what `arena rate --variant` rates).
+    pub fn split(&mut self) -> Vec<(String, RatingInput)> {
+        let inputs = match std::mem::take(&mut self.by_variant) {
+            none if none.is_empty() => vec![self.clone()],
+            inputs => inputs,
+        };
+        self.variant_ids.iter().cloned().zip(inputs).collect()
+    }
+
+    /// [`RatingInput::add`] without the per-variant copy.
+    fn add_here(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
         let result = checked_result(row)?;
         let white = self.bot(&row.white, row.id)?;
         let black = self.bot(&row.black, row.id)?;
@@ -119,7 +170,7 @@ impl RatingInput {
             GameResult::Draw => 1,
             GameResult::BlackWins => 2,
         };
-        self.results.entry((white, black)).or_default()[slot] += 1;
+        self.results.entry((variant, white, black)).or_default()[slot] += 1;
         if let Some((white_failed, reason)) = failing_side(result, row.reason) {
             self.lost_by[if white_failed { white } else { black }].add(reason);
         }
@@ -161,8 +212,16 @@ impl RatingInput {
     /// The aggregates; games still waiting for a partner count as unpaired.
     pub fn finish(self) -> RatedGames {
         let mut counts = PairCounts::new(self.bots.len());
-        for (&(white, black), &c) in &self.results {
+        let mut variant_counts: Vec<(String, PairCounts)> = self
+            .variant_ids
+            .iter()
+            .map(|id| (id.clone(), PairCounts::new(self.bots.len())))
+            .collect();
+        for (&(variant, white, black), &c) in &self.results {
             counts.add_counts(white, black, c);
+            variant_counts[variant as usize]
+                .1
+                .add_counts(white, black, c);
         }
         let mut matches: BTreeMap<(usize, usize), MatchCounts> = self
             .matches
@@ -184,6 +243,7 @@ impl RatingInput {
         RatedGames {
             bots: self.bots,
             counts,
+            variant_counts,
             matches,
             lost_by: self.lost_by,
             games: self.games,

@@ -2,9 +2,12 @@
 //! the fitted model parameters.
 //!
 //! Files:
-//! - `standings.csv`: `rank,bot,games,wins,draws,losses,score_pct,elo,elo_low,
-//!   elo_high,elo_prior,white_games,white_score_pct,black_games,black_score_pct`,
-//!   best first. `elo` is centred on the field's mean (0); `elo_low`/`elo_high`
+//! - `standings.csv`: `variant,rank,bot,games,wins,draws,losses,score_pct,elo,
+//!   elo_low,elo_high,elo_prior,white_games,white_score_pct,black_games,
+//!   black_score_pct`, best first, one block of rows per fit: `variant` is the
+//!   variant whose games alone were rated, or `all` for the pooled fit over
+//!   several variants (shared ratings, each variant's own first-player
+//!   advantage and draw elo; see [`crate::stats::elo`]). `elo` is centred on the field's mean (0); `elo_low`/`elo_high`
 //!   are the 95% interval; `elo_prior` is `true` where the bot's rating rests on
 //!   the prior (its maximum-likelihood rating does not exist, see
 //!   [`crate::stats::elo`]; marked `*` in the terminal table). Percentages are
@@ -12,12 +15,15 @@
 //!   `lost_<reason>` per failure reason (`lost_timeout`, `lost_illegal_move`,
 //!   `lost_crash`, ...; see [`super::comparison::LostBy`]): games the bot lost
 //!   because it failed that way.
-//! - `model.csv`: `parameter,value,low,high` with the rows `white_advantage_elo`
-//!   (the first player's advantage, fitted jointly with the ratings) and
-//!   `draw_elo` (BayesElo's draw parameter: equal bots draw with probability
-//!   `tanh(draw_elo * ln10 / 800)`), each with its 95% interval (draw_elo's
-//!   on a log scale, so it stays above 0 as the model requires). A separate file
-//!   keeps standings.csv one row per bot, so it loads straight into a plot.
+//! - `model.csv`: `variant,fit,parameter,value,low,high` with, per variant
+//!   and fit, the rows `white_advantage_elo` (the first player's advantage,
+//!   fitted jointly with the ratings) and `draw_elo` (BayesElo's draw
+//!   parameter: equal bots draw with probability `tanh(draw_elo * ln10 /
+//!   800)`), each with its 95% interval (draw_elo's on a log scale, so it
+//!   stays above 0 as the model requires). `fit` is `separate` for the
+//!   variant's own fit (its block in standings.csv) and `pooled` for the
+//!   pooled fit (the `all` block). A separate file keeps standings.csv one
+//!   row per bot and fit, so it loads straight into a plot.
 //!
 //! See [`crate::stats::elo`] for the model, its weak prior and the intervals.
 
@@ -27,7 +33,7 @@ use std::path::Path;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::stats::{fit_ratings, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
+use crate::stats::{fit_pooled, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
 use super::comparison::{lost_by_columns, LostBy};
 use super::rating_input::RatingInput;
@@ -58,15 +64,18 @@ const RESULT_COLUMNS: [&str; 15] = [
 /// The header of `standings.csv`: [`RESULT_COLUMNS`] then one `lost_<reason>`
 /// column per failure reason ([`lost_by_columns`]).
 pub fn standings_columns() -> Vec<String> {
-    RESULT_COLUMNS
-        .iter()
+    std::iter::once("variant")
+        .chain(RESULT_COLUMNS)
         .map(|c| c.to_string())
         .chain(lost_by_columns())
         .collect()
 }
 
 /// The header of `model.csv`, in the field order of [`ModelRow`].
-pub const MODEL_COLUMNS: [&str; 4] = ["parameter", "value", "low", "high"];
+pub const MODEL_COLUMNS: [&str; 6] = ["variant", "fit", "parameter", "value", "low", "high"];
+
+/// The `variant` of the pooled fit's rows in the rating files.
+pub const POOLED: &str = "all";
 
 /// One line of `standings.csv`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -101,6 +110,9 @@ pub struct StandingRow {
 /// One line of `model.csv`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelRow {
+    pub variant: String,
+    /// `separate` (the variant's own fit) or `pooled`.
+    pub fit: &'static str,
     pub parameter: &'static str,
     #[serde(serialize_with = "rounded::dp1")]
     pub value: f64,
@@ -117,11 +129,21 @@ pub struct Standings {
     pub rows: Vec<StandingRow>,
     /// Bot indices (of [`ScoredGames::bots`]) in rank order.
     pub order: Vec<usize>,
+    /// Per variant of the fit: one, except in a pooled fit.
+    pub model: Vec<VariantModel>,
+    pub games: u64,
+}
+
+/// A variant's first-player advantage and draw parameter in a fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantModel {
+    /// The variant id (empty for [`Standings::from_counts`], which does not
+    /// know it).
+    pub variant: String,
     pub white_advantage: Estimate,
     pub draw_elo: Estimate,
     /// The white advantage and draw elo rest on the prior (e.g. no draws).
-    pub parameters_on_prior: bool,
-    pub games: u64,
+    pub on_prior: bool,
 }
 
 /// Per-bot tallies, in half-points to stay exact.
@@ -196,14 +218,27 @@ impl Standings {
     }
 
     /// [`Standings::from_counts`] with other fit settings (`arena rate
-    /// --no-prior`). Where the maximum-likelihood fit does not exist the error
-    /// names the bots.
+    /// --no-prior`).
     pub fn from_counts_with(
         bots: &[String],
         counts: &PairCounts,
         options: &FitOptions,
     ) -> anyhow::Result<Standings> {
-        let fit = fit_ratings(counts, options).map_err(|e| match e {
+        Standings::from_variants(bots, &[(String::new(), counts.clone())], options)
+    }
+
+    /// Rates the games of one or more variants (id and games, bots by index
+    /// as in `bots`) in one fit: shared ratings, each variant's own
+    /// first-player advantage and draw elo (the pooled fit; with one variant
+    /// that variant's fit). Where the maximum-likelihood fit does not exist
+    /// the error names the bots.
+    pub fn from_variants(
+        bots: &[String],
+        variants: &[(String, PairCounts)],
+        options: &FitOptions,
+    ) -> anyhow::Result<Standings> {
+        let groups: Vec<PairCounts> = variants.iter().map(|(_, c)| c.clone()).collect();
+        let fit = fit_pooled(&groups, options).map_err(|e| match e {
             FitError::NoMaximum(NoMaximum::Unbounded { bots: unbounded }) => {
                 let names: Vec<&str> = unbounded.iter().map(|&i| bots[i].as_str()).collect();
                 anyhow::anyhow!(
@@ -219,14 +254,36 @@ impl Standings {
         })?;
         let mut tallies = vec![Tally::default(); bots.len()];
         let mut total_games = 0;
-        for white in 0..bots.len() {
-            for black in 0..bots.len() {
+        for counts in &groups {
+            Standings::tally(counts, &mut tallies, &mut total_games);
+        }
+        let model = variants
+            .iter()
+            .enumerate()
+            .map(|(group, (variant, _))| {
+                let (white_advantage, draw_elo, on_prior) = fit.group_parameters(group);
+                VariantModel {
+                    variant: variant.clone(),
+                    white_advantage,
+                    draw_elo,
+                    on_prior,
+                }
+            })
+            .collect();
+        Ok(Standings::rank(bots, &fit, &tallies, model, total_games))
+    }
+
+    /// Adds the games of `counts` to each bot's tallies and to `total_games`.
+    fn tally(counts: &PairCounts, tallies: &mut [Tally], total_games: &mut u64) {
+        let bots = tallies.len();
+        for white in 0..bots {
+            for black in 0..bots {
                 let [white_wins, draws, black_wins] = counts.get(white, black).map(|c| c as u64);
                 let games = white_wins + draws + black_wins;
                 if games == 0 {
                     continue;
                 }
-                total_games += games;
+                *total_games += games;
                 let w = &mut tallies[white];
                 w.white_games += games;
                 w.white_half_points += 2 * white_wins + draws;
@@ -241,6 +298,16 @@ impl Standings {
                 b.losses += white_wins;
             }
         }
+    }
+
+    /// The rows in rank order: by rating, then score, then name.
+    fn rank(
+        bots: &[String],
+        fit: &crate::stats::RatingFit,
+        tallies: &[Tally],
+        model: Vec<VariantModel>,
+        total_games: u64,
+    ) -> Standings {
         let mut order: Vec<usize> = (0..bots.len()).collect();
         let score = |i: usize| {
             let t = &tallies[i];
@@ -285,14 +352,21 @@ impl Standings {
                 }
             })
             .collect();
-        Ok(Standings {
+        Standings {
             rows,
             order,
-            white_advantage: fit.white_advantage(),
-            draw_elo: fit.draw_elo(),
-            parameters_on_prior: fit.parameters_rest_on_prior(),
+            model,
             games: total_games,
-        })
+        }
+    }
+
+    /// What the `variant` column of the rating files says about this fit:
+    /// its one variant, or [`POOLED`].
+    pub fn label(&self) -> &str {
+        match self.model.as_slice() {
+            [one] => &one.variant,
+            _ => POOLED,
+        }
     }
 
     /// Fills in each bot's games lost by failures; `lost_by` is indexed like
@@ -310,26 +384,41 @@ impl Standings {
 
     /// The rows of `model.csv`.
     pub fn model_rows(&self) -> Vec<ModelRow> {
-        [
-            ("white_advantage_elo", self.white_advantage),
-            ("draw_elo", self.draw_elo),
-        ]
-        .into_iter()
-        .map(|(parameter, e)| ModelRow {
-            parameter,
-            value: e.value,
-            low: e.low(),
-            high: e.high(),
-        })
-        .collect()
+        let fit = if self.label() == POOLED {
+            "pooled"
+        } else {
+            "separate"
+        };
+        self.model
+            .iter()
+            .flat_map(|m| {
+                [
+                    ("white_advantage_elo", m.white_advantage),
+                    ("draw_elo", m.draw_elo),
+                ]
+                .map(|(parameter, e)| ModelRow {
+                    variant: m.variant.clone(),
+                    fit,
+                    parameter,
+                    value: e.value,
+                    low: e.low(),
+                    high: e.high(),
+                })
+            })
+            .collect()
+    }
+
+    /// Whether some variant's white advantage and draw elo rest on the prior.
+    pub fn parameters_on_prior(&self) -> bool {
+        self.model.iter().any(|m| m.on_prior)
     }
 
     pub fn write_csv(&self, path: &Path) -> anyhow::Result<()> {
-        write_rows(path, &standings_columns(), &self.rows)
+        write_standings_csv(path, &[self])
     }
 
     pub fn write_model_csv(&self, path: &Path) -> anyhow::Result<()> {
-        write_rows(path, &MODEL_COLUMNS, &self.model_rows())
+        write_model_csv(path, &[self])
     }
 
     /// The standings as an aligned plain-text table with a line about the model.
@@ -413,26 +502,64 @@ impl Standings {
                  this bot's group lost no game, or won none, against the rest.\n",
             );
         }
-        let adv = self.white_advantage;
-        let _ = writeln!(
-            out,
-            "{} games. White advantage {:+.0} Elo [{:+.0}, {:+.0}], draw elo {:.0} [{:.0}, {:.0}].",
-            self.games,
-            adv.value,
-            adv.low(),
-            adv.high(),
-            self.draw_elo.value,
-            self.draw_elo.low(),
-            self.draw_elo.high()
-        );
-        if self.parameters_on_prior {
-            out.push_str(
-                "White advantage and draw elo rest on the prior (1 virtual win, loss and draw): \
-                 no game was drawn, every game was, or one colour never lost.\n",
+        let model = |m: &VariantModel| {
+            let (adv, draw) = (m.white_advantage, m.draw_elo);
+            format!(
+                "advantage {:+.0} Elo [{:+.0}, {:+.0}], draw elo {:.0} [{:.0}, {:.0}]",
+                adv.value,
+                adv.low(),
+                adv.high(),
+                draw.value,
+                draw.low(),
+                draw.high()
+            )
+        };
+        match self.model.as_slice() {
+            [one] => {
+                let _ = writeln!(out, "{} games. White {}.", self.games, model(one));
+            }
+            several => {
+                let _ = writeln!(
+                    out,
+                    "{} games of {} variants, one rating per bot; per variant:",
+                    self.games,
+                    several.len()
+                );
+                for m in several {
+                    let mark = if m.on_prior { " (prior)" } else { "" };
+                    let _ = writeln!(out, "  {}: white {}{mark}.", m.variant, model(m));
+                }
+            }
+        }
+        if self.parameters_on_prior() {
+            let which = if self.model.len() > 1 {
+                "Where marked (prior), white advantage and draw elo rest"
+            } else {
+                "White advantage and draw elo rest"
+            };
+            let _ = writeln!(
+                out,
+                "{which} on the prior (1 virtual win, loss and draw): \
+                 no game was drawn, every game was, or one colour never lost."
             );
         }
         out
     }
+}
+
+/// Writes `standings.csv`: each fit's rows, behind its [`Standings::label`].
+pub fn write_standings_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<()> {
+    let rows: Vec<(&str, &StandingRow)> = fits
+        .iter()
+        .flat_map(|s| s.rows.iter().map(|row| (s.label(), row)))
+        .collect();
+    write_rows(path, &standings_columns(), &rows)
+}
+
+/// Writes `model.csv`: each fit's parameters.
+pub fn write_model_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<()> {
+    let rows: Vec<ModelRow> = fits.iter().flat_map(|s| s.model_rows()).collect();
+    write_rows(path, &MODEL_COLUMNS, &rows)
 }
 
 /// Writes serialisable rows under `columns` (the header is written even when

@@ -12,6 +12,14 @@
 //! equal players draw (`P(draw) = tanh(drawelo * ln10 / 800)` at equal strength).
 //! Ratings are reported centred on a mean of 0.
 //!
+//! # Several variants (groups) in one fit
+//! [`fit_pooled`] rates games of several groups (variants) together: one
+//! rating per bot, shared by all groups, and an `adv` and `drawelo` of each
+//! group's own, since the first player's advantage and the draw rate differ
+//! a lot between games. A game of group `g` uses group `g`'s `adv` and
+//! `drawelo` in the formulas above. With one group it is exactly
+//! [`fit_ratings`] (the same computation, in the same order).
+//!
 //! # Prior (only where the maximum-likelihood estimate does not exist)
 //! A bot with only wins has a maximum-likelihood rating of +infinity, a bot without
 //! games has no rating at all, and two groups of bots that never met have no
@@ -24,10 +32,11 @@
 //! half a virtual win and half a virtual loss per prior game against an
 //! opponent rated at the field's mean. [`RatingFit::rests_on_prior`] says which.
 //!
-//! The two global parameters get the same weight of virtual games, likewise
-//! only where their maximum-likelihood values do not exist (no game drawn,
-//! every game drawn, or one colour never lost; or, rarely, when they run off
-//! jointly with the ratings and the fit without their prior fails);
+//! The two parameters of a group get the same weight of virtual games, likewise
+//! only where their maximum-likelihood values do not exist (no game of the
+//! group drawn, every one drawn, or one colour never lost; or, rarely, when
+//! they run off jointly with the ratings and the fit without their prior
+//! fails, which puts every group's parameters on the prior);
 //! [`RatingFit::parameters_rest_on_prior`] says so:
 //! - `adv`: half a virtual win and half a virtual loss per prior game at 0;
 //! - `drawelo`: one virtual draw and one virtual decisive game per two prior
@@ -324,11 +333,14 @@ pub struct RatingFit {
     ratings: Vec<Estimate>,
     /// Which bots' ratings got the prior.
     on_prior: Vec<bool>,
-    /// Whether `adv` and `drawelo` got the prior.
-    parameters_on_prior: bool,
-    white_advantage: Estimate,
-    draw_elo: Estimate,
-    /// Posterior covariance of (ratings.., adv, drawelo) in nats^2, row-major.
+    /// Per group: whether its `adv` and `drawelo` got the prior.
+    parameters_on_prior: Vec<bool>,
+    /// Per group: `adv`.
+    white_advantage: Vec<Estimate>,
+    /// Per group: `drawelo`.
+    draw_elo: Vec<Estimate>,
+    /// Posterior covariance of (ratings.., adv_0, drawelo_0, adv_1, ...) in
+    /// nats^2, row-major.
     covariance: Vec<f64>,
     iterations: usize,
 }
@@ -353,30 +365,47 @@ impl RatingFit {
     fn ran_off(&self) -> bool {
         self.ratings
             .iter()
-            .chain([&self.white_advantage, &self.draw_elo])
+            .chain(&self.white_advantage)
+            .chain(&self.draw_elo)
             .any(|e| !(e.sd < RUN_OFF_SD && e.value.is_finite()))
     }
 
     /// Whether the white advantage and draw parameter rest on the prior (their
-    /// maximum-likelihood values do not exist, e.g. no game was drawn).
+    /// maximum-likelihood values do not exist, e.g. no game was drawn); of
+    /// any group, in a pooled fit.
     pub fn parameters_rest_on_prior(&self) -> bool {
-        self.parameters_on_prior
+        self.parameters_on_prior.iter().any(|&p| p)
     }
 
-    /// The first player's (white's) advantage `adv`.
+    /// The first player's (white's) advantage `adv` (of the first group, the
+    /// only one outside [`fit_pooled`]).
     pub fn white_advantage(&self) -> Estimate {
-        self.white_advantage
+        self.white_advantage[0]
     }
 
-    /// BayesElo's `drawelo`.
+    /// BayesElo's `drawelo` (of the first group, like [`Self::white_advantage`]).
     pub fn draw_elo(&self) -> Estimate {
-        self.draw_elo
+        self.draw_elo[0]
+    }
+
+    /// Number of groups (variants) fitted: 1 outside [`fit_pooled`].
+    pub fn groups(&self) -> usize {
+        self.white_advantage.len()
+    }
+
+    /// Group `group`'s `adv`, `drawelo`, and whether they rest on the prior.
+    pub fn group_parameters(&self, group: usize) -> (Estimate, Estimate, bool) {
+        (
+            self.white_advantage[group],
+            self.draw_elo[group],
+            self.parameters_on_prior[group],
+        )
     }
 
     /// Rating of `a` minus rating of `b`, with its standard error from the joint
     /// covariance (smaller than combining the two bots' intervals when they met).
     pub fn difference(&self, a: usize, b: usize) -> Estimate {
-        let m = self.ratings.len() + 2;
+        let m = self.ratings.len() + 2 * self.groups();
         let c = &self.covariance;
         let var = c[a * m + a] + c[b * m + b] - 2.0 * c[a * m + b];
         Estimate::linear(
@@ -403,34 +432,61 @@ const CONVERGED: f64 = 1e-12;
 
 /// Fits ratings, first-player advantage and draw parameter to `counts`.
 pub fn fit_ratings(counts: &PairCounts, options: &FitOptions) -> Result<RatingFit, FitError> {
+    fit_pooled(std::slice::from_ref(counts), options)
+}
+
+/// Fits one rating per bot to the games of several groups (variants), each
+/// group with its own first-player advantage and draw parameter (see the
+/// module docs). Every group has the same bots (indices); a group may have
+/// no games. Fails with [`FitError::InvalidOptions`] without groups or when
+/// their bot counts differ.
+pub fn fit_pooled(groups: &[PairCounts], options: &FitOptions) -> Result<RatingFit, FitError> {
     if !(options.prior_games >= 0.0 && options.prior_games.is_finite()) {
         return Err(FitError::InvalidOptions(format!(
             "prior_games must be a finite number >= 0, got {}",
             options.prior_games
         )));
     }
-    let needs = needs_prior(counts);
-    let parameters_need_prior = no_maximum(counts, &[]).is_some();
+    let Some(first) = groups.first() else {
+        return Err(FitError::InvalidOptions("no group of games to fit".into()));
+    };
+    if groups.iter().any(|g| g.bots() != first.bots()) {
+        return Err(FitError::InvalidOptions(
+            "the groups of a pooled fit must have the same bots".into(),
+        ));
+    }
+    let all = pooled_counts(groups);
+    let needs = needs_prior(&all);
+    let parameters_need_prior: Vec<bool> = groups
+        .iter()
+        .map(|g| no_maximum(g, &[]).is_some())
+        .collect();
     if options.prior_games == 0.0 {
-        if let Some(why) = no_maximum(counts, &needs) {
+        if let Some(why) = no_maximum(&all, &needs) {
+            return Err(FitError::NoMaximum(why));
+        }
+        if let Some(why) = groups.iter().find_map(|g| no_maximum(g, &[])) {
             return Err(FitError::NoMaximum(why));
         }
     }
     let on_prior: Vec<bool> = match options.scope {
-        _ if options.prior_games == 0.0 => vec![false; counts.bots()],
+        _ if options.prior_games == 0.0 => vec![false; all.bots()],
         PriorScope::WhereNeeded => needs,
-        PriorScope::AllBots => vec![true; counts.bots()],
+        PriorScope::AllBots => vec![true; all.bots()],
     };
-    let parameters_on_prior = options.prior_games > 0.0
-        && (parameters_need_prior || options.scope == PriorScope::AllBots);
-    let problem = Problem::new(counts, options.prior_games, on_prior, parameters_on_prior);
+    let parameters_on_prior: Vec<bool> = parameters_need_prior
+        .iter()
+        .map(|&need| options.prior_games > 0.0 && (need || options.scope == PriorScope::AllBots))
+        .collect();
+    let every_parameter_on_prior = parameters_on_prior.iter().all(|&p| p);
+    let problem = Problem::new(groups, options.prior_games, on_prior, parameters_on_prior);
     let fit = maximise(&problem, options);
     let ran_off = match &fit {
         Err(FitError::NotConverged { .. } | FitError::NotIdentifiable) => true,
         Ok(fit) => fit.ran_off(),
         Err(_) => false,
     };
-    if !ran_off || parameters_on_prior {
+    if !ran_off || every_parameter_on_prior {
         return fit;
     }
     // The colour advantage and draw rate can also run off jointly with the
@@ -439,8 +495,23 @@ pub fn fit_ratings(counts: &PairCounts, options: &FitOptions) -> Result<RatingFi
     if options.prior_games == 0.0 {
         return Err(FitError::NoMaximum(NoMaximum::RunsOff));
     }
-    let problem = Problem::new(counts, options.prior_games, problem.on_prior, true);
+    let every_group = vec![true; groups.len()];
+    let problem = Problem::new(groups, options.prior_games, problem.on_prior, every_group);
     maximise(&problem, options)
+}
+
+/// The games of all groups in one table (for what depends only on who
+/// scored against whom: which ratings need the prior).
+fn pooled_counts(groups: &[PairCounts]) -> PairCounts {
+    let mut all = groups[0].clone();
+    for group in &groups[1..] {
+        for (cell, add) in all.cells.iter_mut().zip(&group.cells) {
+            for (c, a) in cell.iter_mut().zip(add) {
+                *c += a;
+            }
+        }
+    }
+    all
 }
 
 /// Standard errors beyond this (in Elo) mean the fit ran off along a direction
@@ -475,7 +546,7 @@ fn maximise(problem: &Problem, options: &FitOptions) -> Result<RatingFit, FitErr
         let mut accepted = false;
         while t > 1e-12 {
             let trial: Vec<f64> = x.iter().zip(&step).map(|(xi, di)| xi + t * di).collect();
-            if trial[problem.draw_index()] > 0.0 {
+            if (0..problem.groups).all(|g| trial[problem.draw_index(g)] > 0.0) {
                 let trial_value = problem.value(&trial);
                 // Strict: a step too small to change anything is not progress.
                 if trial_value > value + 1e-4 * t * decrement {
@@ -625,23 +696,28 @@ fn no_maximum(counts: &PairCounts, needs: &[bool]) -> Option<NoMaximum> {
 struct Cell {
     white: usize,
     black: usize,
+    /// The group (variant) whose `adv` and `drawelo` the games use.
+    group: usize,
     wins: f64,
     draws: f64,
     losses: f64,
 }
 
-/// The objective in natural units: parameters are `[theta_0..theta_{n-1}, a, s]`
-/// with `theta = rating * NATS_PER_ELO`, `a = adv * NATS_PER_ELO`,
+/// The objective in natural units: parameters are
+/// `[theta_0..theta_{n-1}, a_0, s_0, a_1, s_1, ...]` with
+/// `theta = rating * NATS_PER_ELO`, and per group `a = adv * NATS_PER_ELO`,
 /// `s = drawelo * NATS_PER_ELO`.
 struct Problem {
     bots: usize,
+    groups: usize,
     cells: Vec<Cell>,
     prior: f64,
     /// Which bots' ratings get the prior.
     on_prior: Vec<bool>,
-    /// Whether `adv` and `drawelo` get the prior.
-    parameters_on_prior: bool,
-    draw_rate: f64,
+    /// Per group: whether its `adv` and `drawelo` get the prior.
+    parameters_on_prior: Vec<bool>,
+    /// Per group: the fraction of its games drawn.
+    draw_rate: Vec<f64>,
 }
 
 /// Log-probabilities of a game's outcomes and their derivatives with respect to
@@ -720,35 +796,41 @@ fn cell_terms(cell: &Cell, u: f64, s: f64, with_derivatives: bool) -> CellTerms 
 }
 
 impl Problem {
+    /// `groups` all have the same bots (checked by [`fit_pooled`]).
     fn new(
-        counts: &PairCounts,
+        groups: &[PairCounts],
         prior: f64,
         on_prior: Vec<bool>,
-        parameters_on_prior: bool,
+        parameters_on_prior: Vec<bool>,
     ) -> Problem {
-        let n = counts.bots();
+        let n = groups[0].bots();
         let mut cells = Vec::new();
-        let mut draws = 0.0;
-        let mut total = 0.0;
-        for white in 0..n {
-            for black in 0..n {
-                let [wins, d, losses] = counts.get(white, black);
-                if wins + d + losses > 0.0 {
-                    draws += d;
-                    total += wins + d + losses;
-                    cells.push(Cell {
-                        white,
-                        black,
-                        wins,
-                        draws: d,
-                        losses,
-                    });
+        let mut draw_rate = Vec::with_capacity(groups.len());
+        for (group, counts) in groups.iter().enumerate() {
+            let mut draws = 0.0;
+            let mut total = 0.0;
+            for white in 0..n {
+                for black in 0..n {
+                    let [wins, d, losses] = counts.get(white, black);
+                    if wins + d + losses > 0.0 {
+                        draws += d;
+                        total += wins + d + losses;
+                        cells.push(Cell {
+                            white,
+                            black,
+                            group,
+                            wins,
+                            draws: d,
+                            losses,
+                        });
+                    }
                 }
             }
+            draw_rate.push(if total > 0.0 { draws / total } else { 0.5 });
         }
-        let draw_rate = if total > 0.0 { draws / total } else { 0.5 };
         Problem {
             bots: n,
+            groups: groups.len(),
             cells,
             prior,
             on_prior,
@@ -758,27 +840,29 @@ impl Problem {
     }
 
     fn dim(&self) -> usize {
-        self.bots + 2
+        self.bots + 2 * self.groups
     }
 
-    fn adv_index(&self) -> usize {
-        self.bots
+    fn adv_index(&self, group: usize) -> usize {
+        self.bots + 2 * group
     }
 
-    fn draw_index(&self) -> usize {
-        self.bots + 1
+    fn draw_index(&self, group: usize) -> usize {
+        self.bots + 2 * group + 1
     }
 
-    /// Ratings and advantage at 0; drawelo matching the observed draw rate between
-    /// equal players (`P(draw) = tanh(s / 2)`).
+    /// Ratings and advantages at 0; each drawelo matching its group's
+    /// observed draw rate between equal players (`P(draw) = tanh(s / 2)`).
     fn start(&self) -> Vec<f64> {
         let mut x = vec![0.0; self.dim()];
-        x[self.draw_index()] = 2.0 * self.draw_rate.clamp(0.05, 0.95).atanh();
+        for (group, rate) in self.draw_rate.iter().enumerate() {
+            x[self.draw_index(group)] = 2.0 * rate.clamp(0.05, 0.95).atanh();
+        }
         x
     }
 
     fn u(&self, x: &[f64], cell: &Cell) -> f64 {
-        x[cell.white] - x[cell.black] + x[self.adv_index()]
+        x[cell.white] - x[cell.black] + x[self.adv_index(cell.group)]
     }
 
     fn mean_rating(&self, x: &[f64]) -> f64 {
@@ -791,11 +875,10 @@ impl Problem {
 
     /// Log posterior (up to a constant) minus the gauge penalty.
     fn value(&self, x: &[f64]) -> f64 {
-        let s = x[self.draw_index()];
         let mut value: f64 = self
             .cells
             .iter()
-            .map(|c| cell_terms(c, self.u(x, c), s, false).value)
+            .map(|c| cell_terms(c, self.u(x, c), x[self.draw_index(c.group)], false).value)
             .sum();
         let half = 0.5 * self.prior;
         if half > 0.0 {
@@ -805,8 +888,9 @@ impl Problem {
                 value += half * (ln_sigmoid(z) + ln_sigmoid(-z));
             }
         }
-        if half > 0.0 && self.parameters_on_prior {
-            let a = x[self.adv_index()];
+        for group in (0..self.groups).filter(|&g| half > 0.0 && self.parameters_on_prior[g]) {
+            let a = x[self.adv_index(group)];
+            let s = x[self.draw_index(group)];
             value += half * (ln_sigmoid(a) + ln_sigmoid(-a));
             // ln tanh(s/2) + ln(2 sigmoid(-s)): one virtual draw, one decisive game.
             value += half
@@ -822,12 +906,11 @@ impl Problem {
     fn gradient_and_information(&self, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let n = self.bots;
         let m = self.dim();
-        let (ia, is) = (self.adv_index(), self.draw_index());
-        let s = x[is];
         let mut g = vec![0.0; m];
         let mut h = vec![0.0; m * m];
         for cell in &self.cells {
-            let t = cell_terms(cell, self.u(x, cell), s, true);
+            let (ia, is) = (self.adv_index(cell.group), self.draw_index(cell.group));
+            let t = cell_terms(cell, self.u(x, cell), x[is], true);
             // u depends on +theta_white, -theta_black, +a.
             let mut jac: [(usize, f64); 3] = [(cell.white, 1.0), (cell.black, -1.0), (ia, 1.0)];
             let used = if cell.white == cell.black {
@@ -871,8 +954,9 @@ impl Problem {
                 }
             }
         }
-        if half > 0.0 && self.parameters_on_prior {
-            let a = x[ia];
+        for group in (0..self.groups).filter(|&g| half > 0.0 && self.parameters_on_prior[g]) {
+            let (ia, is) = (self.adv_index(group), self.draw_index(group));
+            let (a, s) = (x[ia], x[is]);
             let sig = sigmoid(a);
             g[ia] += half * (1.0 - 2.0 * sig);
             h[ia * m + ia] += self.prior * sig * (1.0 - sig);
@@ -918,9 +1002,13 @@ impl Problem {
         RatingFit {
             ratings,
             on_prior: self.on_prior.clone(),
-            parameters_on_prior: self.parameters_on_prior,
-            white_advantage: param(self.adv_index(), Scale::Linear),
-            draw_elo: param(self.draw_index(), Scale::Log),
+            parameters_on_prior: self.parameters_on_prior.clone(),
+            white_advantage: (0..self.groups)
+                .map(|g| param(self.adv_index(g), Scale::Linear))
+                .collect(),
+            draw_elo: (0..self.groups)
+                .map(|g| param(self.draw_index(g), Scale::Log))
+                .collect(),
             covariance,
             iterations,
         }
@@ -950,8 +1038,24 @@ mod tests {
                 counts.add(w, b, r);
             }
         }
-        let problem = Problem::new(&counts, 2.0, vec![true, false, true], true);
-        let x = vec![0.3, -0.2, 0.5, 0.15, 0.7];
+        let problem = Problem::new(
+            std::slice::from_ref(&counts),
+            2.0,
+            vec![true, false, true],
+            vec![true],
+        );
+        check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7]);
+        // Two groups (a pooled fit), the second's parameters on the prior.
+        let mut other = PairCounts::new(3);
+        other.add_counts(0, 2, [1, 4, 6]);
+        other.add_counts(2, 1, [5, 2, 0]);
+        let groups = [counts, other];
+        let problem = Problem::new(&groups, 2.0, vec![true, false, true], vec![false, true]);
+        check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7, -0.4, 1.1]);
+    }
+
+    fn check_derivatives(problem: &Problem, x: &[f64]) {
+        let x = x.to_vec();
         let (g, h) = problem.gradient_and_information(&x);
         let m = problem.dim();
         let eps = 1e-5;

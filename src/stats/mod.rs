@@ -16,8 +16,8 @@ pub mod sprt;
 /// The crate's one result type (from the games engine), which the fits count.
 pub use crate::games::GameResult;
 pub use elo::{
-    fit_ratings, needs_prior, Estimate, FitError, FitOptions, NoMaximum, PairCounts, PriorScope,
-    RatingFit, Scale, MAX_BOTS,
+    fit_pooled, fit_ratings, needs_prior, Estimate, FitError, FitOptions, NoMaximum, PairCounts,
+    PriorScope, RatingFit, Scale, MAX_BOTS,
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};

@@ -3,7 +3,8 @@
 //!
 //! ```toml
 //! [tournament]
-//! variant = "qango6"
+//! variant = "qango6"           # or "all", or "qango6,quinque"
+//! variants = ["qango6", "quinque"]  # instead of `variant`: several variants in one run
 //! games_per_pairing = 4        # even: games are played in pairs, colours swapped
 //! time_control = "per-move=200"  # or "10+0.1" (seconds), or move_ms / base_ms + increment_ms
 //! concurrency = 2              # games at once; default: number of cores
@@ -25,6 +26,10 @@
 //! env = { PYTHONUNBUFFERED = "1" }
 //! limits = { memory_mb = 512, startup_ms = 5000 }
 //! ```
+//!
+//! With several variants every two bots play `games_per_pairing` games in
+//! each of them (see [`super::schedule`]); an opening suite belongs to one
+//! variant, so it cannot be combined with several.
 //!
 //! Errors name the file, the line and the field, because a person edits this
 //! file by hand and should not have to hunt for the mistake. Flags given on
@@ -87,8 +92,14 @@ const DEFAULT_MOVE_MS: u64 = 1000;
 /// `tournament.json` stores, so a resumed run uses exactly the same settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TournamentConfig {
-    /// Variant id (validated against [`Variant::by_id`]).
+    /// Variant id (validated against [`Variant::by_id`]): the first of
+    /// [`Self::variants`] when there are several.
     pub variant: String,
+    /// Every variant of a run of several, in schedule order; empty when the
+    /// run plays only `variant` (so one-variant settings, and their
+    /// identity, read as before several existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<String>,
     /// Games between each two bots; even, since games come in colour-swapped pairs.
     pub games_per_pairing: u32,
     pub time_control: TimeControl,
@@ -131,6 +142,23 @@ impl TournamentConfig {
         Variant::by_id(&self.variant).expect("variant validated when the config was built")
     }
 
+    /// The variants the run plays, in schedule order (at least one).
+    pub fn variants(&self) -> Vec<&'static Variant> {
+        self.variant_ids()
+            .iter()
+            .map(|id| Variant::by_id(id).expect("variants validated when the config was built"))
+            .collect()
+    }
+
+    /// The ids of [`Self::variants`].
+    pub fn variant_ids(&self) -> Vec<String> {
+        if self.variants.is_empty() {
+            vec![self.variant.clone()]
+        } else {
+            self.variants.clone()
+        }
+    }
+
     pub fn bot_names(&self) -> Vec<String> {
         self.bots.iter().map(|b| b.name.clone()).collect()
     }
@@ -156,8 +184,8 @@ impl TournamentConfig {
         };
         let resolved = Resolved {
             variant: Sourced {
-                value: self.variant.clone(),
-                origin: unlocated("variant"),
+                value: self.variant_ids(),
+                origin: unlocated("variants"),
             },
             games_per_pairing: sourced(self.games_per_pairing.into(), "games_per_pairing"),
             time_control: Sourced {
@@ -222,6 +250,7 @@ impl TournamentConfig {
 /// Values given on the command line; each one beats the file.
 #[derive(Debug, Clone, Default)]
 pub struct Overrides {
+    /// `--variant`: an id, a comma list of ids, or `all`.
     pub variant: Option<String>,
     pub games_per_pairing: Option<u32>,
     /// `per-move=MS` or `BASE+INC` (seconds).
@@ -253,6 +282,7 @@ pub struct Overrides {
 #[serde(deny_unknown_fields)]
 struct RawTournament {
     variant: Option<Spanned<String>>,
+    variants: Option<Spanned<Vec<String>>>,
     games_per_pairing: Option<Spanned<i64>>,
     time_control: Option<Spanned<String>>,
     move_ms: Option<Spanned<i64>>,
@@ -384,7 +414,8 @@ fn resolve<T, F>(
 /// type), so the rules see a negative or oversized value as it was given.
 #[derive(Debug)]
 struct Resolved {
-    variant: Sourced<String>,
+    /// The variants as given (`all` and comma lists expanded), not yet checked.
+    variant: Sourced<Vec<String>>,
     games_per_pairing: Sourced<i128>,
     time_control: Sourced<TimeControl>,
     concurrency: Sourced<i128>,
@@ -696,14 +727,7 @@ fn resolve_all(
             0,
             int,
         ),
-        variant: resolve(
-            overrides.variant.clone(),
-            "--variant",
-            t.variant.as_ref(),
-            "variant",
-            DEFAULT_VARIANT.to_string(),
-            String::clone,
-        ),
+        variant: resolve_variants(src, t, overrides)?,
         games_per_pairing: resolve(
             overrides.games_per_pairing.map(i128::from),
             "--games",
@@ -795,14 +819,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
     let check = |value: &Sourced<i128>, rule: fn(i128) -> Result<u64, String>| {
         rule(value.value).map_err(|message| src.at(&value.origin, message))
     };
-    if Variant::by_id(&r.variant.value).is_none() {
-        let message = format!(
-            "unknown variant {:?}; known: {}",
-            r.variant.value,
-            Variant::ids().join(", ")
-        );
-        return Err(src.at(&r.variant.origin, message));
-    }
+    variants_rule(&r.variant.value).map_err(|m| src.at(&r.variant.origin, m))?;
     let games_per_pairing = check(&r.games_per_pairing, |n| {
         if n <= 0 || n % 2 != 0 {
             return Err(format!("games_per_pairing must be a positive even number (games are played in pairs with colours swapped), got {n}"));
@@ -883,8 +900,14 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
             r.bots.len()
         );
     }
+    let mut variants = r.variant.value;
+    let variant = variants[0].clone();
+    if variants.len() == 1 {
+        variants.clear();
+    }
     Ok(TournamentConfig {
-        variant: r.variant.value,
+        variant,
+        variants,
         games_per_pairing,
         time_control: r.time_control.value,
         concurrency,
@@ -898,6 +921,73 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         openings,
         shard,
     })
+}
+
+/// `all` (every variant), or a comma-separated list of variant ids.
+fn variant_list(text: &str) -> Vec<String> {
+    if text.trim() == "all" {
+        return Variant::ids().iter().map(|id| id.to_string()).collect();
+    }
+    text.split(',').map(|id| id.trim().to_string()).collect()
+}
+
+/// The variants from `--variant`, else the file's `variant` or `variants`
+/// (not both), else the default.
+fn resolve_variants(
+    src: &Source,
+    t: &RawTournament,
+    overrides: &Overrides,
+) -> anyhow::Result<Sourced<Vec<String>>> {
+    if let (Some(_), Some(list)) = (&t.variant, &t.variants) {
+        return Err(src.error(
+            "variants",
+            list,
+            "give either `variant` or `variants`, not both",
+        ));
+    }
+    if let Some(flag) = &overrides.variant {
+        return Ok(Sourced {
+            value: variant_list(flag),
+            origin: Origin::Flag("--variant".into()),
+        });
+    }
+    if let Some(list) = &t.variants {
+        return Ok(Sourced {
+            value: list.get_ref().clone(),
+            origin: Origin::File {
+                field: "variants",
+                span: list.span(),
+            },
+        });
+    }
+    Ok(resolve(
+        None,
+        "--variant",
+        t.variant.as_ref(),
+        "variant",
+        vec![DEFAULT_VARIANT.to_string()],
+        |text: &String| variant_list(text),
+    ))
+}
+
+/// At least one variant, each known, none twice.
+fn variants_rule(ids: &[String]) -> Result<(), String> {
+    if ids.is_empty() {
+        return Err("names no variant".into());
+    }
+    let mut seen = BTreeSet::new();
+    for id in ids {
+        if Variant::by_id(id).is_none() {
+            return Err(format!(
+                "unknown variant {id:?}; known: {} (or \"all\")",
+                Variant::ids().join(", ")
+            ));
+        }
+        if !seen.insert(id.as_str()) {
+            return Err(format!("variant {id:?} is listed twice"));
+        }
+    }
+    Ok(())
 }
 
 /// Games at once: far more than any machine runs, far less than what would
@@ -1106,7 +1196,17 @@ fn validate_openings(
             "random opening plies and an opening suite (`openings`) exclude each other; give one",
         ));
     }
-    let variant = Variant::by_id(&r.variant.value).expect("variant checked first");
+    if let [_, _, ..] = r.variant.value.as_slice() {
+        return Err(src.at(
+            &suite.origin,
+            format!(
+                "an opening suite belongs to one variant, but this run plays {} ({}); use random openings (`opening_plies`) or one run per variant",
+                r.variant.value.len(),
+                r.variant.value.join(", ")
+            ),
+        ));
+    }
+    let variant = Variant::by_id(&r.variant.value[0]).expect("variant checked first");
     let openings = parse_suite(variant, &suite.value.file, &suite.value.text)?;
     Ok(Some(Box::new(OpeningSuite {
         file: suite.value.file.clone(),
@@ -1409,6 +1509,17 @@ cwd = "bots"
         }
     }
 
+    /// `text` as the file t.toml in `dir`, without flags.
+    fn parse_in(dir: &Path, text: &str) -> anyhow::Result<TournamentConfig> {
+        from_toml(
+            text,
+            Path::new("t.toml"),
+            dir,
+            &Overrides::default(),
+            &defaults(),
+        )
+    }
+
     #[test]
     fn opening_suite_settings_are_read_relative_to_the_file_and_checked() {
         let dir = tempfile::tempdir().unwrap();
@@ -1416,14 +1527,7 @@ cwd = "bots"
         let text = format!(
             "[tournament]\nopenings = \"s.txt\"\nopenings_order = \"random\"\nopenings_start = 4\n{TWO_BOTS}"
         );
-        let c = from_toml(
-            &text,
-            Path::new("t.toml"),
-            dir.path(),
-            &Overrides::default(),
-            &defaults(),
-        )
-        .unwrap();
+        let c = parse_in(dir.path(), &text).unwrap();
         let suite = c.openings.as_ref().unwrap();
         assert_eq!(suite.openings, vec![vec!["a1"], vec!["b2", "c3"]]);
         assert_eq!((suite.order, suite.start), (OpeningOrder::Random, 4));
@@ -1446,15 +1550,9 @@ cwd = "bots"
             ),
         ];
         for (head, prefix) in cases {
-            let err = from_toml(
-                &format!("{head}{TWO_BOTS}"),
-                Path::new("t.toml"),
-                dir.path(),
-                &Overrides::default(),
-                &defaults(),
-            )
-            .unwrap_err()
-            .to_string();
+            let err = parse_in(dir.path(), &format!("{head}{TWO_BOTS}"))
+                .unwrap_err()
+                .to_string();
             assert!(err.starts_with(prefix), "{head:?}: {err}");
         }
         let flag = Overrides {
@@ -1464,6 +1562,78 @@ cwd = "bots"
         let err = parse(TWO_BOTS, &flag).unwrap_err().to_string();
         assert!(
             err.starts_with("--openings-order: unknown openings order"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn several_variants_from_the_file_or_the_flag() {
+        let text = format!("[tournament]\nvariants = [\"qango7\", \"quinque\"]\n{TWO_BOTS}");
+        let c = parse(&text, &Overrides::default()).unwrap();
+        assert_eq!(c.variant, "qango7");
+        assert_eq!(c.variant_ids(), ["qango7", "quinque"]);
+        c.validate().unwrap();
+        let flag = |v: &str| Overrides {
+            variant: Some(v.into()),
+            ..Default::default()
+        };
+        let c = parse(&text, &flag("qango6, qango7")).unwrap();
+        assert_eq!(c.variant_ids(), ["qango6", "qango7"]);
+        let c = parse(TWO_BOTS, &flag("all")).unwrap();
+        assert_eq!(c.variant_ids(), Variant::ids());
+        // One variant is stored as before: no list.
+        let c = parse(TWO_BOTS, &flag("quinque")).unwrap();
+        assert!(c.variants.is_empty() && c.variant == "quinque");
+        let c = parse(
+            &format!("[tournament]\nvariant = \"qango6,quinque\"\n{TWO_BOTS}"),
+            &Overrides::default(),
+        )
+        .unwrap();
+        assert_eq!(c.variant_ids(), ["qango6", "quinque"]);
+
+        let cases = [
+            (
+                "[tournament]\nvariant = \"qango6\"\nvariants = [\"qango7\"]\n",
+                "t.toml:3: field `variants`: give either",
+            ),
+            (
+                "[tournament]\nvariants = [\"qango7\", \"qango7\"]\n",
+                "t.toml:2: field `variants`: variant \"qango7\" is listed twice",
+            ),
+            (
+                "[tournament]\nvariants = []\n",
+                "t.toml:2: field `variants`: names no variant",
+            ),
+            (
+                "[tournament]\nvariants = [\"qango6\", \"go\"]\n",
+                "t.toml:2: field `variants`: unknown variant \"go\"",
+            ),
+        ];
+        for (head, prefix) in cases {
+            let err = parse(&format!("{head}{TWO_BOTS}"), &Overrides::default())
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with(prefix), "{head:?}: {err}");
+        }
+        let err = parse(TWO_BOTS, &flag("qango6,chess"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("--variant: unknown variant \"chess\""),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_opening_suite_is_refused_with_several_variants() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("s.txt"), "a1\n").unwrap();
+        let text = format!(
+            "[tournament]\nvariants = [\"qango6\", \"qango7\"]\nopenings = \"s.txt\"\n{TWO_BOTS}"
+        );
+        let err = parse_in(dir.path(), &text).unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.toml:3: field `openings`: an opening suite belongs to one variant, but this run plays 2 (qango6, qango7)"),
             "{err}"
         );
     }

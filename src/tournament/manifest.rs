@@ -183,7 +183,7 @@ impl Manifest {
                 }
                 let config = &self.config;
                 let opening = Openings::of(config).for_pair(config.variant(), pair)?;
-                let [first, second] = game_pair(pair, pair, 0, 1, opening);
+                let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
                 Ok(Some(if id.is_multiple_of(2) { first } else { second }))
             }
         }
@@ -200,4 +200,5 @@ pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
         config.seed,
     )
     .with_openings(Openings::of(config))
+    .with_variants(config.variants())
 }

@@ -107,7 +107,9 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
         Start::New(config) => {
             // An opening length no game allows fails here, not mid-run.
             let schedule = round_robin_schedule(&config);
-            schedule.game(0)?;
+            for id in schedule.first_games() {
+                schedule.game(id)?;
+            }
             Session::create(Manifest::round_robin(config))?
         }
         Start::Resume { dir, concurrency } => {

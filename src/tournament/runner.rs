@@ -304,7 +304,7 @@ async fn play_one(
     }
     let game_config = GameConfig {
         game_id: game.game_id(),
-        variant: config.variant(),
+        variant: game.variant(),
         time_control: config.time_control,
         grace: std::time::Duration::from_millis(config.grace_ms),
         opening: game.opening.clone(),

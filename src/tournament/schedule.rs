@@ -10,13 +10,19 @@
 //! Openings are random legal move sequences drawn from a ChaCha stream keyed
 //! by the tournament seed and the pair number: the same seed gives the same
 //! openings, and one pair's opening does not depend on how many pairs exist.
+//!
+//! A run of several variants plays the whole round robin in each variant,
+//! interleaved: pair `p` is of variant `p mod V` (in the order the variants
+//! are configured), and is pair `p / V` of that variant's round robin
+//! (cycle, pairing and colours as in a one-variant run). So every two bots
+//! meet `games_per_pairing` times in every variant, a run stopped early has
+//! played all variants about equally, and with one variant the schedule is
+//! the one-variant schedule. Each pair's opening is of its own variant.
 
+use crate::games::{Position, Variant};
 use anyhow::{bail, Context};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
-
-use crate::games::{Position, Variant};
 
 use super::openings::Openings;
 
@@ -24,10 +30,12 @@ use super::openings::Openings;
 const OPENING_ATTEMPTS: usize = 1000;
 
 /// One game of the schedule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScheduledGame {
     /// Position in the schedule, 0-based.
     pub id: u64,
+    /// Id of the variant the game is played in ([`ScheduledGame::variant`]).
+    pub variant_id: &'static str,
     /// Round-robin cycle: in each cycle every two bots play one game pair.
     pub round: u64,
     /// Game pair; games `2 * pair` and `2 * pair + 1`.
@@ -40,6 +48,11 @@ pub struct ScheduledGame {
 }
 
 impl ScheduledGame {
+    /// The variant the game is played in.
+    pub fn variant(&self) -> &'static Variant {
+        Variant::by_id(self.variant_id).expect("scheduled games name a variant of the table")
+    }
+
     /// The id sent to bots in `new_game` and written to `games.jsonl`.
     pub fn game_id(&self) -> String {
         format!("g{}", self.id)
@@ -48,6 +61,7 @@ impl ScheduledGame {
 
 /// The two games of pair `pair`: `first` is white in the first game.
 pub fn game_pair(
+    variant: &'static Variant,
     pair: u64,
     round: u64,
     first: usize,
@@ -57,6 +71,7 @@ pub fn game_pair(
     [
         ScheduledGame {
             id: 2 * pair,
+            variant_id: variant.id,
             round,
             pair,
             white: first,
@@ -65,6 +80,7 @@ pub fn game_pair(
         },
         ScheduledGame {
             id: 2 * pair + 1,
+            variant_id: variant.id,
             round,
             pair,
             white: second,
@@ -111,7 +127,8 @@ pub fn pairings(bots: usize) -> Vec<(usize, usize)> {
 /// pair's first game has the colours the other way round.
 #[derive(Clone)]
 pub struct RoundRobinSchedule {
-    variant: &'static Variant,
+    /// At least one; pair `p` is of `variants[p mod len]`.
+    variants: Vec<&'static Variant>,
     pairings: Vec<(usize, usize)>,
     cycles: u64,
     openings: Openings,
@@ -131,7 +148,7 @@ impl RoundRobinSchedule {
         seed: u64,
     ) -> RoundRobinSchedule {
         RoundRobinSchedule {
-            variant,
+            variants: vec![variant],
             pairings: pairings(bots),
             cycles: u64::from(games_per_pairing / 2),
             openings: Openings::Random {
@@ -146,9 +163,27 @@ impl RoundRobinSchedule {
         RoundRobinSchedule { openings, ..self }
     }
 
+    /// The same schedule played in each of `variants` (see the module
+    /// docs); an empty list keeps the one variant.
+    pub fn with_variants(self, variants: Vec<&'static Variant>) -> RoundRobinSchedule {
+        if variants.is_empty() {
+            return self;
+        }
+        RoundRobinSchedule { variants, ..self }
+    }
+
     /// Number of games.
     pub fn len(&self) -> u64 {
-        2 * self.cycles * self.pairings.len() as u64
+        2 * self.cycles * self.pairings.len() as u64 * self.variants.len() as u64
+    }
+
+    /// The first game of each variant (ids `0, 2, ..`), where an opening
+    /// length no game of that variant allows shows first.
+    pub fn first_games(&self) -> Vec<u64> {
+        (0..self.variants.len() as u64)
+            .map(|v| 2 * v)
+            .filter(|&id| id < self.len())
+            .collect()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -162,16 +197,20 @@ impl RoundRobinSchedule {
             return Ok(None);
         }
         let pair = id / 2;
+        let count = self.variants.len() as u64;
+        let variant = self.variants[(pair % count) as usize];
+        // The pair's place in its variant's round robin.
+        let inner = pair / count;
         let per_cycle = self.pairings.len() as u64;
-        let round = pair / per_cycle;
-        let (a, b) = self.pairings[(pair % per_cycle) as usize];
+        let round = inner / per_cycle;
+        let (a, b) = self.pairings[(inner % per_cycle) as usize];
         let (first, second) = if round.is_multiple_of(2) {
             (a, b)
         } else {
             (b, a)
         };
-        let opening = self.openings.for_pair(self.variant, pair)?;
-        let [first_game, second_game] = game_pair(pair, round, first, second, opening);
+        let opening = self.openings.for_pair(variant, pair)?;
+        let [first_game, second_game] = game_pair(variant, pair, round, first, second, opening);
         Ok(Some(if id.is_multiple_of(2) {
             first_game
         } else {
@@ -250,9 +289,10 @@ pub fn opening_position(variant: &'static Variant, opening: &[String]) -> anyhow
     Ok(pos)
 }
 
-/// Checks a schedule read back from disk: ids are `0..len` in order, pairs
-/// hold their two games with swapped colours and one opening, bot indices
-/// exist, and every opening is legal and leaves the game open.
+/// Checks a schedule read back from disk: ids are `0..len` in order, every
+/// game is of `variant`, pairs hold their two games with swapped colours and
+/// one opening, bot indices exist, and every opening is legal and leaves the
+/// game open.
 pub fn validate(
     games: &[ScheduledGame],
     variant: &'static Variant,
@@ -265,6 +305,13 @@ pub fn validate(
                 "scheduled game {index} has id {} and pair {}: the schedule is out of order",
                 game.id,
                 game.pair
+            );
+        }
+        if game.variant_id != variant.id {
+            bail!(
+                "scheduled game {index} is of variant {}, not {}",
+                game.variant_id,
+                variant.id
             );
         }
         if game.white >= bots || game.black >= bots || game.white == game.black {

@@ -76,7 +76,7 @@ impl Session {
                 bail!("game {} is not part of this run's shard {shard}", row.id);
             }
             let expected = (
-                manifest.config.variant.as_str(),
+                game.variant_id,
                 names[game.white].as_str(),
                 names[game.black].as_str(),
                 game.opening.join(" "),

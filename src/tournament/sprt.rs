@@ -38,8 +38,8 @@ impl SprtPlan {
 /// How to begin.
 #[derive(Debug)]
 pub enum Start {
-    /// `config.bots` holds A then B.
-    New(TournamentConfig, SprtPlan),
+    /// `config.bots` holds A then B. (Boxed: a config is large, a resume small.)
+    New(Box<TournamentConfig>, SprtPlan),
     Resume {
         dir: PathBuf,
         concurrency: Option<usize>,
@@ -219,7 +219,14 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutco
                     config.bots.len()
                 );
             }
-            Session::create(Manifest::new(config, Plan::Sprt(plan)))?
+            if config.variants.len() > 1 {
+                bail!(
+                    "an SPRT plays one variant, got {} ({}); run one test per variant",
+                    config.variants.len(),
+                    config.variants.join(", ")
+                );
+            }
+            Session::create(Manifest::new(*config, Plan::Sprt(plan)))?
         }
         Start::Resume { dir, concurrency } => {
             let mut session = Session::resume(&dir)?;

@@ -158,6 +158,15 @@ pub fn spawn_arena_with(args: &[&str], dir: &Path, adjust: impl FnOnce(&mut Comm
     command.spawn().expect("start arena")
 }
 
+/// Runs the tournament of `config` into `out` until `rows` games are
+/// recorded, then SIGKILLs arena (a crash mid-run) and waits for it to end.
+pub fn kill_after_rows(config: &Path, out: &Path, dir: &Path, rows: usize) {
+    let mut child = spawn_tournament(config, out, dir);
+    wait_for_rows(out, rows, Duration::from_secs(30));
+    signal(&child, libc::SIGKILL);
+    wait_exit(&mut child, Duration::from_secs(5));
+}
+
 /// Complete data rows in games.csv (0 while the file does not exist).
 pub fn csv_rows_written(out: &Path) -> usize {
     std::fs::read_to_string(out.join("games.csv"))
@@ -269,13 +278,19 @@ pub fn round_robin_schedule(out: &Path) -> (Vec<ScheduledGame>, Vec<String>) {
     (schedule, manifest.config.bot_names())
 }
 
-/// Each row has the bots and the opening its scheduled game has.
+/// Each row has the variant, bots and opening its scheduled game has.
 pub fn assert_rows_follow_schedule(rows: &[GameRow], schedule: &[ScheduledGame], names: &[String]) {
     for row in rows {
         let game = &schedule[row.id as usize];
         assert_eq!(
-            (row.white.as_str(), row.black.as_str(), row.opening.clone()),
             (
+                row.variant.as_str(),
+                row.white.as_str(),
+                row.black.as_str(),
+                row.opening.clone()
+            ),
+            (
+                game.variant_id,
                 names[game.white].as_str(),
                 names[game.black].as_str(),
                 game.opening.join(" ")

@@ -16,7 +16,6 @@ pub mod moves;
 pub mod plots;
 mod sections;
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Component, Path, PathBuf};
@@ -90,21 +89,15 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
         }
     }
     let mut rating = RatingInput::new();
-    // Each variant rated on its own too, for one Elo plot per variant.
-    let mut per_variant: BTreeMap<String, RatingInput> = BTreeMap::new();
     for (k, source) in sources.iter().enumerate() {
         visit_source(source, |row, record| {
             rating.add(&row)?;
-            per_variant
-                .entry(row.variant.clone())
-                .or_default()
-                .add(&row)?;
             data.add(k, &row, record);
             Ok(())
         })?;
     }
     data.finish();
-    let page = sections::render(&sources, &data, rating, per_variant)?;
+    let page = sections::render(&sources, &data, rating)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
         .expect("the template holds the games marker");

@@ -3,7 +3,6 @@
 //! messages cannot inject markup). The game table is not rendered here: the
 //! caller streams it where [`GAMES_MARKER`] stands.
 
-use std::collections::BTreeMap;
 
 use minijinja::{context, Environment};
 use serde::Serialize;
@@ -15,9 +14,10 @@ use crate::games::{render::letter_of, Cell, Variant};
 use crate::protocol::FailureReason;
 use crate::referee::format_time_control;
 use crate::referee::lines::variant_info_json;
-use crate::report::rating::RatingReport;
+use crate::report::rating::{Pooling, Ratings};
 use crate::report::rating_input::RatingInput;
-use crate::report::standings::Standings;
+use crate::report::standings::{Standings, POOLED};
+use crate::stats::FitOptions;
 use crate::tournament::openings::OpeningOrder;
 use crate::tournament::Plan;
 
@@ -253,56 +253,51 @@ fn elo_plot(standings: &Standings) -> String {
     plots::elo_intervals(&bots)
 }
 
-/// With games of several variants, `(variant, Elo plot)` of each variant's
-/// games rated on their own (a variant whose fit fails says why instead).
-fn variant_elo_plots(per_variant: BTreeMap<String, RatingInput>) -> Vec<(String, String)> {
-    if per_variant.len() < 2 {
-        return Vec::new();
-    }
-    per_variant
-        .into_iter()
-        .map(|(variant, input)| match RatingReport::from_input(input) {
-            Ok(report) => (variant, elo_plot(&report.standings)),
-            Err(e) => (
-                variant,
-                format!(
-                    "<p class=\"error\">No ratings: {}</p>",
-                    escape_html(&format!("{e:#}"))
-                ),
-            ),
-        })
-        .collect()
-}
-
-/// Escapes text placed in markup that the template marks safe.
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 /// Renders the page, with [`GAMES_MARKER`] where the game lines go.
 pub fn render(
     sources: &[Source],
     data: &ReportData,
     rating: RatingInput,
-    per_variant: BTreeMap<String, RatingInput>,
 ) -> anyhow::Result<String> {
-    let report = if rating.games() > 0 {
-        Some(RatingReport::from_input(rating))
+    let ratings = if rating.games() > 0 {
+        Some(Ratings::from_input(
+            rating,
+            &FitOptions::default(),
+            Pooling::Pooled,
+        ))
     } else {
         None
     };
-    let (report, rating_error) = match report {
+    let (ratings, rating_error) = match ratings {
         Some(Ok(r)) => (Some(r), None),
         Some(Err(e)) => (None, Some(format!("{e:#}"))),
         None => (None, None),
     };
-    let standings = report.as_ref().map(|r| &r.standings);
+    let standings = ratings
+        .as_ref()
+        .and_then(Ratings::overall)
+        .map(|r| &r.standings);
+    // With several variants: the pooled table, then each variant's own.
+    let tables: Vec<_> = ratings
+        .iter()
+        .flat_map(|r| {
+            let several = r.fits.len() > 1;
+            r.fits.iter().rev().map(move |fit| {
+                let title = match fit.standings.label() {
+                    _ if !several => String::new(),
+                    POOLED => "All variants pooled: one rating per bot, each variant's own first-player advantage and draw elo".to_string(),
+                    variant => format!("{variant}, its games alone"),
+                };
+                context! {
+                    title => title,
+                    rows => fit.standings.rows.clone(),
+                    svg => elo_plot(&fit.standings),
+                }
+            })
+        })
+        .collect();
     let order = data.order_like(standings);
 
-    let elo_svg = standings.map(elo_plot);
-    let variant_elo = variant_elo_plots(per_variant);
     let cross: Vec<CrossRow> = order
         .iter()
         .map(|&a| CrossRow {
@@ -410,10 +405,20 @@ pub fn render(
         let e = |e: &crate::stats::Estimate| {
             format!("{:.1} [{:.1}, {:.1}]", e.value, e.low(), e.high())
         };
+        let variants: Vec<_> = s
+            .model
+            .iter()
+            .map(|m| {
+                context! {
+                    variant => m.variant.clone(),
+                    white_advantage => e(&m.white_advantage),
+                    draw_elo => e(&m.draw_elo),
+                }
+            })
+            .collect();
         context! {
-            white_advantage => e(&s.white_advantage),
-            draw_elo => e(&s.draw_elo),
-            on_prior => s.parameters_on_prior,
+            variants => variants,
+            on_prior => s.parameters_on_prior(),
         }
     });
 
@@ -424,10 +429,8 @@ pub fn render(
         version => env!("CARGO_PKG_VERSION"),
         games => data.games,
         settings => settings(sources),
-        standings => standings.map(|s| s.rows.clone()),
+        standings => tables,
         rating_error => rating_error,
-        elo_svg => elo_svg,
-        variant_elo => variant_elo,
         cross => cross,
         failure_names => FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
         failures => failures,
