@@ -28,6 +28,8 @@ fn row(id: u64) -> GameRow {
         white_time_ms: 3,
         black_time_ms: 4,
         ended_utc: String::new(),
+        white_tc: String::new(),
+        black_tc: String::new(),
     }
 }
 
@@ -255,7 +257,10 @@ fn a_games_csv_without_ended_utc_is_upgraded_on_resume() {
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 1);
     let repairs = recovery.repairs.join("\n");
-    assert!(repairs.contains("added the columns ended_utc"), "{repairs}");
+    assert!(
+        repairs.contains("added the columns ended_utc,white_tc,black_tc"),
+        "{repairs}"
+    );
     let mut later = row(1);
     later.ended_utc = "2026-12-01T00:23:28Z".into();
     journal.append(&later, &record).unwrap();
@@ -263,9 +268,50 @@ fn a_games_csv_without_ended_utc_is_upgraded_on_resume() {
     let csv = std::fs::read_to_string(dir.path().join(GAMES_CSV)).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(format!("{}\n", lines[0]), csv_header());
-    assert_eq!(lines[1], "0,0,0,qango6,a,b,,1-0,group,5,3,4,");
-    assert!(lines[2].ends_with(",2026-12-01T00:23:28Z"), "{}", lines[2]);
+    assert_eq!(lines[1], "0,0,0,qango6,a,b,,1-0,group,5,3,4,,,");
+    assert!(
+        lines[2].ends_with(",2026-12-01T00:23:28Z,,"),
+        "{}",
+        lines[2]
+    );
     // A second recovery finds nothing to repair.
     let (_, again) = Journal::recover(dir.path(), accept_all).unwrap();
     assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+}
+
+/// A games.csv written before the time-control columns existed (it has
+/// `ended_utc`) resumes: old rows get `white_tc` and `black_tc` empty, new
+/// rows carry each side's time control.
+#[test]
+fn a_games_csv_without_time_controls_is_upgraded_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(GAMES_CSV),
+        "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc\n\
+         0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z\n",
+    )
+    .unwrap();
+    let mut record = record(0);
+    record["id"] = json!(0);
+    std::fs::write(dir.path().join(GAMES_JSONL), format!("{record}\n")).unwrap();
+    let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
+    assert_eq!(recovery.finished.len(), 1);
+    let repairs = recovery.repairs.join("\n");
+    assert!(
+        repairs.contains("added the columns white_tc,black_tc"),
+        "{repairs}"
+    );
+    let mut later = row(1);
+    later.white_tc = "per-move=100".into();
+    later.black_tc = "5+0.05".into();
+    journal.append(&later, &record).unwrap();
+    drop(journal);
+    let csv = std::fs::read_to_string(dir.path().join(GAMES_CSV)).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(format!("{}\n", lines[0]), csv_header());
+    assert_eq!(
+        lines[1],
+        "0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z,,"
+    );
+    assert!(lines[2].ends_with(",per-move=100,5+0.05"), "{}", lines[2]);
 }

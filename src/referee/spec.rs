@@ -11,6 +11,7 @@
 //! sandbox = true                             # optional: run it inside bubblewrap
 //! writable = ["data/"]                       # optional: writable in the sandbox
 //! network = false                            # optional: network in the sandbox
+//! time_control = "5+0.05"                    # optional: this bot's own time (time odds)
 //! ```
 //!
 //! `command` may also be one string, split like a shell would split it
@@ -25,7 +26,9 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
+use super::clock::{format_time_control, parse_time_control};
 use super::command_line::split_command_line;
+use crate::protocol::TimeControl;
 
 /// Startup/handshake limit used when a bot does not set `startup_ms`.
 pub const DEFAULT_STARTUP_MS: u64 = 5_000;
@@ -65,6 +68,25 @@ pub struct BotSpec {
     /// bot's stderr log ([`super::trace`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trace: bool,
+    /// This bot's own time control (time odds), in the command-line
+    /// spelling (`5+0.05`, `per-move=200`); `None` plays the tournament's.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "time_control_text"
+    )]
+    pub time_control: Option<TimeControl>,
+}
+
+/// Writes a bot's time control as the text [`RawBotSpec`] reads back.
+fn time_control_text<S: serde::Serializer>(
+    tc: &Option<TimeControl>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match tc {
+        Some(tc) => s.serialize_str(&format_time_control(tc)),
+        None => s.serialize_none(),
+    }
 }
 
 /// Resource limits for one bot process. Absent = unlimited (startup: 5 s).
@@ -117,6 +139,8 @@ struct RawBotSpec {
     network: bool,
     #[serde(default)]
     trace: bool,
+    #[serde(default)]
+    time_control: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -136,6 +160,13 @@ impl TryFrom<RawBotSpec> for BotSpec {
             (CommandForm::Line(line), false) => split_command_line(&line)
                 .map_err(|e| format!("bot {:?}: field `command`: {e}", raw.name))?,
         };
+        let time_control = match &raw.time_control {
+            None => None,
+            Some(text) => Some(
+                parse_time_control(text)
+                    .map_err(|e| format!("bot {:?}: field `time_control`: {e:#}", raw.name))?,
+            ),
+        };
         Ok(BotSpec {
             name: raw.name,
             command,
@@ -147,6 +178,7 @@ impl TryFrom<RawBotSpec> for BotSpec {
             writable: raw.writable,
             network: raw.network,
             trace: raw.trace,
+            time_control,
         })
     }
 }
@@ -167,6 +199,7 @@ impl BotSpec {
             writable: Vec::new(),
             network: false,
             trace: false,
+            time_control: None,
         })
     }
 

@@ -9,12 +9,14 @@ use anyhow::Context;
 use crate::stats::FitOptions;
 
 use super::comparison::Crosstable;
+use super::gauntlet::{seed_results, SeedResult};
 use super::pairwise::{pairwise_rows, write_pairwise_csv, PairwiseRow};
 use super::rating_input::RatingInput;
 use super::standings::Standings;
 use crate::referee::GameRow;
 
 use crate::tournament::games_reader::visit_games_csv;
+use crate::tournament::manifest::Manifest;
 use crate::tournament::output_files::{GAMES_CSV, LOGS_DIR, RATING_FILES, RUN_FILES};
 
 /// What rating a run's directory gave: the report (`None` before any game
@@ -53,7 +55,13 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
             warnings: Vec::new(),
         });
     }
-    let report = RatingReport::from_input(input).context("rating the finished games")?;
+    // A gauntlet's seeds, from its settings (none when the directory has
+    // no tournament.json, e.g. a folder of games.csv for `arena rate`).
+    let seeds = Manifest::read(dir)
+        .map(|manifest| manifest.config.seeds)
+        .unwrap_or_default();
+    let report = RatingReport::from_input_for(input, &FitOptions::default(), &seeds)
+        .context("rating the finished games")?;
     files.extend(report.write_files(dir)?);
     // The page is a view of the games: failing to write it is said, and the
     // run's results stand.
@@ -75,6 +83,8 @@ pub struct RatingReport {
     pub standings: Standings,
     pub pairwise: Vec<PairwiseRow>,
     pub crosstable: Crosstable,
+    /// A gauntlet's seeds against their opponents (empty otherwise).
+    pub gauntlet: Vec<SeedResult>,
 }
 
 impl RatingReport {
@@ -99,15 +109,27 @@ impl RatingReport {
         input: RatingInput,
         options: &FitOptions,
     ) -> anyhow::Result<RatingReport> {
+        RatingReport::from_input_for(input, options, &[])
+    }
+
+    /// [`RatingReport::from_input_with`], plus the results of a gauntlet's
+    /// `seeds` (bot names) against their opponents.
+    pub fn from_input_for(
+        input: RatingInput,
+        options: &FitOptions,
+        seeds: &[String],
+    ) -> anyhow::Result<RatingReport> {
         let rated = input.finish();
         let mut standings = Standings::from_counts_with(&rated.bots, &rated.counts, options)?;
         standings.set_lost_by(&rated.lost_by);
         let pairwise = pairwise_rows(&rated, &standings.order);
         let crosstable = Crosstable::new(&rated.bots, &rated.counts, &standings.order);
+        let gauntlet = seed_results(&rated, seeds, &standings.order);
         Ok(RatingReport {
             standings,
             pairwise,
             crosstable,
+            gauntlet,
         })
     }
 

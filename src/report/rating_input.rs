@@ -24,7 +24,7 @@ use crate::referee::GameRow;
 /// A's games of one pair key still waiting for their colour-swapped partner;
 /// they all have the same colour (a game of the other colour would have
 /// completed a pair).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Waiting {
     a_white: bool,
     scores: VecDeque<Score>,
@@ -38,8 +38,18 @@ pub struct MatchCounts {
     pub unpaired: [u64; 3],
 }
 
+impl MatchCounts {
+    /// The same games from B's side.
+    pub fn reversed(&self) -> MatchCounts {
+        MatchCounts {
+            pentanomial: self.pentanomial.reversed(),
+            unpaired: [self.unpaired[2], self.unpaired[1], self.unpaired[0]],
+        }
+    }
+}
+
 /// Games added one by one; see the module docs.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct RatingInput {
     bots: Vec<String>,
     bot_index: HashMap<String, usize>,

@@ -536,6 +536,8 @@ pub fn csv_header() -> String {
             white_time_ms: 0,
             black_time_ms: 0,
             ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
         })
         .expect("a row serializes");
     let bytes = writer.into_inner().expect("writing to memory");
@@ -635,6 +637,8 @@ mod tests {
             white_time_ms: 10,
             black_time_ms: 12,
             ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
         }
     }
 
@@ -676,7 +680,7 @@ mod tests {
     fn header_lists_game_row_fields_in_order() {
         assert_eq!(
             csv_header(),
-            "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc\n"
+            "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc,white_tc,black_tc\n"
         );
     }
 
