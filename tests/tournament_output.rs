@@ -196,7 +196,7 @@ fn an_sprt_reports_each_pair_and_ends_undecided_at_its_limit() {
         model: arena::stats::EloModel::Normalized,
     };
     let mut events = Recorder::default();
-    let outcome = sprt::run(sprt::Start::New(config, plan), &mut events).unwrap();
+    let outcome = sprt::run(sprt::Start::New(Box::new(config), plan), &mut events).unwrap();
     events.rate(&outcome.run.dir);
 
     let mut expected = vec![

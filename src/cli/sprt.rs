@@ -152,7 +152,7 @@ fn start(args: Args) -> anyhow::Result<Start> {
         max_pairs: args.max_pairs,
         model: args.model,
     };
-    Ok(Start::New(config, plan))
+    Ok(Start::New(Box::new(config), plan))
 }
 
 /// `NAME=COMMAND`, a bot of the bots file, or a command line.

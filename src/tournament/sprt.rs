@@ -38,8 +38,8 @@ impl SprtPlan {
 /// How to begin.
 #[derive(Debug)]
 pub enum Start {
-    /// `config.bots` holds A then B.
-    New(TournamentConfig, SprtPlan),
+    /// `config.bots` holds A then B. (Boxed: the config is large.)
+    New(Box<TournamentConfig>, SprtPlan),
     Resume {
         dir: PathBuf,
         concurrency: Option<usize>,
@@ -198,7 +198,7 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutco
                     config.bots.len()
                 );
             }
-            Session::create(Manifest::new(config, Plan::Sprt(plan)))?
+            Session::create(Manifest::new(*config, Plan::Sprt(plan)))?
         }
         Start::Resume { dir, concurrency } => {
             let mut session = Session::resume(&dir)?;
