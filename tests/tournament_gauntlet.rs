@@ -7,20 +7,18 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use arena::games::Variant;
 use arena::referee::GameRow;
 use arena::tournament::schedule::random_opening;
-use common::tournament::{
-    csv_rows, jsonl_records, resume_tournament, run_arena, run_tournament, text,
-};
+use common::tournament::{csv_rows, jsonl_records, resume_tournament, run_arena, text};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
 /// A tournament file: `settings` under `[tournament]`, then one instant bot
 /// per name, each with its `extra` TOML lines.
-fn write_file(dir: &Path, settings: &str, bots: &[(&str, &str)]) -> std::path::PathBuf {
+fn write_file(dir: &Path, settings: &str, bots: &[(&str, &str)]) -> PathBuf {
     let mut text = format!("[tournament]\n{settings}\n");
     for (name, extra) in bots {
         text.push_str(&format!(
@@ -30,6 +28,40 @@ fn write_file(dir: &Path, settings: &str, bots: &[(&str, &str)]) -> std::path::P
     let path = dir.join("t.toml");
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// Runs `arena tournament FILE --out OUT --no-progress FLAGS` on a file of
+/// `settings` and instant `bots` to a successful end; returns the temporary
+/// directory (kept alive), the output directory and stdout.
+fn play(
+    settings: &str,
+    bots: &[(&str, &str)],
+    flags: &[&str],
+) -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_file(dir.path(), settings, bots);
+    let out_dir = dir.path().join("out");
+    let mut args = vec![
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--no-progress",
+    ];
+    args.extend_from_slice(flags);
+    let out = run_arena(&args);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (dir, out_dir, stdout)
+}
+
+/// The error of a file of `settings` and instant `bots` (exit status 2).
+fn refused(settings: &str, bots: &[(&str, &str)]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_file(dir.path(), settings, bots);
+    let out = run_arena(&["tournament", config.to_str().unwrap(), "--no-progress"]);
+    assert_eq!(out.status.code(), Some(2), "{settings}: {}", text(&out));
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// (white, black) of each row, in id order.
@@ -67,6 +99,8 @@ const SEED_C: [(&str, &str); 12] = [
     ("c", "d"),
 ];
 
+const FOUR: [(&str, &str); 4] = [("a", ""), ("b", ""), ("c", ""), ("d", "")];
+
 const GAUNTLET_SETTINGS: &str = "variant = \"qango6\"\nformat = \"gauntlet\"\nseeds = [\"c\"]\n\
 games_per_pairing = 4\nopening_plies = 2\nseed = 11\nconcurrency = 2\ntime_control = \"per-move=2000\"";
 
@@ -84,14 +118,8 @@ fn assert_seed_c_schedule(out: &Path) {
 
 #[test]
 fn a_gauntlet_plays_only_the_seeds_games() {
-    let dir = tempfile::tempdir().unwrap();
-    let bots = [("a", ""), ("b", ""), ("c", ""), ("d", "")];
-    let config = write_file(dir.path(), GAUNTLET_SETTINGS, &bots);
-    let out_dir = dir.path().join("out");
-    let out = run_tournament(&config, &out_dir);
-    assert!(out.status.success(), "{}", text(&out));
+    let (_dir, out_dir, stdout) = play(GAUNTLET_SETTINGS, &FOUR, &[]);
     assert_seed_c_schedule(&out_dir);
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Gauntlet of c: 4 bots"), "{stdout}");
     // The seed's table: one line per opponent and the pool, 4 games each
     // (12 in all), from c's side.
@@ -115,12 +143,7 @@ fn a_gauntlet_plays_only_the_seeds_games() {
 
 #[test]
 fn a_resumed_gauntlet_plays_exactly_the_rest() {
-    let dir = tempfile::tempdir().unwrap();
-    let bots = [("a", ""), ("b", ""), ("c", ""), ("d", "")];
-    let config = write_file(dir.path(), GAUNTLET_SETTINGS, &bots);
-    let out_dir = dir.path().join("out");
-    let out = run_tournament(&config, &out_dir);
-    assert!(out.status.success(), "{}", text(&out));
+    let (_dir, out_dir, _) = play(GAUNTLET_SETTINGS, &FOUR, &[]);
     // As if killed after 5 games: the journal keeps games 0..5 (both files
     // agree), the rest are to be played again.
     let mut records = jsonl_records(&out_dir);
@@ -162,24 +185,8 @@ fn a_resumed_gauntlet_plays_exactly_the_rest() {
 /// meet each other, nor do a and c.
 #[test]
 fn several_seeds_from_flags_play_every_other_bot_but_not_each_other() {
-    let dir = tempfile::tempdir().unwrap();
-    let bots = [("a", ""), ("b", ""), ("c", ""), ("d", "")];
-    let config = write_file(dir.path(), "variant = \"qango6\"\nseed = 3", &bots);
-    let out_dir = dir.path().join("out");
-    let out = run_arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--gauntlet",
-        "b",
-        "--gauntlet",
-        "d",
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--no-progress",
-        "-j",
-        "2",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
+    let flags = ["--gauntlet", "b", "--gauntlet", "d", "-j", "2"];
+    let (_dir, out_dir, stdout) = play("variant = \"qango6\"\nseed = 3", &FOUR, &flags);
     let expected = [
         ("b", "a"),
         ("a", "b"),
@@ -191,14 +198,12 @@ fn several_seeds_from_flags_play_every_other_bot_but_not_each_other() {
         ("a", "d"),
     ];
     assert_eq!(games(&csv_rows(&out_dir)), pairs(&expected));
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Gauntlet of b (Elo"), "{stdout}");
     assert!(stdout.contains("Gauntlet of d (Elo"), "{stdout}");
 }
 
 #[test]
 fn bad_seeds_are_refused_with_the_line() {
-    let dir = tempfile::tempdir().unwrap();
     let bots = [("a", ""), ("b", "")];
     for (settings, message) in [
         (
@@ -222,10 +227,7 @@ fn bad_seeds_are_refused_with_the_line() {
             "t.toml:2: field `format`: unknown format \"swiss\"",
         ),
     ] {
-        let config = write_file(dir.path(), settings, &bots);
-        let out = run_arena(&["tournament", config.to_str().unwrap(), "--no-progress"]);
-        assert_eq!(out.status.code(), Some(2), "{settings}: {}", text(&out));
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = refused(settings, &bots);
         assert!(stderr.contains(message), "{settings}: {stderr}");
     }
 }
@@ -252,18 +254,13 @@ fn sent(trace: &Path) -> Vec<serde_json::Value> {
 /// the records and games.csv name both sides' time controls.
 #[test]
 fn per_bot_time_controls_reach_the_bots() {
-    let dir = tempfile::tempdir().unwrap();
     let bots = [
         ("fast", "trace = true\ntime_control = \"per-move=150\""),
         ("slow", "trace = true"),
     ];
     let settings =
         "variant = \"qango6\"\ngames_per_pairing = 2\nopening_plies = 2\ntime_control = \"2+0.5\"";
-    let config = write_file(dir.path(), settings, &bots);
-    let out_dir = dir.path().join("out");
-    let out = run_tournament(&config, &out_dir);
-    assert!(out.status.success(), "{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (_dir, out_dir, stdout) = play(settings, &bots, &[]);
     assert!(stdout.contains("time odds: fast per-move=150"), "{stdout}");
     let per_move = serde_json::json!({"type": "per_move", "move_ms": 150});
     let clock = serde_json::json!({"type": "clock", "base_ms": 2000, "increment_ms": 500});
@@ -319,12 +316,7 @@ fn per_bot_time_controls_reach_the_bots() {
 
 #[test]
 fn a_bad_bot_time_control_names_the_bot() {
-    let dir = tempfile::tempdir().unwrap();
-    let bots = [("a", "time_control = \"fast\""), ("b", "")];
-    let config = write_file(dir.path(), "", &bots);
-    let out = run_arena(&["tournament", config.to_str().unwrap(), "--no-progress"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = refused("", &[("a", "time_control = \"fast\""), ("b", "")]);
     assert!(
         stderr.contains("bot \"a\": field `time_control`: time control \"fast\""),
         "{stderr}"
@@ -337,23 +329,10 @@ fn a_bad_bot_time_control_names_the_bot() {
 /// game record.
 #[test]
 fn standings_every_n_games_and_ready_answers_recorded() {
-    let dir = tempfile::tempdir().unwrap();
-    let bots = [("a", ""), ("b", "")];
     let settings =
         "variant = \"qango6\"\ngames_per_pairing = 6\nopening_plies = 2\nconcurrency = 1";
-    let config = write_file(dir.path(), settings, &bots);
-    let out_dir = dir.path().join("out");
-    let out = run_arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--rating-interval",
-        "2",
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--no-progress",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let flags = ["--rating-interval", "2"];
+    let (_dir, out_dir, stdout) = play(settings, &[("a", ""), ("b", "")], &flags);
     let due: Vec<&str> = stdout
         .lines()
         .filter(|l| l.starts_with("Standings after"))
