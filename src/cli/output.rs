@@ -333,10 +333,10 @@ impl<W: Write> RunOutput for Terminal<W> {
         let table = report.standings.render_table();
         self.println(table.strip_suffix('\n').unwrap_or(&table));
         for seed in &report.gauntlet {
+            self.println("");
             let table = render_seed(seed);
             self.println(table.strip_suffix('\n').unwrap_or(&table));
         }
-        self.println("");
     }
 
     fn playing(&mut self, done: u64, total: Option<u64>, standing: &Standing) {
