@@ -323,8 +323,8 @@ fn a_bad_bot_time_control_names_the_bot() {
     );
 }
 
-/// `--rating-interval 2` over 6 games: standings after 2, 4 and 6 games,
-/// and not after any other count; the bots' `ready` answers (the instant
+/// `--rating-interval 2` over 6 games: standings after 2 and 4 games, not
+/// after any other count (nor after the 6th: the final standings follow); the bots' `ready` answers (the instant
 /// bot reports the name it is given) are in tournament.json and in every
 /// game record.
 #[test]
@@ -339,11 +339,7 @@ fn standings_every_n_games_and_ready_answers_recorded() {
         .collect();
     assert_eq!(
         due,
-        [
-            "Standings after 2 games:",
-            "Standings after 4 games:",
-            "Standings after 6 games:"
-        ],
+        ["Standings after 2 games:", "Standings after 4 games:"],
         "{stdout}"
     );
     // Each interim table counts the games so far: after 2 games, each bot

@@ -26,7 +26,7 @@ use crate::stats::{Pentanomial, SprtStatus};
 /// [`bot_disabled`](RunOutput::bot_disabled) when the game disabled a bot,
 /// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
 /// [`standings_due`](RunOutput::standings_due) every `rating_interval`
-/// finished games, and [`progress`](RunOutput::progress); then
+/// finished games (but the last), and [`progress`](RunOutput::progress); then
 /// [`stopped_playing`](RunOutput::stopped_playing). How the run ended is not
 /// an event: `run` returns it as data, and the front end then rates the
 /// finished games (`report::rating::rate_run`) and shows the standings.

@@ -105,7 +105,9 @@ impl GameFeed for RoundRobinFeed {
     fn finished(&mut self, row: &GameRow, output: &mut dyn RunOutput) -> Flow {
         self.board.add(row);
         self.finished += 1;
-        if self.rating_interval > 0 && self.finished.is_multiple_of(self.rating_interval) {
+        // Not after the last game: the final standings follow.
+        let last = self.finished >= self.total();
+        if self.rating_interval > 0 && self.finished.is_multiple_of(self.rating_interval) && !last {
             output.standings_due(self.finished);
         }
         Flow::Continue
