@@ -129,17 +129,22 @@ impl<W: Write> Terminal<W> {
                 self.println("");
                 let crosstable = report.crosstable.render_table();
                 self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
-                for seed in &report.gauntlet {
-                    self.println("");
-                    let table = render_seed(seed);
-                    self.println(table.strip_suffix('\n').unwrap_or(&table));
-                }
+                self.seed_tables(report);
                 let failures = render_failures(&report.standings.lost_by());
                 if !failures.is_empty() {
                     self.println("");
                     self.println(failures.strip_suffix('\n').unwrap_or(&failures));
                 }
             }
+        }
+    }
+
+    /// A gauntlet's tables, one per seed, each after a blank line.
+    fn seed_tables(&mut self, report: &RatingReport) {
+        for seed in &report.gauntlet {
+            self.println("");
+            let table = render_seed(seed);
+            self.println(table.strip_suffix('\n').unwrap_or(&table));
         }
     }
 
@@ -332,11 +337,7 @@ impl<W: Write> RunOutput for Terminal<W> {
         self.println(&format!("Standings after {finished} games:"));
         let table = report.standings.render_table();
         self.println(table.strip_suffix('\n').unwrap_or(&table));
-        for seed in &report.gauntlet {
-            self.println("");
-            let table = render_seed(seed);
-            self.println(table.strip_suffix('\n').unwrap_or(&table));
-        }
+        self.seed_tables(&report);
     }
 
     fn playing(&mut self, done: u64, total: Option<u64>, standing: &Standing) {

@@ -295,6 +295,39 @@ mod tests {
         bot: Vec<BotSpec>,
     }
 
+    /// A bot's own time control is read in the command-line spelling and
+    /// written back the same way (tournament.json is read by the same path).
+    #[test]
+    fn a_bots_time_control_round_trips_as_text() {
+        let file: File = toml::from_str(
+            "[[bot]]\nname = \"a\"\ncommand = \"./a\"\ntime_control = \"5+0.05\"\n\
+             [[bot]]\nname = \"b\"\ncommand = \"./b\"\ntime_control = \"per-move=200\"\n",
+        )
+        .unwrap();
+        let [a, b] = [&file.bot[0], &file.bot[1]];
+        assert_eq!(
+            a.time_control,
+            Some(TimeControl::Clock {
+                base_ms: 5000,
+                increment_ms: 50
+            })
+        );
+        assert_eq!(b.time_control, Some(TimeControl::PerMove { move_ms: 200 }));
+        let json = serde_json::to_string(a).unwrap();
+        assert!(json.contains("\"time_control\":\"5+0.05\""), "{json}");
+        assert_eq!(&serde_json::from_str::<BotSpec>(&json).unwrap(), a);
+        let plain = BotSpec::from_command_line("c", "./c").unwrap();
+        assert!(!serde_json::to_string(&plain)
+            .unwrap()
+            .contains("time_control"));
+        let bad = "[[bot]]\nname = \"x\"\ncommand = \"./x\"\ntime_control = \"soon\"\n";
+        let Err(err) = toml::from_str::<File>(bad) else {
+            panic!("a time control of \"soon\" was accepted")
+        };
+        let err = err.to_string();
+        assert!(err.contains("bot \"x\": field `time_control`"), "{err}");
+    }
+
     #[test]
     fn toml_with_all_fields_and_both_command_forms() {
         let text = r#"
