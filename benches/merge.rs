@@ -223,6 +223,8 @@ fn write_games(manifest: &Manifest, dir: &Path) {
                 white_time_ms: 40 + id % 17,
                 black_time_ms: 40 + id % 13,
                 ended_utc: "2026-12-01T00:00:00Z".into(),
+                white_tc: "per-move=1000".into(),
+                black_tc: "per-move=1000".into(),
             };
             csv.write_all(format_row(&row).unwrap().as_bytes()).unwrap();
             jsonl

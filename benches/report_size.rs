@@ -77,6 +77,10 @@ fn random_game(rng: &mut SmallRng, id: u64, white: &str, black: &str) -> GameRec
         black_trace: None,
         duration_ms: 1000,
         ended_utc: "2026-12-01T00:00:00Z".to_string(),
+        white_time_control: None,
+        black_time_control: None,
+        white_ready: None,
+        black_ready: None,
     }
 }
 

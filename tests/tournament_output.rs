@@ -157,6 +157,7 @@ fn a_round_robin_reports_each_game_then_the_standings() {
     let start = round_robin::Start::Resume {
         dir: out.clone(),
         concurrency: None,
+        rating_interval: None,
     };
     let outcome = round_robin::run(start, &mut events).unwrap();
     events.rate(&outcome.dir);

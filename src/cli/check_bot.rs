@@ -195,6 +195,7 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
         writable: Vec::new(),
         network: false,
         trace: false,
+        time_control: None,
     })
 }
 

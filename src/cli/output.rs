@@ -15,8 +15,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
 use crate::report::comparison::render_failures;
+use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
+use crate::report::rating_input::RatingInput;
 use crate::report::standings::POOLED;
+use crate::stats::FitOptions;
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
     Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
@@ -31,6 +34,15 @@ pub struct Terminal<W: Write = Stdout> {
     show_bar: bool,
     /// The bar while games are played (only when `show_bar`).
     bar: Option<ProgressBar>,
+    /// The games so far, kept only when the run shows standings every
+    /// `rating_interval` games.
+    tally: Option<Tally>,
+}
+
+/// What a standings table during the run is rated from.
+struct Tally {
+    input: RatingInput,
+    seeds: Vec<String>,
 }
 
 impl Terminal {
@@ -40,6 +52,7 @@ impl Terminal {
             out: std::io::stdout(),
             show_bar,
             bar: None,
+            tally: None,
         }
     }
 }
@@ -57,6 +70,16 @@ impl<W: Write> Terminal<W> {
             None => {
                 let _ = writeln!(out, "{line}");
             }
+        }
+    }
+
+    /// Adds a finished game to the tally behind the standings shown during
+    /// the run (when there is one).
+    fn count(&mut self, row: &GameRow) {
+        if let Some(tally) = &mut self.tally {
+            // A row the fit refuses (a bot against itself) is refused at
+            // the end too, with its reason; the interim table skips it.
+            let _ = tally.input.add(row);
         }
     }
 
@@ -123,15 +146,26 @@ impl<W: Write> Terminal<W> {
         }
     }
 
-    /// The crosstable and failure summary of the fit of every game.
+    /// The crosstable, a gauntlet's seed tables and the failure summary of
+    /// the fit of every game.
     fn crosstable(&mut self, report: &RatingReport) {
         self.println("");
         let crosstable = report.crosstable.render_table();
         self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+        self.seed_tables(report);
         let failures = render_failures(&report.standings.lost_by());
         if !failures.is_empty() {
             self.println("");
             self.println(failures.strip_suffix('\n').unwrap_or(&failures));
+        }
+    }
+
+    /// A gauntlet's tables, one per seed, each after a blank line.
+    fn seed_tables(&mut self, report: &RatingReport) {
+        for seed in &report.gauntlet {
+            self.println("");
+            let table = render_seed(seed);
+            self.println(table.strip_suffix('\n').unwrap_or(&table));
         }
     }
 
@@ -193,6 +227,24 @@ impl<W: Write> Terminal<W> {
     }
 }
 
+/// "; time odds: a 5+0.05, b per-move=100" for bots with their own time
+/// control, else nothing.
+fn describe_time_odds(config: &crate::tournament::TournamentConfig) -> String {
+    let odds: Vec<String> = config
+        .bots
+        .iter()
+        .filter_map(|bot| {
+            let tc = bot.time_control?;
+            Some(format!("{} {}", bot.name, format_time_control(&tc)))
+        })
+        .collect();
+    if odds.is_empty() {
+        String::new()
+    } else {
+        format!("; time odds: {}", odds.join(", "))
+    }
+}
+
 /// "openings of 2 plies", or "openings from FILE (N, sequential from 0)".
 fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
     match &config.openings {
@@ -213,11 +265,21 @@ fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
 impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
         let config = run.config;
+        if config.rating_interval > 0 {
+            self.tally = Some(Tally {
+                input: RatingInput::new(),
+                seeds: config.seeds.clone(),
+            });
+        }
         let dir = run.dir.display();
         match run.kind {
             RunKind::RoundRobin { games } => {
+                let format = match config.seeds.as_slice() {
+                    [] => "Round robin".to_string(),
+                    seeds => format!("Gauntlet of {}", seeds.join(", ")),
+                };
                 self.println(&format!(
-                    "Round robin: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}",
+                    "{format}: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}{}",
                     config.bots.len(),
                     config.variant_ids().join(", "),
                     games,
@@ -227,6 +289,7 @@ impl<W: Write> RunOutput for Terminal<W> {
                     config.concurrency,
                     config.seed,
                     describe_openings(config),
+                    describe_time_odds(config),
                 ));
                 self.println(&format!("Output: {dir}"));
             }
@@ -282,6 +345,22 @@ impl<W: Write> RunOutput for Terminal<W> {
         self.println(text);
     }
 
+    fn finished_earlier(&mut self, row: &GameRow) {
+        self.count(row);
+    }
+
+    fn standings_due(&mut self, finished: u64) {
+        let Some(tally) = &self.tally else { return };
+        let rated =
+            RatingReport::from_input_for(tally.input.clone(), &FitOptions::default(), &tally.seeds);
+        let Ok(report) = rated else { return };
+        self.println("");
+        self.println(&format!("Standings after {finished} games:"));
+        let table = report.standings.render_table();
+        self.println(table.strip_suffix('\n').unwrap_or(&table));
+        self.seed_tables(&report);
+    }
+
     fn playing(&mut self, done: u64, total: Option<u64>, standing: &Standing) {
         if self.show_bar {
             let bar = new_bar(done, total);
@@ -296,6 +375,7 @@ impl<W: Write> RunOutput for Terminal<W> {
         for warning in &record.warnings {
             self.println(&format!("{}: warning: {warning}", record.game_id));
         }
+        self.count(row);
     }
 
     fn game_not_recorded(&mut self, game_id: u64, why: &str) {
@@ -463,6 +543,7 @@ mod tests {
             out: Vec::new(),
             show_bar: false,
             bar: None,
+            tally: None,
         }
     }
 
@@ -501,6 +582,8 @@ mod tests {
             white_time_ms: 0,
             black_time_ms: 0,
             ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
         }
     }
 

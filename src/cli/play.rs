@@ -117,6 +117,12 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     }
     let mut config = GameConfig::new("play", variant, time_control);
     config.grace = Duration::from_millis(args.grace_ms);
+    // A bot from the bots file may have its own time control (time odds).
+    for (side, participant) in [&white, &black].into_iter().enumerate() {
+        if let Participant::Bot(seat) = participant {
+            config.own_time_controls[side] = seat.spec().time_control;
+        }
+    }
     config.log_dir = args.log_dir.clone();
     config.opening = args
         .opening

@@ -90,6 +90,8 @@ impl RunFlags {
             openings: self.openings,
             openings_order: self.openings_order,
             openings_start: self.openings_start,
+            gauntlet: Vec::new(),
+            rating_interval: None,
         }
     }
 }

@@ -1,5 +1,5 @@
-//! `arena tournament [FILE] [flags] | --resume DIR`: a round-robin
-//! tournament between bots, journaled so that it survives crashes.
+//! `arena tournament [FILE] [flags] | --resume DIR`: a round-robin (or
+//! gauntlet) tournament between bots, journaled so that it survives crashes.
 //!
 //! Without FILE and without `--bot`, the bundled `arena.toml` is used (the
 //! one in the current directory, else the one at the root of arena's
@@ -44,11 +44,19 @@ pub struct Args {
     /// fixed --seed. Join the shards' directories with `arena merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Play a gauntlet with NAME as a seed (repeatable): each seed plays
+    /// every bot that is not a seed; the others do not play each other.
+    #[arg(long = "gauntlet", value_name = "NAME")]
+    pub gauntlet: Vec<String>,
+    /// Show the standings every N finished games while the run goes on
+    /// [default: 0, only at the end].
+    #[arg(long, value_name = "N")]
+    pub rating_interval: Option<u64>,
     #[command(flatten)]
     pub run: RunFlags,
     /// Continue the tournament in DIR (only -j may change).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms", "shard"
+        "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms", "shard", "gauntlet"
     ])]
     pub resume: Option<PathBuf>,
 }
@@ -92,12 +100,15 @@ fn start(args: Args) -> anyhow::Result<Start> {
         return Ok(Start::Resume {
             dir,
             concurrency: args.run.concurrency,
+            rating_interval: args.rating_interval,
         });
     }
     let mut overrides = args
         .run
         .into_overrides(args.games, args.opening_plies, args.bots);
     overrides.shard = args.shard;
+    overrides.gauntlet = args.gauntlet;
+    overrides.rating_interval = args.rating_interval;
     let defaults = Defaults::from_environment();
     let config = match args.file {
         Some(file) => config::load(&file, &overrides, &defaults)?,

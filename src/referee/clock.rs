@@ -87,30 +87,39 @@ pub struct Flagged {
     pub used_ms: u64,
 }
 
-/// Both sides' time during one game.
+/// Both sides' time during one game. Each side has its own time control
+/// (the same for both unless a bot has time odds).
 #[derive(Debug, Clone)]
 pub struct Clock {
-    tc: TimeControl,
+    /// Time control per side, indexed by [`Color::index`].
+    tc: [TimeControl; 2],
     grace: Duration,
     /// Remaining clock time per side in ms (unused for per-move).
     remaining_ms: [u64; 2],
 }
 
 impl Clock {
+    /// Both sides under `tc`.
     pub fn new(tc: TimeControl, grace: Duration) -> Clock {
-        let start = match tc {
+        Clock::per_side([tc, tc], grace)
+    }
+
+    /// White under `tc[0]`, black under `tc[1]`.
+    pub fn per_side(tc: [TimeControl; 2], grace: Duration) -> Clock {
+        let start = tc.map(|tc| match tc {
             TimeControl::PerMove { .. } => 0,
             TimeControl::Clock { base_ms, .. } => base_ms,
-        };
+        });
         Clock {
             tc,
             grace,
-            remaining_ms: [start, start],
+            remaining_ms: start,
         }
     }
 
-    pub fn time_control(&self) -> TimeControl {
-        self.tc
+    /// `color`'s time control.
+    pub fn time_control(&self, color: Color) -> TimeControl {
+        self.tc[color.index()]
     }
 
     pub fn grace(&self) -> Duration {
@@ -119,7 +128,7 @@ impl Clock {
 
     /// The limit for `color`'s next move, as sent to the bot (`move_ms`).
     pub fn move_limit_ms(&self, color: Color) -> u64 {
-        match self.tc {
+        match self.tc[color.index()] {
             TimeControl::PerMove { move_ms } => move_ms,
             TimeControl::Clock { .. } => self.remaining_ms[color.index()],
         }
@@ -130,15 +139,16 @@ impl Clock {
         Duration::from_millis(self.move_limit_ms(color)).saturating_add(self.grace)
     }
 
-    /// Remaining clock time of `color`, `None` for per-move controls.
+    /// Remaining clock time of `color`, `None` when `color` plays per move.
     pub fn remaining_ms(&self, color: Color) -> Option<u64> {
-        match self.tc {
+        match self.tc[color.index()] {
             TimeControl::PerMove { .. } => None,
             TimeControl::Clock { .. } => Some(self.remaining_ms[color.index()]),
         }
     }
 
-    /// The `clock` of a `turn` message for `color` to move.
+    /// The `clock` of a `turn` message for `color` to move: each side's
+    /// remaining time on its own clock, and `color`'s limit for this move.
     pub fn turn_clock(&self, color: Color) -> TurnClock {
         TurnClock {
             white_ms: self.remaining_ms(Color::White),
@@ -153,13 +163,14 @@ impl Clock {
     pub fn charge(&mut self, color: Color, used: Duration) -> Result<(), Flagged> {
         let used_ms = used.as_millis().min(u64::MAX as u128) as u64;
         let limit_ms = self.move_limit_ms(color);
+        let tc = self.tc[color.index()];
         if used > self.wait_limit(color) {
-            if let TimeControl::Clock { .. } = self.tc {
+            if let TimeControl::Clock { .. } = tc {
                 self.remaining_ms[color.index()] = 0;
             }
             return Err(Flagged { limit_ms, used_ms });
         }
-        if let TimeControl::Clock { increment_ms, .. } = self.tc {
+        if let TimeControl::Clock { increment_ms, .. } = tc {
             self.remaining_ms[color.index()] = self.remaining_ms[color.index()]
                 .saturating_sub(used_ms)
                 .saturating_add(increment_ms);
@@ -282,6 +293,40 @@ mod tests {
             })
         );
         assert_eq!(clock.remaining_ms(White), Some(0));
+    }
+
+    #[test]
+    fn each_side_runs_on_its_own_time_control() {
+        // White: 5 s + 0.05 s; black: 200 ms per move.
+        let white = TimeControl::Clock {
+            base_ms: 5000,
+            increment_ms: 50,
+        };
+        let black = TimeControl::PerMove { move_ms: 200 };
+        let mut clock = Clock::per_side([white, black], ms(100));
+        assert_eq!(clock.time_control(White), white);
+        assert_eq!(clock.time_control(Black), black);
+        // 5000 - 1200 + 50 = 3850 left for white.
+        clock.charge(White, ms(1200)).unwrap();
+        assert_eq!(
+            clock.turn_clock(Black),
+            TurnClock {
+                white_ms: Some(3850),
+                black_ms: None,
+                move_ms: 200
+            }
+        );
+        // Black's 250 ms is inside 200 + 100 grace; 301 ms is not.
+        clock.charge(Black, ms(250)).unwrap();
+        assert_eq!(
+            clock.charge(Black, ms(301)),
+            Err(Flagged {
+                limit_ms: 200,
+                used_ms: 301
+            })
+        );
+        assert_eq!(clock.move_limit_ms(White), 3850);
+        assert_eq!(clock.wait_limit(White), ms(3950));
     }
 
     #[test]

@@ -30,7 +30,7 @@ use super::seat::{Failure, Seat, StartError, CONTROL_SEND_TIMEOUT};
 use super::trace::trace_path_for;
 use crate::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use crate::protocol::{
-    FailureReason, GameOver, GameResult, Reason, RefereeMessage, TimeControl, TurnClock,
+    FailureReason, GameOver, GameResult, Ready, Reason, RefereeMessage, TimeControl, TurnClock,
 };
 
 /// Guard against a rules bug making a game endless; no real game comes near
@@ -47,6 +47,9 @@ pub struct GameConfig {
     pub game_id: String,
     pub variant: &'static Variant,
     pub time_control: TimeControl,
+    /// A side's own time control when it differs from `time_control`
+    /// (time odds), indexed by [`Color::index`]; `None` plays `time_control`.
+    pub own_time_controls: [Option<TimeControl>; 2],
     /// Allowance beyond each move's limit before it is a timeout.
     pub grace: Duration,
     /// Moves played before the players start (a tournament opening).
@@ -63,6 +66,7 @@ impl std::fmt::Debug for GameConfig {
             .field("game_id", &self.game_id)
             .field("variant", &self.variant.id)
             .field("time_control", &self.time_control)
+            .field("own_time_controls", &self.own_time_controls)
             .field("grace", &self.grace)
             .field("opening", &self.opening)
             .field("log_dir", &self.log_dir)
@@ -76,10 +80,16 @@ impl GameConfig {
             game_id: game_id.to_string(),
             variant,
             time_control,
+            own_time_controls: [None, None],
             grace: DEFAULT_GRACE,
             opening: Vec::new(),
             log_dir: None,
         }
+    }
+
+    /// The time control `color` plays under.
+    pub fn time_control_of(&self, color: Color) -> TimeControl {
+        self.own_time_controls[color.index()].unwrap_or(self.time_control)
     }
 }
 
@@ -98,6 +108,14 @@ impl Player<'_> {
             Player::Bot(seat) => seat.name(),
             Player::Human(human) => human.name(),
             Player::Local(local) => local.name(),
+        }
+    }
+
+    /// A bot's `ready` answer, once it has given one.
+    pub fn ready(&self) -> Option<&Ready> {
+        match self {
+            Player::Bot(seat) => seat.ready_info(),
+            Player::Human(_) | Player::Local(_) => None,
         }
     }
 }
@@ -253,8 +271,12 @@ pub async fn play_game(
         Err(NotStarted::Ending(ending)) => ending,
         Err(NotStarted::Referee(failure)) => return Err(failure.into()),
     };
+    // Before the seats finish: a bot that failed is no longer ready.
+    let ready = [&players[0], &players[1]].map(|player| player.ready().cloned());
     finish_seats(&mut players, &game.game_over(&ending), &ending.failed).await;
-    Ok(game.into_record(ending, began))
+    let mut record = game.into_record(ending, began);
+    [record.white_ready, record.black_ready] = ready;
+    Ok(record)
 }
 
 /// A game being played: the position, every move so far in notation with its
@@ -353,6 +375,8 @@ impl<'c> Game<'c> {
             white,
             black,
             time_control: config.time_control,
+            white_time_control: Some(config.time_control_of(Color::White)),
+            black_time_control: Some(config.time_control_of(Color::Black)),
             opening: self.moves[..opening_plies].to_vec(),
             plies: self.moves.len() as u32,
             moves: self.moves,
@@ -371,6 +395,8 @@ impl<'c> Game<'c> {
             warnings,
             white_trace,
             black_trace,
+            white_ready: None,
+            black_ready: None,
             duration_ms: began.elapsed().as_millis() as u64,
             ended_utc: super::row::utc_rfc3339(std::time::SystemTime::now()),
         }
@@ -426,7 +452,7 @@ async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(
                 variant: config.variant,
                 color,
                 opponent: game.name(color.opponent()),
-                time_control: config.time_control,
+                time_control: config.time_control_of(color),
             };
             if let Err(f) = seat.send_new_game(&msg).await {
                 return Err(NotStarted::Ending(Ending::failure(
@@ -449,7 +475,10 @@ async fn play_moves(
     observer: &mut (dyn FnMut(GameEvent<'_>) + Send),
 ) -> anyhow::Result<Ending> {
     let config = game.config;
-    let mut clock = Clock::new(config.time_control, config.grace);
+    let mut clock = Clock::per_side(
+        [Color::White, Color::Black].map(|color| config.time_control_of(color)),
+        config.grace,
+    );
     let mut text = TurnText::new(&game.moves);
     loop {
         if let Some(outcome) = game.pos.outcome() {

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::clock::format_time_control;
 use super::row::GameRow;
 use crate::games::Color;
-use crate::protocol::{GameResult, Reason, TimeControl};
+use crate::protocol::{GameResult, Ready, Reason, TimeControl};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -18,7 +19,15 @@ pub struct GameRecord {
     /// Names of the two players.
     pub white: String,
     pub black: String,
+    /// The game's time control: the tournament's (each side's own is below).
     pub time_control: TimeControl,
+    /// Each side's own time control, which differs from `time_control`
+    /// when a bot has time odds. Absent in records written before arena
+    /// recorded it (both sides then played `time_control`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_time_control: Option<TimeControl>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_time_control: Option<TimeControl>,
     /// Moves forced before the bots played; also the first moves of `moves`.
     pub opening: Vec<String>,
     /// Every move of the game in notation, opening included.
@@ -63,6 +72,12 @@ pub struct GameRecord {
     pub white_trace: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_trace: Option<PathBuf>,
+    /// What each bot said about itself in `ready` (name, version, author,
+    /// protocol); absent for a player that is no bot or never got ready.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_ready: Option<Ready>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_ready: Option<Ready>,
     /// Wall-clock duration of the whole game, startup included, in ms.
     pub duration_ms: u64,
     /// When the game ended, UTC, RFC 3339 (see [`super::row::utc_rfc3339`]);
@@ -75,6 +90,15 @@ impl GameRecord {
     /// The loser, if a side lost.
     pub fn loser(&self) -> Option<Color> {
         self.winner.map(Color::opponent)
+    }
+
+    /// The time control `color` played under.
+    pub fn time_control_of(&self, color: Color) -> TimeControl {
+        match color {
+            Color::White => self.white_time_control,
+            Color::Black => self.black_time_control,
+        }
+        .unwrap_or(self.time_control)
     }
 
     /// The `games.csv` row of this game, given its place in a schedule.
@@ -93,6 +117,8 @@ impl GameRecord {
             white_time_ms: self.white_time_ms,
             black_time_ms: self.black_time_ms,
             ended_utc: self.ended_utc.clone(),
+            white_tc: format_time_control(&self.time_control_of(Color::White)),
+            black_tc: format_time_control(&self.time_control_of(Color::Black)),
         }
     }
 }

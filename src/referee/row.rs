@@ -37,6 +37,13 @@ pub struct GameRow {
     /// `tournament::journal`), so readers accept files without it.
     #[serde(default)]
     pub ended_utc: String,
+    /// Each side's time control in the command-line spelling (`per-move=200`,
+    /// `5+0.05`): they differ when a bot has time odds. Empty in rows of
+    /// files written before the columns existed (padded like `ended_utc`).
+    #[serde(default)]
+    pub white_tc: String,
+    #[serde(default)]
+    pub black_tc: String,
 }
 
 /// `time` as RFC 3339 UTC to the second, `1970-01-01T00:00:00Z` for the
@@ -99,6 +106,8 @@ pub(crate) fn row_with_result(
         white_time_ms: 0,
         black_time_ms: 0,
         ended_utc: String::new(),
+        white_tc: String::new(),
+        black_tc: String::new(),
     }
 }
 

@@ -11,6 +11,7 @@
 //! sandbox = true                             # optional: run it inside bubblewrap
 //! writable = ["data/"]                       # optional: writable in the sandbox
 //! network = false                            # optional: network in the sandbox
+//! time_control = "5+0.05"                    # optional: this bot's own time (time odds)
 //! ```
 //!
 //! `command` may also be one string, split like a shell would split it
@@ -25,7 +26,9 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
+use super::clock::{format_time_control, parse_time_control};
 use super::command_line::split_command_line;
+use crate::protocol::TimeControl;
 
 /// Startup/handshake limit used when a bot does not set `startup_ms`.
 pub const DEFAULT_STARTUP_MS: u64 = 5_000;
@@ -65,6 +68,25 @@ pub struct BotSpec {
     /// bot's stderr log ([`super::trace`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trace: bool,
+    /// This bot's own time control (time odds), in the command-line
+    /// spelling (`5+0.05`, `per-move=200`); `None` plays the tournament's.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "time_control_text"
+    )]
+    pub time_control: Option<TimeControl>,
+}
+
+/// Writes a bot's time control as the text [`RawBotSpec`] reads back.
+fn time_control_text<S: serde::Serializer>(
+    tc: &Option<TimeControl>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match tc {
+        Some(tc) => s.serialize_str(&format_time_control(tc)),
+        None => s.serialize_none(),
+    }
 }
 
 /// Resource limits for one bot process. Absent = unlimited (startup: 5 s).
@@ -117,6 +139,8 @@ struct RawBotSpec {
     network: bool,
     #[serde(default)]
     trace: bool,
+    #[serde(default)]
+    time_control: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -136,6 +160,13 @@ impl TryFrom<RawBotSpec> for BotSpec {
             (CommandForm::Line(line), false) => split_command_line(&line)
                 .map_err(|e| format!("bot {:?}: field `command`: {e}", raw.name))?,
         };
+        let time_control = match &raw.time_control {
+            None => None,
+            Some(text) => Some(
+                parse_time_control(text)
+                    .map_err(|e| format!("bot {:?}: field `time_control`: {e:#}", raw.name))?,
+            ),
+        };
         Ok(BotSpec {
             name: raw.name,
             command,
@@ -147,6 +178,7 @@ impl TryFrom<RawBotSpec> for BotSpec {
             writable: raw.writable,
             network: raw.network,
             trace: raw.trace,
+            time_control,
         })
     }
 }
@@ -167,6 +199,7 @@ impl BotSpec {
             writable: Vec::new(),
             network: false,
             trace: false,
+            time_control: None,
         })
     }
 
@@ -260,6 +293,39 @@ mod tests {
     #[derive(Deserialize)]
     struct File {
         bot: Vec<BotSpec>,
+    }
+
+    /// A bot's own time control is read in the command-line spelling and
+    /// written back the same way (tournament.json is read by the same path).
+    #[test]
+    fn a_bots_time_control_round_trips_as_text() {
+        let file: File = toml::from_str(
+            "[[bot]]\nname = \"a\"\ncommand = \"./a\"\ntime_control = \"5+0.05\"\n\
+             [[bot]]\nname = \"b\"\ncommand = \"./b\"\ntime_control = \"per-move=200\"\n",
+        )
+        .unwrap();
+        let [a, b] = [&file.bot[0], &file.bot[1]];
+        assert_eq!(
+            a.time_control,
+            Some(TimeControl::Clock {
+                base_ms: 5000,
+                increment_ms: 50
+            })
+        );
+        assert_eq!(b.time_control, Some(TimeControl::PerMove { move_ms: 200 }));
+        let json = serde_json::to_string(a).unwrap();
+        assert!(json.contains("\"time_control\":\"5+0.05\""), "{json}");
+        assert_eq!(&serde_json::from_str::<BotSpec>(&json).unwrap(), a);
+        let plain = BotSpec::from_command_line("c", "./c").unwrap();
+        assert!(!serde_json::to_string(&plain)
+            .unwrap()
+            .contains("time_control"));
+        let bad = "[[bot]]\nname = \"x\"\ncommand = \"./x\"\ntime_control = \"soon\"\n";
+        let Err(err) = toml::from_str::<File>(bad) else {
+            panic!("a time control of \"soon\" was accepted")
+        };
+        let err = err.to_string();
+        assert!(err.contains("bot \"x\": field `time_control`"), "{err}");
     }
 
     #[test]

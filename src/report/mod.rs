@@ -3,6 +3,7 @@
 
 pub mod comparison;
 pub mod game_ids;
+pub mod gauntlet;
 pub mod html;
 pub mod pairwise;
 pub mod rating;

@@ -93,11 +93,7 @@ pub fn pairwise_rows(rated: &RatedGames, order: &[usize]) -> Vec<PairwiseRow> {
             if (rank[low], low) <= (rank[high], high) {
                 (low, high, m)
             } else {
-                let reversed = MatchCounts {
-                    pentanomial: m.pentanomial.reversed(),
-                    unpaired: [m.unpaired[2], m.unpaired[1], m.unpaired[0]],
-                };
-                (high, low, reversed)
+                (high, low, m.reversed())
             }
         })
         .collect();
@@ -114,13 +110,25 @@ fn head_to_head(rated: &RatedGames, a: usize, b: usize, m: &MatchCounts) -> Pair
     let wins = as_white[0] + as_black[2];
     let draws = as_white[1] + as_black[1];
     let losses = as_white[2] + as_black[0];
+    match_row(&rated.bots[a], &rated.bots[b], [wins, draws, losses], m)
+}
+
+/// The row of `a` against `b` (a bot, or several pooled, as a gauntlet's
+/// seed against all its opponents) from `a`'s wins, draws and losses and
+/// its pairs `m`, which must hold at least one game.
+pub fn match_row(
+    a: &str,
+    b: &str,
+    [wins, draws, losses]: [u64; 3],
+    m: &MatchCounts,
+) -> PairwiseRow {
     let penta = m.pentanomial;
     let estimate = ScoreEstimate::from_pentanomial(&penta, m.unpaired)
         .expect("a pair of bots in the map played a game");
     let (low, high) = estimate.elo_interval();
     PairwiseRow {
-        bot_a: rated.bots[a].clone(),
-        bot_b: rated.bots[b].clone(),
+        bot_a: a.to_string(),
+        bot_b: b.to_string(),
         games: wins + draws + losses,
         wins,
         draws,

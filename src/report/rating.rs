@@ -19,12 +19,14 @@ use crate::stats::FitOptions;
 
 use super::comparison::Crosstable;
 use super::comparison::{CrosstableRow, CROSSTABLE_COLUMNS};
+use super::gauntlet::{seed_results, SeedResult};
 use super::pairwise::{pairwise_rows, PairwiseRow, PAIRWISE_COLUMNS};
 use super::rating_input::RatingInput;
 use super::standings::{write_model_csv, write_rows, write_standings_csv, Standings};
 use crate::referee::GameRow;
 
 use crate::tournament::games_reader::visit_games_csv;
+use crate::tournament::manifest::Manifest;
 use crate::tournament::output_files::{GAMES_CSV, LOGS_DIR, RATING_FILES, RUN_FILES};
 
 /// What rating a run's directory gave: the report (`None` before any game
@@ -63,7 +65,12 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
             warnings: Vec::new(),
         });
     }
-    let report = Ratings::from_input(input, &FitOptions::default(), Pooling::Pooled)
+    // A gauntlet's seeds, from its settings (none when the directory has
+    // no tournament.json, e.g. a folder of games.csv for `arena rate`).
+    let seeds = Manifest::read(dir)
+        .map(|manifest| manifest.config.seeds)
+        .unwrap_or_default();
+    let report = Ratings::from_input_for(input, &FitOptions::default(), Pooling::Pooled, &seeds)
         .context("rating the finished games")?;
     files.extend(report.write_files(dir)?);
     // The page is a view of the games: failing to write it is said, and the
@@ -100,12 +107,23 @@ pub struct Ratings {
 impl Ratings {
     /// Rates `input`, pooling as asked; a fit that fails names its variant.
     pub fn from_input(
-        mut input: RatingInput,
+        input: RatingInput,
         options: &FitOptions,
         pooling: Pooling,
     ) -> anyhow::Result<Ratings> {
+        Ratings::from_input_for(input, options, pooling, &[])
+    }
+
+    /// [`Ratings::from_input`], plus a gauntlet's `seeds` (bot names)
+    /// against their opponents in the fit of every game.
+    pub fn from_input_for(
+        mut input: RatingInput,
+        options: &FitOptions,
+        pooling: Pooling,
+        seeds: &[String],
+    ) -> anyhow::Result<Ratings> {
         if input.variant_count() <= 1 {
-            let fit = RatingReport::from_input_with(input, options)?;
+            let fit = RatingReport::from_input_for(input, options, seeds)?;
             return Ok(Ratings { fits: vec![fit] });
         }
         let mut fits = Vec::new();
@@ -115,7 +133,7 @@ impl Ratings {
             fits.push(fit);
         }
         if pooling == Pooling::Pooled {
-            let pooled = RatingReport::from_input_with(input, options)
+            let pooled = RatingReport::from_input_for(input, options, seeds)
                 .context("rating the games of all variants pooled")?;
             fits.push(pooled);
         }
@@ -168,6 +186,8 @@ pub struct RatingReport {
     pub standings: Standings,
     pub pairwise: Vec<PairwiseRow>,
     pub crosstable: Crosstable,
+    /// A gauntlet's seeds against their opponents (empty otherwise).
+    pub gauntlet: Vec<SeedResult>,
 }
 
 impl RatingReport {
@@ -194,6 +214,16 @@ impl RatingReport {
         input: RatingInput,
         options: &FitOptions,
     ) -> anyhow::Result<RatingReport> {
+        RatingReport::from_input_for(input, options, &[])
+    }
+
+    /// [`RatingReport::from_input_with`], plus the results of a gauntlet's
+    /// `seeds` (bot names) against their opponents.
+    pub fn from_input_for(
+        input: RatingInput,
+        options: &FitOptions,
+        seeds: &[String],
+    ) -> anyhow::Result<RatingReport> {
         let rated = input.finish();
         let mut standings = if rated.variant_counts.is_empty() {
             // No games: nothing to tell variants apart by.
@@ -204,10 +234,12 @@ impl RatingReport {
         standings.set_lost_by(&rated.lost_by);
         let pairwise = pairwise_rows(&rated, &standings.order);
         let crosstable = Crosstable::new(&rated.bots, &rated.counts, &standings.order);
+        let gauntlet = seed_results(&rated, seeds, &standings.order);
         Ok(RatingReport {
             standings,
             pairwise,
             crosstable,
+            gauntlet,
         })
     }
 

@@ -42,6 +42,16 @@ pub struct MatchCounts {
     pub unpaired: [u64; 3],
 }
 
+impl MatchCounts {
+    /// The same games from B's side.
+    pub fn reversed(&self) -> MatchCounts {
+        MatchCounts {
+            pentanomial: self.pentanomial.reversed(),
+            unpaired: [self.unpaired[2], self.unpaired[1], self.unpaired[0]],
+        }
+    }
+}
+
 /// Games added one by one; see the module docs.
 #[derive(Debug, Default, Clone)]
 pub struct RatingInput {

@@ -18,6 +18,9 @@
 //! openings_order = "sequential" # or "random" (one seeded shuffle); the suite cycles when short
 //! openings_start = 0           # index of the first pair's opening
 //! shard = "2/4"                # play only shard 2 of 4 (needs a fixed seed; `arena merge`)
+//! format = "gauntlet"          # or "round_robin" (the default)
+//! seeds = ["new"]              # the gauntlet's seeds (default: the first bot)
+//! rating_interval = 100        # print the standings every 100 finished games (0: never)
 //!
 //! [[bot]]
 //! name = "random"
@@ -25,11 +28,16 @@
 //! cwd = "."                    # relative to this file; default: this file's directory
 //! env = { PYTHONUNBUFFERED = "1" }
 //! limits = { memory_mb = 512, startup_ms = 5000 }
+//! time_control = "5+0.05"      # this bot's own time (time odds); default: the tournament's
 //! ```
 //!
 //! With several variants every two bots play `games_per_pairing` games in
 //! each of them (see [`super::schedule`]); an opening suite belongs to one
 //! variant, so it cannot be combined with several.
+//! A gauntlet (`format = "gauntlet"`, or `--gauntlet NAME`) plays only the
+//! games of its seeds: each seed meets every bot that is not a seed, and
+//! neither the seeds nor the others meet among themselves (cutechess-cli's
+//! gauntlet, with several seeds allowed).
 //!
 //! Errors name the file, the line and the field, because a person edits this
 //! file by hand and should not have to hunt for the mistake. Flags given on
@@ -135,6 +143,17 @@ pub struct TournamentConfig {
     /// This run plays only this shard of the schedule (`--shard K/N`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// The gauntlet's seeds, by name: each plays every bot that is not a
+    /// seed, and no other games are played. Empty: a round robin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<String>,
+    /// Show the standings every this many finished games (0: only at the end).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rating_interval: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl TournamentConfig {
@@ -161,6 +180,15 @@ impl TournamentConfig {
 
     pub fn bot_names(&self) -> Vec<String> {
         self.bots.iter().map(|b| b.name.clone()).collect()
+    }
+
+    /// Indices (in `bots`) of the gauntlet's seeds, in the order given;
+    /// empty for a round robin.
+    pub fn seed_indices(&self) -> Vec<usize> {
+        self.seeds
+            .iter()
+            .filter_map(|seed| self.bots.iter().position(|b| &b.name == seed))
+            .collect()
     }
 
     /// What [`load`] checks on disk for a config built another way (flags,
@@ -207,6 +235,19 @@ impl TournamentConfig {
                 origin: unlocated("shard"),
             }),
             seed_is_default: false,
+            format: Sourced {
+                value: if self.seeds.is_empty() {
+                    Format::RoundRobin
+                } else {
+                    Format::Gauntlet
+                },
+                origin: unlocated("format"),
+            },
+            seeds: Sourced {
+                value: self.seeds.clone(),
+                origin: unlocated("seeds"),
+            },
+            rating_interval: sourced(self.rating_interval.into(), "rating_interval"),
             bots: self
                 .bots
                 .iter()
@@ -274,6 +315,10 @@ pub struct Overrides {
     pub openings_order: Option<String>,
     /// `--openings-start N`.
     pub openings_start: Option<u64>,
+    /// `--gauntlet NAME` (repeatable): a gauntlet with these seeds.
+    pub gauntlet: Vec<String>,
+    /// `--rating-interval N`.
+    pub rating_interval: Option<u64>,
 }
 
 /// The `[tournament]` table as written, every field optional and spanned so
@@ -301,6 +346,9 @@ struct RawTournament {
     openings: Option<Spanned<PathBuf>>,
     openings_order: Option<Spanned<String>>,
     openings_start: Option<Spanned<i64>>,
+    format: Option<Spanned<String>>,
+    seeds: Option<Spanned<Vec<String>>>,
+    rating_interval: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -436,6 +484,29 @@ struct Resolved {
     openings: Option<Sourced<SuiteSource>>,
     openings_order: Sourced<OpeningOrder>,
     openings_start: Sourced<i128>,
+    format: Sourced<Format>,
+    /// Seeds as given (empty: the first bot, in a gauntlet).
+    seeds: Sourced<Vec<String>>,
+    rating_interval: Sourced<i128>,
+}
+
+/// The tournament's shape: who plays whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    RoundRobin,
+    Gauntlet,
+}
+
+impl Format {
+    fn parse(text: &str) -> Result<Format, String> {
+        match text {
+            "round_robin" | "round-robin" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            other => Err(format!(
+                "unknown format {other:?}; expected \"round_robin\" or \"gauntlet\""
+            )),
+        }
+    }
 }
 
 /// An opening suite as read: its path, text and SHA-256.
@@ -716,7 +787,18 @@ fn resolve_all(
         },
     };
 
+    let (format, seeds) = resolve_format(src, t, overrides)?;
     Ok(Resolved {
+        format,
+        seeds,
+        rating_interval: resolve(
+            overrides.rating_interval.map(i128::from),
+            "--rating-interval",
+            t.rating_interval.as_ref(),
+            "rating_interval",
+            0,
+            int,
+        ),
         openings,
         openings_order,
         openings_start: resolve(
@@ -873,6 +955,7 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
         }
     };
 
+    let rating_interval = check(&r.rating_interval, non_negative)?;
     let mut names = BTreeSet::new();
     for bot in &r.bots {
         let name = &bot.value.name;
@@ -880,6 +963,14 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
             .validate()
             .map_err(|e| src.at(&bot.origin, format!("{e:#}")))?;
         bot_rule(&bot.value).map_err(|m| src.at(&bot.origin, m))?;
+        if let Some(tc) = &bot.value.time_control {
+            time_control_rule(tc).map_err(|m| {
+                src.at(
+                    &bot.origin,
+                    format!("bot {name:?}: field `time_control`: {m}"),
+                )
+            })?;
+        }
         if !names.insert(name.as_str()) {
             let message = format!("a second bot is named {name:?}; bot names must be unique");
             return Err(src.at(&bot.origin, message));
@@ -900,12 +991,15 @@ fn validate(r: Resolved, src: &Source) -> anyhow::Result<TournamentConfig> {
             r.bots.len()
         );
     }
+    let seeds = validate_seeds(&r, src)?;
     let mut variants = r.variant.value;
     let variant = variants[0].clone();
     if variants.len() == 1 {
         variants.clear();
     }
     Ok(TournamentConfig {
+        seeds,
+        rating_interval,
         variant,
         variants,
         games_per_pairing,
@@ -988,6 +1082,104 @@ fn variants_rule(ids: &[String]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `format` and `seeds` from `--gauntlet` flags and the file: any
+/// `--gauntlet` makes a gauntlet of the flags' seeds; seeds in the file
+/// without a `format` make one too.
+fn resolve_format(
+    src: &Source,
+    t: &RawTournament,
+    overrides: &Overrides,
+) -> anyhow::Result<(Sourced<Format>, Sourced<Vec<String>>)> {
+    if !overrides.gauntlet.is_empty() {
+        let origin = Origin::Flag("--gauntlet".into());
+        let format = Sourced {
+            value: Format::Gauntlet,
+            origin: origin.clone(),
+        };
+        let seeds = Sourced {
+            value: overrides.gauntlet.clone(),
+            origin,
+        };
+        return Ok((format, seeds));
+    }
+    let seeds = match &t.seeds {
+        Some(seeds) => Sourced {
+            value: seeds.get_ref().clone(),
+            origin: Origin::File {
+                field: "seeds",
+                span: seeds.span(),
+            },
+        },
+        None => Sourced {
+            value: Vec::new(),
+            origin: Origin::Unlocated { field: "seeds" },
+        },
+    };
+    let format = match &t.format {
+        Some(format) => Sourced {
+            value: Format::parse(format.get_ref()).map_err(|e| src.error("format", format, e))?,
+            origin: Origin::File {
+                field: "format",
+                span: format.span(),
+            },
+        },
+        None => Sourced {
+            value: if seeds.value.is_empty() {
+                Format::RoundRobin
+            } else {
+                Format::Gauntlet
+            },
+            origin: Origin::Unlocated { field: "format" },
+        },
+    };
+    Ok((format, seeds))
+}
+
+/// The gauntlet's seeds, checked: each names a bot, once, and at least one
+/// bot is not a seed. A gauntlet without seeds has the first bot as its
+/// seed (as cutechess-cli's). A round robin has none.
+fn validate_seeds(r: &Resolved, src: &Source) -> anyhow::Result<Vec<String>> {
+    let given = &r.seeds;
+    if r.format.value == Format::RoundRobin {
+        if !given.value.is_empty() {
+            return Err(src.at(
+                &given.origin,
+                "seeds are only for format = \"gauntlet\" (this is a round robin)",
+            ));
+        }
+        return Ok(Vec::new());
+    }
+    if given.value.is_empty() {
+        return Ok(r
+            .bots
+            .first()
+            .map(|b| b.value.name.clone())
+            .into_iter()
+            .collect());
+    }
+    let names: Vec<&str> = r.bots.iter().map(|b| b.value.name.as_str()).collect();
+    let mut seen = BTreeSet::new();
+    for seed in &given.value {
+        if !names.contains(&seed.as_str()) {
+            let message = format!(
+                "seed {seed:?} is not one of the bots ({})",
+                names.join(", ")
+            );
+            return Err(src.at(&given.origin, message));
+        }
+        if !seen.insert(seed.as_str()) {
+            return Err(src.at(&given.origin, format!("seed {seed:?} is named twice")));
+        }
+    }
+    if seen.len() == names.len() {
+        return Err(src.at(
+            &given.origin,
+            "every bot is a seed, so nobody is left to play them: a gauntlet needs at least one bot that is not a seed",
+        ));
+    }
+    Ok(given.value.clone())
 }
 
 /// Games at once: far more than any machine runs, far less than what would
@@ -1454,6 +1646,51 @@ cwd = "bots"
         assert_eq!(c.bot_names(), ["a", "b", "c"]);
         assert_eq!(c.bots[1].command, ["node", "b.js"]);
         assert_eq!(c.bots[2].command, ["./c", "--fast"]);
+    }
+
+    #[test]
+    fn gauntlet_seeds_resolve_from_file_and_flags() {
+        let file = |settings: &str| format!("[tournament]\n{settings}\n{TWO_BOTS}");
+        // `format = "gauntlet"` alone: the first bot is the seed.
+        let c = parse(&file("format = \"gauntlet\""), &Overrides::default()).unwrap();
+        assert_eq!(c.seeds, ["a"]);
+        // Seeds without a format make a gauntlet.
+        let c = parse(&file("seeds = [\"b\"]"), &Overrides::default()).unwrap();
+        assert_eq!(
+            (c.seeds.clone(), c.seed_indices()),
+            (vec!["b".to_string()], vec![1])
+        );
+        // --gauntlet beats the file's seeds.
+        let flags = Overrides {
+            gauntlet: vec!["a".into()],
+            rating_interval: Some(10),
+            ..Default::default()
+        };
+        let c = parse(&file("seeds = [\"b\"]\nrating_interval = 3"), &flags).unwrap();
+        assert_eq!(
+            (c.seeds.clone(), c.rating_interval),
+            (vec!["a".to_string()], 10)
+        );
+        // A round robin has none, and a resumed config re-validates.
+        let c = parse(&file("rating_interval = 3"), &Overrides::default()).unwrap();
+        assert!(c.seeds.is_empty());
+        assert_eq!(c.rating_interval, 3);
+        c.validate().unwrap();
+        let err = parse(&file("rating_interval = -1"), &Overrides::default()).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("t.toml:2: field `rating_interval`"),
+            "{err}"
+        );
+        let unknown = Overrides {
+            gauntlet: vec!["zed".into()],
+            ..Default::default()
+        };
+        let err = parse(&file(""), &unknown).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "--gauntlet: seed \"zed\" is not one of the bots (a, b)"
+        );
     }
 
     #[test]

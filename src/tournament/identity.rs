@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::openings::sha256_hex;
+use crate::protocol::Ready;
 use crate::referee::BotSpec;
 
 /// One hashed file of a bot's command line.
@@ -20,11 +21,31 @@ pub struct ProgramFile {
     pub sha256: String,
 }
 
-/// A bot's hashed files.
+/// A bot's hashed files, and what it said about itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotIdentity {
     pub bot: String,
     pub files: Vec<ProgramFile>,
+    /// The bot's latest `ready` answer (its own name, version, author);
+    /// absent until a game of the run started it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ready: Option<Ready>,
+}
+
+/// Records in `identities` the `ready` answers of `seen` (bot name and
+/// answer) for bots that have none yet or answered differently; returns
+/// whether anything changed.
+pub fn note_ready(identities: &mut [BotIdentity], seen: &[(String, Ready)]) -> bool {
+    let mut changed = false;
+    for (bot, ready) in seen {
+        if let Some(identity) = identities.iter_mut().find(|i| &i.bot == bot) {
+            if identity.ready.as_ref() != Some(ready) {
+                identity.ready = Some(ready.clone());
+                changed = true;
+            }
+        }
+    }
+    changed
 }
 
 /// The files of `bot`'s command line that exist as regular files: argv[0]
@@ -69,6 +90,7 @@ pub fn identify(bots: &[BotSpec]) -> Vec<BotIdentity> {
                     Some(ProgramFile { sha256, path })
                 })
                 .collect(),
+            ready: None,
         })
         .collect()
 }

@@ -556,6 +556,8 @@ pub fn csv_header() -> String {
             white_time_ms: 0,
             black_time_ms: 0,
             ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
         })
         .expect("a row serializes");
     let bytes = writer.into_inner().expect("writing to memory");
@@ -655,6 +657,8 @@ mod tests {
             white_time_ms: 10,
             black_time_ms: 12,
             ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
         }
     }
 
@@ -696,7 +700,7 @@ mod tests {
     fn header_lists_game_row_fields_in_order() {
         assert_eq!(
             csv_header(),
-            "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc\n"
+            "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc,white_tc,black_tc\n"
         );
     }
 

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use super::config::TournamentConfig;
 use super::identity::{identify, BotIdentity};
 use super::openings::Openings;
-use super::schedule::{game_pair, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION};
+use super::schedule::{
+    game_pair, gauntlet_pairings, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
+};
 use super::shard::{self, Shard};
 
 pub use super::output_files::MANIFEST_FILE;
@@ -48,8 +50,9 @@ pub struct Manifest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Plan {
-    /// A round-robin computed from the config ([`RoundRobinSchedule`]):
-    /// `games` games, by schedule version `schedule_version`.
+    /// A round-robin (or, when the config has seeds, a gauntlet) computed
+    /// from the config ([`RoundRobinSchedule`]): `games` games, by schedule
+    /// version `schedule_version`.
     RoundRobin { schedule_version: u32, games: u64 },
     /// Game pairs between bot 0 and bot 1 until the test decides; pair `p`
     /// has games `2p` and `2p + 1` and its opening from the config's seed.
@@ -190,9 +193,10 @@ impl Manifest {
     }
 }
 
-/// The round-robin of `config`'s bots, games and openings.
+/// The round-robin of `config`'s bots, games and openings; a gauntlet's
+/// pairings when the config has seeds.
 pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
-    RoundRobinSchedule::new(
+    let schedule = RoundRobinSchedule::new(
         config.variant(),
         config.bots.len(),
         config.games_per_pairing,
@@ -200,5 +204,10 @@ pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
         config.seed,
     )
     .with_openings(Openings::of(config))
-    .with_variants(config.variants())
+    .with_variants(config.variants());
+    if config.seeds.is_empty() {
+        schedule
+    } else {
+        schedule.with_pairings(gauntlet_pairings(config.bots.len(), &config.seed_indices()))
+    }
 }

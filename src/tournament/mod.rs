@@ -24,7 +24,8 @@
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
 //!   in this module prints.
-//! - [`round_robin`]: a whole round-robin tournament.
+//! - [`round_robin`]: a whole round-robin tournament, or a gauntlet (the
+//!   same schedule over only the seeds' pairings).
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
 
 pub mod agreement;

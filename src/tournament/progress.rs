@@ -17,14 +17,16 @@ use crate::referee::GameRow;
 use crate::stats::{Pentanomial, SprtStatus};
 
 /// Receives the events of a tournament or SPRT run, in this order:
-/// [`started`](RunOutput::started), [`resumed`](RunOutput::resumed) (only
-/// when continuing a run), [`warning`](RunOutput::warning)s,
-/// [`playing`](RunOutput::playing), then per game
-/// [`game_finished`](RunOutput::game_finished) (or
+/// [`started`](RunOutput::started), when continuing a run
+/// [`finished_earlier`](RunOutput::finished_earlier) for each game it had
+/// finished and [`resumed`](RunOutput::resumed),
+/// [`warning`](RunOutput::warning)s, [`playing`](RunOutput::playing), then
+/// per game [`game_finished`](RunOutput::game_finished) (or
 /// [`game_not_recorded`](RunOutput::game_not_recorded)),
 /// [`bot_disabled`](RunOutput::bot_disabled) when the game disabled a bot,
 /// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
-/// and [`progress`](RunOutput::progress); then
+/// [`standings_due`](RunOutput::standings_due) every `rating_interval`
+/// finished games (but the last), and [`progress`](RunOutput::progress); then
 /// [`stopped_playing`](RunOutput::stopped_playing). How the run ended is not
 /// an event: `run` returns it as data, and the front end then rates the
 /// finished games (`report::rating::rate_run`) and shows the standings.
@@ -56,6 +58,13 @@ pub trait RunOutput {
     fn sprt_pair(&mut self, _pair: u64, _progress: &SprtProgress) {}
     /// One more game counted; where the run stands now.
     fn progress(&mut self, _standing: &Standing) {}
+    /// A game the run had finished before it was resumed (for a front end
+    /// that keeps its own tally, e.g. for [`standings_due`](RunOutput::standings_due)).
+    fn finished_earlier(&mut self, _row: &GameRow) {}
+    /// `finished` games are finished in all (earlier ones included), a
+    /// multiple of the config's `rating_interval`: time to show the
+    /// standings so far (rated by the front end: this layer does not rate).
+    fn standings_due(&mut self, _finished: u64) {}
     /// No more games will be played in this run.
     fn stopped_playing(&mut self) {}
 }

@@ -1,4 +1,5 @@
-//! A round-robin tournament from start (or resume) to standings.
+//! A round-robin tournament (or a gauntlet, the same schedule over fewer
+//! pairings) from start (or resume) to standings.
 
 use std::path::PathBuf;
 
@@ -18,10 +19,12 @@ use crate::referee::GameRow;
 #[derive(Debug)]
 pub enum Start {
     New(TournamentConfig),
-    /// Continue the run in `dir`, optionally with another concurrency.
+    /// Continue the run in `dir`, optionally with another concurrency or
+    /// rating interval (neither changes which games are played).
     Resume {
         dir: PathBuf,
         concurrency: Option<usize>,
+        rating_interval: Option<u64>,
     },
 }
 
@@ -33,6 +36,10 @@ pub struct RoundRobinFeed {
     next_id: u64,
     done: GameSet,
     board: Scoreboard,
+    /// Games finished in all, before and during this run.
+    finished: u64,
+    /// `standings_due` every this many finished games (0: never).
+    rating_interval: u64,
 }
 
 impl RoundRobinFeed {
@@ -43,7 +50,15 @@ impl RoundRobinFeed {
             next_id: 0,
             done: GameSet::new(),
             board: Scoreboard::default(),
+            finished: 0,
+            rating_interval: 0,
         }
+    }
+
+    /// Asks the output for the standings every `n` finished games (0: never).
+    pub fn with_rating_interval(mut self, n: u64) -> RoundRobinFeed {
+        self.rating_interval = n;
+        self
     }
 
     /// Plays only `shard`'s games of the schedule.
@@ -61,6 +76,7 @@ impl RoundRobinFeed {
     pub fn add_finished(&mut self, row: &GameRow) {
         if self.done.insert(row.id) {
             self.board.add(row);
+            self.finished += 1;
         }
     }
 
@@ -86,8 +102,14 @@ impl GameFeed for RoundRobinFeed {
         Ok(None)
     }
 
-    fn finished(&mut self, row: &GameRow, _output: &mut dyn RunOutput) -> Flow {
+    fn finished(&mut self, row: &GameRow, output: &mut dyn RunOutput) -> Flow {
         self.board.add(row);
+        self.finished += 1;
+        // Not after the last game: the final standings follow.
+        let last = self.finished >= self.total();
+        if self.rating_interval > 0 && self.finished.is_multiple_of(self.rating_interval) && !last {
+            output.standings_due(self.finished);
+        }
         Flow::Continue
     }
 
@@ -112,10 +134,17 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
             }
             Session::create(Manifest::round_robin(config))?
         }
-        Start::Resume { dir, concurrency } => {
+        Start::Resume {
+            dir,
+            concurrency,
+            rating_interval,
+        } => {
             let mut session = Session::resume(&dir)?;
             if let Some(n) = concurrency {
                 session.manifest.config.concurrency = check_concurrency(n)?;
+            }
+            if let Some(n) = rating_interval {
+                session.manifest.config.rating_interval = n;
             }
             session
         }
@@ -126,7 +155,9 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
             session.dir.display()
         );
     };
-    let mut feed = RoundRobinFeed::new(schedule).with_shard(session.manifest.shard());
+    let mut feed = RoundRobinFeed::new(schedule)
+        .with_shard(session.manifest.shard())
+        .with_rating_interval(session.manifest.config.rating_interval);
     let total = feed.total();
     output.started(&RunStarted {
         config: &session.manifest.config,
@@ -136,6 +167,7 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
 
     session.visit_finished(|row| {
         feed.add_finished(&row);
+        output.finished_earlier(&row);
         Ok(())
     })?;
     if resuming {

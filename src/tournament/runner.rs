@@ -36,6 +36,7 @@ use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, LOGS_DIR};
 use super::progress::{RunOutput, Standing};
 use super::schedule::ScheduledGame;
+use crate::protocol::Ready;
 use crate::referee::seat::shutdown_all;
 use crate::referee::GameRow;
 use crate::referee::{
@@ -99,6 +100,8 @@ pub struct RunSummary {
     pub played: u64,
     /// Games that could not be run: (game id, why).
     pub failed: Vec<(u64, String)>,
+    /// Each bot's latest `ready` answer in this run's games (bot name, answer).
+    pub ready: Vec<(String, Ready)>,
 }
 
 /// A finished game: its row, its record (for the output) and its journal
@@ -140,6 +143,7 @@ pub async fn run_games(
         end: RunEnd::Complete,
         played: 0,
         failed: Vec::new(),
+        ready: Vec::new(),
     };
     let (done_sender, mut done) = tokio::sync::mpsc::unbounded_channel();
     let writer = journal.start_writer(
@@ -225,6 +229,7 @@ pub async fn run_games(
                 anyhow::bail!("the journal writer stopped");
             }
             output.game_finished(&played.row, &played.record);
+            note_ready(&mut summary.ready, &played.record);
             let disabled = lock(&breaker).observe(game.white, game.black, &played.record);
             for (bot, why) in disabled {
                 output.bot_disabled(&config.bots[bot].name, &why);
@@ -260,6 +265,22 @@ pub async fn run_games(
         }
     }
     result.and(written_result).map(|()| summary)
+}
+
+/// Keeps the `ready` answers of `record`'s bots in `ready` (one entry per
+/// bot, the latest answer).
+fn note_ready(ready: &mut Vec<(String, Ready)>, record: &GameRecord) {
+    for (bot, answer) in [
+        (&record.white, &record.white_ready),
+        (&record.black, &record.black_ready),
+    ] {
+        let Some(answer) = answer else { continue };
+        match ready.iter_mut().find(|(name, _)| name == bot) {
+            Some((_, known)) if known == answer => {}
+            Some((_, known)) => *known = answer.clone(),
+            None => ready.push((bot.clone(), answer.clone())),
+        }
+    }
 }
 
 /// Referee failures since the last recorded game.
@@ -306,6 +327,7 @@ async fn play_one(
         game_id: game.game_id(),
         variant: game.variant(),
         time_control: config.time_control,
+        own_time_controls: [game.white, game.black].map(|bot| config.bots[bot].time_control),
         grace: std::time::Duration::from_millis(config.grace_ms),
         opening: game.opening.clone(),
         log_dir: Some(log_dir),

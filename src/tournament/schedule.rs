@@ -1,5 +1,6 @@
 //! The round-robin schedule: which bots meet, with which colours, from which
-//! opening, under which game id.
+//! opening, under which game id. A gauntlet is the same schedule over fewer
+//! pairings ([`gauntlet_pairings`]): each seed against every other bot.
 //!
 //! Games come in pairs: the two games of a pair have the same two bots, the
 //! same opening, and swapped colours, so neither bot profits from a lucky
@@ -121,6 +122,28 @@ pub fn pairings(bots: usize) -> Vec<(usize, usize)> {
     out
 }
 
+/// The pairings of a gauntlet: each seed (indices in `seeds`) against every
+/// bot that is not a seed, once; seeds do not meet each other, nor do the
+/// others. Opponents are dealt in rotation (seed `i` meets the others in the
+/// order `i, i + 1, ...`), so with several seeds concurrent games spread
+/// over the opponents, and who is listed first (white in the pair's first
+/// game) alternates.
+pub fn gauntlet_pairings(bots: usize, seeds: &[usize]) -> Vec<(usize, usize)> {
+    let others: Vec<usize> = (0..bots).filter(|bot| !seeds.contains(bot)).collect();
+    let mut out = Vec::with_capacity(seeds.len() * others.len());
+    for turn in 0..others.len() {
+        for (i, &seed) in seeds.iter().enumerate() {
+            let other = others[(i + turn) % others.len()];
+            if (i + turn) % 2 == 0 {
+                out.push((seed, other));
+            } else {
+                out.push((other, seed));
+            }
+        }
+    }
+    out
+}
+
 /// The round-robin schedule as a function from game id to game: nothing is
 /// stored per game, so a tournament of any length takes the same memory.
 /// `games_per_pairing / 2` cycles of every pairing; in odd cycles the
@@ -156,6 +179,12 @@ impl RoundRobinSchedule {
                 seed,
             },
         }
+    }
+
+    /// The same cycles, colours and openings over other `pairings` (a
+    /// gauntlet's, [`gauntlet_pairings`]).
+    pub fn with_pairings(self, pairings: Vec<(usize, usize)>) -> RoundRobinSchedule {
+        RoundRobinSchedule { pairings, ..self }
     }
 
     /// The same schedule with each pair's opening from `openings` (a suite).
@@ -357,6 +386,34 @@ mod tests {
             }
         }
         assert!(pairings(1).is_empty());
+    }
+
+    #[test]
+    fn gauntlet_pairings_deal_the_others_to_each_seed_in_rotation() {
+        // One seed (2 of 4): others 0, 1, 3; first colours alternate.
+        assert_eq!(gauntlet_pairings(4, &[2]), [(2, 0), (1, 2), (2, 3)]);
+        // Seeds 1 and 3: others 0 and 2; seed 1 meets 0 then 2, seed 3
+        // meets 2 then 0; the seeds never meet, nor do 0 and 2.
+        assert_eq!(
+            gauntlet_pairings(4, &[1, 3]),
+            [(1, 0), (2, 3), (2, 1), (3, 0)]
+        );
+        // Every seed meets every other bot exactly once.
+        let p = gauntlet_pairings(7, &[0, 4, 5]);
+        assert_eq!(p.len(), 3 * 4);
+        let mut met = std::collections::BTreeSet::new();
+        for &(a, b) in &p {
+            let (seed, other) = if [0, 4, 5].contains(&a) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            assert!(
+                [0, 4, 5].contains(&seed) && ![0, 4, 5].contains(&other),
+                "{a}-{b}"
+            );
+            assert!(met.insert((seed, other)), "{seed}-{other} twice");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use crate::referee::GameRow;
 
-use super::identity::{changed_programs, identify};
+use super::identity::{changed_programs, identify, note_ready};
 
 pub struct Session {
     pub manifest: Manifest,
@@ -134,7 +134,16 @@ impl Session {
         .build()
         .context("starting the async runtime")?;
         let config = Arc::new(self.manifest.config.clone());
-        runtime.block_on(run_games(config, &self.journal, feed, output))
+        let summary = runtime.block_on(run_games(config, &self.journal, feed, output))?;
+        // The bots' own names and versions, for tournament.json.
+        if note_ready(&mut self.manifest.programs, &summary.ready) {
+            if let Err(e) = self.manifest.write(&self.dir) {
+                output.warning(&format!(
+                    "warning: could not record the bots' ready answers in tournament.json: {e:#}"
+                ));
+            }
+        }
+        Ok(summary)
     }
 
     /// Calls `visit` with every finished game in `games.csv` order, reading

@@ -113,7 +113,7 @@ impl<'de> Deserialize<'de> for Shard {
 }
 
 /// Config fields that do not change which games are played or how.
-const NOT_IDENTITY: [&str; 3] = ["out", "shard", "concurrency"];
+const NOT_IDENTITY: [&str; 4] = ["out", "shard", "concurrency", "rating_interval"];
 
 /// The tournament's identity: 16 hex digits of a 64-bit FNV-1a hash of the
 /// config's JSON without [`NOT_IDENTITY`]. Stable across runs and machines

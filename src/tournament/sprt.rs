@@ -351,6 +351,8 @@ mod tests {
             white_time_ms: 0,
             black_time_ms: 0,
             ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
         }
     }
 

@@ -207,5 +207,7 @@ pub fn row_with_result(id: u64, pair: u64, white: &str, black: &str, result: &st
         white_time_ms: 0,
         black_time_ms: 0,
         ended_utc: String::new(),
+        white_tc: String::new(),
+        black_tc: String::new(),
     }
 }

@@ -3,7 +3,6 @@
 //! messages cannot inject markup). The game table is not rendered here: the
 //! caller streams it where [`GAMES_MARKER`] stands.
 
-
 use minijinja::{context, Environment};
 use serde::Serialize;
 
