@@ -649,3 +649,41 @@ async fn an_abandoned_game_leaves_no_half_conversation_behind() {
     )
     .await;
 }
+
+/// Over the idle cap, a bot's spare process (left by games it played at the
+/// same time) is ended before another bot's only one, which its next game
+/// would have to start again.
+#[tokio::test]
+async fn the_idle_cap_ends_spare_processes_first() {
+    let (mut a, a_tag) = tagged("good_bot", &[]);
+    let (mut b, b_tag) = tagged("good_bot", &[]);
+    (a.name, b.name) = ("a".into(), "b".into());
+    let mut pool = BotPool::new(SpawnOptions::default()).with_idle_cap(2);
+    // b's process is the oldest idle one; a has two (as after two games at
+    // once): plain least-recently-used would end b's.
+    let (mut a1, mut a2, mut b1) = (pool.checkout(&a), pool.checkout(&a), pool.checkout(&b));
+    for seat in [&mut a1, &mut a2, &mut b1] {
+        seat.prepare(None).await.unwrap();
+    }
+    assert!(pool.checkin(b1).is_empty());
+    assert!(pool.checkin(a1).is_empty());
+    let evicted = pool.checkin(a2);
+    assert_eq!(evicted.len(), 1);
+    assert_eq!(evicted[0].name(), a.name, "a's spare, not b's only process");
+    assert_eq!(pool.idle_count(), 2);
+    for mut seat in evicted {
+        seat.shutdown().await;
+    }
+    // b is still kept: checking it out again reuses its process.
+    let b_again = pool.checkout(&b);
+    assert!(b_again.is_running());
+    assert!(pool.checkin(b_again).is_empty());
+    pool.shutdown().await;
+    for tag in [&a_tag, &b_tag] {
+        assert!(
+            eventually(Duration::from_secs(3), || live_processes_with_arg(tag)
+                .is_empty())
+            .await
+        );
+    }
+}

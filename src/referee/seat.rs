@@ -654,10 +654,31 @@ impl BotPool {
         evicted
     }
 
+    /// The seat to end when over the cap: the least recently used spare
+    /// process of a bot that has several idle (one left when its games ran
+    /// at the same time), else the least recently used of all. Ending a
+    /// bot's only process means starting it again for its next game, so
+    /// spares go first.
     fn take_least_recently_used(&mut self) -> Option<Seat> {
-        let (name, index) = self
-            .idle
+        let spare = self.least_recently_used(|seats| seats.len() > 1);
+        let (name, index) = spare.or_else(|| self.least_recently_used(|_| true))?;
+        let seats = self.idle.get_mut(&name)?;
+        let (_, seat) = seats.remove(index);
+        if seats.is_empty() {
+            self.idle.remove(&name);
+        }
+        Some(seat)
+    }
+
+    /// Bot name and index of the idle seat checked in longest ago, among
+    /// the bots whose idle seats pass `among`.
+    fn least_recently_used(
+        &self,
+        among: impl Fn(&[(u64, Seat)]) -> bool,
+    ) -> Option<(String, usize)> {
+        self.idle
             .iter()
+            .filter(|(_, seats)| among(seats))
             .flat_map(|(name, seats)| {
                 seats
                     .iter()
@@ -665,13 +686,7 @@ impl BotPool {
                     .map(move |(i, (tick, _))| (*tick, name, i))
             })
             .min()
-            .map(|(_, name, i)| (name.clone(), i))?;
-        let seats = self.idle.get_mut(&name)?;
-        let (_, seat) = seats.remove(index);
-        if seats.is_empty() {
-            self.idle.remove(&name);
-        }
-        Some(seat)
+            .map(|(_, name, i)| (name.clone(), i))
     }
 
     /// Number of idle running processes.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use super::runner::IDLE_PER_SLOT;
+use super::runner::{IDLE_PER_SLOT, SHARED_IDLE};
 use crate::referee::limits::raise_descriptor_limit;
 use crate::referee::sandbox::{check_available, Sandbox};
 use crate::referee::BotSpec;
@@ -39,16 +39,18 @@ pub struct Needs {
 
 impl Needs {
     /// Per game slot: its two bots, [`IDLE_PER_SLOT`] idle ones, and two
-    /// starts at once. A sandboxed bot is three processes (`bwrap`, the
-    /// namespace's init, the bot); a bot's own children are not counted.
+    /// starts at once; and the [`SHARED_IDLE`] idle bots of any run. A
+    /// sandboxed bot is three processes (`bwrap`, the namespace's init, the
+    /// bot); a bot's own children are not counted.
     pub fn at(concurrency: usize, sandboxed: bool) -> Needs {
         let slots = concurrency.max(1) as u64;
-        let bots_per_slot = 2 + IDLE_PER_SLOT as u64;
+        let bots = slots * (2 + IDLE_PER_SLOT as u64) + SHARED_IDLE as u64;
         let per_bot = if sandboxed { 3 } else { 1 };
         Needs {
             descriptors: BASE_DESCRIPTORS
-                + slots * (bots_per_slot * DESCRIPTORS_PER_BOT + 2 * DESCRIPTORS_PER_START),
-            processes: slots * bots_per_slot * per_bot,
+                + bots * DESCRIPTORS_PER_BOT
+                + slots * 2 * DESCRIPTORS_PER_START,
+            processes: bots * per_bot,
         }
     }
 

@@ -47,6 +47,13 @@ use crate::referee::{
 /// the slot's last game and of the one before.
 pub const IDLE_PER_SLOT: usize = 2;
 
+/// Idle bot processes kept beyond [`IDLE_PER_SLOT`], whatever `-j`: the two
+/// games of a pair run at once, so each of their bots needs two processes,
+/// and with only the per-slot allowance a small round robin (5 bots at
+/// `-j 2`) ended and restarted about one bot per game. A constant, so the
+/// processes and descriptors still do not grow with the number of bots.
+pub const SHARED_IDLE: usize = 16;
+
 /// Referee failures in a row (no game recorded in between) that stop a run.
 pub const STOP_AFTER: u32 = 5;
 
@@ -57,7 +64,9 @@ const MAX_PAUSE: Duration = Duration::from_secs(2);
 
 /// Idle bot processes the pool keeps at concurrency `concurrency`.
 pub fn idle_cap(concurrency: usize) -> usize {
-    IDLE_PER_SLOT.saturating_mul(concurrency.max(1))
+    IDLE_PER_SLOT
+        .saturating_mul(concurrency.max(1))
+        .saturating_add(SHARED_IDLE)
 }
 
 /// Whether the run goes on after a game.
