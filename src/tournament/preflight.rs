@@ -234,12 +234,15 @@ mod tests {
     fn needs_grow_with_concurrency_not_with_bots() {
         let one = Needs::at(1, false);
         let eight = Needs::at(8, false);
-        // Per slot: 4 bots x 4 descriptors + 2 starts x 5.
+        // Per slot: 4 bots x 4 descriptors + 2 starts x 5; once: 24 and the
+        // 16 shared idle bots x 4.
+        assert_eq!(one.descriptors, 24 + 16 * 4 + 26);
         assert_eq!(eight.descriptors - one.descriptors, 7 * 26);
-        assert_eq!(eight.processes, 8 * 4);
-        assert_eq!(Needs::at(8, true).processes, 3 * 8 * 4);
-        assert_eq!(Needs::max_concurrency(false, |n| n.descriptors <= 80), 2);
-        assert_eq!(Needs::max_concurrency(false, |n| n.descriptors <= 10), 0);
+        assert_eq!(eight.processes, 8 * 4 + 16);
+        assert_eq!(Needs::at(8, true).processes, 3 * (8 * 4 + 16));
+        // -j 2 needs 24 + 64 + 2 x 26 = 140, -j 3 166.
+        assert_eq!(Needs::max_concurrency(false, |n| n.descriptors <= 150), 2);
+        assert_eq!(Needs::max_concurrency(false, |n| n.descriptors <= 100), 0);
     }
 
     #[test]
