@@ -321,3 +321,31 @@ fn tables_and_report_are_replaced_atomically() {
     expected.sort();
     assert_eq!(left, expected, "temporary files left behind");
 }
+
+/// With `--variant`, report.html shows the games that were rated, not every
+/// game of the directory.
+#[test]
+fn the_report_of_one_variant_holds_its_games_only() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("games.csv"),
+        games(&[
+            "0,0,0,qango6,alpha,beta,,1-0,group,20,5,5",
+            "1,0,0,qango6,beta,alpha,,0-1,group,20,5,5",
+            "2,0,1,quinque,alpha,beta,,0-1,line,30,5,5",
+        ]),
+    )
+    .unwrap();
+    let report = dir.path().join("report.html");
+    for (variant, games) in [(None, 3), (Some("qango6"), 2), (Some("quinque"), 1)] {
+        let mut args = vec!["games.csv"];
+        args.extend(variant.iter().flat_map(|v| ["--variant", v]));
+        let out = arena(&args, dir.path());
+        assert!(out.status.success(), "{out:?}");
+        let html = std::fs::read_to_string(&report).unwrap();
+        assert!(
+            html.contains(&format!("<title>arena report: {games} games</title>")),
+            "{variant:?}: {games} games expected"
+        );
+    }
+}

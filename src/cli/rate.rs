@@ -126,7 +126,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut written = ratings.write_files(&dir)?;
     // The page is a view of the games: failing to write it is said, and the
     // ratings stand.
-    match crate::report::html::write_report(&game_dirs(&args.files), &dir) {
+    match crate::report::html::write_report_of(
+        &game_dirs(&args.files),
+        &dir,
+        args.variant.as_deref(),
+    ) {
         Ok(page) => written.push(page),
         Err(e) => eprintln!("warning: report.html not written: {e:#}"),
     }

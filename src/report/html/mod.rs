@@ -55,6 +55,16 @@ struct SchedulePlace {
 
 /// Writes `report.html` into `out` over the games of `dirs`; returns its path.
 pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
+    write_report_of(dirs, out, None)
+}
+
+/// [`write_report`] over the games of one variant only, when `variant` is
+/// given (`arena rate --variant ID`: the page shows what was rated).
+pub fn write_report_of(
+    dirs: &[PathBuf],
+    out: &Path,
+    variant: Option<&str>,
+) -> anyhow::Result<PathBuf> {
     if dirs.is_empty() {
         bail!("no directories given");
     }
@@ -90,7 +100,7 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
     }
     let mut rating = RatingInput::new();
     for (k, source) in sources.iter().enumerate() {
-        visit_source(source, |row, record| {
+        visit_source(source, variant, |row, record| {
             rating.add(&row)?;
             data.add(k, &row, record);
             Ok(())
@@ -112,7 +122,7 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
         let bot_index = |data: &ReportData, name: &str| data.bots.iter().position(|b| b == name);
         for (k, source) in sources.iter().enumerate() {
             let link_dir = relative_dir(out, &source.dir);
-            visit_source(source, |row, record| {
+            visit_source(source, variant, |row, record| {
                 let Some(record) = record else { return Ok(()) };
                 let key = game_key(sources.len(), k, row.id);
                 let log = |p: &Option<PathBuf>| {
@@ -165,12 +175,17 @@ fn count_games(dir: &Path) -> u64 {
         .count() as u64
 }
 
-/// Calls `visit` with each game of `source`, one at a time: from
-/// games.jsonl with its record, else from games.csv without.
+/// Calls `visit` with each game of `source` (of `variant`, when given), one
+/// at a time: from games.jsonl with its record, else from games.csv without.
 fn visit_source(
     source: &Source,
+    variant: Option<&str>,
     mut visit: impl FnMut(GameRow, Option<&GameRecord>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    let mut visit = |row: GameRow, record: Option<&GameRecord>| match variant {
+        Some(v) if row.variant != v => Ok(()),
+        _ => visit(row, record),
+    };
     let jsonl = source.dir.join(GAMES_JSONL);
     if !jsonl.exists() {
         return visit_games_csv(&source.dir.join(GAMES_CSV), |row| visit(row, None));
