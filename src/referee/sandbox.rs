@@ -53,6 +53,10 @@ pub struct Sandbox {
     pub hidden: Vec<PathBuf>,
     /// Keep the host's network namespace.
     pub network: bool,
+    /// Directories of the files its command names (`python3 /tmp/x/bot.py`)
+    /// that lie under `/tmp` outside its directory: the sandbox's private
+    /// `/tmp` would hide them, so they are bound again, read-only.
+    pub program_dirs: Vec<PathBuf>,
 }
 
 impl Sandbox {
@@ -101,11 +105,13 @@ impl Sandbox {
             }
             hidden.push(h);
         }
+        let program_dirs = program_dirs_under_tmp(spec, &dir);
         Ok(Sandbox {
             dir,
             writable,
             hidden,
             network: spec.network,
+            program_dirs,
         })
     }
 
@@ -155,6 +161,9 @@ impl Sandbox {
         if self.dir.starts_with("/tmp") && self.dir != Path::new("/tmp") {
             mount("--ro-bind", &self.dir);
         }
+        for d in &self.program_dirs {
+            mount("--ro-bind", d);
+        }
         for w in &self.writable {
             mount("--bind", w);
         }
@@ -167,6 +176,26 @@ impl Sandbox {
         out.extend(argv.iter().cloned());
         out
     }
+}
+
+/// The directories of the existing files `spec`'s command names (relative
+/// to `dir`, the bot's directory), strictly under `/tmp` and outside `dir`:
+/// what the private `/tmp` would otherwise hide from the bot.
+fn program_dirs_under_tmp(spec: &BotSpec, dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for word in &spec.command {
+        let Ok(file) = dir.join(word).canonicalize() else {
+            continue;
+        };
+        let Some(parent) = file.parent().filter(|_| file.is_file()) else {
+            continue;
+        };
+        let hidden = parent.starts_with("/tmp") && parent != Path::new("/tmp");
+        if hidden && !parent.starts_with(dir) && !dirs.iter().any(|d| d == parent) {
+            dirs.push(parent.to_path_buf());
+        }
+    }
+    dirs
 }
 
 /// Whether `bwrap` is installed and can build a sandbox on this machine
@@ -210,6 +239,35 @@ mod tests {
         let mut spec = BotSpec::from_command_line("b", "python3 bot.py").unwrap();
         spec.cwd = Some(dir.to_path_buf());
         spec
+    }
+
+    /// A program file under /tmp outside the bot's directory (a checkout
+    /// in /tmp, the bot run from elsewhere) stays visible: its directory is
+    /// bound again after the private /tmp; files in the bot's directory and
+    /// words that are no files add nothing.
+    #[test]
+    fn program_files_under_tmp_stay_visible() {
+        let bot_dir = tempfile::tempdir_in("/tmp").unwrap();
+        let elsewhere = tempfile::tempdir_in("/tmp").unwrap();
+        let dir = bot_dir.path().canonicalize().unwrap();
+        let programs = elsewhere.path().canonicalize().unwrap();
+        std::fs::write(programs.join("bot.py"), "").unwrap();
+        std::fs::write(dir.join("own.py"), "").unwrap();
+        let mut spec = spec(&dir);
+        spec.command = vec![
+            "python3".into(),
+            programs.join("bot.py").display().to_string(),
+            "own.py".into(),
+            "--depth".into(),
+        ];
+        let sandbox = Sandbox::for_bot(&spec, &[]).unwrap();
+        assert_eq!(sandbox.program_dirs, vec![programs.clone()]);
+        let line = sandbox.wrap(&spec.argv()).join(" ");
+        let p = programs.display();
+        assert!(
+            line.find(&format!("--ro-bind {p} {p}")) > line.find("--tmpfs /tmp"),
+            "{line}"
+        );
     }
 
     #[test]
@@ -276,6 +334,7 @@ mod tests {
                 writable: Vec::new(),
                 hidden: Vec::new(),
                 network: false,
+                program_dirs: Vec::new(),
             }
             .wrap(&["bot".into()])
             .join(" ")
