@@ -137,6 +137,20 @@ fn check_bot_output(bot: &[String], startup_ms: u64) -> String {
 const FLUSH: &str =
     "wrote ready only when its input closed: flush stdout after each line (Python print(..., flush=True); C fflush(stdout);";
 
+/// `bot` started with a start-up limit of `startup_ms` gets `expected` in
+/// all three places: `arena play`, each tournament game, and check-bot.
+/// Returns check-bot's report, for what else it must show.
+fn said_everywhere(dir: &Path, bot: &[String], startup_ms: u64, expected: &str) -> String {
+    let message = play_message(dir, bot, startup_ms);
+    assert!(message.contains(expected), "play: {message}");
+    for message in tournament_messages(dir, bot, startup_ms) {
+        assert!(message.contains(expected), "tournament: {message}");
+    }
+    let report = check_bot_output(bot, startup_ms);
+    assert!(report.contains(expected), "check-bot:\n{report}");
+    report
+}
+
 #[test]
 fn a_bot_that_never_flushes_is_told_to_flush_everywhere() {
     let dir = tempfile::tempdir().unwrap();
@@ -144,13 +158,7 @@ fn a_bot_that_never_flushes_is_told_to_flush_everywhere() {
         return;
     };
     let bot = vec![binary.display().to_string()];
-    let message = play_message(dir.path(), &bot, 300);
-    assert!(message.contains(FLUSH), "play: {message}");
-    for message in tournament_messages(dir.path(), &bot, 300) {
-        assert!(message.contains(FLUSH), "tournament: {message}");
-    }
-    let report = check_bot_output(&bot, 300);
-    assert!(report.contains(FLUSH), "check-bot:\n{report}");
+    let report = said_everywhere(dir.path(), &bot, 300, FLUSH);
     let closed = report
         .find(" # arena closed the bot's input")
         .expect(&report);
@@ -188,13 +196,7 @@ fn a_ready_with_a_string_protocol_names_the_field() {
     let dir = tempfile::tempdir().unwrap();
     let bot = python_command("tests/bots/string_protocol.py", &[]);
     let expected = r#"answered hello with an invalid ready: invalid "ready" message: field "protocol" must be a JSON number (a whole number, not in quotes), got the string "1""#;
-    let message = play_message(dir.path(), &bot, 2000);
-    assert!(message.contains(expected), "play: {message}");
-    for message in tournament_messages(dir.path(), &bot, 2000) {
-        assert!(message.contains(expected), "tournament: {message}");
-    }
-    let report = check_bot_output(&bot, 2000);
-    assert!(report.contains(expected), "check-bot:\n{report}");
+    let report = said_everywhere(dir.path(), &bot, 2000, expected);
     // check-bot shows the wire: hello out, the offending ready in.
     let tail = report
         .split("Last lines exchanged before the first failure (the handshake;")
