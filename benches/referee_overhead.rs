@@ -25,7 +25,8 @@
 //! [`pin_to_one_cpu`]; `ARENA_BENCH_PIN=0` turns that off).
 //! `ARENA_BENCH_ROUNDS`, `ARENA_BENCH_VARIANTS` (comma-separated ids) and
 //! `ARENA_BENCH_RUNTIME=current` change the rounds, the variants played and
-//! the tokio runtime.
+//! the tokio runtime; `ARENA_BENCH_LAYERS=games` plays layer 4 only (for
+//! counting a move's instructions under `valgrind --tool=callgrind`).
 
 use std::time::{Duration, Instant};
 
@@ -229,6 +230,7 @@ async fn run() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(ROUNDS);
+    let games_only = std::env::var("ARENA_BENCH_LAYERS").is_ok_and(|l| l == "games");
     for round in 0..=rounds {
         if round == 1 {
             // Round 0 was the warm-up.
@@ -237,10 +239,12 @@ async fn run() {
             }
             per_move.iter_mut().for_each(Vec::clear);
         }
-        raw.round_trips(&short_line, ROUND_TRIPS, &mut raw_short);
-        raw.round_trips(&turn_line, ROUND_TRIPS, &mut raw_turn);
-        process_round_trips(&mut process, short, ROUND_TRIPS, &mut proc_short).await;
-        turn_round_trips(&mut seat, &turn, ROUND_TRIPS, &mut turns).await;
+        if !games_only {
+            raw.round_trips(&short_line, ROUND_TRIPS, &mut raw_short);
+            raw.round_trips(&turn_line, ROUND_TRIPS, &mut raw_turn);
+            process_round_trips(&mut process, short, ROUND_TRIPS, &mut proc_short).await;
+            turn_round_trips(&mut seat, &turn, ROUND_TRIPS, &mut turns).await;
+        }
         for (&variant, samples) in variants.iter().zip(per_move.iter_mut()) {
             referee_per_move(
                 &mut white,
@@ -258,6 +262,16 @@ async fn run() {
     black.shutdown().await;
     process.kill().await;
 
+    if games_only {
+        for (variant, samples) in variants.iter().zip(per_move.iter_mut()) {
+            println!(
+                "  referee per move, {} games: median {}",
+                variant.id,
+                micros(quantile(samples, 0.5))
+            );
+        }
+        return;
+    }
     let floor = quantile(&mut raw_short, 0.5);
     println!(
         "referee overhead: {rounds} interleaved rounds ({ROUND_TRIPS} timed round trips per \
