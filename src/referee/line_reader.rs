@@ -17,6 +17,8 @@
 //! which either appends a chunk to the buffer or reads nothing, so a read
 //! interrupted by a timeout or `select!` loses no data.
 
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::time::Instant;
 
@@ -159,6 +161,48 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Bytes buffered but not yet returned as lines.
     pub fn buffered_len(&self) -> usize {
         self.buf.len()
+    }
+}
+
+impl<R: AsFd> LineReader<R> {
+    /// The descriptor read from, for [`super::direct_wait`].
+    pub fn fd(&self) -> BorrowedFd<'_> {
+        self.inner.as_fd()
+    }
+
+    /// [`LineReader::fill`] without the runtime: one nonblocking read
+    /// straight from the descriptor, for after [`super::direct_wait`] saw
+    /// it readable. `None` when nothing was there after all.
+    pub fn fill_now(&mut self) -> Option<usize> {
+        if self.eof {
+            return Some(0);
+        }
+        loop {
+            // SAFETY: `chunk` is writable for its whole length, and the
+            // descriptor is open: it is borrowed from `inner`, owned here.
+            let n = unsafe {
+                libc::read(
+                    self.inner.as_fd().as_raw_fd(),
+                    self.chunk.as_mut_ptr().cast(),
+                    self.chunk.len(),
+                )
+            };
+            if n > 0 {
+                let n = n as usize;
+                self.buf.extend_from_slice(&self.chunk[..n]);
+                return Some(n);
+            }
+            if n < 0 {
+                match std::io::Error::last_os_error().kind() {
+                    std::io::ErrorKind::Interrupted => continue,
+                    std::io::ErrorKind::WouldBlock => return None,
+                    // As in `fill`: a broken pipe is a disconnected bot.
+                    _ => {}
+                }
+            }
+            self.eof = true;
+            return Some(0);
+        }
     }
 }
 

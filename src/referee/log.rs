@@ -275,6 +275,11 @@ impl StderrLog {
         lock(&self.route).log.as_ref().map(|l| l.path.clone())
     }
 
+    /// Whether the drain still reads the pipe (it has not seen its end).
+    pub fn draining(&self) -> bool {
+        self.task.as_ref().is_some_and(|task| !task.is_finished())
+    }
+
     /// The last few KiB the bot wrote to stderr (lossy UTF-8).
     pub fn tail(&self) -> String {
         String::from_utf8_lossy(&lock(&self.tail).bytes).into_owned()

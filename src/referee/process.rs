@@ -11,6 +11,7 @@
 //! pipes ([`ChildSetup`]). A sandboxed bot ([`super::sandbox`]) runs under
 //! `bwrap`, which then is the process (and group leader) seen here.
 
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::process::{ExitStatus, Stdio};
@@ -23,6 +24,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::{Instant, Sleep};
 
+use super::direct_wait;
 use super::exit::{classify_death, ExitInfo};
 use super::limits::{tree_cpu_time, ChildSetup};
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
@@ -118,6 +120,11 @@ pub struct BotProcess {
     stdin: Option<ChildStdin>,
     stdout: LineReader<ChildStdout>,
     log: StderrLog,
+    /// The stderr pipe's descriptor, owned by the drain task of `log`.
+    stderr_fd: RawFd,
+    /// Moves may be waited for in `poll` ([`direct_wait`]): the process was
+    /// started on a current-thread runtime, the one it is used on.
+    direct_wait: bool,
     term_grace: Duration,
     started_at: Instant,
     exit: Option<ExitInfo>,
@@ -229,6 +236,7 @@ impl BotProcess {
             Some(GameLog::new(path, opts.log_header.clone()))
         });
         let started = format!("[arena: started {argv:?} as pid {pid}]\n");
+        let stderr_fd = stderr.as_raw_fd();
         let log = StderrLog::start(stderr, log, opts.log_cap, &started);
         std::mem::forget(guard);
         Ok(BotProcess {
@@ -239,6 +247,8 @@ impl BotProcess {
             stdin: Some(stdin),
             stdout: LineReader::new(stdout, opts.max_line),
             log,
+            stderr_fd,
+            direct_wait: direct_wait::allowed(),
             term_grace: opts.term_grace,
             started_at: Instant::now(),
             exit: None,
@@ -385,6 +395,42 @@ impl BotProcess {
             trace.line(Direction::Note, b"arena closed the bot's input");
         }
         self.stdin = None;
+    }
+
+    /// [`BotProcess::read_line`] for a move, which the game waits for
+    /// alone: on a current-thread runtime the wait starts in `poll(2)`,
+    /// outside the runtime (see [`direct_wait`] for why and when).
+    pub async fn read_answer(&mut self, deadline: Instant) -> ReadLine {
+        if self.direct_wait {
+            while self.exited_at.is_none() && !self.stdout.at_eof() {
+                if let Some(done) = self.stdout.take_buffered() {
+                    return self.traced(done);
+                }
+                if !self.wait_directly(deadline) {
+                    break;
+                }
+            }
+        }
+        self.read_line(deadline).await
+    }
+
+    /// One wait of at most [`direct_wait::SLICE`] for the bot's stdout, then
+    /// one read. `false` when nothing was read: the runtime takes over.
+    fn wait_directly(&mut self, deadline: Instant) -> bool {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        // SAFETY: the drain task owns the descriptor and closes it only when
+        // it ends; it has not, and on this (current-thread) runtime it cannot
+        // run, let alone end, before this synchronous wait returns.
+        let stderr = self
+            .log
+            .draining()
+            .then(|| unsafe { BorrowedFd::borrow_raw(self.stderr_fd) });
+        let wait = left.min(direct_wait::SLICE);
+        direct_wait::stdout_readable(self.stdout.fd(), stderr, wait)
+            && self.stdout.fill_now().is_some()
     }
 
     /// Reads one line from the bot's stdout, waiting until `deadline` at

@@ -306,7 +306,7 @@ impl Seat {
         turn.write_line(&mut self.turn_line);
         send_line(process, &self.turn_line, wait).await?;
         let sent = Instant::now();
-        match process.read_line(sent + wait).await {
+        match process.read_answer(sent + wait).await {
             ReadLine::Line(line) => {
                 let used = sent.elapsed();
                 match decode_answer(&line) {

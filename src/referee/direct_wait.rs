@@ -1,0 +1,147 @@
+//! Waiting for a bot's move in `poll(2)` instead of through the async
+//! runtime, where that is safe.
+//!
+//! Waking a task through tokio (the I/O driver's `epoll_wait`, readiness
+//! bookkeeping, the scheduler, the timer wheel) costs about half a pipe
+//! round trip again on every move; `poll` on the bot's stdout and then one
+//! `read` costs a tenth of one (`cargo bench --bench referee_overhead`).
+//! For instant bots that is the difference between a referee at 2x and at
+//! 2.5x the floor.
+//!
+//! Blocking the thread is only fair when nothing else needs it: on a
+//! current-thread runtime, the one [`crate::tournament`] uses at `-j 1` and
+//! that `arena play` and `check-bot` use, the game's task is the only one
+//! with work while a bot thinks. The other tasks there are the bots' stderr
+//! drains, the signal watch and the journal's acknowledgements. So:
+//!
+//! - the bot's stderr is in the poll set: output there ends the direct wait
+//!   and the runtime takes over, so the drain runs before the pipe can fill
+//!   and block the bot (which would count against its clock);
+//! - each direct wait lasts at most [`SLICE`]; a bot still thinking after
+//!   it is waited for by the runtime as before, so a signal or the other
+//!   tasks wait at most that long;
+//! - on a multi-threaded runtime (`-j 2` and up) the direct wait is off:
+//!   blocking a worker would hold up the other games on it.
+//!
+//! Only [`super::process::BotProcess::read_answer`] uses it, the read of a
+//! move, which the game waits for alone; reads that run beside others (the
+//! two bots' start-up, at once) stay on the runtime.
+
+use std::os::fd::{AsRawFd, BorrowedFd};
+use std::time::Duration;
+
+use tokio::runtime::{Handle, RuntimeFlavor};
+
+/// Longest single wait outside the runtime.
+pub const SLICE: Duration = Duration::from_millis(2);
+
+/// Whether the calling thread runs a current-thread runtime, on which a
+/// game may wait for its bot in `poll` (see the module notes).
+pub fn allowed() -> bool {
+    Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::CurrentThread)
+}
+
+/// Waits up to `timeout` for `stdout` to be readable (data, end of file or
+/// an error: a read will not block). `false` when the time ran out, when
+/// `stderr` became readable first, or when a signal interrupted the wait:
+/// the caller then waits through the runtime.
+pub fn stdout_readable(
+    stdout: BorrowedFd<'_>,
+    stderr: Option<BorrowedFd<'_>>,
+    timeout: Duration,
+) -> bool {
+    let mut fds = [
+        libc::pollfd {
+            fd: stdout.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            // A negative descriptor is skipped by poll.
+            fd: stderr.map_or(-1, |fd| fd.as_raw_fd()),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    let timeout = libc::timespec {
+        tv_sec: timeout.as_secs() as libc::time_t,
+        tv_nsec: timeout.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: `fds` is a valid array of two pollfd for the call's duration,
+    // both descriptors are borrowed (open) for it, the timeout is a valid
+    // timespec and the signal mask pointer is null (the mask is unchanged).
+    let ready = unsafe { libc::ppoll(fds.as_mut_ptr(), 2, &timeout, std::ptr::null()) };
+    ready > 0 && fds[0].revents != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::os::fd::AsFd;
+    use std::time::Instant;
+
+    fn pipe() -> (std::fs::File, std::fs::File) {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe writes.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: both descriptors were just opened and are owned here only.
+        unsafe {
+            use std::os::fd::FromRawFd;
+            (
+                std::fs::File::from_raw_fd(fds[0]),
+                std::fs::File::from_raw_fd(fds[1]),
+            )
+        }
+    }
+
+    #[test]
+    fn sees_a_line_and_the_end_of_the_stream() {
+        let (out_r, mut out_w) = pipe();
+        let (err_r, _err_w) = pipe();
+        let wait = Duration::from_secs(5);
+        out_w.write_all(b"line\n").unwrap();
+        assert!(stdout_readable(out_r.as_fd(), Some(err_r.as_fd()), wait));
+        let (out_r, out_w) = pipe();
+        drop(out_w);
+        assert!(stdout_readable(out_r.as_fd(), None, wait), "end of file");
+    }
+
+    #[test]
+    fn gives_up_on_stderr_output_and_after_the_timeout() {
+        let (out_r, _out_w) = pipe();
+        let (err_r, mut err_w) = pipe();
+        err_w.write_all(b"log\n").unwrap();
+        let began = Instant::now();
+        assert!(!stdout_readable(
+            out_r.as_fd(),
+            Some(err_r.as_fd()),
+            Duration::from_secs(5)
+        ));
+        assert!(
+            began.elapsed() < Duration::from_secs(4),
+            "stderr ends the wait"
+        );
+        let began = Instant::now();
+        assert!(!stdout_readable(
+            out_r.as_fd(),
+            None,
+            Duration::from_millis(30)
+        ));
+        assert!(began.elapsed() >= Duration::from_millis(30));
+    }
+
+    #[test]
+    fn is_allowed_on_a_current_thread_runtime_only() {
+        assert!(!allowed(), "outside a runtime");
+        let current = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        assert!(current.block_on(async { allowed() }));
+        let multi = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .unwrap();
+        assert!(!multi.block_on(async { allowed() }));
+    }
+}
