@@ -246,12 +246,12 @@ fn missing_journal_files_are_recreated_empty() {
 fn upgrade(old: &str, later: GameRow) -> (String, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(GAMES_CSV), old).unwrap();
-    let mut record = record(0);
-    record["id"] = json!(0);
-    std::fs::write(dir.path().join(GAMES_JSONL), format!("{record}\n")).unwrap();
+    let mut written = record(0);
+    written["id"] = json!(0);
+    std::fs::write(dir.path().join(GAMES_JSONL), format!("{written}\n")).unwrap();
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 1);
-    journal.append(&later, &record).unwrap();
+    journal.append(&later, &record(later.id)).unwrap();
     drop(journal);
     let csv = std::fs::read_to_string(dir.path().join(GAMES_CSV)).unwrap();
     let lines: Vec<String> = csv.lines().map(String::from).collect();
