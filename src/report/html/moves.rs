@@ -41,48 +41,46 @@ pub const FIELDS: [&str; 18] = [
     "message",
 ];
 
-/// The content code of every cell of `pos`, by index.
-pub fn cell_codes(pos: &Position) -> Vec<u8> {
+/// The content code of every cell of `pos`, by index, into `codes`
+/// (cleared first).
+pub fn cell_codes(pos: &Position, codes: &mut Vec<u8>) {
     let cells = pos.variant().rows() as usize * pos.variant().cols() as usize;
+    codes.clear();
     if let Some(s) = pos.qango() {
-        (0..cells)
-            .map(|i| {
-                let bit = 1u64 << i;
-                if s.discs[0] & bit != 0 {
-                    b'1'
-                } else if s.discs[1] & bit != 0 {
-                    b'4'
-                } else {
-                    b'0'
-                }
-            })
-            .collect()
+        codes.extend((0..cells).map(|i| {
+            let bit = 1u64 << i;
+            if s.discs[0] & bit != 0 {
+                b'1'
+            } else if s.discs[1] & bit != 0 {
+                b'4'
+            } else {
+                b'0'
+            }
+        }));
     } else if let Some(s) = pos.quinque() {
-        s.stacks
-            .iter()
-            .map(|&h| match h {
-                0 => b'0',
-                h if h > 0 => b'0' + h.min(3) as u8,
-                h => b'3' + (-h).min(3) as u8,
-            })
-            .collect()
+        codes.extend(s.stacks.iter().map(|&h| match h {
+            0 => b'0',
+            h if h > 0 => b'0' + h.min(3) as u8,
+            h => b'3' + (-h).min(3) as u8,
+        }));
     } else {
-        vec![b'0'; cells]
+        codes.resize(cells, b'0');
     }
 }
 
-/// The per-ply diffs of `moves` from the empty board, space separated; stops
-/// at the first move the rules engine refuses (the record's last move is the
-/// one that ended the game, legal or not only for the referee to say).
-pub fn diffs(variant: &'static Variant, moves: &[String]) -> String {
+/// The per-ply diffs of `moves` from the empty board, space separated, into
+/// `out`; stops at the first move the rules engine refuses (the record's
+/// last move is the one that ended the game, legal or not only for the
+/// referee to say).
+pub fn push_diffs(out: &mut String, variant: &'static Variant, moves: &[String]) {
     let mut pos = Position::new(variant);
-    let mut before = cell_codes(&pos);
-    let mut out = String::with_capacity(moves.len() * 3);
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    cell_codes(&pos, &mut before);
     for (ply, m) in moves.iter().enumerate() {
         if pos.play_str(m).is_err() {
             break;
         }
-        let after = cell_codes(&pos);
+        cell_codes(&pos, &mut after);
         if ply > 0 {
             out.push(' ');
         }
@@ -92,14 +90,23 @@ pub fn diffs(variant: &'static Variant, moves: &[String]) -> String {
                 out.push(a as char);
             }
         }
-        before = after;
+        std::mem::swap(&mut before, &mut after);
     }
-    out
 }
 
 /// Escapes free text for a field (see the module docs).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    push_escaped(&mut out, text);
+    out
+}
+
+/// [`escape`], appended to `out`.
+pub fn push_escaped(out: &mut String, text: &str) {
+    if !text.contains(['%', '\t', '\n', '\r', '<']) {
+        out.push_str(text);
+        return;
+    }
     for c in text.chars() {
         match c {
             '%' => out.push_str("%25"),
@@ -110,7 +117,16 @@ pub fn escape(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+}
+
+/// `items` joined by `,`, each written by `push`.
+fn push_joined<T>(out: &mut String, items: &[T], mut push: impl FnMut(&mut String, &T)) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push(out, item);
+    }
 }
 
 /// Where a game's things are for the page.
@@ -126,43 +142,55 @@ pub struct LineContext<'a> {
     pub traces: [Option<String>; 2],
 }
 
-/// The game's line (without the newline).
+/// The game's line (without the newline), in [`FIELDS`] order. Written
+/// piece by piece into one string: the report writes one per game.
 pub fn game_line(ctx: &LineContext, record: &GameRecord) -> String {
-    let mut line = String::with_capacity(64 + record.moves.len() * 12);
-    let diffs = Variant::by_id(&record.game)
-        .map(|v| diffs(v, &record.moves))
-        .unwrap_or_default();
-    let moves: Vec<String> = record.moves.iter().map(|m| escape(m)).collect();
-    let times: Vec<String> = record.move_times_ms.iter().map(u64::to_string).collect();
-    let log = |l: &Option<String>| l.as_deref().map(escape).unwrap_or_default();
+    let mut line = String::with_capacity(160 + record.moves.len() * 12);
+    let tab = |line: &mut String| line.push('\t');
+    push_escaped(&mut line, ctx.key);
+    let _ = write!(line, "\t{}\t", ctx.dir);
+    push_escaped(&mut line, &record.game);
     let _ = write!(
         line,
-        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-        escape(ctx.key),
-        ctx.dir,
-        escape(&record.game),
+        "\t{}\t{}\t{}\t{}\t{}\t{}\t",
         ctx.white,
         ctx.black,
         record.result,
         record.reason,
         record.plies,
         record.opening.len(),
-        moves.join(","),
-        times.join(","),
-        diffs,
-        record.cells.join(","),
-        log(&ctx.logs[0]),
-        log(&ctx.logs[1]),
-        log(&ctx.traces[0]),
-        log(&ctx.traces[1]),
-        escape(&record.message),
     );
+    push_joined(&mut line, &record.moves, |l, m| push_escaped(l, m));
+    tab(&mut line);
+    push_joined(&mut line, &record.move_times_ms, |l, t| {
+        let _ = write!(l, "{t}");
+    });
+    tab(&mut line);
+    if let Some(variant) = Variant::by_id(&record.game) {
+        push_diffs(&mut line, variant, &record.moves);
+    }
+    tab(&mut line);
+    push_joined(&mut line, &record.cells, |l, c| l.push_str(c));
+    for link in ctx.logs.iter().chain(&ctx.traces) {
+        tab(&mut line);
+        if let Some(link) = link {
+            push_escaped(&mut line, link);
+        }
+    }
+    tab(&mut line);
+    push_escaped(&mut line, &record.message);
     line
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn diffs(variant: &'static Variant, moves: &[String]) -> String {
+        let mut out = String::new();
+        push_diffs(&mut out, variant, moves);
+        out
+    }
 
     #[test]
     fn every_board_fits_the_index_alphabet() {
@@ -209,5 +237,49 @@ mod tests {
     #[test]
     fn free_text_cannot_break_a_line_or_the_script() {
         assert_eq!(escape("a\tb\nc</script>%"), "a%09b%0Ac%3C/script>%25");
+    }
+
+    #[test]
+    fn a_game_line_has_every_field_in_order() {
+        let record: GameRecord = serde_json::from_str(
+            r#"{"game":"qango6","game_id":"g4","white":"a","black":"b",
+                "time_control":{"type":"per_move","move_ms":1000},
+                "opening":["c3"],"moves":["c3","d4","e5"],"move_times_ms":[0,7,12],
+                "result":"0-1","winner":"black","reason":"timeout",
+                "message":"white did not answer\t<in time>","cells":[],"plies":3,
+                "white_time_ms":12,"black_time_ms":7,"duration_ms":40}"#,
+        )
+        .unwrap();
+        let ctx = LineContext {
+            key: "run 1",
+            dir: 0,
+            white: 2,
+            black: 5,
+            logs: [Some("logs/g4 a%.log".into()), None],
+            traces: [None, Some("traces/g4.b".into())],
+        };
+        // c3 is index 14 ('O'), d4 21 ('V'), e5 28 ('c'): white 1, black 4.
+        let fields = [
+            "run 1",
+            "0",
+            "qango6",
+            "2",
+            "5",
+            "0-1",
+            "timeout",
+            "3",
+            "1",
+            "c3,d4,e5",
+            "0,7,12",
+            "O1 V4 c1",
+            "",
+            "logs/g4 a%25.log",
+            "",
+            "",
+            "traces/g4.b",
+            "white did not answer%09%3Cin time>",
+        ];
+        assert_eq!(fields.len(), FIELDS.len());
+        assert_eq!(game_line(&ctx, &record), fields.join("\t"));
     }
 }
