@@ -10,7 +10,9 @@
 //! 1. `raw round trip`: blocking writes and reads to `arena-echo`, a child
 //!    that writes back each line. The floor.
 //! 2. `process round trip`: the same through the referee's [`BotProcess`]
-//!    (tokio pipes, deadline, exit watch, capped line reader).
+//!    (tokio pipes, deadline, exit watch, capped line reader), read through
+//!    the runtime as at `-j 2` and up (layers 3 and 4 read moves as the
+//!    runtime allows, see below).
 //! 3. `turn round trip`: one `turn` message through [`Seat::request_move`]
 //!    to `arena-instant-bot`, which answers the first legal move (protocol
 //!    encoding and decoding on both sides).
@@ -23,9 +25,13 @@
 //!
 //! The process and everything it starts run pinned to one CPU (see
 //! [`pin_to_one_cpu`]; `ARENA_BENCH_PIN=0` turns that off).
-//! `ARENA_BENCH_ROUNDS`, `ARENA_BENCH_VARIANTS` (comma-separated ids) and
-//! `ARENA_BENCH_RUNTIME=current` change the rounds, the variants played and
-//! the tokio runtime; `ARENA_BENCH_LAYERS=games` plays layer 4 only (for
+//! The runtime is the current-thread one a tournament uses at `-j 1` (and
+//! `arena play` and `check-bot`), where moves are waited for in `poll(2)`
+//! ([`arena::referee::direct_wait`]); `ARENA_BENCH_RUNTIME=multi` measures
+//! the multi-threaded runtime of `-j 2` and up instead.
+//!
+//! `ARENA_BENCH_ROUNDS` and `ARENA_BENCH_VARIANTS` (comma-separated ids)
+//! change the rounds and the variants played; `ARENA_BENCH_LAYERS=games` plays layer 4 only (for
 //! counting a move's instructions under `valgrind --tool=callgrind`).
 
 use std::time::{Duration, Instant};
@@ -175,10 +181,9 @@ fn main() {
     } else {
         println!("not pinned: placement left to the OS");
     }
-    // As in a tournament: a multi-threaded runtime, the games in a spawned
-    // task on a worker thread. `ARENA_BENCH_RUNTIME=current` measures on a
-    // single-threaded runtime instead.
-    let current = std::env::var("ARENA_BENCH_RUNTIME").is_ok_and(|r| r == "current");
+    // As in a tournament at `-j 1`: a current-thread runtime, the games in a
+    // spawned task. `ARENA_BENCH_RUNTIME=multi`: as at `-j 2` and up.
+    let current = std::env::var("ARENA_BENCH_RUNTIME").map_or(true, |r| r != "multi");
     let runtime = if current {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
