@@ -173,6 +173,15 @@ async fn good_bots_play_to_a_rules_ending_and_are_reused() {
     let text = std::fs::read_to_string(&white_log).unwrap();
     assert!(text.starts_with("[arena: started "), "{text}");
     assert!(text.contains("[arena: game g1 as white]\nthinking about ply 0\n"));
+    // What a bot writes to stderr before answering is logged before its
+    // answer is taken, so the record's log holds its last move's line too.
+    for ply in (0..first.plies).step_by(2) {
+        assert!(
+            text.contains(&format!("\nthinking about ply {ply}\n")),
+            "ply {ply} of {}: {text}",
+            first.plies
+        );
+    }
     assert!(first.warnings.is_empty() && first.white_log_tail.is_none());
 
     cfg.game_id = "g2".into();

@@ -14,9 +14,11 @@
 //! with work while a bot thinks. The other tasks there are the bots' stderr
 //! drains, the signal watch and the journal's acknowledgements. So:
 //!
-//! - the bot's stderr is in the poll set: output there ends the direct wait
-//!   and the runtime takes over, so the drain runs before the pipe can fill
-//!   and block the bot (which would count against its clock);
+//! - the bot's stderr is in the poll set: when it has output, the game
+//!   yields to the runtime so the drain takes it, before the move is read.
+//!   So everything a bot wrote to stderr before its answer is in the log
+//!   when the answer is taken, and a pipe full of stderr never blocks a bot
+//!   on the clock;
 //! - each direct wait lasts at most [`SLICE`]; a bot still thinking after
 //!   it is waited for by the runtime as before, so a signal or the other
 //!   tasks wait at most that long;
@@ -41,15 +43,22 @@ pub fn allowed() -> bool {
     Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::CurrentThread)
 }
 
-/// Waits up to `timeout` for `stdout` to be readable (data, end of file or
-/// an error: a read will not block). `false` when the time ran out, when
-/// `stderr` became readable first, or when a signal interrupted the wait:
-/// the caller then waits through the runtime.
-pub fn stdout_readable(
+/// Which of the bot's pipes have something to read (or are closed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ready {
+    pub stdout: bool,
+    pub stderr: bool,
+}
+
+/// Waits up to `timeout` for `stdout` or `stderr` to be readable (data, end
+/// of file or an error: a read will not block). `None` when the time ran
+/// out or a signal interrupted the wait: the caller then waits through the
+/// runtime.
+pub fn wait(
     stdout: BorrowedFd<'_>,
     stderr: Option<BorrowedFd<'_>>,
     timeout: Duration,
-) -> bool {
+) -> Option<Ready> {
     let mut fds = [
         libc::pollfd {
             fd: stdout.as_raw_fd(),
@@ -71,7 +80,10 @@ pub fn stdout_readable(
     // both descriptors are borrowed (open) for it, the timeout is a valid
     // timespec and the signal mask pointer is null (the mask is unchanged).
     let ready = unsafe { libc::ppoll(fds.as_mut_ptr(), 2, &timeout, std::ptr::null()) };
-    ready > 0 && fds[0].revents != 0
+    (ready > 0).then_some(Ready {
+        stdout: fds[0].revents != 0,
+        stderr: fds[1].revents != 0,
+    })
 }
 
 #[cfg(test)]
@@ -101,33 +113,52 @@ mod tests {
         let (err_r, _err_w) = pipe();
         let wait = Duration::from_secs(5);
         out_w.write_all(b"line\n").unwrap();
-        assert!(stdout_readable(out_r.as_fd(), Some(err_r.as_fd()), wait));
+        let only_stdout = Ready {
+            stdout: true,
+            stderr: false,
+        };
+        assert_eq!(
+            super::wait(out_r.as_fd(), Some(err_r.as_fd()), wait),
+            Some(only_stdout)
+        );
         let (out_r, out_w) = pipe();
         drop(out_w);
-        assert!(stdout_readable(out_r.as_fd(), None, wait), "end of file");
+        assert_eq!(
+            super::wait(out_r.as_fd(), None, wait),
+            Some(only_stdout),
+            "end of file"
+        );
     }
 
     #[test]
-    fn gives_up_on_stderr_output_and_after_the_timeout() {
-        let (out_r, _out_w) = pipe();
+    fn sees_stderr_output_and_gives_up_after_the_timeout() {
+        let (out_r, mut out_w) = pipe();
         let (err_r, mut err_w) = pipe();
         err_w.write_all(b"log\n").unwrap();
-        let began = Instant::now();
-        assert!(!stdout_readable(
-            out_r.as_fd(),
-            Some(err_r.as_fd()),
-            Duration::from_secs(5)
-        ));
-        assert!(
-            began.elapsed() < Duration::from_secs(4),
-            "stderr ends the wait"
+        let only_stderr = Ready {
+            stdout: false,
+            stderr: true,
+        };
+        let long = Duration::from_secs(5);
+        assert_eq!(
+            super::wait(out_r.as_fd(), Some(err_r.as_fd()), long),
+            Some(only_stderr)
         );
+        out_w.write_all(b"line\n").unwrap();
+        let both = Ready {
+            stdout: true,
+            stderr: true,
+        };
+        assert_eq!(
+            super::wait(out_r.as_fd(), Some(err_r.as_fd()), long),
+            Some(both)
+        );
+        let (out_r, _out_w) = pipe();
         let began = Instant::now();
-        assert!(!stdout_readable(
-            out_r.as_fd(),
-            None,
-            Duration::from_millis(30)
-        ));
+        assert_eq!(
+            super::wait(out_r.as_fd(), None, Duration::from_millis(30)),
+            None
+        );
         assert!(began.elapsed() >= Duration::from_millis(30));
     }
 

@@ -406,20 +406,29 @@ impl BotProcess {
                 if let Some(done) = self.stdout.take_buffered() {
                     return self.traced(done);
                 }
-                if !self.wait_directly(deadline) {
+                let Some(ready) = self.wait_directly(deadline) else {
                     break;
+                };
+                if ready.stderr {
+                    // The drain takes it (it runs once the driver has seen
+                    // the pipe): stderr written before the answer is logged
+                    // before the answer is taken.
+                    tokio::task::yield_now().await;
+                }
+                if ready.stdout {
+                    self.stdout.fill_now();
                 }
             }
         }
         self.read_line(deadline).await
     }
 
-    /// One wait of at most [`direct_wait::SLICE`] for the bot's stdout, then
-    /// one read. `false` when nothing was read: the runtime takes over.
-    fn wait_directly(&mut self, deadline: Instant) -> bool {
+    /// One wait of at most [`direct_wait::SLICE`] for the bot's stdout or
+    /// stderr; `None` when the runtime should take over.
+    fn wait_directly(&mut self, deadline: Instant) -> Option<direct_wait::Ready> {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return false;
+            return None;
         }
         // SAFETY: the drain task owns the descriptor and closes it only when
         // it ends; it has not, and on this (current-thread) runtime it cannot
@@ -428,9 +437,7 @@ impl BotProcess {
             .log
             .draining()
             .then(|| unsafe { BorrowedFd::borrow_raw(self.stderr_fd) });
-        let wait = left.min(direct_wait::SLICE);
-        direct_wait::stdout_readable(self.stdout.fd(), stderr, wait)
-            && self.stdout.fill_now().is_some()
+        direct_wait::wait(self.stdout.fd(), stderr, left.min(direct_wait::SLICE))
     }
 
     /// Reads one line from the bot's stdout, waiting until `deadline` at
