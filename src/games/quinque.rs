@@ -114,6 +114,43 @@ impl QuinqueMove {
         }
     }
 
+    /// Parses `text` only if it is exactly a move's notation as `to_string`
+    /// writes it (one space between words, lower case, a capture's doubles
+    /// in board order); `None` for anything else, which [`parse`](Self::parse)
+    /// may still read or explain. No allocation: the referee reads every
+    /// bot answer this way first.
+    pub fn parse_canonical(text: &str) -> Option<QuinqueMove> {
+        let (action, cells) = text.split_once(' ')?;
+        let mut cells = cells.split(' ');
+        let mut next = || Cell::parse_canonical(cells.next()?, SIZE as u8, SIZE as u8);
+        let m = match action {
+            "place" => QuinqueMove::Place(next()?),
+            "double" => QuinqueMove::Double(next()?),
+            "triple" => QuinqueMove::Triple(next()?),
+            "enclose" => QuinqueMove::Enclose(next()?),
+            "capture" => {
+                let (target, with) = (next()?, next()?);
+                let second = match cells.next() {
+                    None => None,
+                    Some(name) => {
+                        let second = Cell::parse_canonical(name, SIZE as u8, SIZE as u8)?;
+                        // Board order is the only spelling.
+                        (with < second).then_some(())?;
+                        Some(second)
+                    }
+                };
+                QuinqueMove::Capture {
+                    target,
+                    with,
+                    second,
+                }
+            }
+            _ => return None,
+        };
+        // Nothing may follow the last cell.
+        cells.next().is_none().then_some(m)
+    }
+
     /// The cell that ends up holding the mover's stack (for win checks).
     pub fn target(&self) -> Cell {
         match *self {
@@ -152,20 +189,27 @@ const NEIGHBOURS: [u32; CELLS] = {
 
 /// The twelve lines of five (rows, columns, two diagonals) as 25-bit masks.
 pub fn lines() -> &'static [u32; 12] {
-    static LINES: std::sync::OnceLock<[u32; 12]> = std::sync::OnceLock::new();
-    LINES.get_or_init(|| {
-        let mut lines = [0u32; 12];
-        for k in 0..SIZE {
-            for j in 0..SIZE {
-                lines[k] |= 1 << (k * SIZE + j); // row k
-                lines[SIZE + k] |= 1 << (j * SIZE + k); // column k
-            }
-            lines[10] |= 1 << (k * SIZE + k);
-            lines[11] |= 1 << (k * SIZE + SIZE - 1 - k);
-        }
-        lines
-    })
+    &LINES
 }
+
+/// A constant rather than built on first use: every ply's win check reads
+/// it, and a lazy table costs a synchronised check each time.
+const LINES: [u32; 12] = {
+    let mut lines = [0u32; 12];
+    let mut k = 0;
+    while k < SIZE {
+        let mut j = 0;
+        while j < SIZE {
+            lines[k] |= 1 << (k * SIZE + j); // row k
+            lines[SIZE + k] |= 1 << (j * SIZE + k); // column k
+            j += 1;
+        }
+        lines[10] |= 1 << (k * SIZE + k);
+        lines[11] |= 1 << (k * SIZE + SIZE - 1 - k);
+        k += 1;
+    }
+    lines
+};
 
 fn idx(c: Cell) -> usize {
     c.index(SIZE as u8)
@@ -216,9 +260,24 @@ impl QuinqueState {
 
     /// Cells holding a stack of `color`, as a 25-bit mask.
     pub fn occupancy(&self, color: Color) -> u32 {
-        (0..CELLS)
-            .filter(|&i| self.height(i, color) > 0)
-            .fold(0, |m, i| m | 1 << i)
+        self.masks()[color.index()][0]
+    }
+
+    /// Cells of each colour's stacks by height, indexed by [`Color::index`]:
+    /// `[any, singles, doubles, triples]`. One pass over the board for both
+    /// colours: move generation and the win check run on every ply.
+    fn masks(&self) -> [[u32; 4]; 2] {
+        let mut masks = [[0u32; 4]; 2];
+        for (i, &h) in self.stacks.iter().enumerate() {
+            if h != 0 {
+                let side = &mut masks[usize::from(h < 0)];
+                // Heights above 3 cannot arise; counted as triples if set by hand.
+                let height = (h.unsigned_abs() as usize).min(3);
+                side[0] |= 1 << i;
+                side[height] |= 1 << i;
+            }
+        }
+        masks
     }
 
     fn has_triple(&self, color: Color) -> Option<usize> {
@@ -451,25 +510,12 @@ impl QuinqueState {
         }
     }
 
-    /// Cells of `color`'s stacks by height: `[any, singles, doubles, triples]`.
-    fn stacks_by_height(&self, color: Color) -> [u32; 4] {
-        let mut by_height = [0u32; 4];
-        for i in 0..CELLS {
-            let h = self.height(i, color) as usize;
-            if h > 0 {
-                by_height[0] |= 1 << i;
-                by_height[h] |= 1 << i;
-            }
-        }
-        by_height
-    }
-
     /// Passes legal moves in board order to `emit` until it returns false.
     /// Works on cell masks: this runs on every referee turn.
     fn generate(&self, mut emit: impl FnMut(QuinqueMove) -> bool) {
         let me = self.to_move();
-        let own = self.stacks_by_height(me);
-        let opp = self.stacks_by_height(me.opponent());
+        let masks = self.masks();
+        let (own, opp) = (masks[me.index()], masks[me.opponent().index()]);
         let locked = self.locked.map_or(0, |c| 1u32 << idx(c));
         let enclosed = |i: usize| NEIGHBOURS[i] & !own[0] == 0;
         if self.supply[me.index()] > 0 {

@@ -8,6 +8,8 @@
 
 use std::fmt::Write;
 
+use super::ascii::TextBuf;
+use super::quinque::{self, QuinqueState};
 use super::{variant, Position, State};
 
 impl Position {
@@ -49,48 +51,69 @@ impl Position {
                     left(0)
                 );
             }
-            State::Quinque(s) => {
-                for r in 0..rows {
-                    out.push_str(if r == 0 { "[" } else { ",[" });
-                    for c in 0..cols {
-                        if c > 0 {
-                            out.push(',');
-                        }
-                        let h = s.stacks[r * cols + c];
-                        let owner = if h > 0 { 'w' } else { 'b' };
-                        match h.unsigned_abs() {
-                            0 => out.push_str("\".\""),
-                            height @ 1..=9 => {
-                                out.push('"');
-                                out.push(owner);
-                                out.push((b'0' + height) as char);
-                                out.push('"');
-                            }
-                            height => {
-                                let _ = write!(out, "\"{owner}{height}\"");
-                            }
-                        }
-                    }
-                    out.push(']');
-                }
-                out.push_str("],\"locked\":");
-                match s.locked {
-                    Some(cell) => {
-                        let _ = write!(out, "\"{cell}\"");
-                    }
-                    None => out.push_str("null"),
-                }
-                let _ = write!(
-                    out,
-                    ",\"supply\":{{\"black\":{},\"white\":{}}}",
-                    s.supply[1], s.supply[0]
-                );
-            }
+            State::Quinque(s) => write_quinque_state(s, out),
         }
         out.push_str(",\"to_move\":\"");
         out.push_str(to_move);
         out.push_str("\"}");
     }
+}
+
+/// The longest Quinque board text and `locked`: 25 cells of up to 6 bytes
+/// (`"w127"`, were a stack set by hand that high), their commas and
+/// brackets, and `],"locked":"c3"`.
+const QUINQUE_BOARD_MAX: usize = quinque::CELLS * 7 + 2 * quinque::SIZE + 2 + 16;
+
+/// A stack as JSON text by height, `-3` (a black triple) to `3`.
+const STACK_TEXT: [TextBuf<4>; 7] = [
+    TextBuf::from_ascii(*b"\"b3\"", 4),
+    TextBuf::from_ascii(*b"\"b2\"", 4),
+    TextBuf::from_ascii(*b"\"b1\"", 4),
+    TextBuf::from_ascii(*b"\".\" ", 3),
+    TextBuf::from_ascii(*b"\"w1\"", 4),
+    TextBuf::from_ascii(*b"\"w2\"", 4),
+    TextBuf::from_ascii(*b"\"w3\"", 4),
+];
+
+/// The Quinque part of STATE after `{"board":[`, up to `to_move`. The board
+/// is assembled in a stack buffer from a table of the seven possible
+/// stacks: it is written for every turn, and a push onto the `String` per
+/// piece cost more than the rest of the turn's text.
+fn write_quinque_state(s: &QuinqueState, out: &mut String) {
+    let mut board = TextBuf::<QUINQUE_BOARD_MAX>::default();
+    for (i, &h) in s.stacks.iter().enumerate() {
+        match (i % quinque::SIZE, i) {
+            (0, 0) => board.push_str("["),
+            (0, _) => board.push_str("],["),
+            _ => board.push_str(","),
+        }
+        match STACK_TEXT.get((h as isize + 3) as usize) {
+            Some(text) => board.push_text(text),
+            // Higher stacks cannot arise in a game, only be set by hand.
+            None => {
+                board.push_str(if h > 0 { "\"w" } else { "\"b" });
+                board.push_str(itoa::Buffer::new().format(h.unsigned_abs()));
+                board.push_str("\"");
+            }
+        }
+    }
+    board.push_str("]],\"locked\":");
+    match s.locked.map(|cell| (cell, cell.short_name())) {
+        Some((_, Some(name))) => {
+            board.push_str("\"");
+            board.push_ascii(name);
+            board.push_str("\"");
+        }
+        // Not a cell of the 5x5 board: only a state set by hand.
+        Some((cell, None)) => board.push_str(&format!("\"{cell}\"")),
+        None => board.push_str("null"),
+    }
+    board.append_to(out);
+    out.push_str(",\"supply\":{\"black\":");
+    out.push_str(itoa::Buffer::new().format(s.supply[1]));
+    out.push_str(",\"white\":");
+    out.push_str(itoa::Buffer::new().format(s.supply[0]));
+    out.push('}');
 }
 
 #[cfg(test)]
