@@ -38,15 +38,6 @@ impl<const N: usize> TextBuf<N> {
         TextBuf { bytes, len }
     }
 
-    /// The first `len` bytes of the text (all of it if shorter).
-    #[inline(always)]
-    pub fn prefix(&self, len: usize) -> Self {
-        // The text must stay UTF-8 (see `as_str`).
-        let len = len.min(self.len);
-        assert!(self.as_str().is_char_boundary(len));
-        TextBuf { len, ..*self }
-    }
-
     /// Appends `text`; panics if it does not fit (callers size `N` for the
     /// longest text they write).
     #[inline]
@@ -86,8 +77,8 @@ impl<const N: usize> TextBuf<N> {
 
     pub fn as_str(&self) -> &str {
         // SAFETY: `bytes[..len]` is a concatenation of `&str`s and ASCII
-        // bytes (the only things the constructors and `push_*` write), cut
-        // by `prefix` only at character boundaries, so it is UTF-8.
+        // bytes (the only things the constructors and `push_*` write), so
+        // it is UTF-8.
         unsafe { std::str::from_utf8_unchecked(&self.bytes[..self.len]) }
     }
 
@@ -125,8 +116,6 @@ mod tests {
         assert_eq!(out, "x,capture c3 é");
 
         assert_eq!(TextBuf::from_ascii(*b"c3??", 2).as_str(), "c3");
-        assert_eq!(TextBuf::from_ascii(*b"c3??", 2).prefix(1).as_str(), "c");
-        assert_eq!(TextBuf::from_ascii(*b"c3??", 2).prefix(9).as_str(), "c3");
         let mut joined = TextBuf::<8>::default();
         joined.push_text(&TextBuf::from_ascii(*b"ab??", 2));
         joined.push_text(&TextBuf::from_ascii(*b"cd!?", 3));

@@ -163,6 +163,36 @@ impl QuinqueMove {
     }
 }
 
+/// Takes the moves of [`QuinqueState::for_each_legal_move_into`].
+pub trait MoveSink {
+    fn take(&mut self, m: QuinqueMove);
+}
+
+/// What [`QuinqueState::generate`] passes moves to: `emit` returns whether
+/// to go on. A trait rather than a closure so that a [`MoveSink`] is
+/// inlined all the way into the generator.
+trait Emit {
+    fn emit(&mut self, m: QuinqueMove) -> bool;
+}
+
+impl<F: FnMut(QuinqueMove) -> bool> Emit for F {
+    #[inline(always)]
+    fn emit(&mut self, m: QuinqueMove) -> bool {
+        self(m)
+    }
+}
+
+/// Every move into a [`MoveSink`].
+struct TakeAll<'a, S>(&'a mut S);
+
+impl<S: MoveSink> Emit for TakeAll<'_, S> {
+    #[inline(always)]
+    fn emit(&mut self, m: QuinqueMove) -> bool {
+        self.0.take(m);
+        true
+    }
+}
+
 /// Orthogonal neighbours of each cell as 25-bit masks (cells off the board
 /// are simply absent, which is what enclosure needs).
 const NEIGHBOURS: [u32; CELLS] = {
@@ -485,7 +515,7 @@ impl QuinqueState {
 
     fn has_legal_move(&self) -> bool {
         let mut any = false;
-        self.generate(|_| {
+        self.generate(&mut |_| {
             any = true;
             false
         });
@@ -503,16 +533,27 @@ impl QuinqueState {
     /// (no list: the referee collects them in its own type).
     pub fn for_each_legal_move(&self, mut f: impl FnMut(QuinqueMove)) {
         if self.result.is_none() {
-            self.generate(|m| {
+            self.generate(&mut |m| {
                 f(m);
                 true
             });
         }
     }
 
+    /// [`for_each_legal_move`](Self::for_each_legal_move) into a
+    /// [`MoveSink`]: its `take` may be `#[inline(always)]` (a closure's body
+    /// cannot be), so that it is inlined where each shape of move is made
+    /// and only that shape's code remains there.
+    pub fn for_each_legal_move_into(&self, sink: &mut impl MoveSink) {
+        if self.result.is_none() {
+            self.generate(&mut TakeAll(sink));
+        }
+    }
+
     /// Passes legal moves in board order to `emit` until it returns false.
     /// Works on cell masks: this runs on every referee turn.
-    fn generate(&self, mut emit: impl FnMut(QuinqueMove) -> bool) {
+    #[inline(always)]
+    fn generate(&self, emit: &mut impl Emit) {
         let me = self.to_move();
         let masks = self.masks();
         let (own, opp) = (masks[me.index()], masks[me.opponent().index()]);
@@ -534,7 +575,7 @@ impl QuinqueState {
                 } else {
                     continue;
                 };
-                if !emit(m) {
+                if !emit.emit(m) {
                     return;
                 }
             }
@@ -559,7 +600,7 @@ impl QuinqueState {
                         with: cell(w),
                         second: None,
                     };
-                    if !emit(m) {
+                    if !emit.emit(m) {
                         return;
                     }
                 }
@@ -572,7 +613,7 @@ impl QuinqueState {
                             with: cell(a),
                             second: Some(cell(b)),
                         };
-                        if !emit(m) {
+                        if !emit.emit(m) {
                             return;
                         }
                     }

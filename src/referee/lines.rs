@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::games::ascii::TextBuf;
-use crate::games::quinque::{CELLS as QUINQUE_CELLS, SIZE as QUINQUE_SIZE};
+use crate::games::quinque::{MoveSink, CELLS as QUINQUE_CELLS, SIZE as QUINQUE_SIZE};
 use crate::games::{Cell, Color, Move, Position, QuinqueMove, Variant};
 use crate::protocol::{TimeControl, Turn, TurnClock};
 
@@ -129,7 +129,12 @@ pub fn push_item(items: &mut String, item: &str) {
 /// text as [`write_items`] with [`Position::legal_moves`], without the list.
 pub fn write_legal_moves(pos: &Position, items: &mut String) {
     items.clear();
-    pos.for_each_legal_move(|m| push_move_item(items, &m));
+    match pos.quinque() {
+        // Without the `Move` around each move: the generator's shapes stay
+        // apart (a capture is written as a capture) rather than joined.
+        Some(quinque) => quinque.for_each_legal_move_into(&mut QuinqueItems(items)),
+        None => pos.for_each_legal_move(|m| push_move_item(items, &m)),
+    }
     drop_leading_comma(items);
 }
 
@@ -150,8 +155,9 @@ fn drop_leading_comma(items: &mut String) {
     }
 }
 
-/// Longest move item written directly: `,"capture a1 b2 c3"`.
-const MOVE_ITEM_MAX: usize = 24;
+/// Size of the items in [`QUINQUE_ITEMS`]: `,"capture a1 b2"`, the
+/// longest, is 16 bytes.
+const QUINQUE_ITEM_MAX: usize = 16;
 
 /// Appends a comma and `m`'s notation as a JSON string.
 ///
@@ -163,9 +169,16 @@ const MOVE_ITEM_MAX: usize = 24;
 /// which arena does not ship) go through `Display`.
 #[inline(always)]
 fn push_move_item(items: &mut String, m: &Move) {
-    match move_item(m) {
-        Some(item) => item.append_to(items),
-        None => push_long_move_item(items, m),
+    let written = match m {
+        Move::Qango(c) => c.short_name().map(|[c0, c1]| {
+            let mut item = TextBuf::<5>::default();
+            item.push_ascii([b',', b'"', c0, c1, b'"']);
+            item.append_to(items);
+        }),
+        Move::Quinque(q) => push_quinque_item(items, q),
+    };
+    if written.is_none() {
+        push_long_move_item(items, m);
     }
 }
 
@@ -177,68 +190,67 @@ fn push_long_move_item(items: &mut String, m: &Move) {
     push_json_str(items, &m.to_string());
 }
 
-/// `m` as a JSON string after a comma; `None` if one of its cells has no
-/// short name.
-#[inline(always)]
-fn move_item(m: &Move) -> Option<TextBuf<MOVE_ITEM_MAX>> {
-    match m {
-        Move::Qango(c) => {
-            let [c0, c1] = c.short_name()?;
-            let mut item = TextBuf::default();
-            item.push_ascii([b',', b'"', c0, c1, b'"']);
-            Some(item)
+/// Writes each move it takes with [`push_quinque_item`].
+struct QuinqueItems<'a>(&'a mut String);
+
+impl MoveSink for QuinqueItems<'_> {
+    #[inline(always)]
+    fn take(&mut self, q: QuinqueMove) {
+        if push_quinque_item(self.0, &q).is_none() {
+            push_long_move_item(self.0, &Move::Quinque(q));
         }
-        Move::Quinque(q) => quinque_item(q),
     }
 }
 
-/// A Quinque move as a JSON string after a comma, from [`QUINQUE_ITEMS`];
-/// `None` for a cell off the Quinque board.
+/// Appends a Quinque move as a JSON string after a comma, copied from
+/// [`QUINQUE_ITEMS`] (no copy through the stack); `None`, with nothing
+/// written, for a cell off the Quinque board.
 #[inline(always)]
-fn quinque_item(q: &QuinqueMove) -> Option<TextBuf<MOVE_ITEM_MAX>> {
+fn push_quinque_item(out: &mut String, q: &QuinqueMove) -> Option<()> {
     let index = |c: Cell| {
         let size = QUINQUE_SIZE as u8;
         (c.row < size && c.col < size).then(|| c.index(size))
     };
     let items = &QUINQUE_ITEMS;
-    Some(match *q {
-        QuinqueMove::Place(c) => items.one_cell[0][index(c)?],
-        QuinqueMove::Double(c) => items.one_cell[1][index(c)?],
-        QuinqueMove::Triple(c) => items.one_cell[2][index(c)?],
-        QuinqueMove::Enclose(c) => items.one_cell[3][index(c)?],
+    match *q {
+        QuinqueMove::Place(c) => items.one_cell[0][index(c)?].append_to(out),
+        QuinqueMove::Double(c) => items.one_cell[1][index(c)?].append_to(out),
+        QuinqueMove::Triple(c) => items.one_cell[2][index(c)?].append_to(out),
+        QuinqueMove::Enclose(c) => items.one_cell[3][index(c)?].append_to(out),
         QuinqueMove::Capture {
             target,
             with,
-            second,
+            second: None,
+        } => items.capture[index(target)?][index(with)?].append_to(out),
+        QuinqueMove::Capture {
+            target,
+            with,
+            second: Some(second),
         } => {
-            let capture = items.capture[index(target)?][index(with)?];
-            match second {
-                None => capture,
-                Some(second) => {
-                    // `,"capture t1 w1` and ` s1"`.
-                    let mut item = capture.prefix(capture.len() - 1);
-                    item.push_text(&items.second[index(second)?]);
-                    item
-                }
-            }
+            let (target, with, second) = (index(target)?, index(with)?, index(second)?);
+            // `,"capture t1 w1"` without its quote, then ` s1"`.
+            items.capture[target][with].append_to(out);
+            out.pop();
+            items.second[second].append_to(out);
         }
-    })
+    }
+    Some(())
 }
 
 /// The JSON items of every Quinque move, built at compile time: a turn
 /// lists about seventy moves, and copying an item from a table costs a
 /// fraction of assembling it (or of a lookup in a cache of formatted text).
-struct QuinqueItems {
+struct QuinqueItemTable {
     /// `,"place c3"`, ... by action (place, double, triple, enclose) and cell.
-    one_cell: [[TextBuf<MOVE_ITEM_MAX>; QUINQUE_CELLS]; 4],
+    one_cell: [[TextBuf<QUINQUE_ITEM_MAX>; QUINQUE_CELLS]; 4],
     /// `,"capture t1 w1"` by target and the (first) dissolved double.
-    capture: [[TextBuf<MOVE_ITEM_MAX>; QUINQUE_CELLS]; QUINQUE_CELLS],
+    capture: [[TextBuf<QUINQUE_ITEM_MAX>; QUINQUE_CELLS]; QUINQUE_CELLS],
     /// ` s1"`: the end of a capture naming a second double, by that double.
     second: [TextBuf<4>; QUINQUE_CELLS],
 }
 
-const QUINQUE_ITEMS: QuinqueItems = {
-    const EMPTY: TextBuf<MOVE_ITEM_MAX> = TextBuf::from_ascii([0; MOVE_ITEM_MAX], 0);
+const QUINQUE_ITEMS: QuinqueItemTable = {
+    const EMPTY: TextBuf<QUINQUE_ITEM_MAX> = TextBuf::from_ascii([0; QUINQUE_ITEM_MAX], 0);
     // Cell `i`'s name (`a1` is row 0, column 0): column letter, row digit.
     const fn name(i: usize) -> [u8; 2] {
         [
@@ -247,8 +259,8 @@ const QUINQUE_ITEMS: QuinqueItems = {
         ]
     }
     // `,"`, `word`, the cells' names separated by spaces, `"`.
-    const fn item(word: &[u8], cells: &[usize]) -> TextBuf<MOVE_ITEM_MAX> {
-        let mut bytes = [0; MOVE_ITEM_MAX];
+    const fn item(word: &[u8], cells: &[usize]) -> TextBuf<QUINQUE_ITEM_MAX> {
+        let mut bytes = [0; QUINQUE_ITEM_MAX];
         bytes[0] = b',';
         bytes[1] = b'"';
         let mut len = 2;
@@ -274,7 +286,7 @@ const QUINQUE_ITEMS: QuinqueItems = {
         TextBuf::from_ascii(bytes, len + 1)
     }
     let words: [&[u8]; 4] = [b"place ", b"double ", b"triple ", b"enclose "];
-    let mut items = QuinqueItems {
+    let mut items = QuinqueItemTable {
         one_cell: [[EMPTY; QUINQUE_CELLS]; 4],
         capture: [[EMPTY; QUINQUE_CELLS]; QUINQUE_CELLS],
         second: [TextBuf::from_ascii([0; 4], 0); QUINQUE_CELLS],
