@@ -6,11 +6,9 @@
 //! [`Position::write_state_json`] writes the same bytes directly. A test
 //! checks that both agree for every variant over whole games.
 
-use std::fmt::Write;
-
 use super::ascii::TextBuf;
 use super::quinque::{self, QuinqueState};
-use super::{variant, Position, State};
+use super::{variant, Position, QangoState, State};
 
 impl Position {
     /// Appends STATE as JSON text to `out`: byte for byte what
@@ -22,41 +20,57 @@ impl Position {
         let to_move = self.to_move().name();
         out.push_str("{\"board\":[");
         match &self.state {
-            State::Qango(s) => {
-                let playable = s.geometry().playable;
-                for r in 0..rows {
-                    out.push_str(if r == 0 { "[" } else { ",[" });
-                    for c in 0..cols {
-                        if c > 0 {
-                            out.push(',');
-                        }
-                        let bit = 1u64 << (r * cols + c);
-                        out.push_str(if playable & bit == 0 {
-                            "\"#\""
-                        } else if s.discs[0] & bit != 0 {
-                            "\"w\""
-                        } else if s.discs[1] & bit != 0 {
-                            "\"b\""
-                        } else {
-                            "\".\""
-                        });
-                    }
-                    out.push(']');
-                }
-                let left = |side: usize| variant::QANGO_MAX_DISCS / 2 - s.discs[side].count_ones();
-                let _ = write!(
-                    out,
-                    "],\"discs\":{{\"black\":{},\"white\":{}}}",
-                    left(1),
-                    left(0)
-                );
-            }
+            State::Qango(s) => write_qango_state(s, rows, cols, out),
             State::Quinque(s) => write_quinque_state(s, out),
         }
         out.push_str(",\"to_move\":\"");
         out.push_str(to_move);
         out.push_str("\"}");
     }
+}
+
+/// The longest Qango board text: at most 64 cells (a bitboard), each
+/// with a comma or `],[` before it, and `]],"discs":{"black":`.
+const QANGO_BOARD_MAX: usize = 64 * 6 + 32;
+
+/// A Qango cell as JSON text: off the board, white, black, empty.
+const QANGO_CELL_TEXT: [TextBuf<3>; 4] = [
+    TextBuf::from_ascii(*b"\"#\"", 3),
+    TextBuf::from_ascii(*b"\"w\"", 3),
+    TextBuf::from_ascii(*b"\"b\"", 3),
+    TextBuf::from_ascii(*b"\".\"", 3),
+];
+
+/// The Qango part of STATE after `{"board":[`, up to `to_move`, assembled
+/// in a stack buffer like [`write_quinque_state`].
+fn write_qango_state(s: &QangoState, rows: usize, cols: usize, out: &mut String) {
+    let playable = s.geometry().playable;
+    let mut board = TextBuf::<QANGO_BOARD_MAX>::default();
+    for i in 0..rows * cols {
+        match (i % cols, i) {
+            (0, 0) => board.push_str("["),
+            (0, _) => board.push_str("],["),
+            _ => board.push_str(","),
+        }
+        let bit = 1u64 << i;
+        let cell = if playable & bit == 0 {
+            0
+        } else if s.discs[0] & bit != 0 {
+            1
+        } else if s.discs[1] & bit != 0 {
+            2
+        } else {
+            3
+        };
+        board.push_text(&QANGO_CELL_TEXT[cell]);
+    }
+    board.push_str("]],\"discs\":{\"black\":");
+    board.append_to(out);
+    let left = |side: usize| variant::QANGO_MAX_DISCS / 2 - s.discs[side].count_ones();
+    out.push_str(itoa::Buffer::new().format(left(1)));
+    out.push_str(",\"white\":");
+    out.push_str(itoa::Buffer::new().format(left(0)));
+    out.push('}');
 }
 
 /// The longest Quinque board text and `locked`: 25 cells of up to 6 bytes
