@@ -514,6 +514,11 @@ impl QuinqueState {
     }
 
     fn has_legal_move(&self) -> bool {
+        // The usual case without generating: a supply stone and an empty
+        // cell make a placement (the centre is barred on ply 0 only).
+        if self.ply > 0 && self.supply[self.to_move().index()] > 0 && self.stacks.contains(&0) {
+            return true;
+        }
         let mut any = false;
         self.generate(&mut |_| {
             any = true;
@@ -640,5 +645,40 @@ impl QuinqueState {
             h if h > 0 => format!("w{h}"),
             h => format!("b{}", -h),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The shortcut of `has_legal_move` agrees with generating the moves,
+    /// through whole random games (to the `no_moves` ends too).
+    #[test]
+    fn has_legal_move_agrees_with_the_generator() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut no_moves = 0;
+        for _ in 0..200 {
+            let mut state = QuinqueState::default();
+            while state.result.is_none() {
+                let moves = state.legal_moves();
+                let mut generated = false;
+                state.generate(&mut |_| {
+                    generated = true;
+                    false
+                });
+                assert_eq!(state.has_legal_move(), generated);
+                assert_eq!(generated, !moves.is_empty());
+                state.play(moves.choose(&mut rng).unwrap()).unwrap();
+            }
+            if let Some((_, RuleReason::NoMoves, _)) = state.result {
+                assert!(!state.has_legal_move());
+                no_moves += 1;
+            }
+        }
+        assert!(no_moves > 0, "some games end without moves");
     }
 }
