@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use arena::games::{Color, Position, Variant};
 use arena::protocol::{TimeControl, TurnClock, MAX_LINE_BYTES};
-use arena::referee::lines::{push_item, NewGameRef, NotationCache, TurnRef};
+use arena::referee::lines::{push_item, write_items, NewGameRef, TurnRef};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -45,17 +45,13 @@ fn new_game_line(variant: &'static Variant) -> String {
 }
 
 /// Plays one random game and returns the longest `turn` line sent in it.
-fn longest_turn_of_a_random_game(
-    variant: &'static Variant,
-    rng: &mut SmallRng,
-    cache: &mut NotationCache,
-) -> usize {
+fn longest_turn_of_a_random_game(variant: &'static Variant, rng: &mut SmallRng) -> usize {
     let mut pos = Position::new(variant);
     let (mut history, mut legal_items, mut state) = (String::new(), String::new(), String::new());
     let mut longest = 0;
     while !pos.is_over() {
         let legal = pos.legal_moves();
-        cache.write_items(&legal, &mut legal_items);
+        write_items(&legal, &mut legal_items);
         state.clear();
         pos.write_state_json(&mut state);
         let line = TurnRef {
@@ -84,13 +80,12 @@ fn longest_turn_of_a_random_game(
 
 fn measure() -> BTreeMap<&'static str, Longest> {
     let mut rng = SmallRng::seed_from_u64(13);
-    let mut cache = NotationCache::default();
     let mut figures = BTreeMap::new();
     for variant in Variant::all() {
         let new_game = new_game_line(variant);
         assert!(!new_game[..new_game.len() - 1].contains('\n'));
         let turn = (0..GAMES_PER_VARIANT)
-            .map(|_| longest_turn_of_a_random_game(variant, &mut rng, &mut cache))
+            .map(|_| longest_turn_of_a_random_game(variant, &mut rng))
             .max()
             .unwrap_or(0);
         figures.insert(

@@ -60,6 +60,33 @@ impl Cell {
     }
 }
 
+impl Cell {
+    /// Parses `text` only if it is exactly a cell's name as [`fmt::Display`]
+    /// writes it (lower-case letter, row without leading zeros) on a board
+    /// of `rows` x `cols`; `None` for anything else, including names
+    /// [`Cell::parse`] forgives. Cheap (no allocation, no error text): the
+    /// referee reads every answer of a bot this way first.
+    pub fn parse_canonical(text: &str, rows: u8, cols: u8) -> Option<Cell> {
+        let (col, row) = match *text.as_bytes() {
+            [letter, digit @ b'1'..=b'9'] => (letter, digit - b'0'),
+            [letter, tens @ b'1'..=b'9', units @ b'0'..=b'9'] => {
+                (letter, (tens - b'0') * 10 + (units - b'0'))
+            }
+            _ => return None,
+        };
+        let col = col.wrapping_sub(b'a');
+        // Columns beyond `z` are not letters; `Display` writes them otherwise.
+        (col < cols.min(26) && row <= rows).then(|| Cell::new(row - 1, col))
+    }
+
+    /// The name as two ASCII bytes when it is that short (column `a`-`z`,
+    /// row 1-9: every cell of every board arena ships), for writers that
+    /// assemble notation bytes without a formatter.
+    pub fn short_name(self) -> Option<[u8; 2]> {
+        (self.col < 26 && self.row < 9).then(|| [b'a' + self.col, b'1' + self.row])
+    }
+}
+
 /// Cells serialize as their names (`"c3"`), as the protocol and records use them.
 impl serde::Serialize for Cell {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

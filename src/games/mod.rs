@@ -5,6 +5,7 @@
 //! [`Position`] is the one interface the referee, `arena judge` and the
 //! bots use: legal moves, play with a reason on refusal, outcome, notation.
 
+pub mod ascii;
 pub mod boards;
 pub mod cell;
 pub mod geometry;
@@ -244,6 +245,18 @@ impl Position {
         }
     }
 
+    /// `text` as a move if it is exactly a move's notation (what
+    /// `to_string` gives) on this board, legal or not; `None` otherwise.
+    fn parse_canonical(&self, text: &str) -> Option<Move> {
+        match &self.state {
+            State::Qango(_) => {
+                Cell::parse_canonical(text, self.variant.rows(), self.variant.cols())
+                    .map(Move::Qango)
+            }
+            State::Quinque(_) => QuinqueMove::parse_canonical(text).map(Move::Quinque),
+        }
+    }
+
     /// Why `m` is illegal now, or `Ok` if it may be played.
     pub fn check(&self, m: &Move) -> Result<(), MoveError> {
         match (&self.state, m) {
@@ -280,6 +293,12 @@ impl Position {
     /// and the error shows the exact one (`` `C3` is not a legal move; did
     /// you mean `c3`? ``).
     pub fn play_str(&mut self, text: &str) -> Result<Move, MoveError> {
+        // The common case, an exactly spelt move, without the forgiving
+        // parse's allocations and the comparison with `to_string`.
+        if let Some(m) = self.parse_canonical(text) {
+            self.play(&m)?;
+            return Ok(m);
+        }
         let m = self.parse_move(text)?;
         let exact = m.to_string();
         if exact != text {
@@ -353,5 +372,105 @@ impl Position {
     /// The board as text for a terminal; `ansi` adds colours.
     pub fn render(&self, ansi: bool) -> String {
         render::position(self, ansi)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Spellings that name a move but not exactly (RULES.md: "a move must be
+    /// spelt exactly that way"), or name none.
+    const NOT_CANONICAL: [(&str, &str); 16] = [
+        ("quinque", "Place c3"),
+        ("quinque", "place C3"),
+        ("quinque", "place  c3"),
+        ("quinque", " place c3"),
+        ("quinque", "place c3 "),
+        ("quinque", "place c03"),
+        ("quinque", "place f1"),
+        ("quinque", "place c6"),
+        ("quinque", "capture d4 e5 b2"),
+        ("quinque", "capture d4 b2 b2"),
+        ("quinque", "capture d4 b2 e5 a1"),
+        ("quinque", "pass c3"),
+        ("qango6", "C3"),
+        ("qango6", "c03"),
+        ("qango6", "g1"),
+        ("qango6", "a7"),
+    ];
+
+    #[test]
+    fn canonical_parse_reads_every_legal_move_of_whole_games() {
+        for variant in Variant::all() {
+            let mut pos = Position::new(variant);
+            while !pos.is_over() {
+                let legal = pos.legal_moves();
+                for m in &legal {
+                    assert_eq!(pos.parse_canonical(&m.to_string()), Some(*m));
+                }
+                pos.play_str(&legal[legal.len() / 2].to_string()).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_parse_refuses_other_spellings() {
+        for (id, text) in NOT_CANONICAL {
+            let pos = Position::new(Variant::by_id(id).unwrap());
+            assert_eq!(pos.parse_canonical(text), None, "{id}: {text:?}");
+        }
+        let qango7 = Position::new(Variant::by_id("qango7").unwrap());
+        assert_eq!(
+            qango7.parse_canonical("g7"),
+            Some(Move::Qango(Cell::new(6, 6)))
+        );
+        let quinque = Position::new(Variant::by_id("quinque").unwrap());
+        assert_eq!(
+            quinque.parse_canonical("capture d4 b2 e5"),
+            Some(Move::Quinque(QuinqueMove::Capture {
+                target: Cell::new(3, 3),
+                with: Cell::new(1, 1),
+                second: Some(Cell::new(4, 4)),
+            }))
+        );
+    }
+
+    #[test]
+    fn play_str_refuses_spellings_that_are_not_exact() {
+        let mut pos = Position::new(Variant::by_id("quinque").unwrap());
+        let e = pos.play_str("place A1").unwrap_err();
+        assert!(e.message.contains("did you mean `place a1`"), "{e}");
+        assert_eq!(
+            pos.play_str("place a1"),
+            Ok(Move::Quinque(QuinqueMove::Place(Cell::new(0, 0))))
+        );
+        // Exact spelling, illegal move: the rules' reason (RULES.md: the
+        // first stone may not go on the centre).
+        let mut pos = Position::new(Variant::by_id("quinque").unwrap());
+        assert!(pos
+            .play_str("place c3")
+            .unwrap_err()
+            .message
+            .contains("centre"));
+        assert_eq!(pos.ply(), 0);
+    }
+
+    proptest! {
+        /// The canonical parse accepts exactly the texts that the forgiving
+        /// parse reads as a move spelt as `to_string` spells it.
+        #[test]
+        fn canonical_parse_is_the_exact_spelling(
+            id in prop::sample::select(vec!["quinque", "qango6", "qango7"]),
+            text in "(place |double |triple |enclose |capture |Place )?[a-hA-H ][0-9]{1,2}( ?[a-f][0-9]){0,3} ?",
+        ) {
+            let pos = Position::new(Variant::by_id(id).unwrap());
+            let exact = pos
+                .parse_move(&text)
+                .ok()
+                .filter(|m| m.to_string() == text);
+            prop_assert_eq!(pos.parse_canonical(&text), exact);
+        }
     }
 }

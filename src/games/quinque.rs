@@ -114,6 +114,43 @@ impl QuinqueMove {
         }
     }
 
+    /// Parses `text` only if it is exactly a move's notation as `to_string`
+    /// writes it (one space between words, lower case, a capture's doubles
+    /// in board order); `None` for anything else, which [`parse`](Self::parse)
+    /// may still read or explain. No allocation: the referee reads every
+    /// bot answer this way first.
+    pub fn parse_canonical(text: &str) -> Option<QuinqueMove> {
+        let (action, cells) = text.split_once(' ')?;
+        let mut cells = cells.split(' ');
+        let mut next = || Cell::parse_canonical(cells.next()?, SIZE as u8, SIZE as u8);
+        let m = match action {
+            "place" => QuinqueMove::Place(next()?),
+            "double" => QuinqueMove::Double(next()?),
+            "triple" => QuinqueMove::Triple(next()?),
+            "enclose" => QuinqueMove::Enclose(next()?),
+            "capture" => {
+                let (target, with) = (next()?, next()?);
+                let second = match cells.next() {
+                    None => None,
+                    Some(name) => {
+                        let second = Cell::parse_canonical(name, SIZE as u8, SIZE as u8)?;
+                        // Board order is the only spelling.
+                        (with < second).then_some(())?;
+                        Some(second)
+                    }
+                };
+                QuinqueMove::Capture {
+                    target,
+                    with,
+                    second,
+                }
+            }
+            _ => return None,
+        };
+        // Nothing may follow the last cell.
+        cells.next().is_none().then_some(m)
+    }
+
     /// The cell that ends up holding the mover's stack (for win checks).
     pub fn target(&self) -> Cell {
         match *self {
@@ -123,6 +160,36 @@ impl QuinqueMove {
             | QuinqueMove::Enclose(c) => c,
             QuinqueMove::Capture { target, .. } => target,
         }
+    }
+}
+
+/// Takes the moves of [`QuinqueState::for_each_legal_move_into`].
+pub trait MoveSink {
+    fn take(&mut self, m: QuinqueMove);
+}
+
+/// What [`QuinqueState::generate`] passes moves to: `emit` returns whether
+/// to go on. A trait rather than a closure so that a [`MoveSink`] is
+/// inlined all the way into the generator.
+trait Emit {
+    fn emit(&mut self, m: QuinqueMove) -> bool;
+}
+
+impl<F: FnMut(QuinqueMove) -> bool> Emit for F {
+    #[inline(always)]
+    fn emit(&mut self, m: QuinqueMove) -> bool {
+        self(m)
+    }
+}
+
+/// Every move into a [`MoveSink`].
+struct TakeAll<'a, S>(&'a mut S);
+
+impl<S: MoveSink> Emit for TakeAll<'_, S> {
+    #[inline(always)]
+    fn emit(&mut self, m: QuinqueMove) -> bool {
+        self.0.take(m);
+        true
     }
 }
 
@@ -152,20 +219,27 @@ const NEIGHBOURS: [u32; CELLS] = {
 
 /// The twelve lines of five (rows, columns, two diagonals) as 25-bit masks.
 pub fn lines() -> &'static [u32; 12] {
-    static LINES: std::sync::OnceLock<[u32; 12]> = std::sync::OnceLock::new();
-    LINES.get_or_init(|| {
-        let mut lines = [0u32; 12];
-        for k in 0..SIZE {
-            for j in 0..SIZE {
-                lines[k] |= 1 << (k * SIZE + j); // row k
-                lines[SIZE + k] |= 1 << (j * SIZE + k); // column k
-            }
-            lines[10] |= 1 << (k * SIZE + k);
-            lines[11] |= 1 << (k * SIZE + SIZE - 1 - k);
-        }
-        lines
-    })
+    &LINES
 }
+
+/// A constant rather than built on first use: every ply's win check reads
+/// it, and a lazy table costs a synchronised check each time.
+const LINES: [u32; 12] = {
+    let mut lines = [0u32; 12];
+    let mut k = 0;
+    while k < SIZE {
+        let mut j = 0;
+        while j < SIZE {
+            lines[k] |= 1 << (k * SIZE + j); // row k
+            lines[SIZE + k] |= 1 << (j * SIZE + k); // column k
+            j += 1;
+        }
+        lines[10] |= 1 << (k * SIZE + k);
+        lines[11] |= 1 << (k * SIZE + SIZE - 1 - k);
+        k += 1;
+    }
+    lines
+};
 
 fn idx(c: Cell) -> usize {
     c.index(SIZE as u8)
@@ -216,9 +290,24 @@ impl QuinqueState {
 
     /// Cells holding a stack of `color`, as a 25-bit mask.
     pub fn occupancy(&self, color: Color) -> u32 {
-        (0..CELLS)
-            .filter(|&i| self.height(i, color) > 0)
-            .fold(0, |m, i| m | 1 << i)
+        self.masks()[color.index()][0]
+    }
+
+    /// Cells of each colour's stacks by height, indexed by [`Color::index`]:
+    /// `[any, singles, doubles, triples]`. One pass over the board for both
+    /// colours: move generation and the win check run on every ply.
+    fn masks(&self) -> [[u32; 4]; 2] {
+        let mut masks = [[0u32; 4]; 2];
+        for (i, &h) in self.stacks.iter().enumerate() {
+            if h != 0 {
+                let side = &mut masks[usize::from(h < 0)];
+                // Heights above 3 cannot arise; counted as triples if set by hand.
+                let height = (h.unsigned_abs() as usize).min(3);
+                side[0] |= 1 << i;
+                side[height] |= 1 << i;
+            }
+        }
+        masks
     }
 
     fn has_triple(&self, color: Color) -> Option<usize> {
@@ -425,8 +514,13 @@ impl QuinqueState {
     }
 
     fn has_legal_move(&self) -> bool {
+        // The usual case without generating: a supply stone and an empty
+        // cell make a placement (the centre is barred on ply 0 only).
+        if self.ply > 0 && self.supply[self.to_move().index()] > 0 && self.stacks.contains(&0) {
+            return true;
+        }
         let mut any = false;
-        self.generate(|_| {
+        self.generate(&mut |_| {
             any = true;
             false
         });
@@ -444,32 +538,30 @@ impl QuinqueState {
     /// (no list: the referee collects them in its own type).
     pub fn for_each_legal_move(&self, mut f: impl FnMut(QuinqueMove)) {
         if self.result.is_none() {
-            self.generate(|m| {
+            self.generate(&mut |m| {
                 f(m);
                 true
             });
         }
     }
 
-    /// Cells of `color`'s stacks by height: `[any, singles, doubles, triples]`.
-    fn stacks_by_height(&self, color: Color) -> [u32; 4] {
-        let mut by_height = [0u32; 4];
-        for i in 0..CELLS {
-            let h = self.height(i, color) as usize;
-            if h > 0 {
-                by_height[0] |= 1 << i;
-                by_height[h] |= 1 << i;
-            }
+    /// [`for_each_legal_move`](Self::for_each_legal_move) into a
+    /// [`MoveSink`]: its `take` may be `#[inline(always)]` (a closure's body
+    /// cannot be), so that it is inlined where each shape of move is made
+    /// and only that shape's code remains there.
+    pub fn for_each_legal_move_into(&self, sink: &mut impl MoveSink) {
+        if self.result.is_none() {
+            self.generate(&mut TakeAll(sink));
         }
-        by_height
     }
 
     /// Passes legal moves in board order to `emit` until it returns false.
     /// Works on cell masks: this runs on every referee turn.
-    fn generate(&self, mut emit: impl FnMut(QuinqueMove) -> bool) {
+    #[inline(always)]
+    fn generate(&self, emit: &mut impl Emit) {
         let me = self.to_move();
-        let own = self.stacks_by_height(me);
-        let opp = self.stacks_by_height(me.opponent());
+        let masks = self.masks();
+        let (own, opp) = (masks[me.index()], masks[me.opponent().index()]);
         let locked = self.locked.map_or(0, |c| 1u32 << idx(c));
         let enclosed = |i: usize| NEIGHBOURS[i] & !own[0] == 0;
         if self.supply[me.index()] > 0 {
@@ -488,7 +580,7 @@ impl QuinqueState {
                 } else {
                     continue;
                 };
-                if !emit(m) {
+                if !emit.emit(m) {
                     return;
                 }
             }
@@ -513,7 +605,7 @@ impl QuinqueState {
                         with: cell(w),
                         second: None,
                     };
-                    if !emit(m) {
+                    if !emit.emit(m) {
                         return;
                     }
                 }
@@ -526,7 +618,7 @@ impl QuinqueState {
                             with: cell(a),
                             second: Some(cell(b)),
                         };
-                        if !emit(m) {
+                        if !emit.emit(m) {
                             return;
                         }
                     }
@@ -553,5 +645,40 @@ impl QuinqueState {
             h if h > 0 => format!("w{h}"),
             h => format!("b{}", -h),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// The shortcut of `has_legal_move` agrees with generating the moves,
+    /// through whole random games (to the `no_moves` ends too).
+    #[test]
+    fn has_legal_move_agrees_with_the_generator() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut no_moves = 0;
+        for _ in 0..200 {
+            let mut state = QuinqueState::default();
+            while state.result.is_none() {
+                let moves = state.legal_moves();
+                let mut generated = false;
+                state.generate(&mut |_| {
+                    generated = true;
+                    false
+                });
+                assert_eq!(state.has_legal_move(), generated);
+                assert_eq!(generated, !moves.is_empty());
+                state.play(moves.choose(&mut rng).unwrap()).unwrap();
+            }
+            if let Some((_, RuleReason::NoMoves, _)) = state.result {
+                assert!(!state.has_legal_move());
+                no_moves += 1;
+            }
+        }
+        assert!(no_moves > 0, "some games end without moves");
     }
 }

@@ -6,9 +6,9 @@
 //! [`Position::write_state_json`] writes the same bytes directly. A test
 //! checks that both agree for every variant over whole games.
 
-use std::fmt::Write;
-
-use super::{variant, Position, State};
+use super::ascii::TextBuf;
+use super::quinque::{self, QuinqueState};
+use super::{variant, Position, QangoState, State};
 
 impl Position {
     /// Appends STATE as JSON text to `out`: byte for byte what
@@ -20,77 +20,114 @@ impl Position {
         let to_move = self.to_move().name();
         out.push_str("{\"board\":[");
         match &self.state {
-            State::Qango(s) => {
-                let playable = s.geometry().playable;
-                for r in 0..rows {
-                    out.push_str(if r == 0 { "[" } else { ",[" });
-                    for c in 0..cols {
-                        if c > 0 {
-                            out.push(',');
-                        }
-                        let bit = 1u64 << (r * cols + c);
-                        out.push_str(if playable & bit == 0 {
-                            "\"#\""
-                        } else if s.discs[0] & bit != 0 {
-                            "\"w\""
-                        } else if s.discs[1] & bit != 0 {
-                            "\"b\""
-                        } else {
-                            "\".\""
-                        });
-                    }
-                    out.push(']');
-                }
-                let left = |side: usize| variant::QANGO_MAX_DISCS / 2 - s.discs[side].count_ones();
-                let _ = write!(
-                    out,
-                    "],\"discs\":{{\"black\":{},\"white\":{}}}",
-                    left(1),
-                    left(0)
-                );
-            }
-            State::Quinque(s) => {
-                for r in 0..rows {
-                    out.push_str(if r == 0 { "[" } else { ",[" });
-                    for c in 0..cols {
-                        if c > 0 {
-                            out.push(',');
-                        }
-                        let h = s.stacks[r * cols + c];
-                        let owner = if h > 0 { 'w' } else { 'b' };
-                        match h.unsigned_abs() {
-                            0 => out.push_str("\".\""),
-                            height @ 1..=9 => {
-                                out.push('"');
-                                out.push(owner);
-                                out.push((b'0' + height) as char);
-                                out.push('"');
-                            }
-                            height => {
-                                let _ = write!(out, "\"{owner}{height}\"");
-                            }
-                        }
-                    }
-                    out.push(']');
-                }
-                out.push_str("],\"locked\":");
-                match s.locked {
-                    Some(cell) => {
-                        let _ = write!(out, "\"{cell}\"");
-                    }
-                    None => out.push_str("null"),
-                }
-                let _ = write!(
-                    out,
-                    ",\"supply\":{{\"black\":{},\"white\":{}}}",
-                    s.supply[1], s.supply[0]
-                );
-            }
+            State::Qango(s) => write_qango_state(s, rows, cols, out),
+            State::Quinque(s) => write_quinque_state(s, out),
         }
         out.push_str(",\"to_move\":\"");
         out.push_str(to_move);
         out.push_str("\"}");
     }
+}
+
+/// The longest Qango board text: at most 64 cells (a bitboard), each
+/// with a comma or `],[` before it, and `]],"discs":{"black":`.
+const QANGO_BOARD_MAX: usize = 64 * 6 + 32;
+
+/// A Qango cell as JSON text: off the board, white, black, empty.
+const QANGO_CELL_TEXT: [TextBuf<3>; 4] = [
+    TextBuf::from_ascii(*b"\"#\"", 3),
+    TextBuf::from_ascii(*b"\"w\"", 3),
+    TextBuf::from_ascii(*b"\"b\"", 3),
+    TextBuf::from_ascii(*b"\".\"", 3),
+];
+
+/// The Qango part of STATE after `{"board":[`, up to `to_move`, assembled
+/// in a stack buffer like [`write_quinque_state`].
+fn write_qango_state(s: &QangoState, rows: usize, cols: usize, out: &mut String) {
+    let playable = s.geometry().playable;
+    let mut board = TextBuf::<QANGO_BOARD_MAX>::default();
+    for i in 0..rows * cols {
+        match (i % cols, i) {
+            (0, 0) => board.push_str("["),
+            (0, _) => board.push_str("],["),
+            _ => board.push_str(","),
+        }
+        let bit = 1u64 << i;
+        let cell = if playable & bit == 0 {
+            0
+        } else if s.discs[0] & bit != 0 {
+            1
+        } else if s.discs[1] & bit != 0 {
+            2
+        } else {
+            3
+        };
+        board.push_text(&QANGO_CELL_TEXT[cell]);
+    }
+    board.push_str("]],\"discs\":{\"black\":");
+    board.append_to(out);
+    let left = |side: usize| variant::QANGO_MAX_DISCS / 2 - s.discs[side].count_ones();
+    out.push_str(itoa::Buffer::new().format(left(1)));
+    out.push_str(",\"white\":");
+    out.push_str(itoa::Buffer::new().format(left(0)));
+    out.push('}');
+}
+
+/// The longest Quinque board text and `locked`: 25 cells of up to 6 bytes
+/// (`"w127"`, were a stack set by hand that high), their commas and
+/// brackets, and `],"locked":"c3"`.
+const QUINQUE_BOARD_MAX: usize = quinque::CELLS * 7 + 2 * quinque::SIZE + 2 + 16;
+
+/// A stack as JSON text by height, `-3` (a black triple) to `3`.
+const STACK_TEXT: [TextBuf<4>; 7] = [
+    TextBuf::from_ascii(*b"\"b3\"", 4),
+    TextBuf::from_ascii(*b"\"b2\"", 4),
+    TextBuf::from_ascii(*b"\"b1\"", 4),
+    TextBuf::from_ascii(*b"\".\" ", 3),
+    TextBuf::from_ascii(*b"\"w1\"", 4),
+    TextBuf::from_ascii(*b"\"w2\"", 4),
+    TextBuf::from_ascii(*b"\"w3\"", 4),
+];
+
+/// The Quinque part of STATE after `{"board":[`, up to `to_move`. The board
+/// is assembled in a stack buffer from a table of the seven possible
+/// stacks: it is written for every turn, and a push onto the `String` per
+/// piece cost more than the rest of the turn's text.
+fn write_quinque_state(s: &QuinqueState, out: &mut String) {
+    let mut board = TextBuf::<QUINQUE_BOARD_MAX>::default();
+    for (i, &h) in s.stacks.iter().enumerate() {
+        match (i % quinque::SIZE, i) {
+            (0, 0) => board.push_str("["),
+            (0, _) => board.push_str("],["),
+            _ => board.push_str(","),
+        }
+        match STACK_TEXT.get((h as isize + 3) as usize) {
+            Some(text) => board.push_text(text),
+            // Higher stacks cannot arise in a game, only be set by hand.
+            None => {
+                board.push_str(if h > 0 { "\"w" } else { "\"b" });
+                board.push_str(itoa::Buffer::new().format(h.unsigned_abs()));
+                board.push_str("\"");
+            }
+        }
+    }
+    board.push_str("]],\"locked\":");
+    match s.locked.map(|cell| (cell, cell.short_name())) {
+        Some((_, Some(name))) => {
+            board.push_str("\"");
+            board.push_ascii(name);
+            board.push_str("\"");
+        }
+        // Not a cell of the 5x5 board: only a state set by hand.
+        Some((cell, None)) => board.push_str(&format!("\"{cell}\"")),
+        None => board.push_str("null"),
+    }
+    board.append_to(out);
+    out.push_str(",\"supply\":{\"black\":");
+    out.push_str(itoa::Buffer::new().format(s.supply[1]));
+    out.push_str(",\"white\":");
+    out.push_str(itoa::Buffer::new().format(s.supply[0]));
+    out.push('}');
 }
 
 #[cfg(test)]

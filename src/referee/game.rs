@@ -21,7 +21,7 @@ use tokio::time::Instant;
 
 use super::clock::{Clock, DEFAULT_GRACE};
 use super::human::Human;
-use super::lines::{push_item, NewGameRef, NotationCache, TurnRef};
+use super::lines::{push_item, write_legal_moves, NewGameRef, TurnRef};
 use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
@@ -605,9 +605,7 @@ impl TurnText {
     ) -> TurnRef<'a> {
         self.state.clear();
         pos.write_state_json(&mut self.state);
-        NotationCache::with_thread_cache(|notation| {
-            notation.write_legal_moves(pos, &mut self.legal_move_items)
-        });
+        write_legal_moves(pos, &mut self.legal_move_items);
         TurnRef {
             game_id: &config.game_id,
             variant: config.variant.id,

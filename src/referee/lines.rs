@@ -6,23 +6,23 @@
 //! `String`, and the variant info for each `new_game`. On the move path
 //! those copies cost more than the pipe round trip itself, so the game
 //! runner keeps the history as JSON text (one item appended per move),
-//! writes the state directly as text, takes each legal move's notation from
-//! a [`NotationCache`], and [`TurnRef`] only joins the pieces. The lines are
+//! writes the state directly as text, writes each legal move's notation
+//! straight from the move generator ([`write_legal_moves`]), and [`TurnRef`]
+//! only joins the pieces. The lines are
 //! byte for byte what the owned types give (tests check it).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::fmt::Write;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::games::quinque::{CELLS as QUINQUE_CELLS, SIZE as QUINQUE_SIZE};
+use crate::games::ascii::TextBuf;
+use crate::games::quinque::{MoveSink, CELLS as QUINQUE_CELLS, SIZE as QUINQUE_SIZE};
 use crate::games::{Cell, Color, Move, Position, QuinqueMove, Variant};
 use crate::protocol::{TimeControl, Turn, TurnClock};
 
-/// A `turn` message made of pieces of JSON text.
+/// A `turn` message made of pieces of JSON text (numbers written with
+/// `itoa`, several times cheaper than `write!`).
 #[derive(Debug, Clone, Copy)]
 pub struct TurnRef<'a> {
     pub game_id: &'a str,
@@ -60,7 +60,9 @@ impl TurnRef<'_> {
         push_json_str(line, self.variant);
         line.push_str(",\"color\":\"");
         line.push_str(self.color.name());
-        let _ = write!(line, "\",\"ply\":{},\"state\":", self.ply);
+        line.push_str("\",\"ply\":");
+        line.push_str(itoa::Buffer::new().format(self.ply));
+        line.push_str(",\"state\":");
         line.push_str(self.state);
         line.push_str(",\"history\":[");
         line.push_str(self.history_items);
@@ -70,7 +72,9 @@ impl TurnRef<'_> {
         push_ms(line, self.clock.white_ms);
         line.push_str(",\"black_ms\":");
         push_ms(line, self.clock.black_ms);
-        let _ = writeln!(line, ",\"move_ms\":{}}}}}", self.clock.move_ms);
+        line.push_str(",\"move_ms\":");
+        line.push_str(itoa::Buffer::new().format(self.clock.move_ms));
+        line.push_str("}}\n");
     }
 }
 
@@ -120,197 +124,191 @@ pub fn push_item(items: &mut String, item: &str) {
     push_json_str(items, item);
 }
 
-/// The notation of moves as JSON strings, formatted once per distinct move.
-///
-/// Most legal moves stay legal from one turn to the next and recur from game
-/// to game, and formatting a move costs several times a lookup. One-cell
-/// moves are looked up by position, Quinque captures by their three cells
-/// in a table (most of a Quinque turn's moves are captures late in a game,
-/// and a hash lookup each was a fifth of the referee's time per move), other
-/// moves by a cheap hash of the move packed into one number. Each thread keeps one cache across games
-/// ([`NotationCache::with_thread_cache`]); it holds at most the distinct
-/// moves of all variants (a few thousand), and is cleared should it ever
-/// pass [`NotationCache::MAX_ENTRIES`].
-#[derive(Debug, Default)]
-pub struct NotationCache {
-    /// Moves on one cell (a Qango move; a Quinque place, double, triple or
-    /// enclose) by `kind * 256 + row * 16 + col` (boards up to 16 x 16).
-    cells: Vec<Option<Box<str>>>,
-    /// Quinque captures by [`capture_slot`].
-    captures: Vec<Option<Box<str>>>,
-    /// Other moves (captures on boards larger than Quinque's) by [`packed_key`].
-    other: HashMap<u64, Box<str>, BuildHasherDefault<SmallKeyHasher>>,
+/// Writes the legal moves of `pos` as comma-joined JSON strings into
+/// `items` (cleared first), straight from the move generator: the same
+/// text as [`write_items`] with [`Position::legal_moves`], without the list.
+pub fn write_legal_moves(pos: &Position, items: &mut String) {
+    items.clear();
+    match pos.quinque() {
+        // Without the `Move` around each move: the generator's shapes stay
+        // apart (a capture is written as a capture) rather than joined.
+        Some(quinque) => quinque.for_each_legal_move_into(&mut QuinqueItems(items)),
+        None => pos.for_each_legal_move(|m| push_move_item(items, &m)),
+    }
+    drop_leading_comma(items);
 }
 
-/// Slots of the capture table: target, capturing double and second double
-/// or none, on the Quinque board.
-const CAPTURE_SLOTS: usize = QUINQUE_CELLS * QUINQUE_CELLS * (QUINQUE_CELLS + 1);
+/// Writes `moves` as comma-joined JSON strings into `items` (cleared first).
+pub fn write_items(moves: &[Move], items: &mut String) {
+    items.clear();
+    for m in moves {
+        push_move_item(items, m);
+    }
+    drop_leading_comma(items);
+}
 
-/// A capture's place in the capture table, if its cells are on a Quinque
-/// board.
-fn capture_slot(target: &Cell, with: &Cell, second: &Option<Cell>) -> Option<usize> {
-    let index = |c: &Cell| {
+/// Every item is written after a comma (a test per move costs more than
+/// moving the text once); the first one is taken off at the end.
+fn drop_leading_comma(items: &mut String) {
+    if !items.is_empty() {
+        items.remove(0);
+    }
+}
+
+/// Size of the items in [`QUINQUE_ITEMS`]: `,"capture a1 b2"`, the
+/// longest, is 16 bytes.
+const QUINQUE_ITEM_MAX: usize = 16;
+
+/// Appends a comma and `m`'s notation as a JSON string.
+///
+/// A Quinque turn lists about seventy moves, so each is copied from a table
+/// of items ([`QUINQUE_ITEMS`]), a Qango move assembled from the two bytes
+/// of its cell's name ([`crate::games::Cell::short_name`]), rather than
+/// formatted (notation never needs JSON escaping: letters, digits and
+/// spaces). Cells without a short name (boards beyond 26 columns or 9 rows,
+/// which arena does not ship) go through `Display`.
+#[inline(always)]
+fn push_move_item(items: &mut String, m: &Move) {
+    let written = match m {
+        Move::Qango(c) => c.short_name().map(|[c0, c1]| {
+            let mut item = TextBuf::<5>::default();
+            item.push_ascii([b',', b'"', c0, c1, b'"']);
+            item.append_to(items);
+        }),
+        Move::Quinque(q) => push_quinque_item(items, q),
+    };
+    if written.is_none() {
+        push_long_move_item(items, m);
+    }
+}
+
+/// [`push_move_item`] for moves with a cell without a short name.
+#[cold]
+#[inline(never)]
+fn push_long_move_item(items: &mut String, m: &Move) {
+    items.push(',');
+    push_json_str(items, &m.to_string());
+}
+
+/// Writes each move it takes with [`push_quinque_item`].
+struct QuinqueItems<'a>(&'a mut String);
+
+impl MoveSink for QuinqueItems<'_> {
+    #[inline(always)]
+    fn take(&mut self, q: QuinqueMove) {
+        if push_quinque_item(self.0, &q).is_none() {
+            push_long_move_item(self.0, &Move::Quinque(q));
+        }
+    }
+}
+
+/// Appends a Quinque move as a JSON string after a comma, copied from
+/// [`QUINQUE_ITEMS`] (no copy through the stack); `None`, with nothing
+/// written, for a cell off the Quinque board.
+#[inline(always)]
+fn push_quinque_item(out: &mut String, q: &QuinqueMove) -> Option<()> {
+    let index = |c: Cell| {
         let size = QUINQUE_SIZE as u8;
         (c.row < size && c.col < size).then(|| c.index(size))
     };
-    let second = match second {
-        Some(c) => index(c)?,
-        None => QUINQUE_CELLS,
-    };
-    Some((index(target)? * QUINQUE_CELLS + index(with)?) * (QUINQUE_CELLS + 1) + second)
-}
-
-/// A move as one number, a byte per cell coordinate (cells are at most
-/// 255 x 255): a capture's three cells and whether it has a second
-/// dissolved double; a one-cell move's kind and cell, under the top bit.
-fn packed_key(m: &Move) -> u64 {
-    let cell = |c: &crate::games::Cell| (c.row as u64) << 8 | c.col as u64;
-    match m {
-        Move::Quinque(QuinqueMove::Capture {
+    let items = &QUINQUE_ITEMS;
+    match *q {
+        QuinqueMove::Place(c) => items.one_cell[0][index(c)?].append_to(out),
+        QuinqueMove::Double(c) => items.one_cell[1][index(c)?].append_to(out),
+        QuinqueMove::Triple(c) => items.one_cell[2][index(c)?].append_to(out),
+        QuinqueMove::Enclose(c) => items.one_cell[3][index(c)?].append_to(out),
+        QuinqueMove::Capture {
             target,
             with,
-            second,
-        }) => {
-            let second = second.as_ref().map_or(0, |s| 1 << 16 | cell(s));
-            cell(target) << 40 | cell(with) << 24 | second
-        }
-        Move::Qango(c) => 1 << 63 | cell(c),
-        Move::Quinque(q) => {
-            let kind: u64 = match q {
-                QuinqueMove::Place(_) => 1,
-                QuinqueMove::Double(_) => 2,
-                QuinqueMove::Triple(_) => 3,
-                _ => 4,
-            };
-            1 << 63 | kind << 56 | cell(&q.target())
+            second: None,
+        } => items.capture[index(target)?][index(with)?].append_to(out),
+        QuinqueMove::Capture {
+            target,
+            with,
+            second: Some(second),
+        } => {
+            let (target, with, second) = (index(target)?, index(with)?, index(second)?);
+            // `,"capture t1 w1"` without its quote, then ` s1"`.
+            items.capture[target][with].append_to(out);
+            out.pop();
+            items.second[second].append_to(out);
         }
     }
+    Some(())
 }
 
-impl NotationCache {
-    pub const MAX_ENTRIES: usize = 100_000;
-
-    /// Runs `f` with the calling thread's cache.
-    pub fn with_thread_cache<R>(f: impl FnOnce(&mut NotationCache) -> R) -> R {
-        thread_local! {
-            static CACHE: std::cell::RefCell<NotationCache> = Default::default();
-        }
-        CACHE.with(|cache| f(&mut cache.borrow_mut()))
-    }
-
-    /// `m`'s notation as a JSON string.
-    #[inline]
-    pub fn json(&mut self, m: &Move) -> &str {
-        let one_cell = match m {
-            Move::Qango(cell) => Some((0, cell)),
-            Move::Quinque(QuinqueMove::Place(cell)) => Some((1, cell)),
-            Move::Quinque(QuinqueMove::Double(cell)) => Some((2, cell)),
-            Move::Quinque(QuinqueMove::Triple(cell)) => Some((3, cell)),
-            Move::Quinque(QuinqueMove::Enclose(cell)) => Some((4, cell)),
-            Move::Quinque(QuinqueMove::Capture { .. }) => None,
-        };
-        let capture = match m {
-            Move::Quinque(QuinqueMove::Capture {
-                target,
-                with,
-                second,
-            }) => capture_slot(target, with, second),
-            _ => None,
-        };
-        let slot = match (one_cell, capture) {
-            (Some((kind, cell)), _) if cell.row < 16 && cell.col < 16 => {
-                if self.cells.is_empty() {
-                    self.cells.resize(5 * 256, None);
-                }
-                &mut self.cells[kind * 256 + cell.row as usize * 16 + cell.col as usize]
-            }
-            (_, Some(index)) => {
-                if self.captures.is_empty() {
-                    self.captures.resize(CAPTURE_SLOTS, None);
-                }
-                &mut self.captures[index]
-            }
-            _ => {
-                if self.other.len() >= Self::MAX_ENTRIES {
-                    self.other.clear();
-                }
-                return self
-                    .other
-                    .entry(packed_key(m))
-                    .or_insert_with(|| encode_notation(m));
-            }
-        };
-        slot.get_or_insert_with(|| encode_notation(m))
-    }
-
-    /// Writes the legal moves of `pos` as comma-joined JSON strings into
-    /// `items` (cleared first), as [`NotationCache::write_items`] does with
-    /// [`Position::legal_moves`] but without the list.
-    pub fn write_legal_moves(&mut self, pos: &Position, items: &mut String) {
-        items.clear();
-        pos.for_each_legal_move(|m| {
-            if !items.is_empty() {
-                items.push(',');
-            }
-            items.push_str(self.json(&m));
-        });
-    }
-
-    /// Writes `moves` as comma-joined JSON strings into `items` (cleared
-    /// first).
-    pub fn write_items(&mut self, moves: &[Move], items: &mut String) {
-        items.clear();
-        for m in moves {
-            if !items.is_empty() {
-                items.push(',');
-            }
-            items.push_str(self.json(m));
-        }
-    }
+/// The JSON items of every Quinque move, built at compile time: a turn
+/// lists about seventy moves, and copying an item from a table costs a
+/// fraction of assembling it (or of a lookup in a cache of formatted text).
+struct QuinqueItemTable {
+    /// `,"place c3"`, ... by action (place, double, triple, enclose) and cell.
+    one_cell: [[TextBuf<QUINQUE_ITEM_MAX>; QUINQUE_CELLS]; 4],
+    /// `,"capture t1 w1"` by target and the (first) dissolved double.
+    capture: [[TextBuf<QUINQUE_ITEM_MAX>; QUINQUE_CELLS]; QUINQUE_CELLS],
+    /// ` s1"`: the end of a capture naming a second double, by that double.
+    second: [TextBuf<4>; QUINQUE_CELLS],
 }
 
-fn encode_notation(m: &Move) -> Box<str> {
-    let mut json = String::new();
-    push_json_str(&mut json, &m.to_string());
-    json.into_boxed_str()
-}
-
-/// FxHash-style hashing for small, trusted keys (moves the engine made):
-/// a multiply and a rotate per word instead of SipHash's rounds.
-#[derive(Debug, Default)]
-pub struct SmallKeyHasher(u64);
-
-impl Hasher for SmallKeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+const QUINQUE_ITEMS: QuinqueItemTable = {
+    const EMPTY: TextBuf<QUINQUE_ITEM_MAX> = TextBuf::from_ascii([0; QUINQUE_ITEM_MAX], 0);
+    // Cell `i`'s name (`a1` is row 0, column 0): column letter, row digit.
+    const fn name(i: usize) -> [u8; 2] {
+        [
+            b'a' + (i % QUINQUE_SIZE) as u8,
+            b'1' + (i / QUINQUE_SIZE) as u8,
+        ]
+    }
+    // `,"`, `word`, the cells' names separated by spaces, `"`.
+    const fn item(word: &[u8], cells: &[usize]) -> TextBuf<QUINQUE_ITEM_MAX> {
+        let mut bytes = [0; QUINQUE_ITEM_MAX];
+        bytes[0] = b',';
+        bytes[1] = b'"';
+        let mut len = 2;
+        let mut k = 0;
+        while k < word.len() {
+            bytes[len] = word[k];
+            len += 1;
+            k += 1;
         }
+        let mut k = 0;
+        while k < cells.len() {
+            if k > 0 {
+                bytes[len] = b' ';
+                len += 1;
+            }
+            let [c0, c1] = name(cells[k]);
+            bytes[len] = c0;
+            bytes[len + 1] = c1;
+            len += 2;
+            k += 1;
+        }
+        bytes[len] = b'"';
+        TextBuf::from_ascii(bytes, len + 1)
     }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(n as u64);
+    let words: [&[u8]; 4] = [b"place ", b"double ", b"triple ", b"enclose "];
+    let mut items = QuinqueItemTable {
+        one_cell: [[EMPTY; QUINQUE_CELLS]; 4],
+        capture: [[EMPTY; QUINQUE_CELLS]; QUINQUE_CELLS],
+        second: [TextBuf::from_ascii([0; 4], 0); QUINQUE_CELLS],
+    };
+    let mut i = 0;
+    while i < QUINQUE_CELLS {
+        let mut action = 0;
+        while action < 4 {
+            items.one_cell[action][i] = item(words[action], &[i]);
+            action += 1;
+        }
+        let mut j = 0;
+        while j < QUINQUE_CELLS {
+            items.capture[i][j] = item(b"capture ", &[i, j]);
+            j += 1;
+        }
+        let [c0, c1] = name(i);
+        items.second[i] = TextBuf::from_ascii([b' ', c0, c1, b'"'], 4);
+        i += 1;
     }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_isize(&mut self, n: isize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+    items
+};
 
 /// `s` as a JSON string, as `serde_json` writes it. Only `"`, `\` and
 /// control characters need escaping; text without them (notation, ids) is
@@ -327,9 +325,7 @@ pub fn push_json_str(line: &mut String, s: &str) {
 
 fn push_ms(line: &mut String, ms: Option<u64>) {
     match ms {
-        Some(ms) => {
-            let _ = write!(line, "{ms}");
-        }
+        Some(ms) => line.push_str(itoa::Buffer::new().format(ms)),
         None => line.push_str("null"),
     }
 }
@@ -406,7 +402,6 @@ mod tests {
 
     #[test]
     fn turn_line_is_the_owned_encoding() {
-        let mut cache = NotationCache::default();
         for id in ["qango6", "qango7", "quinque"] {
             for plies in [0, 1, 6, 7] {
                 let pos = midgame(id, plies);
@@ -417,7 +412,7 @@ mod tests {
                 }
                 let legal = pos.legal_moves();
                 let mut legal_move_items = String::new();
-                cache.write_items(&legal, &mut legal_move_items);
+                write_items(&legal, &mut legal_move_items);
                 let mut state = String::new();
                 pos.write_state_json(&mut state);
                 for (clock, game_id) in [
@@ -468,40 +463,73 @@ mod tests {
     }
 
     #[test]
-    fn cached_notation_is_the_display_notation() {
-        let mut cache = NotationCache::default();
-        let mut keys: HashMap<u64, Move> = HashMap::new();
-        let mut slots: HashMap<usize, Move> = HashMap::new();
+    fn written_moves_are_the_display_notation_over_whole_games() {
+        let mut captures = 0;
         for variant in Variant::all() {
             let mut pos = Position::new(variant);
             while !pos.is_over() {
                 let legal = pos.legal_moves();
-                for m in &legal {
-                    assert_eq!(*keys.entry(packed_key(m)).or_insert(*m), *m, "key clash");
-                    if let Move::Quinque(QuinqueMove::Capture {
-                        target,
-                        with,
-                        second,
-                    }) = m
-                    {
-                        let slot = capture_slot(target, with, second).expect("on the board");
-                        assert_eq!(*slots.entry(slot).or_insert(*m), *m, "slot clash");
-                    }
-                }
-                for _ in 0..2 {
-                    let mut items = String::new();
-                    cache.write_items(&legal, &mut items);
-                    let expected: Vec<String> = legal.iter().map(ToString::to_string).collect();
-                    let got: Vec<String> = serde_json::from_str(&format!("[{items}]")).unwrap();
-                    assert_eq!(got, expected, "{}", variant.id);
-                    let mut direct = String::new();
-                    cache.write_legal_moves(&pos, &mut direct);
-                    assert_eq!(direct, items, "{}", variant.id);
-                }
+                let mut items = String::new();
+                write_items(&legal, &mut items);
+                let expected: Vec<String> = legal.iter().map(ToString::to_string).collect();
+                let got: Vec<String> = serde_json::from_str(&format!("[{items}]")).unwrap();
+                assert_eq!(got, expected, "{}", variant.id);
+                assert_eq!(
+                    items,
+                    serde_json::to_string(&expected).unwrap()[1..items.len() + 1]
+                );
+                let mut direct = String::from("left over");
+                write_legal_moves(&pos, &mut direct);
+                assert_eq!(direct, items, "{}", variant.id);
+                captures += expected.iter().filter(|m| m.starts_with("capture")).count();
                 pos.play(&legal[legal.len() / 2]).unwrap();
             }
         }
-        assert!(!slots.is_empty(), "the games reached captures");
+        assert!(captures > 0, "the games reached captures");
+    }
+
+    #[test]
+    fn move_items_spell_the_rules_page_notation() {
+        // Notation as docs/RULES.md writes it; `a1` is row 0, column 0.
+        let c = |name: &str| {
+            let b = name.as_bytes();
+            Cell::new(b[1] - b'1', b[0] - b'a')
+        };
+        let cases = [
+            (Move::Qango(c("c3")), "\"c3\""),
+            (Move::Qango(c("g7")), "\"g7\""),
+            (Move::Quinque(QuinqueMove::Place(c("c3"))), "\"place c3\""),
+            (Move::Quinque(QuinqueMove::Double(c("a1"))), "\"double a1\""),
+            (Move::Quinque(QuinqueMove::Triple(c("a1"))), "\"triple a1\""),
+            (
+                Move::Quinque(QuinqueMove::Enclose(c("a1"))),
+                "\"enclose a1\"",
+            ),
+            (
+                Move::Quinque(QuinqueMove::Capture {
+                    target: c("a1"),
+                    with: c("e5"),
+                    second: None,
+                }),
+                "\"capture a1 e5\"",
+            ),
+            (
+                Move::Quinque(QuinqueMove::Capture {
+                    target: c("d4"),
+                    with: c("b2"),
+                    second: Some(c("e5")),
+                }),
+                "\"capture d4 b2 e5\"",
+            ),
+            // No short name: row 10, column 27 (written through `Display`).
+            (Move::Qango(Cell::new(9, 0)), "\"a10\""),
+            (Move::Qango(Cell::new(0, 26)), "\"{1\""),
+        ];
+        let moves: Vec<Move> = cases.iter().map(|(m, _)| *m).collect();
+        let mut items = String::new();
+        write_items(&moves, &mut items);
+        let expected: Vec<&str> = cases.iter().map(|(_, json)| *json).collect();
+        assert_eq!(items, expected.join(","));
     }
 
     #[test]
