@@ -21,6 +21,7 @@
 
 use std::fs::File;
 use std::io::Write;
+use std::os::fd::{AsRawFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -231,11 +232,32 @@ struct Route {
     prefix: String,
 }
 
+/// Where drained bytes go: the process's tail, then the current game's log.
+#[derive(Debug, Clone)]
+struct Sink {
+    cap: u64,
+    tail: Arc<Mutex<Tail>>,
+    route: Arc<Mutex<Route>>,
+}
+
+impl Sink {
+    fn take(&self, chunk: &[u8]) {
+        lock(&self.tail).push(chunk, TAIL_BYTES);
+        let (log, prefix) = {
+            let mut route = lock(&self.route);
+            let prefix = std::mem::take(&mut route.prefix);
+            (route.log.clone(), prefix)
+        };
+        if let Some(log) = log {
+            log.write(chunk, self.cap, &prefix);
+        }
+    }
+}
+
 /// Handle on a running stderr drain.
 #[derive(Debug)]
 pub struct StderrLog {
-    route: Arc<Mutex<Route>>,
-    tail: Arc<Mutex<Tail>>,
+    sink: Sink,
     task: Option<JoinHandle<()>>,
 }
 
@@ -247,15 +269,17 @@ impl StderrLog {
     where
         R: AsyncRead + Unpin + Send + 'static,
     {
-        let tail = Arc::new(Mutex::new(Tail::default()));
-        let route = Arc::new(Mutex::new(Route {
-            log,
-            prefix: prefix.to_string(),
-        }));
-        let task = tokio::spawn(drain(stderr, cap, tail.clone(), route.clone()));
+        let sink = Sink {
+            cap,
+            tail: Arc::new(Mutex::new(Tail::default())),
+            route: Arc::new(Mutex::new(Route {
+                log,
+                prefix: prefix.to_string(),
+            })),
+        };
+        let task = tokio::spawn(drain(stderr, sink.clone()));
         StderrLog {
-            route,
-            tail,
+            sink,
             task: Some(task),
         }
     }
@@ -265,14 +289,14 @@ impl StderrLog {
     /// (say, what the bot wrote on hearing the previous `game_over`) may land
     /// in either log.
     pub fn switch_to(&mut self, log: Arc<GameLog>) {
-        let mut route = lock(&self.route);
+        let mut route = lock(&self.sink.route);
         route.log = Some(log);
         route.prefix.clear();
     }
 
     /// The current log's path (whether or not the file exists yet).
     pub fn path(&self) -> Option<PathBuf> {
-        lock(&self.route).log.as_ref().map(|l| l.path.clone())
+        lock(&self.sink.route).log.as_ref().map(|l| l.path.clone())
     }
 
     /// Whether the drain still reads the pipe (it has not seen its end).
@@ -280,14 +304,35 @@ impl StderrLog {
         self.task.as_ref().is_some_and(|task| !task.is_finished())
     }
 
+    /// Takes what the pipe `stderr` holds now, up to its default size,
+    /// without waiting, and logs it as the drain would. For a caller that
+    /// must have the bot's output logged before it goes on, on a
+    /// current-thread runtime: the drain task cannot run meanwhile, so the
+    /// two never read at once and the output stays in order. The drain
+    /// carries on with the rest when it next runs.
+    pub fn drain_now(&self, stderr: BorrowedFd<'_>) {
+        let mut chunk = [0u8; 4096];
+        for _ in 0..16 {
+            // SAFETY: `chunk` is writable for its length and the descriptor
+            // is borrowed, so open, for the call.
+            let n =
+                unsafe { libc::read(stderr.as_raw_fd(), chunk.as_mut_ptr().cast(), chunk.len()) };
+            if n <= 0 {
+                // Empty (EAGAIN), closed, or an error: the drain sees to it.
+                return;
+            }
+            self.sink.take(&chunk[..n as usize]);
+        }
+    }
+
     /// The last few KiB the bot wrote to stderr (lossy UTF-8).
     pub fn tail(&self) -> String {
-        String::from_utf8_lossy(&lock(&self.tail).bytes).into_owned()
+        String::from_utf8_lossy(&lock(&self.sink.tail).bytes).into_owned()
     }
 
     /// Total bytes the bot wrote to stderr so far, kept or not.
     pub fn total_bytes(&self) -> u64 {
-        lock(&self.tail).total
+        lock(&self.sink.tail).total
     }
 
     /// Waits up to `timeout` for the drain to see end-of-file (every writer
@@ -311,25 +356,15 @@ impl Drop for StderrLog {
     }
 }
 
-async fn drain<R>(mut stderr: R, cap: u64, tail: Arc<Mutex<Tail>>, route: Arc<Mutex<Route>>)
+async fn drain<R>(mut stderr: R, sink: Sink)
 where
     R: AsyncRead + Unpin,
 {
     let mut buf = vec![0u8; 16 * 1024];
     loop {
-        let n = match stderr.read(&mut buf).await {
+        match stderr.read(&mut buf).await {
             Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        let chunk = &buf[..n];
-        lock(&tail).push(chunk, TAIL_BYTES);
-        let (log, prefix) = {
-            let mut route = lock(&route);
-            let prefix = std::mem::take(&mut route.prefix);
-            (route.log.clone(), prefix)
-        };
-        if let Some(log) = log {
-            log.write(chunk, cap, &prefix);
+            Ok(n) => sink.take(&buf[..n]),
         }
     }
 }
@@ -344,6 +379,40 @@ mod tests {
         while log.total_bytes() < bytes {
             tokio::task::yield_now().await;
         }
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn drain_now_logs_what_is_in_the_pipe_before_the_task_runs() {
+        use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot.log");
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+        assert_eq!(
+            unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_NONBLOCK) },
+            0
+        );
+        // SAFETY: both descriptors were just opened and are owned here only.
+        let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        let receiver = tokio::net::unix::pipe::Receiver::from_owned_fd(read).unwrap();
+        let fd = receiver.as_fd().as_raw_fd();
+        let log = StderrLog::start(receiver, Some(GameLog::new(&path, "head\n")), 1000, "");
+        let mut writer = std::fs::File::from(write);
+        writer.write_all(b"before the answer\n").unwrap();
+        // No await since the start: the drain task has not run yet.
+        // SAFETY: the receiver, owned by the task, is open until it ends.
+        log.drain_now(unsafe { BorrowedFd::borrow_raw(fd) });
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "head\nbefore the answer\n"
+        );
+        assert_eq!(log.total_bytes(), 18);
+        // The task carries on with what comes later.
+        writer.write_all(b"later\n").unwrap();
+        drained(&log, 24).await;
+        assert!(std::fs::read_to_string(&path)
+            .unwrap()
+            .ends_with("answer\nlater\n"));
     }
 
     #[tokio::test]

@@ -13,8 +13,8 @@
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
 //! - [`process`]: [`BotProcess`], one running bot in its own process group.
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
-//! - [`direct_wait`]: waiting for a move in `poll(2)` on a current-thread
-//!   runtime, without the runtime's wake-up costs.
+//! - [`direct_io`]: a move's pipe I/O in plain system calls, without the
+//!   runtime's costs (waiting in `poll(2)` on a current-thread runtime).
 //! - [`lines`]: `turn` and `new_game` encoded from borrowed game data.
 //! - [`log`]: the bot's stderr drained into a capped log file.
 //! - [`limits`]: rlimits and the rest of the child's setup before exec; the
@@ -65,7 +65,7 @@
 pub mod clock;
 pub mod command_line;
 pub mod compliance;
-pub mod direct_wait;
+pub mod direct_io;
 pub mod exit;
 pub mod game;
 pub mod human;

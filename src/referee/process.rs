@@ -11,7 +11,7 @@
 //! pipes ([`ChildSetup`]). A sandboxed bot ([`super::sandbox`]) runs under
 //! `bwrap`, which then is the process (and group leader) seen here.
 
-use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::process::{ExitStatus, Stdio};
@@ -24,7 +24,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::{Instant, Sleep};
 
-use super::direct_wait;
+use super::direct_io;
 use super::exit::{classify_death, ExitInfo};
 use super::limits::{tree_cpu_time, ChildSetup};
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
@@ -122,7 +122,7 @@ pub struct BotProcess {
     log: StderrLog,
     /// The stderr pipe's descriptor, owned by the drain task of `log`.
     stderr_fd: RawFd,
-    /// Moves may be waited for in `poll` ([`direct_wait`]): the process was
+    /// Moves may be waited for in `poll` ([`direct_io`]): the process was
     /// started on a current-thread runtime, the one it is used on.
     direct_wait: bool,
     term_grace: Duration,
@@ -248,7 +248,7 @@ impl BotProcess {
             stdout: LineReader::new(stdout, opts.max_line),
             log,
             stderr_fd,
-            direct_wait: direct_wait::allowed(),
+            direct_wait: direct_io::allowed(),
             term_grace: opts.term_grace,
             started_at: Instant::now(),
             exit: None,
@@ -357,21 +357,13 @@ impl BotProcess {
             data.push(b'\n');
             data.into()
         };
-        let write = async {
-            stdin.write_all(&data).await?;
-            stdin.flush().await
-        };
-        let mut write = std::pin::pin!(write);
-        // A pipe with room takes the line at once: only a write that has to
-        // wait needs the timeout's timer (and the clock read that sets it).
-        let at_once = tokio::select! {
-            biased;
-            written = &mut write => Some(written),
-            _ = std::future::ready(()) => None,
-        };
-        let result = match at_once {
-            Some(written) => Ok(written),
-            None => tokio::time::timeout(timeout, write).await,
+        // Straight into the pipe while it has room ([`direct_io`]); only
+        // what it cannot take now waits through the runtime, with the
+        // timeout (and the clock read that sets it).
+        let result = match direct_io::write_now(stdin.as_fd(), &data) {
+            Ok(n) if n == data.len() => Ok(Ok(())),
+            Ok(n) => tokio::time::timeout(timeout, stdin.write_all(&data[n..])).await,
+            Err(e) => Ok(Err(e)),
         };
         if let Some(trace) = &mut self.trace {
             trace.line(Direction::ToBot, body.as_bytes());
@@ -399,7 +391,7 @@ impl BotProcess {
 
     /// [`BotProcess::read_line`] for a move, which the game waits for
     /// alone: on a current-thread runtime the wait starts in `poll(2)`,
-    /// outside the runtime (see [`direct_wait`] for why and when).
+    /// outside the runtime (see [`direct_io`] for why and when).
     pub async fn read_answer(&mut self, deadline: Instant) -> ReadLine {
         if self.direct_wait {
             while self.exited_at.is_none() && !self.stdout.at_eof() {
@@ -410,34 +402,55 @@ impl BotProcess {
                     break;
                 };
                 if ready.stderr {
-                    // The drain takes it (it runs once the driver has seen
-                    // the pipe): stderr written before the answer is logged
-                    // before the answer is taken.
-                    tokio::task::yield_now().await;
+                    // Logged before the answer is taken (the runtime would
+                    // run the drain task only after this one).
+                    self.drain_stderr_now();
                 }
                 if ready.stdout {
                     self.stdout.fill_now();
                 }
             }
         }
-        self.read_line(deadline).await
+        let answer = self.read_line(deadline).await;
+        if self.direct_wait {
+            // The runtime may have woken this task for the answer before
+            // the drain for what came first on stderr (a bot slower than a
+            // direct wait): that is logged first here too.
+            self.drain_stderr_now();
+        }
+        answer
     }
 
-    /// One wait of at most [`direct_wait::SLICE`] for the bot's stdout or
+    /// Logs what the bot's stderr pipe holds now (see
+    /// [`StderrLog::drain_now`]). Current-thread runtime only.
+    fn drain_stderr_now(&self) {
+        if let Some(stderr) = self.stderr_if_draining() {
+            self.log.drain_now(stderr);
+        }
+    }
+
+    /// One wait of at most [`direct_io::SLICE`] for the bot's stdout or
     /// stderr; `None` when the runtime should take over.
-    fn wait_directly(&mut self, deadline: Instant) -> Option<direct_wait::Ready> {
+    fn wait_directly(&mut self, deadline: Instant) -> Option<direct_io::Ready> {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return None;
         }
+        let stderr = self.stderr_if_draining();
+        direct_io::wait(self.stdout.fd(), stderr, left.min(direct_io::SLICE))
+    }
+
+    /// The stderr pipe, while its drain reads it; for a wait that returns
+    /// before this task yields, on a current-thread runtime.
+    fn stderr_if_draining(&self) -> Option<BorrowedFd<'_>> {
+        debug_assert!(self.direct_wait, "the drain could end on another thread");
         // SAFETY: the drain task owns the descriptor and closes it only when
         // it ends; it has not, and on this (current-thread) runtime it cannot
-        // run, let alone end, before this synchronous wait returns.
-        let stderr = self
-            .log
+        // run, let alone end, while this task runs without yielding, which
+        // it does while the borrow (tied to `&self`) lives.
+        self.log
             .draining()
-            .then(|| unsafe { BorrowedFd::borrow_raw(self.stderr_fd) });
-        direct_wait::wait(self.stdout.fd(), stderr, left.min(direct_wait::SLICE))
+            .then(|| unsafe { BorrowedFd::borrow_raw(self.stderr_fd) })
     }
 
     /// Reads one line from the bot's stdout, waiting until `deadline` at

@@ -1,31 +1,37 @@
-//! Waiting for a bot's move in `poll(2)` instead of through the async
-//! runtime, where that is safe.
+//! A move's pipe I/O done with plain system calls instead of through the
+//! async runtime, where that is safe.
 //!
 //! Waking a task through tokio (the I/O driver's `epoll_wait`, readiness
-//! bookkeeping, the scheduler, the timer wheel) costs about half a pipe
-//! round trip again on every move; `poll` on the bot's stdout and then one
-//! `read` costs a tenth of one (`cargo bench --bench referee_overhead`).
-//! For instant bots that is the difference between a referee at 2x and at
-//! 2.5x the floor.
+//! bookkeeping, the scheduler, the timer wheel) and writing through its
+//! registered pipes cost about half a pipe round trip again on every move.
+//! A `write`, a `poll` on the bot's stdout and one `read` cost a tenth of
+//! one (`cargo bench --bench referee_overhead`); for instant bots that is
+//! the difference between a referee at 2x the floor and at 2.5x.
 //!
-//! Blocking the thread is only fair when nothing else needs it: on a
-//! current-thread runtime, the one [`crate::tournament`] uses at `-j 1` and
-//! that `arena play` and `check-bot` use, the game's task is the only one
-//! with work while a bot thinks. The other tasks there are the bots' stderr
-//! drains, the signal watch and the journal's acknowledgements. So:
+//! **Writing** ([`write_now`]) never blocks: the descriptor is nonblocking,
+//! so a line the pipe has room for goes out in one `write`, and the rest (a
+//! bot that does not read) waits through the runtime with its timeout. It
+//! is used on every runtime.
 //!
-//! - the bot's stderr is in the poll set: when it has output, the game
-//!   yields to the runtime so the drain takes it, before the move is read.
-//!   So everything a bot wrote to stderr before its answer is in the log
-//!   when the answer is taken, and a pipe full of stderr never blocks a bot
-//!   on the clock;
+//! **Waiting** ([`wait`]) blocks the thread, which is only fair when nothing
+//! else needs it: on a current-thread runtime, the one [`crate::tournament`]
+//! uses at `-j 1` and that `arena play` and `check-bot` use, the game's task
+//! is the only one with work while a bot thinks. The other tasks there are
+//! the bots' stderr drains, the signal watch and the journal's
+//! acknowledgements. So:
+//!
+//! - the bot's stderr is in the poll set: output there is logged at once,
+//!   as the drain task would (which would run only after the game's task),
+//!   before the move is read. So everything a bot wrote to stderr before
+//!   its answer is in the log when the answer is taken, and a pipe full of
+//!   stderr never blocks a bot on the clock;
 //! - each direct wait lasts at most [`SLICE`]; a bot still thinking after
 //!   it is waited for by the runtime as before, so a signal or the other
 //!   tasks wait at most that long;
 //! - on a multi-threaded runtime (`-j 2` and up) the direct wait is off:
 //!   blocking a worker would hold up the other games on it.
 //!
-//! Only [`super::process::BotProcess::read_answer`] uses it, the read of a
+//! Only [`super::process::BotProcess::read_answer`] waits directly, for a
 //! move, which the game waits for alone; reads that run beside others (the
 //! two bots' start-up, at once) stay on the runtime.
 
@@ -41,6 +47,30 @@ pub const SLICE: Duration = Duration::from_millis(2);
 /// game may wait for its bot in `poll` (see the module notes).
 pub fn allowed() -> bool {
     Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::CurrentThread)
+}
+
+/// Writes as much of `data` as the pipe takes now, without waiting;
+/// returns how much that was. An error is the pipe's (`EPIPE`: the bot
+/// closed its input).
+pub fn write_now(fd: BorrowedFd<'_>, data: &[u8]) -> std::io::Result<usize> {
+    let mut written = 0;
+    while written < data.len() {
+        let rest = &data[written..];
+        // SAFETY: `rest` is readable for its length and the descriptor is
+        // borrowed, so open, for the call.
+        let n = unsafe { libc::write(fd.as_raw_fd(), rest.as_ptr().cast(), rest.len()) };
+        if n >= 0 {
+            written += n as usize;
+            continue;
+        }
+        let error = std::io::Error::last_os_error();
+        match error.kind() {
+            std::io::ErrorKind::Interrupted => {}
+            std::io::ErrorKind::WouldBlock => break,
+            _ => return Err(error),
+        }
+    }
+    Ok(written)
 }
 
 /// Which of the bot's pipes have something to read (or are closed).
@@ -160,6 +190,24 @@ mod tests {
             None
         );
         assert!(began.elapsed() >= Duration::from_millis(30));
+    }
+
+    #[test]
+    fn writes_what_the_pipe_takes_and_reports_a_closed_one() {
+        let (out_r, out_w) = pipe();
+        // SAFETY: out_w is open; setting O_NONBLOCK as tokio does.
+        unsafe { libc::fcntl(out_w.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+        assert_eq!(write_now(out_w.as_fd(), b"line\n").unwrap(), 5);
+        let big = vec![b'x'; 1 << 20];
+        let taken = write_now(out_w.as_fd(), &big).unwrap();
+        assert!(
+            taken > 0 && taken < big.len(),
+            "a full pipe takes part: {taken}"
+        );
+        assert_eq!(write_now(out_w.as_fd(), b"more").unwrap(), 0);
+        drop(out_r);
+        let err = write_now(out_w.as_fd(), b"line\n").unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::BrokenPipe);
     }
 
     #[test]
