@@ -364,6 +364,22 @@ async fn exiting_mid_game_is_a_crash_even_with_status_zero() {
     );
 }
 
+/// A line written after the answer, before the next turn, is seen as
+/// unasked at that turn, not taken as its answer (with moves read outside
+/// the runtime, the runtime's view of the pipe is no guide).
+#[tokio::test]
+async fn a_second_line_after_the_answer_is_a_protocol_error() {
+    let (bad, tag) = tagged("double_answer", &[]);
+    let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "protocol_error").await;
+    for record in &records {
+        assert!(
+            record.message.contains("no answer was expected"),
+            "{}",
+            record.message
+        );
+    }
+}
+
 #[tokio::test]
 async fn unasked_output_is_a_protocol_error() {
     let (bad, tag) = tagged("stdout_flood", &[]);

@@ -497,12 +497,11 @@ impl BotProcess {
 
     /// A line (or end of output) the bot has already written although
     /// nothing was asked, without waiting for one; `None` if there is none.
-    /// Lines that arrived very recently may not be seen yet.
     ///
     /// This runs before every turn, so it must not touch the timer: a
     /// deadline of "now" is rounded up to the timer's next millisecond tick,
-    /// which made every move wait up to 1 ms. Instead it tries each read
-    /// once and takes only what is already there.
+    /// which made every move wait up to 1 ms. Instead it reads the pipe
+    /// without waiting and takes only what is already there.
     pub async fn poll_pending(&mut self) -> Option<ReadLine> {
         loop {
             if let Some(done) = self.stdout.take_buffered() {
@@ -511,13 +510,9 @@ impl BotProcess {
             if self.stdout.at_eof() {
                 return Some(self.traced(ReadLine::Eof));
             }
-            // `fill` is cancel-safe: dropping it unfinished loses nothing.
-            let filled = tokio::select! {
-                biased;
-                n = self.stdout.fill() => Some(n),
-                _ = std::future::ready(()) => None,
-            };
-            if filled.is_none() {
+            // A read of the pipe itself: the runtime's idea of whether it
+            // has data is stale when moves are read outside it (direct_io).
+            if self.stdout.fill_now().is_none() {
                 break;
             }
         }
