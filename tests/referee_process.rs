@@ -322,3 +322,23 @@ async fn dropping_a_bot_kills_its_group() {
         live_group_members(pid)
     );
 }
+
+/// Queued lines are written, in order, just before the next line sent, and
+/// only then.
+#[tokio::test]
+async fn queued_lines_go_out_with_the_next_line() {
+    let spec = arena::referee::BotSpec::from_command_line("cat", "cat").unwrap();
+    let mut bot = BotProcess::spawn(&spec, &SpawnOptions::default()).unwrap();
+    bot.queue_line("one");
+    bot.queue_line("two");
+    assert_eq!(bot.read_line(in_secs(0.2)).await, ReadLine::Timeout);
+    bot.send_line("three", SEND).await.unwrap();
+    bot.send_line("four\n", SEND).await.unwrap();
+    for want in ["one", "two", "three", "four"] {
+        assert_eq!(
+            bot.read_line(in_secs(5.0)).await,
+            ReadLine::Line(want.into())
+        );
+    }
+    assert_all_gone(&mut bot).await;
+}

@@ -454,7 +454,16 @@ async fn start_seats(players: &mut [Player<'_>; 2], game: &Game<'_>) -> Result<(
                 opponent: game.name(color.opponent()),
                 time_control: config.time_control_of(color),
             };
-            if let Err(f) = seat.send_new_game(&msg).await {
+            // The first mover's new_game goes with its first turn: one
+            // wake-up of the bot fewer per game (a few percent of a game of
+            // instant bots). The other side hears at once, as it may use
+            // the time before its first turn.
+            let sent = if color == game.pos.to_move() {
+                seat.queue_new_game(&msg)
+            } else {
+                seat.send_new_game(&msg).await
+            };
+            if let Err(f) = sent {
                 return Err(NotStarted::Ending(Ending::failure(
                     color,
                     game.name(color),

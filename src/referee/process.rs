@@ -144,6 +144,8 @@ pub struct BotProcess {
     /// where a fresh timer per move is an insert into and a removal from
     /// the runtime's timer wheel, each under its lock.
     read_timer: Option<Pin<Box<Sleep>>>,
+    /// Lines queued by [`BotProcess::queue_line`], each with its `\n`.
+    queued: String,
 }
 
 /// Writing to a closed pipe must be an error (EPIPE), not a SIGPIPE that
@@ -259,6 +261,7 @@ impl BotProcess {
             tree_checked_at: None,
             trace: None,
             read_timer: None,
+            queued: String::new(),
         })
     }
 
@@ -339,21 +342,36 @@ impl BotProcess {
     /// a copy), then flushes. A bot that does not read its input for
     /// `timeout` gets [`SendError::Timeout`]; after any error the input stays
     /// closed (a partial line cannot be taken back).
+    /// Queues `line` (without its `\n`) to be written just before the next
+    /// line sent, in the same write: a message that needs no answer and is
+    /// followed at once by another (the first mover's `new_game`, then its
+    /// first `turn`) then wakes the bot once, not twice.
+    pub fn queue_line(&mut self, line: &str) {
+        debug_assert!(
+            !line.contains('\n'),
+            "protocol lines must not contain newlines"
+        );
+        self.queued.push_str(line);
+        self.queued.push('\n');
+    }
+
     pub async fn send_line(&mut self, line: &str, timeout: Duration) -> Result<(), SendError> {
         let body = line.strip_suffix('\n').unwrap_or(line);
         debug_assert!(
             !body.contains('\n'),
             "protocol lines must not contain newlines"
         );
+        let queued = std::mem::take(&mut self.queued);
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| SendError::Closed("closed earlier".into()))?;
-        let data: std::borrow::Cow<[u8]> = if body.len() < line.len() {
+        let data: std::borrow::Cow<[u8]> = if queued.is_empty() && body.len() < line.len() {
             line.as_bytes().into()
         } else {
-            let mut data = Vec::with_capacity(line.len() + 1);
-            data.extend_from_slice(line.as_bytes());
+            let mut data = Vec::with_capacity(queued.len() + line.len() + 1);
+            data.extend_from_slice(queued.as_bytes());
+            data.extend_from_slice(body.as_bytes());
             data.push(b'\n');
             data.into()
         };
@@ -366,6 +384,9 @@ impl BotProcess {
             Err(e) => Ok(Err(e)),
         };
         if let Some(trace) = &mut self.trace {
+            for queued in queued.lines() {
+                trace.line(Direction::ToBot, queued.as_bytes());
+            }
             trace.line(Direction::ToBot, body.as_bytes());
         }
         match result {

@@ -257,6 +257,14 @@ impl Seat {
         send_line(process, &msg.to_line(), CONTROL_SEND_TIMEOUT).await
     }
 
+    /// [`Seat::send_new_game`] for the side that moves first: the line goes
+    /// out with its first `turn` (or whatever is sent next), in one write.
+    pub fn queue_new_game(&mut self, msg: &NewGameRef<'_>) -> Result<(), Failure> {
+        let process = self.running()?;
+        process.queue_line(msg.to_line().trim_end());
+        Ok(())
+    }
+
     /// [`Seat::send`] with a chosen timeout.
     pub async fn send_within(
         &mut self,
