@@ -364,20 +364,25 @@ async fn exiting_mid_game_is_a_crash_even_with_status_zero() {
     );
 }
 
-/// A line written after the answer, before the next turn, is seen as
-/// unasked at that turn, not taken as its answer (with moves read outside
-/// the runtime, the runtime's view of the pipe is no guide).
+/// A line written after the answer, while the opponent thinks (300 ms), is
+/// seen as unasked at the next turn, not taken as that turn's answer (the
+/// runtime's view of the pipe is no guide when moves are read outside it).
 #[tokio::test]
 async fn a_second_line_after_the_answer_is_a_protocol_error() {
-    let (bad, tag) = tagged("double_answer", &[]);
-    let records = bad_bot_loses_twice(bad, &tag, Color::White, 5000, "protocol_error").await;
-    for record in &records {
-        assert!(
-            record.message.contains("no answer was expected"),
-            "{}",
-            record.message
-        );
-    }
+    let (bad, bad_tag) = tagged("double_answer", &[]);
+    let (slow, slow_tag) = tagged("paced_bot", &["300"]);
+    let (mut white, mut black) = (seat(bad), seat(slow));
+    let record = play_bots(&mut white, &mut black, &config("double", 5000))
+        .await
+        .unwrap();
+    assert_eq!(record.reason.as_str(), "protocol_error", "{record:#?}");
+    assert_eq!(record.plies, 2, "caught at its second turn: {record:#?}");
+    assert!(
+        record.message.contains("no answer was expected"),
+        "{}",
+        record.message
+    );
+    assert_all_gone(&mut [&mut white, &mut black], &[&bad_tag, &slow_tag]).await;
 }
 
 #[tokio::test]

@@ -634,6 +634,9 @@ impl TurnText {
 async fn finish_seats(players: &mut [Player<'_>; 2], game_over: &RefereeMessage, failed: &[Color]) {
     for color in [Color::White, Color::Black] {
         if let Player::Bot(seat) = &mut players[color.index()] {
+            // What it wrote during the game belongs in the game's log (and
+            // the record names the log only if there is one).
+            seat.settle_log();
             let failed = failed.contains(&color);
             let timeout = if failed {
                 FAILED_SEND_TIMEOUT

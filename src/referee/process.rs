@@ -411,9 +411,15 @@ impl BotProcess {
     }
 
     /// [`BotProcess::read_line`] for a move, which the game waits for
-    /// alone: on a current-thread runtime the wait starts in `poll(2)`,
-    /// outside the runtime (see [`direct_io`] for why and when).
+    /// alone. It reads the pipe once first: a bot on the same CPU has often
+    /// answered before the turn's write returned (the write woke it and it
+    /// ran first), and then there is nothing to wait for. On a
+    /// current-thread runtime the wait starts in `poll(2)`, outside the
+    /// runtime (see [`direct_io`] for why and when). What the bot wrote to
+    /// stderr is logged when the wait sees it, or by
+    /// [`BotProcess::settle_stderr`] at the game's end.
     pub async fn read_answer(&mut self, deadline: Instant) -> ReadLine {
+        self.stdout.fill_now();
         if self.direct_wait {
             while self.exited_at.is_none() && !self.stdout.at_eof() {
                 if let Some(done) = self.stdout.take_buffered() {
@@ -423,8 +429,8 @@ impl BotProcess {
                     break;
                 };
                 if ready.stderr {
-                    // Logged before the answer is taken (the runtime would
-                    // run the drain task only after this one).
+                    // The drain task would run only after this one, and a
+                    // full pipe would block the bot on the clock.
                     self.drain_stderr_now();
                 }
                 if ready.stdout {
@@ -432,14 +438,18 @@ impl BotProcess {
                 }
             }
         }
-        let answer = self.read_line(deadline).await;
+        self.read_line(deadline).await
+    }
+
+    /// Logs what the bot has written to stderr and its drain has not taken
+    /// yet, so a game's record finds all of it in the game's log. Needed on
+    /// a current-thread runtime only, where moves read outside the runtime
+    /// can keep the drain task from running for a whole game; elsewhere the
+    /// drain runs beside the game.
+    pub fn settle_stderr(&self) {
         if self.direct_wait {
-            // The runtime may have woken this task for the answer before
-            // the drain for what came first on stderr (a bot slower than a
-            // direct wait): that is logged first here too.
             self.drain_stderr_now();
         }
-        answer
     }
 
     /// Logs what the bot's stderr pipe holds now (see

@@ -350,6 +350,14 @@ impl Seat {
         self.in_game = true;
     }
 
+    /// Logs what the bot wrote to stderr and was not logged yet (see
+    /// [`BotProcess::settle_stderr`]), before the game's record is made.
+    pub fn settle_log(&self) {
+        if let Some(process) = &self.process {
+            process.settle_stderr();
+        }
+    }
+
     /// Marks the game as properly ended: the process may be reused.
     pub fn finish_game(&mut self) {
         self.in_game = false;
