@@ -393,6 +393,30 @@ impl JournalEntry {
     }
 }
 
+/// The `id`, `round` and `pair` at the start of a `games.jsonl` line as
+/// [`JournalEntry::encode`] writes it (`{"id":7,"round":0,"pair":3,...`);
+/// `None` for any other shape (lines of older versions, or edited), which
+/// then need a full parse. A reader of every line saves a pass over each.
+pub fn place_prefix(line: &[u8]) -> Option<(u64, u64, u64)> {
+    let mut rest = line;
+    let mut field = |key: &[u8]| -> Option<u64> {
+        rest = rest.strip_prefix(key)?;
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let (number, after) = rest.split_at(digits);
+        rest = after.strip_prefix(b",")?;
+        // Empty, a leading zero or an overflow: not what encode writes.
+        if number.is_empty() || (number.len() > 1 && number[0] == b'0') {
+            return None;
+        }
+        std::str::from_utf8(number).ok()?.parse().ok()
+    };
+    Some((
+        field(b"{\"id\":")?,
+        field(b"\"round\":")?,
+        field(b"\"pair\":")?,
+    ))
+}
+
 /// The sending end of [`Journal::start_writer`].
 #[derive(Debug)]
 pub struct JournalWriter {
@@ -766,6 +790,28 @@ mod tests {
         assert_eq!(empty.jsonl, b"{\"id\":1,\"round\":0,\"pair\":0}\n");
         let err = JournalEntry::encode(&row(1), &["not", "an", "object"]).unwrap_err();
         assert!(err.to_string().contains("JSON object"), "{err}");
+    }
+
+    #[test]
+    fn the_place_is_read_from_the_start_of_an_encoded_line() {
+        let record = serde_json::json!({"moves": ["a1"]});
+        let entry = JournalEntry::encode(&row(7), &record).unwrap();
+        assert_eq!(place_prefix(&entry.jsonl), Some((7, 0, 3)));
+        for other in [
+            &br#"{"moves":["a1"],"id":7,"round":0,"pair":3}"#[..],
+            br#"{"id":7,"round":0,"pair":3}"#,
+            br#"{"id":07,"round":0,"pair":3,"x":1}"#,
+            br#"{"id":-7,"round":0,"pair":3,"x":1}"#,
+            br#"{"id":99999999999999999999,"round":0,"pair":3,"x":1}"#,
+            br#"{ "id":7,"round":0,"pair":3,"x":1}"#,
+        ] {
+            assert_eq!(
+                place_prefix(other),
+                None,
+                "{}",
+                String::from_utf8_lossy(other)
+            );
+        }
     }
 
     #[test]

@@ -26,7 +26,7 @@ use serde::Deserialize;
 use crate::referee::{GameRecord, GameRow};
 use crate::report::rating_input::RatingInput;
 use crate::tournament::games_reader::visit_games_csv;
-use crate::tournament::journal::write_atomically_with;
+use crate::tournament::journal::{place_prefix, write_atomically_with};
 use crate::tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
 use crate::tournament::{Manifest, Plan};
 use data::ReportData;
@@ -40,10 +40,11 @@ pub struct Source {
 }
 
 /// Where a `games.jsonl` line's game is in the schedule; the rest of the
-/// line is its [`GameRecord`]. The two are read in two passes over the line
-/// rather than as one struct with `#[serde(flatten)]`, which buffers every
-/// field as generic content first: about a quarter of a report's profile
-/// went to that.
+/// line is its [`GameRecord`]. Lines arena writes start with it, and it is
+/// read from there ([`place_prefix`]); other lines take a second pass over
+/// the line rather than one struct with `#[serde(flatten)]`, which buffers
+/// every field as generic content first: about a quarter of a report's
+/// profile went to that.
 #[derive(Deserialize)]
 struct SchedulePlace {
     id: u64,
@@ -211,9 +212,16 @@ fn visit_source(
             continue;
         }
         let not_a_record = || format!("{}: line {number}: not a game record", jsonl.display());
-        let place: SchedulePlace = serde_json::from_str(&line).with_context(not_a_record)?;
+        let (id, round, pair) = match place_prefix(line.as_bytes()) {
+            Some(place) => place,
+            None => {
+                let place: SchedulePlace =
+                    serde_json::from_str(&line).with_context(not_a_record)?;
+                (place.id, place.round, place.pair)
+            }
+        };
         let record: GameRecord = serde_json::from_str(&line).with_context(not_a_record)?;
-        let row = record.to_games_row(place.id, place.round, place.pair);
+        let row = record.to_games_row(id, round, pair);
         visit(row, Some(&record))?;
     }
 }

@@ -12,7 +12,8 @@
 
 use std::fmt::Write;
 
-use crate::games::{Position, Variant};
+use crate::games::quinque::CELLS as QUINQUE_CELLS;
+use crate::games::{geometry, Position, Variant};
 use crate::referee::GameRecord;
 
 /// Cell indices (row * cols + col) as one character each; boards have at most 64 cells.
@@ -41,30 +42,60 @@ pub const FIELDS: [&str; 18] = [
     "message",
 ];
 
-/// The content code of every cell of `pos`, by index, into `codes`
-/// (cleared first).
-pub fn cell_codes(pos: &Position, codes: &mut Vec<u8>) {
-    let cells = pos.variant().rows() as usize * pos.variant().cols() as usize;
-    codes.clear();
-    if let Some(s) = pos.qango() {
-        codes.extend((0..cells).map(|i| {
-            let bit = 1u64 << i;
-            if s.discs[0] & bit != 0 {
-                b'1'
-            } else if s.discs[1] & bit != 0 {
-                b'4'
-            } else {
-                b'0'
+/// A position's cells in a form that is cheap to compare from ply to ply
+/// (the report replays every move of every game): Qango's two bitboards,
+/// Quinque's signed stack heights.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cells {
+    Qango([u64; 2]),
+    Quinque([i8; QUINQUE_CELLS]),
+}
+
+impl Cells {
+    fn of(pos: &Position) -> Cells {
+        match (pos.qango(), pos.quinque()) {
+            (Some(q), _) => Cells::Qango(q.discs),
+            (None, Some(q)) => Cells::Quinque(q.stacks),
+            (None, None) => unreachable!("a position is of Qango or of Quinque"),
+        }
+    }
+
+    /// The cells that differ from `before`, each as its index character and
+    /// its new content code, in index order.
+    fn push_changes(&self, before: &Cells, out: &mut String) {
+        let mut push = |i: usize, code: u8| {
+            out.push(INDEX_ALPHABET[i] as char);
+            out.push(code as char);
+        };
+        match (self, before) {
+            (Cells::Qango(now), Cells::Qango(was)) => {
+                for i in geometry::bits((now[0] ^ was[0]) | (now[1] ^ was[1])) {
+                    let code = match (now[0] >> i & 1, now[1] >> i & 1) {
+                        (1, _) => b'1',
+                        (_, 1) => b'4',
+                        _ => b'0',
+                    };
+                    push(i, code);
+                }
             }
-        }));
-    } else if let Some(s) = pos.quinque() {
-        codes.extend(s.stacks.iter().map(|&h| match h {
-            0 => b'0',
-            h if h > 0 => b'0' + h.min(3) as u8,
-            h => b'3' + (-h).min(3) as u8,
-        }));
-    } else {
-        codes.resize(cells, b'0');
+            (Cells::Quinque(now), Cells::Quinque(was)) => {
+                for (i, (&h, &old)) in now.iter().zip(was).enumerate() {
+                    if h != old {
+                        push(i, stack_code(h));
+                    }
+                }
+            }
+            _ => unreachable!("one game's positions are of one kind"),
+        }
+    }
+}
+
+/// A Quinque stack's content code: `0` empty, `1`..`3` white, `4`..`6` black.
+fn stack_code(height: i8) -> u8 {
+    match height {
+        0 => b'0',
+        h if h > 0 => b'0' + h.min(3) as u8,
+        h => b'3' + (-h).min(3) as u8,
     }
 }
 
@@ -74,23 +105,17 @@ pub fn cell_codes(pos: &Position, codes: &mut Vec<u8>) {
 /// referee to say).
 pub fn push_diffs(out: &mut String, variant: &'static Variant, moves: &[String]) {
     let mut pos = Position::new(variant);
-    let (mut before, mut after) = (Vec::new(), Vec::new());
-    cell_codes(&pos, &mut before);
+    let mut before = Cells::of(&pos);
     for (ply, m) in moves.iter().enumerate() {
         if pos.play_str(m).is_err() {
             break;
         }
-        cell_codes(&pos, &mut after);
+        let after = Cells::of(&pos);
         if ply > 0 {
             out.push(' ');
         }
-        for (i, (&a, &b)) in after.iter().zip(&before).enumerate() {
-            if a != b {
-                out.push(INDEX_ALPHABET[i] as char);
-                out.push(a as char);
-            }
-        }
-        std::mem::swap(&mut before, &mut after);
+        after.push_changes(&before, out);
+        before = after;
     }
 }
 
