@@ -23,7 +23,10 @@
 //!    on tmpfs (`/dev/shm`), alternately: wall time divided by the plies of
 //!    all games, as a multiple of the raw pipe round trip (a short line to
 //!    `arena-echo` and back with blocking I/O, on the same CPU) measured
-//!    between the runs. `ARENA_BENCH_PLY_GAMES` (default 4,000, even) and
+//!    between the runs. The last step of each run, writing report.html
+//!    over all its games, is then timed again on its own and shown per ply
+//!    (it is part of the all-in figure). `ARENA_BENCH_PLY_GAMES` (default
+//!    4,000, even) and
 //!    `ARENA_BENCH_PLY_RUNS` (default 5 per place) change it;
 //!    `ARENA_BENCH_PIN=0` turns pinning off.
 
@@ -166,6 +169,7 @@ fn cost_per_ply(disk: &Path) {
     );
     let mut per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
     let mut cpu_per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
+    let mut report_per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
     for _ in 0..runs {
         for (place, (_, dir)) in places.iter().enumerate() {
             // The echo round trips run on a pinned thread, like the children.
@@ -187,6 +191,7 @@ fn cost_per_ply(disk: &Path) {
             let run = parent(&plan, dir);
             per_ply[place].push(run.wall / run.plies.max(1) as u32);
             cpu_per_ply[place].push(run.cpu / run.plies.max(1) as u32);
+            report_per_ply[place].push(run.report_pass / run.plies.max(1) as u32);
         }
     }
     drop(echo);
@@ -219,6 +224,14 @@ fn cost_per_ply(disk: &Path) {
             ratio(cpu),
         );
     }
+    for (place, (name, _)) in places.iter().enumerate() {
+        let report = median(&mut report_per_ply[place]);
+        println!(
+            "  of which report.html, {name}: {} per ply ({:.2}x the floor), timed again on its own",
+            micros(report),
+            ratio(report)
+        );
+    }
     println!(
         "  (wall time per ply; CPU: user + system time of arena and its bots per ply, which \
          other load on the CPU does not inflate)"
@@ -237,6 +250,9 @@ fn micros(d: Duration) -> String {
 
 struct Run {
     wall: Duration,
+    /// Writing report.html over the run's games, the run's last step,
+    /// timed again on its own.
+    report_pass: Duration,
     /// User + system time of the child and its bots.
     cpu: Duration,
     plies: u64,
@@ -268,10 +284,24 @@ fn parent(plan: &Plan, place: &Path) -> Run {
     let report = std::fs::read_to_string(dir.path().join("peak_rss_kib")).expect("child report");
     let (rows, plies) = games_and_plies(&out.join("games.csv"));
     assert_eq!(rows, plan.games, "games.csv must hold every game");
+    // The run's last step again, alone: report.html over all its games.
+    let pin = plan.pin;
+    let report_pass = std::thread::spawn(move || {
+        if pin {
+            pin_to_one_cpu();
+        }
+        let began = Instant::now();
+        arena::report::html::write_report(std::slice::from_ref(&out), &out).expect("report");
+        (began.elapsed(), out)
+    })
+    .join()
+    .expect("report thread");
+    let (report_pass, out) = report_pass;
     Run {
         wall,
         cpu,
         plies,
+        report_pass,
         peak_rss_kib: report.trim().parse().expect("a number"),
         log_files: std::fs::read_dir(out.join("logs")).map_or(0, |d| d.count()),
     }
