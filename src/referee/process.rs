@@ -337,11 +337,6 @@ impl BotProcess {
         &self.limits
     }
 
-    /// Writes `line` and a newline (unless `line` already ends with its
-    /// newline, as encoded messages do: then it is written as it is, without
-    /// a copy), then flushes. A bot that does not read its input for
-    /// `timeout` gets [`SendError::Timeout`]; after any error the input stays
-    /// closed (a partial line cannot be taken back).
     /// Queues `line` (without its `\n`) to be written just before the next
     /// line sent, in the same write: a message that needs no answer and is
     /// followed at once by another (the first mover's `new_game`, then its
@@ -355,6 +350,11 @@ impl BotProcess {
         self.queued.push('\n');
     }
 
+    /// Writes the queued lines, `line` and a newline (unless `line` already
+    /// ends with its newline, as encoded messages do: then, with nothing
+    /// queued, it is written as it is, without a copy). A bot that does not
+    /// read its input for `timeout` gets [`SendError::Timeout`]; after any
+    /// error the input stays closed (a partial line cannot be taken back).
     pub async fn send_line(&mut self, line: &str, timeout: Duration) -> Result<(), SendError> {
         let body = line.strip_suffix('\n').unwrap_or(line);
         debug_assert!(
