@@ -59,9 +59,12 @@ pub fn write_now(fd: BorrowedFd<'_>, data: &[u8]) -> std::io::Result<usize> {
         // SAFETY: `rest` is readable for its length and the descriptor is
         // borrowed, so open, for the call.
         let n = unsafe { libc::write(fd.as_raw_fd(), rest.as_ptr().cast(), rest.len()) };
-        if n >= 0 {
+        if n > 0 {
             written += n as usize;
             continue;
+        }
+        if n == 0 {
+            break; // Not for a pipe; but never a loop without progress.
         }
         let error = std::io::Error::last_os_error();
         match error.kind() {
