@@ -23,7 +23,9 @@
 //!    on tmpfs (`/dev/shm`), alternately: wall time divided by the plies of
 //!    all games, as a multiple of the raw pipe round trip (a short line to
 //!    `arena-echo` and back with blocking I/O, on the same CPU) measured
-//!    between the runs. The last step of each run, writing report.html
+//!    between the runs, and each run against the floor measured just
+//!    before it (the host's speed drifts in phases of minutes, which a
+//!    pooled floor mixes). The last step of each run, writing report.html
 //!    over all its games, is then timed again on its own and shown per ply
 //!    (it is part of the all-in figure). `ARENA_BENCH_PLY_GAMES` (default
 //!    4,000, even) and
@@ -170,18 +172,22 @@ fn cost_per_ply(disk: &Path) {
     let mut per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
     let mut cpu_per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
     let mut report_per_ply: Vec<Vec<Duration>> = vec![Vec::new(); places.len()];
+    let mut own_ratio: Vec<Vec<f64>> = vec![Vec::new(); places.len()];
     for _ in 0..runs {
         for (place, (_, dir)) in places.iter().enumerate() {
             // The echo round trips run on a pinned thread, like the children.
-            (echo, floor) = std::thread::spawn(move || {
+            let mut before = Vec::with_capacity(FLOOR_TRIPS);
+            (echo, before) = std::thread::spawn(move || {
                 if pin {
                     pin_to_one_cpu();
                 }
-                echo.round_trips(FLOOR_LINE, FLOOR_TRIPS, &mut floor);
-                (echo, floor)
+                echo.round_trips(FLOOR_LINE, FLOOR_TRIPS, &mut before);
+                (echo, before)
             })
             .join()
             .expect("floor thread");
+            floor.extend_from_slice(&before);
+            let floor_now = median(&mut before);
             let plan = Plan {
                 bots: 2,
                 games,
@@ -190,6 +196,10 @@ fn cost_per_ply(disk: &Path) {
             };
             let run = parent(&plan, dir);
             per_ply[place].push(run.wall / run.plies.max(1) as u32);
+            // The host's speed drifts between phases: each run's cost is
+            // also taken against the floor measured just before it.
+            own_ratio[place]
+                .push(per_ply[place].last().unwrap().as_secs_f64() / floor_now.as_secs_f64());
             cpu_per_ply[place].push(run.cpu / run.plies.max(1) as u32);
             report_per_ply[place].push(run.report_pass / run.plies.max(1) as u32);
         }
@@ -222,6 +232,19 @@ fn cost_per_ply(disk: &Path) {
             ratio(mid),
             micros(cpu),
             ratio(cpu),
+        );
+    }
+    for (place, (name, _)) in places.iter().enumerate() {
+        let ratios = &mut own_ratio[place];
+        ratios.sort_unstable_by(f64::total_cmp);
+        println!(
+            "  {name}, each run against the floor just before it: median {:.2}x (runs {})",
+            ratios[ratios.len() / 2],
+            ratios
+                .iter()
+                .map(|r| format!("{r:.2}x"))
+                .collect::<Vec<_>>()
+                .join(" ")
         );
     }
     for (place, (name, _)) in places.iter().enumerate() {
