@@ -311,17 +311,22 @@ impl StderrLog {
     /// two never read at once and the output stays in order. The drain
     /// carries on with the rest when it next runs.
     pub fn drain_now(&self, stderr: BorrowedFd<'_>) {
-        let mut chunk = [0u8; 4096];
+        // Not zeroed: this runs at the end of every game, mostly to find
+        // the pipe empty, and `read` only writes into it.
+        const CHUNK: usize = 4096;
+        let mut chunk = std::mem::MaybeUninit::<[u8; CHUNK]>::uninit();
         for _ in 0..16 {
             // SAFETY: `chunk` is writable for its length and the descriptor
             // is borrowed, so open, for the call.
-            let n =
-                unsafe { libc::read(stderr.as_raw_fd(), chunk.as_mut_ptr().cast(), chunk.len()) };
+            let n = unsafe { libc::read(stderr.as_raw_fd(), chunk.as_mut_ptr().cast(), CHUNK) };
             if n <= 0 {
                 // Empty (EAGAIN), closed, or an error: the drain sees to it.
                 return;
             }
-            self.sink.take(&chunk[..n as usize]);
+            // SAFETY: `read` wrote the first `n` (at most CHUNK) bytes.
+            let read =
+                unsafe { std::slice::from_raw_parts(chunk.as_ptr().cast::<u8>(), n as usize) };
+            self.sink.take(read);
         }
     }
 
