@@ -46,23 +46,19 @@ const QANGO_CELL_TEXT: [TextBuf<3>; 4] = [
 fn write_qango_state(s: &QangoState, rows: usize, cols: usize, out: &mut String) {
     let playable = s.geometry().playable;
     let mut board = TextBuf::<QANGO_BOARD_MAX>::default();
-    for i in 0..rows * cols {
-        match (i % cols, i) {
-            (0, 0) => board.push_str("["),
-            (0, _) => board.push_str("],["),
-            _ => board.push_str(","),
+    for row in 0..rows {
+        board.push_str(if row == 0 { "[" } else { "],[" });
+        for col in 0..cols {
+            if col > 0 {
+                board.push_ascii([b',']);
+            }
+            // Off the board 0, else white 1, black 2, empty 3 (a cell holds
+            // at most one disc), without a branch per case.
+            let i = row * cols + col;
+            let bit = |mask: u64| (mask >> i & 1) as usize;
+            let cell = bit(playable) * (3 - 2 * bit(s.discs[0]) - bit(s.discs[1]));
+            board.push_text(&QANGO_CELL_TEXT[cell]);
         }
-        let bit = 1u64 << i;
-        let cell = if playable & bit == 0 {
-            0
-        } else if s.discs[0] & bit != 0 {
-            1
-        } else if s.discs[1] & bit != 0 {
-            2
-        } else {
-            3
-        };
-        board.push_text(&QANGO_CELL_TEXT[cell]);
     }
     board.push_str("]],\"discs\":{\"black\":");
     board.append_to(out);
