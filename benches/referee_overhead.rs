@@ -27,7 +27,7 @@
 //! [`pin_to_one_cpu`]; `ARENA_BENCH_PIN=0` turns that off).
 //! The runtime is the current-thread one a tournament uses at `-j 1` (and
 //! `arena play` and `check-bot`), where moves are waited for in `poll(2)`
-//! ([`arena::referee::direct_wait`]); `ARENA_BENCH_RUNTIME=multi` measures
+//! ([`arena::referee::direct_io`]); `ARENA_BENCH_RUNTIME=multi` measures
 //! the multi-threaded runtime of `-j 2` and up instead.
 //!
 //! `ARENA_BENCH_ROUNDS` and `ARENA_BENCH_VARIANTS` (comma-separated ids)

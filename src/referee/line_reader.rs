@@ -165,14 +165,14 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 }
 
 impl<R: AsFd> LineReader<R> {
-    /// The descriptor read from, for [`super::direct_wait`].
+    /// The descriptor read from, for [`super::direct_io`].
     pub fn fd(&self) -> BorrowedFd<'_> {
         self.inner.as_fd()
     }
 
     /// [`LineReader::fill`] without the runtime: one nonblocking read
-    /// straight from the descriptor, for after [`super::direct_wait`] saw
-    /// it readable. `None` when nothing was there after all.
+    /// straight from the descriptor, which takes what is there now
+    /// ([`super::direct_io`]). `None` when nothing was there.
     pub fn fill_now(&mut self) -> Option<usize> {
         if self.eof {
             return Some(0);

@@ -1,4 +1,4 @@
-//! Which program each bot was: the SHA-256 of its program file (argv[0],
+//! Which program each bot was: the SHA-256 of its program file (`argv[0]`,
 //! resolved against the bot's directory or `PATH`) and of every other
 //! argument that names an existing regular file (so `python3 bot.py` hashes
 //! both the interpreter and the script). `tournament.json` records them; on
@@ -48,7 +48,7 @@ pub fn note_ready(identities: &mut [BotIdentity], seen: &[(String, Ready)]) -> b
     changed
 }
 
-/// The files of `bot`'s command line that exist as regular files: argv[0]
+/// The files of `bot`'s command line that exist as regular files: `argv[0]`
 /// through the bot's directory or `PATH`, the other arguments relative to
 /// the bot's directory. Shell command lines are not taken apart.
 pub fn program_files(bot: &BotSpec) -> Vec<PathBuf> {
