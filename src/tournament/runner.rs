@@ -168,14 +168,16 @@ pub async fn run_games(
             while running.len() < config.concurrency.max(1) {
                 let Some(game) = feed.next_game()? else { break };
                 let id = game.id;
-                let handle = running.spawn(play_one(
+                // Boxed: a game's future is several KiB, which spawning
+                // would otherwise copy through each of its layers.
+                let handle = running.spawn(Box::pin(play_one(
                     config.clone(),
                     game,
                     pool.clone(),
                     breaker.clone(),
                     log_dir.clone(),
                     streak.pause(),
-                ));
+                )));
                 task_games.insert(handle.id(), id);
             }
             if running.is_empty() {
