@@ -76,6 +76,24 @@ pub fn write_now(fd: BorrowedFd<'_>, data: &[u8]) -> std::io::Result<usize> {
     Ok(written)
 }
 
+/// One read of what `fd` holds now into `buf`, without waiting (the
+/// descriptor is nonblocking): `Ok(0)` at end of file, an error of kind
+/// `WouldBlock` when there is nothing yet. Interrupted reads are retried.
+pub fn read_now(fd: BorrowedFd<'_>, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        // SAFETY: `buf` is writable for its length and the descriptor is
+        // borrowed, so open, for the call.
+        let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+        if n >= 0 {
+            return Ok(n as usize);
+        }
+        let error = std::io::Error::last_os_error();
+        if error.kind() != std::io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
 /// Which of the bot's pipes have something to read (or are closed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ready {

@@ -17,7 +17,7 @@
 //! which either appends a chunk to the buffer or reads nothing, so a read
 //! interrupted by a timeout or `select!` loses no data.
 
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::fd::{AsFd, BorrowedFd};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::time::Instant;
@@ -177,32 +177,18 @@ impl<R: AsFd> LineReader<R> {
         if self.eof {
             return Some(0);
         }
-        loop {
-            // SAFETY: `chunk` is writable for its whole length, and the
-            // descriptor is open: it is borrowed from `inner`, owned here.
-            let n = unsafe {
-                libc::read(
-                    self.inner.as_fd().as_raw_fd(),
-                    self.chunk.as_mut_ptr().cast(),
-                    self.chunk.len(),
-                )
-            };
-            if n > 0 {
-                let n = n as usize;
+        match super::direct_io::read_now(self.inner.as_fd(), &mut self.chunk) {
+            Ok(0) => {}
+            Ok(n) => {
                 self.buf.extend_from_slice(&self.chunk[..n]);
                 return Some(n);
             }
-            if n < 0 {
-                match std::io::Error::last_os_error().kind() {
-                    std::io::ErrorKind::Interrupted => continue,
-                    std::io::ErrorKind::WouldBlock => return None,
-                    // As in `fill`: a broken pipe is a disconnected bot.
-                    _ => {}
-                }
-            }
-            self.eof = true;
-            return Some(0);
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return None,
+            // As in `fill`: a broken pipe is a disconnected bot.
+            Err(_) => {}
         }
+        self.eof = true;
+        Some(0)
     }
 }
 

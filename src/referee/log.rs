@@ -21,7 +21,7 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::os::fd::{AsRawFd, BorrowedFd};
+use std::os::fd::BorrowedFd;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -311,22 +311,13 @@ impl StderrLog {
     /// two never read at once and the output stays in order. The drain
     /// carries on with the rest when it next runs.
     pub fn drain_now(&self, stderr: BorrowedFd<'_>) {
-        // Not zeroed: this runs at the end of every game, mostly to find
-        // the pipe empty, and `read` only writes into it.
-        const CHUNK: usize = 4096;
-        let mut chunk = std::mem::MaybeUninit::<[u8; CHUNK]>::uninit();
+        let mut chunk = [0u8; 4096];
         for _ in 0..16 {
-            // SAFETY: `chunk` is writable for its length and the descriptor
-            // is borrowed, so open, for the call.
-            let n = unsafe { libc::read(stderr.as_raw_fd(), chunk.as_mut_ptr().cast(), CHUNK) };
-            if n <= 0 {
-                // Empty (EAGAIN), closed, or an error: the drain sees to it.
-                return;
+            match super::direct_io::read_now(stderr, &mut chunk) {
+                Ok(n) if n > 0 => self.sink.take(&chunk[..n]),
+                // Empty, closed, or an error: the drain sees to it.
+                _ => return,
             }
-            // SAFETY: `read` wrote the first `n` (at most CHUNK) bytes.
-            let read =
-                unsafe { std::slice::from_raw_parts(chunk.as_ptr().cast::<u8>(), n as usize) };
-            self.sink.take(read);
         }
     }
 
@@ -388,7 +379,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread")]
     async fn drain_now_logs_what_is_in_the_pipe_before_the_task_runs() {
-        use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+        use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bot.log");
         let mut fds = [0; 2];
