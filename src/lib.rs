@@ -1,26 +1,30 @@
 //! arena: a referee and tournament runner for Qango and Quinque bots.
 //!
-//! Modules follow the data, and each imports only from the ones before it:
-//! - [`games`]: the rules engine (variants as tables, pure move/outcome functions,
-//!   the one game result and rule-reason types).
-//! - [`stats`]: pure arithmetic on game results (ratings, intervals, sequential
-//!   tests); it needs only [`games`]' result type, so the tournament's SPRT
-//!   stopping rule and the reports can both use it.
-//! - [`protocol`]: the line-JSON messages exchanged with bots.
-//! - [`referee`]: bot processes, clocks, playing one game, and the game's
-//!   record and `games.csv` row.
-//! - [`tournament`]: schedule, runner and the on-disk journal; it reports what
-//!   happens through the `RunOutput` trait and returns how a run ended as data.
-//! - [`report`]: ratings and CSV files computed from the journal's rows.
-//! - [`cli`]: the command-line front end: the terminal output, exit codes.
+//! The workspace's crates are the layers, each depending only on the ones
+//! before it (the compiler enforces it):
+//! - `arena-files` (`crates/files`): atomic writes, UTC times, SHA-256.
+//! - `arena-rules` (`crates/rules`): the rules engine ([`games`]) and the
+//!   protocol messages ([`protocol`]). The reference engine bot uses this
+//!   crate alone.
+//! - `arena-stats` (`crates/stats`, [`stats`]): pure arithmetic on game
+//!   results: ratings, intervals, pairs, the SPRT.
+//! - `arena-referee` (`crates/referee`, [`referee`]): bot processes, clocks,
+//!   playing one game, the game's record and `games.csv` row.
+//! - `arena-tournament` (`crates/tournament`, [`tournament`]): settings,
+//!   schedule, runner and the on-disk journal; it reports what happens
+//!   through the `RunOutput` trait and returns how a run ended as data.
+//! - `arena-report` (`crates/report`, [`report`]): standings, CSV tables and
+//!   report.html.
+//! - this crate, `arena`: the command line ([`cli`]) and the binaries.
 //!
-//! Checked with `grep -rhoE "crate::(games|protocol|...)" src/MODULE`: no
-//! module names one later in this list.
+//! The lower crates are re-exported here under their layer's name, so the
+//! command line and the tests name everything as `arena::LAYER::...`.
 
 pub mod cli;
-pub mod games;
-pub mod protocol;
-pub mod referee;
-pub mod report;
-pub mod stats;
-pub mod tournament;
+
+pub use arena_files as files;
+pub use arena_referee as referee;
+pub use arena_report as report;
+pub use arena_rules::{games, protocol};
+pub use arena_stats as stats;
+pub use arena_tournament as tournament;

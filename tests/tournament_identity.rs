@@ -27,7 +27,7 @@ fn a_changed_script_is_warned_about_on_resume() {
     let bytes = std::fs::read(&script).unwrap();
     assert!(
         files.iter().any(|f| f["path"] == script.to_str().unwrap()
-            && f["sha256"] == arena::tournament::openings::sha256_hex(&bytes)),
+            && f["sha256"] == arena::files::sha256_hex(&bytes)),
         "{files:?}"
     );
     assert!(

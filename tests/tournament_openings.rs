@@ -81,7 +81,7 @@ fn a_tournament_cycles_through_the_suite_and_resumes_with_the_same_openings() {
     // sha256sum of the file as written above.
     assert_eq!(
         stored["sha256"],
-        arena::tournament::openings::sha256_hex(b"a1 b2 # first\nc3 d4\n")
+        arena::files::sha256_hex(b"a1 b2 # first\nc3 d4\n")
     );
 
     // The suite changes after the run started: a resume keeps the stored

@@ -10,25 +10,41 @@
 //! cargo run --release -p arena-engine --example vs_greedy -- --depth 2 --movetime 0
 //! ```
 
+use arena_engine::flags;
 use arena_engine::matchplay::{print_matches, Player};
-use clap::Parser;
 
-#[derive(Parser, Debug)]
+const HELP: &str = "vs_greedy [--games N] [--depth N] [--movetime MS] [--variants A,B] [--seed S]
+  --games      games per variant, rounded up to an even number [default: 100]
+  --depth      engine depth limit [default: none, time only]
+  --movetime   engine time per move in ms; 0 = no time limit [default: 100]
+  --variants   comma-separated variant ids [default: qango6,qango7,qango7plus,quinque]
+  --seed       [default: 1]";
+
 struct Args {
-    /// Games per variant (rounded up to an even number: colour-swapped pairs).
-    #[arg(long, default_value_t = 100)]
     games: u32,
-    /// Engine depth limit (default: none, time only).
-    #[arg(long)]
     depth: Option<u32>,
-    /// Engine time per move in ms (default 100, the bot's default; 0 = no time limit).
-    #[arg(long, default_value_t = 100)]
     movetime: u64,
-    /// Comma-separated variant ids.
-    #[arg(long, default_value = "qango6,qango7,qango7plus,quinque")]
     variants: String,
-    #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+impl Args {
+    fn parse() -> Args {
+        let mut flags = flags::from_env("vs_greedy", HELP);
+        let args = (|| {
+            Ok::<_, String>(Args {
+                games: flags.number("games", 1, u32::MAX)?.unwrap_or(100),
+                depth: flags.number("depth", 1, 64)?,
+                movetime: flags.number("movetime", 0, u64::MAX)?.unwrap_or(100),
+                variants: flags
+                    .text("variants")
+                    .unwrap_or_else(|| "qango6,qango7,qango7plus,quinque".into()),
+                seed: flags.number("seed", 0, u64::MAX)?.unwrap_or(1),
+            })
+        })();
+        args.and_then(|args| flags.finish().map(|()| args))
+            .unwrap_or_else(|message| flags::exit_with("vs_greedy", &message))
+    }
 }
 
 fn main() -> anyhow::Result<()> {

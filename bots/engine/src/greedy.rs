@@ -6,7 +6,7 @@
 //! blocking moves when there is one threat). It works on any variant through
 //! [`Position`], so it plays by the referee's rules.
 
-use arena::games::{Move, Position};
+use arena_rules::games::{Move, Position};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -47,7 +47,7 @@ pub fn has_winning_move(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena::games::Variant;
+    use arena_rules::games::Variant;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 

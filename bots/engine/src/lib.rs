@@ -1,7 +1,7 @@
 //! arena-engine: the reference alpha-beta bot for arena.
 //!
 //! The bot rebuilds every position from the move history with the same rules
-//! engine the referee uses ([`arena::games`]), so it can never disagree with
+//! engine the referee uses ([`arena_rules::games`]), so it can never disagree with
 //! the referee about what is legal. Modules:
 //! - [`session`]: the protocol loop (stdin/stdout lines, one game after another).
 //! - [`budget`]: how much of the clock one move may use.
@@ -14,8 +14,10 @@
 //! - [`greedy`]: the one-ply baseline player used to measure strength.
 //! - [`matchplay`]: in-process games and colour-swapped matches between players.
 //! - [`rating`]: match statistics (Elo with a 95% interval, LOS) for the harness.
+//! - [`flags`]: the engine's and the examples' `--name VALUE` flags.
 
 pub mod budget;
+pub mod flags;
 pub mod greedy;
 pub mod matchplay;
 pub mod negamax;

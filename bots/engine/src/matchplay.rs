@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use arena::games::{Color, Position, Variant};
+use arena_rules::games::{Color, Position, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

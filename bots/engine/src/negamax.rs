@@ -8,7 +8,7 @@
 
 use std::cmp::Reverse;
 
-use arena::games::Move;
+use arena_rules::games::Move;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -291,7 +291,7 @@ impl<P: Searchable> Searcher<'_, P> {
 mod tests {
     use super::*;
     use crate::search::{mix, WIN};
-    use arena::games::{Cell, Position, Variant};
+    use arena_rules::games::{Cell, Position, Variant};
     use rand::{Rng, SeedableRng};
 
     /// Tic-tac-toe: small enough to solve by brute force, so the search's

@@ -12,9 +12,9 @@
 //! The evaluation counts open patterns (only one side's discs), weighted by
 //! how many discs they still need.
 
-use arena::games::geometry::{bits, Geometry};
-use arena::games::variant::QANGO_MAX_DISCS;
-use arena::games::{Cell, Move, QangoState};
+use arena_rules::games::geometry::{bits, Geometry};
+use arena_rules::games::variant::QANGO_MAX_DISCS;
+use arena_rules::games::{Cell, Move, QangoState};
 
 use crate::negamax::{Node, Root, Searchable};
 use crate::search::{mix, WIN};
@@ -215,7 +215,7 @@ mod tests {
     use super::*;
     use crate::negamax::search;
     use crate::search::Timer;
-    use arena::games::{Position, Variant};
+    use arena_rules::games::{Position, Variant};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

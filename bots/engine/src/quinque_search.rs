@@ -11,8 +11,8 @@
 //! Material (supply plus stones on the board) and doubles (which capture) add
 //! to it.
 
-use arena::games::quinque::{lines, CELLS, SIZE};
-use arena::games::{Color, Move, QuinqueMove, QuinqueState};
+use arena_rules::games::quinque::{lines, CELLS, SIZE};
+use arena_rules::games::{Color, Move, QuinqueMove, QuinqueState};
 
 use crate::negamax::{Node, Root, Searchable};
 use crate::search::{mix, WIN};
@@ -310,7 +310,7 @@ impl Searchable for QuinqueState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena::games::RuleReason;
+    use arena_rules::games::RuleReason;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

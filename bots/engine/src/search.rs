@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use arena::games::{Move, Position};
+use arena_rules::games::{Move, Position};
 
 use crate::negamax::search;
 

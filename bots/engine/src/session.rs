@@ -8,8 +8,8 @@
 use std::io::{BufRead, Write};
 
 use anyhow::Context;
-use arena::games::{Color, Position, Variant};
-use arena::protocol::{
+use arena_rules::games::{Color, Position, Variant};
+use arena_rules::protocol::{
     decode_referee_line, BotMessage, BotMove, ProtocolError, Ready, RefereeMessage, TimeControl,
     Turn, PROTOCOL_VERSION,
 };

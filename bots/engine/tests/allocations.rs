@@ -6,8 +6,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use arena::games::{Position, Variant};
 use arena_engine::search::{choose_move, Limits};
+use arena_rules::games::{Position, Variant};
 
 struct Counting;
 

@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use arena::games::{Position, Variant};
 use arena_engine::matchplay::{play_match, print_matches, EngineUse, Player};
 use arena_engine::rating::Tally;
 use arena_engine::search::{choose_move, Limits};
+use arena_rules::games::{Position, Variant};
 
 const DEPTH_2: Limits = Limits {
     max_depth: 2,

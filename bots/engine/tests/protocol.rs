@@ -5,7 +5,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
-use arena::games::{Position, Variant};
+use arena_rules::games::{Position, Variant};
 use serde_json::{json, Value};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_arena-engine");

@@ -2,9 +2,9 @@
 //! double threat that wins in 3 plies. Every claim is checked by brute force
 //! on the rules engine, not by trusting the search's own score.
 
-use arena::games::{Color, Position, Variant};
 use arena_engine::greedy::has_winning_move;
 use arena_engine::search::{choose_move, Limits, WIN};
+use arena_rules::games::{Color, Position, Variant};
 
 fn position(variant: &str, history: &[&str]) -> Position {
     let mut pos = Position::new(Variant::by_id(variant).expect("known variant"));

@@ -1,0 +1,99 @@
+//! The referee: starting and supervising bot processes, clocks, and playing
+//! one game between two players.
+//!
+//! - [`game`]: [`play_game`] / [`play_bots`], one game from handshake to
+//!   `game_over`, producing a [`GameRecord`] ([`record`]).
+//! - [`row`]: [`GameRow`], a record's line in `games.csv` (the tournament
+//!   journal writes rows, the report reads them).
+//! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
+//!   failures, restart after failure) and [`BotPool`] of idle bots.
+//! - [`human`]: a person playing at the terminal.
+//! - [`local`]: players inside the referee ([`RandomPlayer`]).
+//! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
+//! - [`process`]: [`BotProcess`], one running bot in its own process group.
+//! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
+//! - [`direct_io`]: a move's pipe I/O in plain system calls, without the
+//!   runtime's costs (waiting in `poll(2)` on a current-thread runtime).
+//! - [`lines`]: `turn` and `new_game` encoded from borrowed game data.
+//! - [`log`]: the bot's stderr drained into a capped log file.
+//! - [`limits`]: rlimits and the rest of the child's setup before exec; the
+//!   CPU time of a bot's process tree.
+//! - [`sandbox`]: [`Sandbox`], the bot's argv wrapped in bubblewrap.
+//! - [`referee_failure`]: [`RefereeFailure`], a failure of the referee or
+//!   the machine (never a game result), and which start failures are whose.
+//! - [`exit`]: how a process ended and which game-end reason that is.
+//! - [`clock`]: time controls and the game clock.
+//! - [`command_line`]: splitting a typed command line into argv.
+//!
+//! Playing games from a pool of bots (what a tournament does):
+//!
+//! ```no_run
+//! use std::sync::{Arc, Mutex};
+//! use arena_rules::games::Variant;
+//! use arena_rules::protocol::TimeControl;
+//! use arena_referee::{play_bots, read_bots_file, BotPool, GameConfig, SpawnOptions};
+//!
+//! # async fn demo() -> anyhow::Result<()> {
+//! let bots = read_bots_file("bots.toml".as_ref())?;
+//! let pool = Arc::new(Mutex::new(BotPool::new(SpawnOptions::default())));
+//! let (mut white, mut black) = {
+//!     let mut pool = pool.lock().unwrap();
+//!     (pool.checkout(&bots[0]), pool.checkout(&bots[1]))
+//! };
+//! let mut config = GameConfig::new("g1", Variant::by_id("qango6").unwrap(),
+//!     TimeControl::PerMove { move_ms: 1000 });
+//! config.opening = vec!["c3".into()];
+//! config.log_dir = Some("arena-out/logs".into());
+//! let record = play_bots(&mut white, &mut black, &config).await?;
+//! println!("{} {} {}", record.result.as_str(), record.reason, record.message);
+//! let row = record.to_games_row(0, 0, 0); // games.csv
+//! # let _ = row;
+//! {
+//!     let mut pool = pool.lock().unwrap();
+//!     // Kept running for its next game unless it failed; a pool with an
+//!     // idle cap hands back the seats it evicts, to be shut down.
+//!     assert!(pool.checkin(white).is_empty());
+//!     assert!(pool.checkin(black).is_empty());
+//! }
+//! // At the end: quit every idle bot (dropping a pool also kills them).
+//! let mut pool = Arc::try_unwrap(pool).unwrap().into_inner().unwrap();
+//! pool.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+pub mod clock;
+pub mod command_line;
+pub mod direct_io;
+pub mod exit;
+pub mod game;
+pub mod human;
+pub mod limits;
+pub mod line_reader;
+pub mod lines;
+pub mod local;
+pub mod log;
+pub mod process;
+pub mod record;
+pub mod referee_failure;
+pub mod row;
+pub mod sandbox;
+pub mod seat;
+pub mod spec;
+pub mod trace;
+
+pub use clock::{
+    format_time_control, parse_time_control, Clock, Flagged, TimeControl, DEFAULT_GRACE,
+};
+pub use exit::ExitInfo;
+pub use game::{play_bots, play_game, GameConfig, GameEvent, Player};
+pub use human::Human;
+pub use line_reader::{ReadLine, DEFAULT_MAX_LINE};
+pub use local::{LocalPlayer, RandomPlayer};
+pub use log::DEFAULT_LOG_CAP;
+pub use process::{BotProcess, SendError, SpawnError, SpawnOptions};
+pub use record::GameRecord;
+pub use referee_failure::{FailureKind, RefereeFailure, RepeatedFailure};
+pub use row::GameRow;
+pub use sandbox::Sandbox;
+pub use seat::{BotPool, Failure, Seat};
+pub use spec::{read_bots_file, BotSpec, Limits};

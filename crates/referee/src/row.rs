@@ -1,0 +1,79 @@
+//! One row of `games.csv`: the flat, plot-friendly record of a finished game,
+//! and the journal line a tournament appends as each game ends.
+//!
+//! It lives next to [`super::GameRecord`] (which makes it) so that the
+//! tournament writes and the report reads rows without either depending on
+//! the other. The column order is the public format.
+
+use serde::{Deserialize, Serialize};
+
+use arena_rules::games::GameResult;
+use arena_rules::protocol::Reason;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// Game number in the schedule, 0-based, unique within a tournament.
+    pub id: u64,
+    /// Round-robin cycle the game belongs to, 0-based.
+    pub round: u64,
+    /// Game-pair id: the two games of a pair share an opening and swap colours.
+    pub pair: u64,
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    /// Opening moves forced before the bots play, space separated (may be empty).
+    pub opening: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: GameResult,
+    /// Why the game ended: a win pattern (`group`, `square`, `line`), `full`,
+    /// `no_moves`, or a failure (`timeout`, `illegal_move`, `crash`, ...).
+    pub reason: Reason,
+    pub plies: u32,
+    pub white_time_ms: u64,
+    pub black_time_ms: u64,
+    /// When the game ended, UTC, RFC 3339 to the second
+    /// (`2026-12-01T00:23:28Z`). Empty in rows of files written before the
+    /// column existed (a resume pads those rows, see
+    /// `tournament::journal`), so readers accept files without it.
+    #[serde(default)]
+    pub ended_utc: String,
+    /// Each side's time control in the command-line spelling (`per-move=200`,
+    /// `5+0.05`): they differ when a bot has time odds. Empty in rows of
+    /// files written before the columns existed (padded like `ended_utc`).
+    #[serde(default)]
+    pub white_tc: String,
+    #[serde(default)]
+    pub black_tc: String,
+}
+
+/// A `qango6` game between `white` and `black` with `result`, ended by a
+/// `group` after 20 plies, no opening and no clock time: the columns the
+/// statistics and standings read are the arguments, the rest are plausible
+/// fillers. For unit tests that need rows without playing games (of this
+/// crate, and of the crates above with the `testing` feature).
+#[cfg(any(test, feature = "testing"))]
+pub fn row_with_result(
+    id: u64,
+    pair: u64,
+    white: &str,
+    black: &str,
+    result: GameResult,
+) -> GameRow {
+    GameRow {
+        id,
+        round: 0,
+        pair,
+        variant: "qango6".into(),
+        white: white.into(),
+        black: black.into(),
+        opening: String::new(),
+        result,
+        reason: arena_rules::games::RuleReason::Group.into(),
+        plies: 20,
+        white_time_ms: 0,
+        black_time_ms: 0,
+        ended_utc: String::new(),
+        white_tc: String::new(),
+        black_tc: String::new(),
+    }
+}

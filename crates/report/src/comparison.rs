@@ -1,0 +1,318 @@
+//! Who scored what against whom, and who lost how: the crosstable and the
+//! failure summary of a set of games, as data (for the terminal, the CSV
+//! files and any other report).
+//!
+//! - [`Crosstable`]: per ordered pair of bots that met, the row bot's wins,
+//!   draws and losses against the column bot (both colours together), in the
+//!   standings order. `crosstable.csv` holds it in long form, one line per
+//!   (bot, opponent) that met, both directions, so a pivot gives the square
+//!   table: `variant,bot,opponent,games,wins,draws,losses,points,score_pct`,
+//!   rows in standings order of `bot`, then of `opponent`, one block per fit
+//!   (`variant`: see [`super::rating`]).
+//! - [`LostBy`]: per bot, games lost by each [`FailureReason`] (the failing
+//!   bot is always the loser). Its columns come from [`FailureReason::ALL`],
+//!   so a new reason is a new column (`lost_<reason>`) by itself.
+
+use serde::ser::{Serialize, SerializeTuple, Serializer};
+
+use arena_rules::protocol::{FailureReason, Reason};
+use arena_stats::{GameResult, PairCounts};
+
+use super::standings::rounded;
+
+/// Number of failure reasons: the width of [`LostBy`].
+pub const FAILURE_KINDS: usize = FailureReason::ALL.len();
+
+/// Games one bot lost, per failure reason (in the order of
+/// [`FailureReason::ALL`]). Serialises as that many plain numbers, so it can
+/// sit in a CSV row under [`lost_by_columns`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LostBy(pub [u64; FAILURE_KINDS]);
+
+impl LostBy {
+    pub fn get(&self, reason: FailureReason) -> u64 {
+        self.0[failure_index(reason)]
+    }
+
+    /// Counts a game this bot lost by `reason`.
+    pub fn add(&mut self, reason: FailureReason) {
+        self.0[failure_index(reason)] += 1;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    /// `timeout 2, crash 1` for the reasons that occurred (empty if none).
+    pub fn text(&self) -> String {
+        FailureReason::ALL
+            .iter()
+            .filter(|&&r| self.get(r) > 0)
+            .map(|&r| format!("{r} {}", self.get(r)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl Serialize for LostBy {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut tuple = serializer.serialize_tuple(FAILURE_KINDS)?;
+        for count in &self.0 {
+            tuple.serialize_element(count)?;
+        }
+        tuple.end()
+    }
+}
+
+fn failure_index(reason: FailureReason) -> usize {
+    FailureReason::ALL
+        .iter()
+        .position(|&r| r == reason)
+        .expect("FailureReason::ALL lists every reason")
+}
+
+/// The CSV column names of [`LostBy`]: `lost_timeout`, `lost_crash`, ...
+pub fn lost_by_columns() -> Vec<String> {
+    FailureReason::ALL
+        .iter()
+        .map(|r| format!("lost_{r}"))
+        .collect()
+}
+
+/// The bot that lost a game ended by a failure, as `true` for white; `None`
+/// for a game ended by the rules (or a drawn one, which no failure gives).
+pub fn failing_side(result: GameResult, reason: Reason) -> Option<(bool, FailureReason)> {
+    let failure = reason.failure()?;
+    match result {
+        GameResult::WhiteWins => Some((false, failure)),
+        GameResult::BlackWins => Some((true, failure)),
+        GameResult::Draw => None,
+    }
+}
+
+/// Wins, draws and losses of one bot against another, both colours.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points times two (a draw is one), to stay exact.
+    pub fn half_points(&self) -> u64 {
+        2 * self.wins + self.draws
+    }
+
+    /// `2.5` or `3`.
+    pub fn points_text(&self) -> String {
+        let half = self.half_points();
+        if half.is_multiple_of(2) {
+            format!("{}", half / 2)
+        } else {
+            format!("{}.5", half / 2)
+        }
+    }
+}
+
+/// The bot × bot table of results, in standings order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Crosstable {
+    /// Names in standings order.
+    pub bots: Vec<String>,
+    /// `cells[i][j]`: bot `i`'s results against bot `j` (positions in
+    /// `bots`); `None` where they did not meet (and on the diagonal).
+    pub cells: Vec<Vec<Option<Wdl>>>,
+}
+
+/// The header of `crosstable.csv`, in the field order of [`CrosstableRow`].
+pub const CROSSTABLE_COLUMNS: [&str; 9] = [
+    "variant",
+    "bot",
+    "opponent",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "points",
+    "score_pct",
+];
+
+/// One line of `crosstable.csv`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CrosstableRow {
+    pub bot: String,
+    pub opponent: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub points: f64,
+    #[serde(serialize_with = "rounded::dp2")]
+    pub score_pct: f64,
+}
+
+impl Crosstable {
+    /// The crosstable of `counts` (bots by index, names in `bots`), in the
+    /// order `order` (indices, best first).
+    pub fn new(bots: &[String], counts: &PairCounts, order: &[usize]) -> Crosstable {
+        let cell = |a: usize, b: usize| {
+            let [a_white_wins, a_white_draws, a_white_losses] = counts.get(a, b);
+            let [b_white_wins, b_white_draws, b_white_losses] = counts.get(b, a);
+            let wdl = Wdl {
+                wins: (a_white_wins + b_white_losses) as u64,
+                draws: (a_white_draws + b_white_draws) as u64,
+                losses: (a_white_losses + b_white_wins) as u64,
+            };
+            (a != b && wdl.games() > 0).then_some(wdl)
+        };
+        Crosstable {
+            bots: order.iter().map(|&i| bots[i].clone()).collect(),
+            cells: order
+                .iter()
+                .map(|&a| order.iter().map(|&b| cell(a, b)).collect())
+                .collect(),
+        }
+    }
+
+    /// The lines of `crosstable.csv`.
+    pub fn rows(&self) -> Vec<CrosstableRow> {
+        let mut rows = Vec::new();
+        for (i, line) in self.cells.iter().enumerate() {
+            for (j, cell) in line.iter().enumerate() {
+                let Some(wdl) = cell else { continue };
+                rows.push(CrosstableRow {
+                    bot: self.bots[i].clone(),
+                    opponent: self.bots[j].clone(),
+                    games: wdl.games(),
+                    wins: wdl.wins,
+                    draws: wdl.draws,
+                    losses: wdl.losses,
+                    points: wdl.half_points() as f64 / 2.0,
+                    score_pct: 50.0 * wdl.half_points() as f64 / wdl.games() as f64,
+                });
+            }
+        }
+        rows
+    }
+
+    /// The table for the terminal: one line per bot in standings order, one
+    /// column per opponent (numbered by rank), cells `points/games W-D-L`.
+    pub fn render_table(&self) -> String {
+        let mut header = vec!["#".to_string(), "Bot".to_string()];
+        header.extend((1..=self.bots.len()).map(|rank| rank.to_string()));
+        let mut lines = vec![header];
+        for (i, line) in self.cells.iter().enumerate() {
+            let mut fields = vec![(i + 1).to_string(), self.bots[i].clone()];
+            fields.extend(line.iter().enumerate().map(|(j, cell)| match cell {
+                Some(w) => format!(
+                    "{}/{} {}-{}-{}",
+                    w.points_text(),
+                    w.games(),
+                    w.wins,
+                    w.draws,
+                    w.losses
+                ),
+                None if i == j => "x".to_string(),
+                None => "-".to_string(),
+            }));
+            lines.push(fields);
+        }
+        render_aligned(&lines, &[1])
+    }
+}
+
+/// The failure summary for the terminal: `bot  timeout 2, crash 1` per bot
+/// that lost any game by a failure, in the order given; empty when none did.
+pub fn render_failures(bots: &[(String, LostBy)]) -> String {
+    let failing: Vec<&(String, LostBy)> = bots.iter().filter(|(_, l)| l.total() > 0).collect();
+    if failing.is_empty() {
+        return String::new();
+    }
+    let width = failing
+        .iter()
+        .map(|(name, _)| name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::from("Games lost by failures:\n");
+    for (name, lost) in failing {
+        let pad = width - name.chars().count();
+        out.push_str(&format!(
+            "  {name}{}  {} ({})\n",
+            " ".repeat(pad),
+            lost.total(),
+            lost.text()
+        ));
+    }
+    out
+}
+
+/// Aligned columns separated by two spaces; the columns in `left` read
+/// left-aligned (names), the others right-aligned (numbers).
+pub(crate) fn render_aligned(lines: &[Vec<String>], left: &[usize]) -> String {
+    let columns = lines.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0; columns];
+    for line in lines {
+        for (w, c) in widths.iter_mut().zip(line) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for line in lines {
+        let mut text = String::new();
+        for (col, field) in line.iter().enumerate() {
+            let pad = " ".repeat(widths[col] - field.chars().count());
+            if col > 0 {
+                text.push_str("  ");
+            }
+            if left.contains(&col) {
+                text.push_str(field);
+                text.push_str(&pad);
+            } else {
+                text.push_str(&pad);
+                text.push_str(field);
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lost_by_columns_follow_the_failure_reasons() {
+        let columns = lost_by_columns();
+        assert_eq!(columns.len(), FailureReason::ALL.len());
+        assert_eq!(columns[0], "lost_timeout");
+        assert!(columns.contains(&"lost_illegal_move".to_string()));
+        let mut lost = LostBy::default();
+        lost.add(FailureReason::Crash);
+        lost.add(FailureReason::Crash);
+        lost.add(FailureReason::Timeout);
+        assert_eq!(lost.text(), "timeout 1, crash 2");
+        assert_eq!(lost.total(), 3);
+    }
+
+    #[test]
+    fn the_failing_side_is_the_loser() {
+        let timeout = Reason::Failure(FailureReason::Timeout);
+        assert_eq!(
+            failing_side(GameResult::WhiteWins, timeout),
+            Some((false, FailureReason::Timeout))
+        );
+        assert_eq!(
+            failing_side(GameResult::BlackWins, timeout),
+            Some((true, FailureReason::Timeout))
+        );
+        let group = Reason::Rule(arena_rules::games::RuleReason::Group);
+        assert_eq!(failing_side(GameResult::WhiteWins, group), None);
+    }
+}

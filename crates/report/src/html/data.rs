@@ -1,0 +1,521 @@
+//! The numbers behind each section of `report.html`, accumulated one game at
+//! a time (so 100,000 games take the memory of their aggregates, not of the
+//! games): crosstable, failures per bot (with the games each number counts),
+//! first-player advantage, game lengths, move times against the limit,
+//! rating progression at checkpoints, and the SPRT's LLR path.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use crate::standings::Standings;
+use arena_referee::{GameRecord, GameRow};
+use arena_rules::games::GameResult;
+use arena_rules::protocol::{FailureReason, Reason, TimeControl};
+use arena_stats::{PairCounts, Pentanomial, Sprt};
+use arena_tournament::sprt::GamePairs;
+
+/// How many rating checkpoints the progression section computes, at most.
+pub const CHECKPOINTS: u64 = 50;
+/// Points of the LLR path kept, at most (thinned by halving beyond).
+const MAX_LLR_POINTS: usize = 2000;
+
+/// Results of one bot against another, from the first bot's side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Cross {
+    pub games: u64,
+    /// Score in half points (a win is 2, a draw 1), exact.
+    pub half_points: u64,
+}
+
+impl Cross {
+    pub fn score(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.half_points as f64 / 2.0 / self.games as f64)
+    }
+}
+
+/// One variant's results and game lengths.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct VariantStats {
+    pub games: u64,
+    /// `[white wins, draws, black wins]`.
+    pub results: [u64; 3],
+    /// Plies -> games that lasted that long.
+    pub lengths: BTreeMap<u32, u64>,
+}
+
+/// One bot's thinking times (its own moves, opening moves excluded).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MoveTimes {
+    /// Milliseconds -> moves that took that long (exact quantiles in the
+    /// memory of the distinct values, which the clock bounds).
+    pub histogram: BTreeMap<u64, u64>,
+    /// The largest per-move limit among its games (`None` with a clock).
+    pub move_limit_ms: Option<u64>,
+    /// The clock's base when the games had one.
+    pub clock_base_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TimeSummary {
+    pub moves: u64,
+    pub median_ms: u64,
+    pub p90_ms: u64,
+    pub max_ms: u64,
+}
+
+impl MoveTimes {
+    fn add(&mut self, ms: u64) {
+        *self.histogram.entry(ms).or_default() += 1;
+    }
+
+    /// The smallest time with at least `q` of the moves at or below it.
+    fn quantile(&self, total: u64, q: f64) -> u64 {
+        let need = ((total as f64) * q).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (&ms, &n) in &self.histogram {
+            seen += n;
+            if seen >= need {
+                return ms;
+            }
+        }
+        0
+    }
+
+    pub fn summary(&self) -> Option<TimeSummary> {
+        let moves: u64 = self.histogram.values().sum();
+        (moves > 0).then(|| TimeSummary {
+            moves,
+            median_ms: self.quantile(moves, 0.5),
+            p90_ms: self.quantile(moves, 0.9),
+            max_ms: self.histogram.keys().next_back().copied().unwrap_or(0),
+        })
+    }
+}
+
+/// One bot's rating after `games` games.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatingPoint {
+    pub bot: String,
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Checkpoint {
+    pub games: u64,
+    pub ratings: Vec<RatingPoint>,
+}
+
+/// The SPRT between bot A and bot B of one directory.
+#[derive(Debug)]
+pub struct LlrPath {
+    pub bot_a: String,
+    pub bot_b: String,
+    sprt: Sprt,
+    counts: Pentanomial,
+    pairs: GamePairs,
+    /// `(pairs, llr)` after each kept pair.
+    pub points: Vec<(u64, f64)>,
+    stride: u64,
+}
+
+impl LlrPath {
+    pub fn new(sprt: Sprt, bot_a: String, bot_b: String) -> LlrPath {
+        LlrPath {
+            pairs: GamePairs::new(&bot_a),
+            bot_a,
+            bot_b,
+            sprt,
+            counts: Pentanomial::default(),
+            points: vec![(0, 0.0)],
+            stride: 1,
+        }
+    }
+
+    pub fn bounds(&self) -> (f64, f64) {
+        (self.sprt.lower_bound(), self.sprt.upper_bound())
+    }
+
+    fn add(&mut self, row: &GameRow) {
+        if let Some((first, second)) = self.pairs.add(row) {
+            self.counts.add(first, second);
+            let pairs = self.counts.pairs();
+            if pairs.is_multiple_of(self.stride) {
+                self.points.push((pairs, self.sprt.llr(&self.counts)));
+                if self.points.len() >= MAX_LLR_POINTS {
+                    self.stride *= 2;
+                    let stride = self.stride;
+                    self.points.retain(|&(p, _)| p % stride == 0);
+                }
+            }
+        }
+    }
+
+    /// The LLR after the last complete pair (always the last point).
+    pub fn finish(&mut self) {
+        let pairs = self.counts.pairs();
+        if self.points.last().map(|p| p.0) != Some(pairs) {
+            self.points.push((pairs, self.sprt.llr(&self.counts)));
+        }
+    }
+}
+
+/// Everything the sections need, game by game.
+#[derive(Debug)]
+pub struct ReportData {
+    pub bots: Vec<String>,
+    bot_index: HashMap<String, usize>,
+    /// (a, b) -> a's results against b, for a != b.
+    pub cross: HashMap<(usize, usize), Cross>,
+    /// Per bot, per [`FailureReason::ALL`]: the games it lost that way.
+    pub failures: Vec<[u64; FailureReason::ALL.len()]>,
+    pub variants: BTreeMap<String, VariantStats>,
+    pub move_times: Vec<MoveTimes>,
+    pub games: u64,
+    /// (white, black) -> `[white wins, draws, black wins]`, for checkpoints.
+    results: BTreeMap<(usize, usize), [u64; 3]>,
+    checkpoint_every: u64,
+    pub progression: Vec<Checkpoint>,
+    /// One per SPRT directory, by directory index.
+    pub llr: BTreeMap<usize, LlrPath>,
+}
+
+impl ReportData {
+    /// Data for `expected` games: rating checkpoints every
+    /// `expected / CHECKPOINTS` games (and after the last).
+    pub fn new(expected: u64) -> ReportData {
+        ReportData {
+            bots: Vec::new(),
+            bot_index: HashMap::new(),
+            cross: HashMap::new(),
+            failures: Vec::new(),
+            variants: BTreeMap::new(),
+            move_times: Vec::new(),
+            games: 0,
+            results: BTreeMap::new(),
+            checkpoint_every: expected.div_ceil(CHECKPOINTS).max(1),
+            progression: Vec::new(),
+            llr: BTreeMap::new(),
+        }
+    }
+
+    pub fn bot(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.bot_index.get(name) {
+            return i;
+        }
+        self.bots.push(name.to_string());
+        self.failures.push(Default::default());
+        self.move_times.push(MoveTimes::default());
+        self.bot_index.insert(name.to_string(), self.bots.len() - 1);
+        self.bots.len() - 1
+    }
+
+    /// Adds one finished game of directory `dir`.
+    pub fn add(&mut self, dir: usize, row: &GameRow, record: Option<&GameRecord>) {
+        let white = self.bot(&row.white);
+        let black = self.bot(&row.black);
+        self.games += 1;
+        let slot = match row.result {
+            GameResult::WhiteWins => 0,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 2,
+        };
+        let white_half = (2 - slot) as u64;
+        let c = self.cross.entry((white, black)).or_default();
+        c.games += 1;
+        c.half_points += white_half;
+        let c = self.cross.entry((black, white)).or_default();
+        c.games += 1;
+        c.half_points += 2 - white_half;
+        self.results.entry((white, black)).or_default()[slot] += 1;
+
+        let variant = self.variants.entry(row.variant.clone()).or_default();
+        variant.games += 1;
+        variant.results[slot] += 1;
+        *variant.lengths.entry(row.plies).or_default() += 1;
+
+        if let Reason::Failure(why) = row.reason {
+            let loser = match row.result {
+                GameResult::WhiteWins => Some(black),
+                GameResult::BlackWins => Some(white),
+                GameResult::Draw => None,
+            };
+            if let Some(loser) = loser {
+                self.failures[loser][failure_index(why)] += 1;
+            }
+        }
+        if let Some(record) = record {
+            self.add_times(white, black, record);
+        }
+        if let Some(path) = self.llr.get_mut(&dir) {
+            path.add(row);
+        }
+        if self.games.is_multiple_of(self.checkpoint_every) {
+            self.checkpoint();
+        }
+    }
+
+    fn add_times(&mut self, white: usize, black: usize, record: &GameRecord) {
+        let skip = record.opening.len();
+        for (ply, &ms) in record.move_times_ms.iter().enumerate().skip(skip) {
+            let bot = if ply % 2 == 0 { white } else { black };
+            self.move_times[bot].add(ms);
+        }
+        for bot in [white, black] {
+            let times = &mut self.move_times[bot];
+            match record.time_control {
+                TimeControl::PerMove { move_ms } => {
+                    times.move_limit_ms = Some(times.move_limit_ms.unwrap_or(0).max(move_ms))
+                }
+                TimeControl::Clock { base_ms, .. } => {
+                    times.clock_base_ms = Some(times.clock_base_ms.unwrap_or(0).max(base_ms))
+                }
+            }
+        }
+    }
+
+    /// Rates the games so far (a fit that fails, e.g. one bot only, adds
+    /// no checkpoint).
+    fn checkpoint(&mut self) {
+        if self.progression.last().map(|c| c.games) == Some(self.games) {
+            return;
+        }
+        let mut counts = PairCounts::new(self.bots.len());
+        for (&(w, b), &c) in &self.results {
+            counts.add_counts(w, b, c);
+        }
+        if let Ok(standings) = Standings::from_counts(&self.bots, &counts) {
+            let ratings = standings
+                .rows
+                .iter()
+                .map(|r| RatingPoint {
+                    bot: r.bot.clone(),
+                    elo: r.elo,
+                    low: r.elo_low,
+                    high: r.elo_high,
+                })
+                .collect();
+            self.progression.push(Checkpoint {
+                games: self.games,
+                ratings,
+            });
+        }
+    }
+
+    /// Called after the last game.
+    pub fn finish(&mut self) {
+        if self.games > 0 {
+            self.checkpoint();
+        }
+        for path in self.llr.values_mut() {
+            path.finish();
+        }
+    }
+
+    /// Bots ordered as in `standings` (rated bots first, then any others).
+    pub fn order_like(&self, standings: Option<&Standings>) -> Vec<usize> {
+        let mut order: Vec<usize> = standings
+            .map(|s| {
+                s.order
+                    .iter()
+                    .filter_map(|&i| self.bot_index.get(&s.rows[i].bot).copied())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for i in 0..self.bots.len() {
+            if !order.contains(&i) {
+                order.push(i);
+            }
+        }
+        order
+    }
+}
+
+/// The column of `why` in [`ReportData::failures`].
+pub fn failure_index(why: FailureReason) -> usize {
+    FailureReason::ALL
+        .iter()
+        .position(|&r| r == why)
+        .expect("ALL lists every failure reason")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_referee::row::row_with_result;
+    use arena_rules::games::RuleReason;
+    use arena_stats::Score;
+
+    /// Four games by hand: a beats b as white by a group, b beats a as white
+    /// when a times out, a and c draw (full board, 36 plies), c beats b as
+    /// black when b crashes.
+    fn games() -> ReportData {
+        let mut data = ReportData::new(4);
+        let mut rows = vec![
+            row_with_result(0, 0, "a", "b", GameResult::WhiteWins),
+            row_with_result(1, 0, "b", "a", GameResult::WhiteWins),
+            row_with_result(2, 1, "a", "c", GameResult::Draw),
+            row_with_result(3, 1, "b", "c", GameResult::BlackWins),
+        ];
+        rows[1].reason = Reason::Failure(FailureReason::Timeout);
+        rows[2].reason = Reason::Rule(RuleReason::Full);
+        rows[2].plies = 36;
+        rows[3].reason = Reason::Failure(FailureReason::Crash);
+        rows[3].plies = 7;
+        for row in &rows {
+            data.add(0, row, None);
+        }
+        data.finish();
+        data
+    }
+
+    #[test]
+    fn crosstable_counts_half_points_from_each_side() {
+        let data = games();
+        let (a, b, c) = (0, 1, 2);
+        assert_eq!(data.bots, ["a", "b", "c"]);
+        assert_eq!(
+            data.cross[&(a, b)],
+            Cross {
+                games: 2,
+                half_points: 2
+            }
+        );
+        assert_eq!(
+            data.cross[&(b, a)],
+            Cross {
+                games: 2,
+                half_points: 2
+            }
+        );
+        assert_eq!(
+            data.cross[&(a, c)],
+            Cross {
+                games: 1,
+                half_points: 1
+            }
+        );
+        assert_eq!(data.cross[&(c, b)].score(), Some(1.0));
+        assert!(!data.cross.contains_key(&(a, a)));
+    }
+
+    #[test]
+    fn failures_count_against_the_loser_only() {
+        let data = games();
+        let timeout = failure_index(FailureReason::Timeout);
+        let crash = failure_index(FailureReason::Crash);
+        assert_eq!(data.failures[0][timeout], 1, "a timed out once");
+        assert_eq!(data.failures[1][crash], 1, "b crashed once");
+        assert_eq!(data.failures[1].iter().sum::<u64>(), 1);
+        assert_eq!(data.failures[2].iter().sum::<u64>(), 0);
+    }
+
+    #[test]
+    fn results_and_lengths_per_variant() {
+        let data = games();
+        let v = &data.variants["qango6"];
+        assert_eq!(v.games, 4);
+        assert_eq!(v.results, [2, 1, 1]);
+        assert_eq!(v.lengths, BTreeMap::from([(7, 1), (20, 2), (36, 1)]));
+    }
+
+    #[test]
+    fn progression_has_a_checkpoint_after_the_last_game() {
+        let data = games();
+        assert_eq!(data.progression.last().unwrap().games, 4);
+        assert!(data.progression.len() <= CHECKPOINTS as usize + 1);
+    }
+
+    #[test]
+    fn progression_ends_at_the_standings_of_all_games() {
+        let data = games();
+        let last = data.progression.last().unwrap();
+        let rows = [
+            row_with_result(0, 0, "a", "b", GameResult::WhiteWins),
+            row_with_result(1, 0, "b", "a", GameResult::WhiteWins),
+            row_with_result(2, 1, "a", "c", GameResult::Draw),
+            row_with_result(3, 1, "b", "c", GameResult::BlackWins),
+        ];
+        let report = crate::rating::RatingReport::from_rows(&rows).unwrap();
+        for r in &report.standings.rows {
+            let point = last.ratings.iter().find(|p| p.bot == r.bot).unwrap();
+            assert_eq!(
+                (point.elo, point.low, point.high),
+                (r.elo, r.elo_low, r.elo_high)
+            );
+        }
+    }
+
+    /// One real record (as in games.jsonl): two opening moves, then white
+    /// 47 ms, black 0 ms, white 55 ms, per move 400 ms.
+    const RECORD: &str = r#"{"black":"b","black_time_ms":0,"cells":["d4","e4","d5"],
+        "duration_ms":740,"game":"qango6","game_id":"g1","message":"white wins",
+        "move_times_ms":[0,0,47,0,55],"moves":["e4","f2","d5","c6","d4"],
+        "opening":["e4","f2"],"plies":5,"reason":"group","result":"1-0",
+        "time_control":{"move_ms":400,"type":"per_move"},"white":"a",
+        "white_time_ms":102,"winner":"white"}"#;
+
+    #[test]
+    fn move_times_skip_the_opening_and_keep_the_limit() {
+        let record: GameRecord = serde_json::from_str(RECORD).unwrap();
+        let mut data = ReportData::new(1);
+        data.add(0, &record.to_games_row(1, 0, 0), Some(&record));
+        let white = data.move_times[0].summary().unwrap();
+        assert_eq!((white.moves, white.median_ms, white.max_ms), (2, 47, 55));
+        let black = data.move_times[1].summary().unwrap();
+        assert_eq!((black.moves, black.max_ms), (1, 0));
+        assert_eq!(data.move_times[0].move_limit_ms, Some(400));
+        assert_eq!(data.move_times[1].clock_base_ms, None);
+    }
+
+    #[test]
+    fn the_llr_path_counts_a_pair_once_both_games_are_in() {
+        let sprt = Sprt::new(arena_stats::SprtConfig {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: arena_stats::EloModel::Normalized,
+        })
+        .unwrap();
+        let mut path = LlrPath::new(sprt, "a".into(), "b".into());
+        // Pair 0: a wins as white (game 0) and as black (game 1), the second
+        // game finishing first. Pair 1: a draws both.
+        let rows = [
+            row_with_result(1, 0, "b", "a", GameResult::BlackWins),
+            row_with_result(0, 0, "a", "b", GameResult::WhiteWins),
+            row_with_result(2, 1, "a", "b", GameResult::Draw),
+            row_with_result(3, 1, "b", "a", GameResult::Draw),
+        ];
+        path.add(&rows[0]);
+        assert_eq!(path.points, [(0, 0.0)], "half a pair is no point");
+        for row in &rows[1..] {
+            path.add(row);
+        }
+        path.finish();
+        let mut one = Pentanomial::default();
+        one.add(Score::Win, Score::Win);
+        let mut two = one;
+        two.add(Score::Draw, Score::Draw);
+        assert_eq!(
+            path.points,
+            [(0, 0.0), (1, sprt.llr(&one)), (2, sprt.llr(&two))]
+        );
+        assert!(path.points[1].1 > 0.0, "a won the first pair");
+    }
+
+    #[test]
+    fn move_time_quantiles_are_exact() {
+        let mut t = MoveTimes::default();
+        for ms in [10, 20, 30, 40, 50, 60, 70, 80, 90, 100] {
+            t.add(ms);
+        }
+        let s = t.summary().unwrap();
+        assert_eq!(
+            (s.moves, s.median_ms, s.p90_ms, s.max_ms),
+            (10, 50, 90, 100)
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! `report.html`: one self-contained page (no network, works from
+//! `file://`) over the games of one or more output directories: settings,
+//! standings with an Elo plot, crosstable heatmap, first-player advantage and
+//! draw model, failures per bot (each number a link to its games), rating
+//! progression, game lengths, move times, the SPRT's LLR path, and a game
+//! list with a board viewer.
+//!
+//! The games are streamed twice from `games.jsonl` (one record in memory at
+//! a time): once into the aggregates of [`data::ReportData`], once into the
+//! page's game table ([`moves::game_line`]), so a report over 100,000 games
+//! takes the memory of its aggregates. The page is rendered by `minijinja`
+//! from `page.html`, the plots by `plotters` ([`plots`]).
+
+pub mod data;
+pub mod moves;
+pub mod plots;
+mod sections;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+
+use crate::rating_input::RatingInput;
+use arena_files::write_atomically_with;
+use arena_referee::{GameRecord, GameRow};
+use arena_tournament::games_reader::visit_games_csv;
+use arena_tournament::journal::place_prefix;
+use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
+use arena_tournament::{Manifest, Plan};
+use data::ReportData;
+use moves::{game_line, LineContext};
+
+/// One directory of games, as the report sees it.
+pub struct Source {
+    pub dir: PathBuf,
+    /// `None` when the directory has no (readable) tournament.json.
+    pub manifest: Option<Manifest>,
+}
+
+/// Where a `games.jsonl` line's game is in the schedule; the rest of the
+/// line is its [`GameRecord`]. Lines arena writes start with it, and it is
+/// read from there ([`place_prefix`]); other lines take a second pass over
+/// the line rather than one struct with `#[serde(flatten)]`, which buffers
+/// every field as generic content first: about a quarter of a report's
+/// profile went to that.
+#[derive(Deserialize)]
+struct SchedulePlace {
+    id: u64,
+    #[serde(default)]
+    round: u64,
+    #[serde(default)]
+    pair: u64,
+}
+
+/// Writes `report.html` into `out` over the games of `dirs`; returns its path.
+pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
+    write_report_of(dirs, out, None)
+}
+
+/// [`write_report`] over the games of one variant only, when `variant` is
+/// given (`arena rate --variant ID`: the page shows what was rated).
+pub fn write_report_of(
+    dirs: &[PathBuf],
+    out: &Path,
+    variant: Option<&str>,
+) -> anyhow::Result<PathBuf> {
+    if dirs.is_empty() {
+        bail!("no directories given");
+    }
+    let sources: Vec<Source> = dirs
+        .iter()
+        .map(|dir| {
+            if !dir.join(GAMES_JSONL).exists() && !dir.join(GAMES_CSV).exists() {
+                bail!(
+                    "{} has neither {GAMES_JSONL} nor {GAMES_CSV}: not an arena output directory",
+                    dir.display()
+                );
+            }
+            Ok(Source {
+                dir: dir.clone(),
+                manifest: Manifest::read(dir).ok(),
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let expected: u64 = sources.iter().map(|s| count_games(&s.dir)).sum();
+    let mut data = ReportData::new(expected);
+    for (k, source) in sources.iter().enumerate() {
+        if let Some(Manifest {
+            plan: Plan::Sprt(plan),
+            config,
+            ..
+        }) = &source.manifest
+        {
+            if let (Ok(sprt), [a, b, ..]) = (plan.sprt(), config.bots.as_slice()) {
+                data.llr
+                    .insert(k, data::LlrPath::new(sprt, a.name.clone(), b.name.clone()));
+            }
+        }
+    }
+    let mut rating = RatingInput::new();
+    for (k, source) in sources.iter().enumerate() {
+        visit_source(source, variant, |row, record| {
+            rating.add(&row)?;
+            data.add(k, &row, record);
+            Ok(())
+        })?;
+    }
+    data.finish();
+    let page = sections::render(&sources, &data, rating)?;
+    let (head, tail) = page
+        .split_once(sections::GAMES_MARKER)
+        .expect("the template holds the games marker");
+
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create directory {}", out.display()))?;
+    let path = out.join(REPORT_FILE);
+    // Atomically (a temporary file synced, then renamed over), so a kill
+    // mid-write leaves the last complete report in place.
+    write_atomically_with(&path, |w| {
+        w.write_all(head.as_bytes())?;
+        let bot_index = |data: &ReportData, name: &str| data.bots.iter().position(|b| b == name);
+        for (k, source) in sources.iter().enumerate() {
+            let link_dir = relative_dir(out, &source.dir);
+            visit_source(source, variant, |row, record| {
+                let Some(record) = record else { return Ok(()) };
+                let key = game_key(sources.len(), k, row.id);
+                let log = |p: &Option<PathBuf>| {
+                    p.as_ref().and_then(|p| p.file_name()).map(|name| {
+                        let mut link = link_dir.clone();
+                        link.push(LOGS_DIR);
+                        link.push(name);
+                        link.to_string_lossy().into_owned()
+                    })
+                };
+                let ctx = LineContext {
+                    key: &key,
+                    dir: k,
+                    white: bot_index(&data, &row.white).unwrap_or(0),
+                    black: bot_index(&data, &row.black).unwrap_or(0),
+                    logs: [log(&record.white_log), log(&record.black_log)],
+                    traces: [log(&record.white_trace), log(&record.black_trace)],
+                };
+                w.write_all(game_line(&ctx, record).as_bytes())?;
+                w.write_all(b"\n")?;
+                Ok(())
+            })?;
+        }
+        w.write_all(tail.as_bytes())?;
+        Ok(())
+    })?;
+    Ok(path)
+}
+
+/// The id of game `id` of directory `k` in the page and its `#game=` links.
+pub fn game_key(dirs: usize, k: usize, id: u64) -> String {
+    if dirs == 1 {
+        format!("g{id}")
+    } else {
+        format!("d{}g{id}", k + 1)
+    }
+}
+
+/// Finished games of a directory (lines of games.jsonl, else rows of games.csv).
+fn count_games(dir: &Path) -> u64 {
+    let path = if dir.join(GAMES_JSONL).exists() {
+        dir.join(GAMES_JSONL)
+    } else {
+        dir.join(GAMES_CSV)
+    };
+    let Ok(file) = File::open(path) else { return 0 };
+    BufReader::new(file)
+        .split(b'\n')
+        .filter(|l| l.as_ref().is_ok_and(|l| !l.is_empty()))
+        .count() as u64
+}
+
+/// Calls `visit` with each game of `source` (of `variant`, when given), one
+/// at a time: from games.jsonl with its record, else from games.csv without.
+fn visit_source(
+    source: &Source,
+    variant: Option<&str>,
+    mut visit: impl FnMut(GameRow, Option<&GameRecord>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut visit = |row: GameRow, record: Option<&GameRecord>| match variant {
+        Some(v) if row.variant != v => Ok(()),
+        _ => visit(row, record),
+    };
+    let jsonl = source.dir.join(GAMES_JSONL);
+    if !jsonl.exists() {
+        return visit_games_csv(&source.dir.join(GAMES_CSV), |row| visit(row, None));
+    }
+    let file = File::open(&jsonl).with_context(|| format!("cannot open {}", jsonl.display()))?;
+    let mut reader = BufReader::new(file);
+    let mut line = String::new();
+    let mut number = 0u64;
+    loop {
+        line.clear();
+        let read = reader
+            .read_line(&mut line)
+            .with_context(|| format!("reading {}", jsonl.display()))?;
+        if read == 0 {
+            return Ok(());
+        }
+        number += 1;
+        if !line.ends_with('\n') {
+            // A torn last line (a run killed mid-write): recovery drops it too.
+            return Ok(());
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let not_a_record = || format!("{}: line {number}: not a game record", jsonl.display());
+        let (id, round, pair) = match place_prefix(line.as_bytes()) {
+            Some(place) => place,
+            None => {
+                let place: SchedulePlace =
+                    serde_json::from_str(&line).with_context(not_a_record)?;
+                (place.id, place.round, place.pair)
+            }
+        };
+        let record: GameRecord = serde_json::from_str(&line).with_context(not_a_record)?;
+        let row = record.to_games_row(id, round, pair);
+        visit(row, Some(&record))?;
+    }
+}
+
+/// `dir` as seen from `from` (both made absolute), for links in the page.
+fn relative_dir(from: &Path, dir: &Path) -> PathBuf {
+    let absolute = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (from, dir) = (absolute(from), absolute(dir));
+    let a: Vec<Component> = from.components().collect();
+    let b: Vec<Component> = dir.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out = PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    for c in &b[common..] {
+        out.push(c.as_os_str());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_are_relative_to_the_page() {
+        let tmp = tempfile::tempdir().unwrap();
+        let a = tmp.path().join("a");
+        let b = tmp.path().join("b/c");
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        assert_eq!(relative_dir(&a, &a), PathBuf::new());
+        assert_eq!(relative_dir(&a, &b), PathBuf::from("../b/c"));
+    }
+
+    #[test]
+    fn keys_name_the_directory_only_when_there_are_several() {
+        assert_eq!(game_key(1, 0, 17), "g17");
+        assert_eq!(game_key(2, 1, 17), "d2g17");
+    }
+}

@@ -1,0 +1,251 @@
+//! Everything `arena rate` and the tournament write after rating a set of games:
+//! standings (with failure counts), model parameters, head-to-head tables
+//! and the crosstable.
+//!
+//! Games of several variants give several fits ([`Ratings`]): each
+//! variant's games alone, and (by default after a run, with `arena rate
+//! --pool`) all games pooled. Every rating file holds every fit, one block
+//! of rows each: in standings.csv, pairwise.csv and crosstable.csv told
+//! apart by the first column, `variant`: the variant whose games alone were
+//! rated, or `all` for the pooled fit; in model.csv by `variant` and `fit`
+//! (see [`super::standings`]). The pooled block's pairwise and crosstable
+//! rows count the games of every variant together.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use arena_stats::FitOptions;
+
+use super::comparison::Crosstable;
+use super::comparison::{CrosstableRow, CROSSTABLE_COLUMNS};
+use super::gauntlet::{seed_results, SeedResult};
+use super::pairwise::{pairwise_rows, PairwiseRow, PAIRWISE_COLUMNS};
+use super::rating_input::RatingInput;
+use super::standings::{write_model_csv, write_rows, write_standings_csv, Standings};
+use arena_referee::GameRow;
+
+use arena_tournament::games_reader::visit_games_csv;
+use arena_tournament::manifest::Manifest;
+use arena_tournament::output_files::{GAMES_CSV, LOGS_DIR, RATING_FILES, RUN_FILES};
+
+/// What rating a run's directory gave: the report (`None` before any game
+/// finished) and every file the directory holds, in the order they are listed
+/// to the user.
+#[derive(Debug)]
+pub struct RunRatings {
+    pub report: Option<Ratings>,
+    pub files: Vec<PathBuf>,
+    /// What went wrong writing views of the games that are not results
+    /// (report.html): said to the user, never a failed run.
+    pub warnings: Vec<String>,
+}
+
+/// Rates every finished game of the run in `dir` (streamed from `games.csv`
+/// into the aggregates of [`RatingInput`]) and writes standings.csv,
+/// model.csv, pairwise.csv, crosstable.csv and report.html there. A run with
+/// no finished game yet has no standings; that is not an error.
+pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
+    let mut input = RatingInput::new();
+    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(input.add(&row)?))
+        .context("reading the finished games")?;
+    let mut files: Vec<PathBuf> = RUN_FILES
+        .iter()
+        .map(|&name| {
+            let slash = if name == LOGS_DIR { "/" } else { "" };
+            dir.join(format!("{name}{slash}"))
+        })
+        // A merged directory has no logs/ (they stay with the shards).
+        .filter(|path| path.exists())
+        .collect();
+    if input.games() == 0 {
+        return Ok(RunRatings {
+            report: None,
+            files: Vec::new(),
+            warnings: Vec::new(),
+        });
+    }
+    // A gauntlet's seeds, from its settings (none when the directory has
+    // no tournament.json, e.g. a folder of games.csv for `arena rate`).
+    let seeds = Manifest::read(dir)
+        .map(|manifest| manifest.config.seeds)
+        .unwrap_or_default();
+    let report = Ratings::from_input_for(input, &FitOptions::default(), Pooling::Pooled, &seeds)
+        .context("rating the finished games")?;
+    files.extend(report.write_files(dir)?);
+    // The page is a view of the games: failing to write it is said, and the
+    // run's results stand.
+    let mut warnings = Vec::new();
+    match super::html::write_report(&[dir.to_path_buf()], dir) {
+        Ok(page) => files.push(page),
+        Err(e) => warnings.push(format!("report.html not written: {e:#}")),
+    }
+    Ok(RunRatings {
+        report: Some(report),
+        files,
+        warnings,
+    })
+}
+
+/// Whether games of several variants also get a pooled fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pooling {
+    /// Each variant's games alone (`arena rate` without `--pool`).
+    Separate,
+    /// Each variant alone, then all pooled (after a run; `arena rate --pool`).
+    Pooled,
+}
+
+/// Every fit of one set of games: with one variant its fit, with several
+/// each variant's own fit (in order of first appearance) and, when pooled,
+/// the pooled fit last.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ratings {
+    pub fits: Vec<RatingReport>,
+}
+
+impl Ratings {
+    /// Rates `input`, pooling as asked; a fit that fails names its variant.
+    pub fn from_input(
+        input: RatingInput,
+        options: &FitOptions,
+        pooling: Pooling,
+    ) -> anyhow::Result<Ratings> {
+        Ratings::from_input_for(input, options, pooling, &[])
+    }
+
+    /// [`Ratings::from_input`], plus a gauntlet's `seeds` (bot names)
+    /// against their opponents in the fit of every game.
+    pub fn from_input_for(
+        mut input: RatingInput,
+        options: &FitOptions,
+        pooling: Pooling,
+        seeds: &[String],
+    ) -> anyhow::Result<Ratings> {
+        if input.variant_count() <= 1 {
+            let fit = RatingReport::from_input_for(input, options, seeds)?;
+            return Ok(Ratings { fits: vec![fit] });
+        }
+        let mut fits = Vec::new();
+        for (variant, games) in input.split() {
+            let fit = RatingReport::from_input_with(games, options)
+                .with_context(|| format!("rating the games of {variant}"))?;
+            fits.push(fit);
+        }
+        if pooling == Pooling::Pooled {
+            let pooled = RatingReport::from_input_for(input, options, seeds)
+                .context("rating the games of all variants pooled")?;
+            fits.push(pooled);
+        }
+        Ok(Ratings { fits })
+    }
+
+    /// The fit that rates every game: the pooled one, or the only one
+    /// (`None` for variants rated separately).
+    pub fn overall(&self) -> Option<&RatingReport> {
+        match self.fits.as_slice() {
+            [one] => Some(one),
+            fits => fits.last().filter(|f| f.standings.model.len() > 1),
+        }
+    }
+
+    /// Writes standings.csv, model.csv, pairwise.csv and crosstable.csv into
+    /// `dir` (created if missing), every fit in each; returns the paths.
+    pub fn write_files(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        write_fits(dir, &self.fits.iter().collect::<Vec<_>>())
+    }
+}
+
+/// Writes the rating files of `fits` into `dir`.
+fn write_fits(dir: &Path, fits: &[&RatingReport]) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    let [standings, model, pairwise, crosstable] = RATING_FILES.map(|name| dir.join(name));
+    let tables: Vec<&Standings> = fits.iter().map(|f| &f.standings).collect();
+    write_standings_csv(&standings, &tables)?;
+    write_model_csv(&model, &tables)?;
+    let pairwise_rows: Vec<(&str, &PairwiseRow)> = fits
+        .iter()
+        .flat_map(|f| f.pairwise.iter().map(|row| (f.standings.label(), row)))
+        .collect();
+    write_rows(&pairwise, &PAIRWISE_COLUMNS, &pairwise_rows)?;
+    let crosstable_rows: Vec<(&str, CrosstableRow)> = fits
+        .iter()
+        .flat_map(|f| {
+            let label = f.standings.label();
+            f.crosstable.rows().into_iter().map(move |row| (label, row))
+        })
+        .collect();
+    write_rows(&crosstable, &CROSSTABLE_COLUMNS, &crosstable_rows)?;
+    Ok(vec![standings, model, pairwise, crosstable])
+}
+
+/// Standings and pairwise results of one fit of a set of games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingReport {
+    pub standings: Standings,
+    pub pairwise: Vec<PairwiseRow>,
+    pub crosstable: Crosstable,
+    /// A gauntlet's seeds against their opponents (empty otherwise).
+    pub gauntlet: Vec<SeedResult>,
+}
+
+impl RatingReport {
+    /// Rates `rows`. Fails only on rows with an unknown result or a bot playing
+    /// itself (naming the game id).
+    pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<RatingReport> {
+        let mut input = RatingInput::new();
+        for row in rows {
+            input.add(row)?;
+        }
+        RatingReport::from_input(input)
+    }
+
+    /// Rates the games aggregated in `input` (the one code path of `arena
+    /// rate` and the tournament) in one fit: with several variants the pooled
+    /// fit (shared ratings, each variant's own first-player advantage and
+    /// draw elo).
+    pub fn from_input(input: RatingInput) -> anyhow::Result<RatingReport> {
+        RatingReport::from_input_with(input, &FitOptions::default())
+    }
+
+    /// [`RatingReport::from_input`] with other fit settings (`--no-prior`).
+    pub fn from_input_with(
+        input: RatingInput,
+        options: &FitOptions,
+    ) -> anyhow::Result<RatingReport> {
+        RatingReport::from_input_for(input, options, &[])
+    }
+
+    /// [`RatingReport::from_input_with`], plus the results of a gauntlet's
+    /// `seeds` (bot names) against their opponents.
+    pub fn from_input_for(
+        input: RatingInput,
+        options: &FitOptions,
+        seeds: &[String],
+    ) -> anyhow::Result<RatingReport> {
+        let rated = input.finish();
+        let mut standings = if rated.variant_counts.is_empty() {
+            // No games: nothing to tell variants apart by.
+            Standings::from_counts_with(&rated.bots, &rated.counts, options)?
+        } else {
+            Standings::from_variants(&rated.bots, &rated.variant_counts, options)?
+        };
+        standings.set_lost_by(&rated.lost_by);
+        let pairwise = pairwise_rows(&rated, &standings.order);
+        let crosstable = Crosstable::new(&rated.bots, &rated.counts, &standings.order);
+        let gauntlet = seed_results(&rated, seeds, &standings.order);
+        Ok(RatingReport {
+            standings,
+            pairwise,
+            crosstable,
+            gauntlet,
+        })
+    }
+
+    /// Writes standings.csv, model.csv, pairwise.csv and crosstable.csv into
+    /// `dir` (created if missing); returns the paths written.
+    pub fn write_files(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        write_fits(dir, &[self])
+    }
+}

@@ -1,0 +1,586 @@
+//! The standings: one row per bot with its results and jointly fitted Elo, plus
+//! the fitted model parameters.
+//!
+//! Files:
+//! - `standings.csv`: `variant,rank,bot,games,wins,draws,losses,score_pct,elo,
+//!   elo_low,elo_high,elo_prior,white_games,white_score_pct,black_games,
+//!   black_score_pct`, best first, one block of rows per fit: `variant` is the
+//!   variant whose games alone were rated, or `all` for the pooled fit over
+//!   several variants (shared ratings, each variant's own first-player
+//!   advantage and draw elo; see [`arena_stats::elo`]). `elo` is centred on the field's mean (0); `elo_low`/`elo_high`
+//!   are the 95% interval; `elo_prior` is `true` where the bot's rating rests on
+//!   the prior (its maximum-likelihood rating does not exist, see
+//!   [`arena_stats::elo`]; marked `*` in the terminal table). Percentages are
+//!   empty when there are no games to divide by. Then one column
+//!   `lost_<reason>` per failure reason (`lost_timeout`, `lost_illegal_move`,
+//!   `lost_crash`, ...; see [`super::comparison::LostBy`]): games the bot lost
+//!   because it failed that way.
+//! - `model.csv`: `variant,fit,parameter,value,low,high` with, per variant
+//!   and fit, the rows `white_advantage_elo` (the first player's advantage,
+//!   fitted jointly with the ratings) and `draw_elo` (BayesElo's draw
+//!   parameter: equal bots draw with probability `tanh(draw_elo * ln10 /
+//!   800)`), each with its 95% interval (draw_elo's on a log scale, so it
+//!   stays above 0 as the model requires). `fit` is `separate` for the
+//!   variant's own fit (its block in standings.csv) and `pooled` for the
+//!   pooled fit (the `all` block). A separate file keeps standings.csv one
+//!   row per bot and fit, so it loads straight into a plot.
+//!
+//! See [`arena_stats::elo`] for the model, its weak prior and the intervals.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use arena_stats::{fit_pooled, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
+
+use super::comparison::{lost_by_columns, LostBy};
+use super::rating_input::RatingInput;
+use super::results::ScoredGames;
+use arena_files::write_atomically;
+use arena_referee::GameRow;
+
+/// The first columns of `standings.csv`, in the field order of
+/// [`StandingRow`]; the `lost_<reason>` columns of [`LostBy`] follow.
+const RESULT_COLUMNS: [&str; 15] = [
+    "rank",
+    "bot",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score_pct",
+    "elo",
+    "elo_low",
+    "elo_high",
+    "elo_prior",
+    "white_games",
+    "white_score_pct",
+    "black_games",
+    "black_score_pct",
+];
+
+/// The header of `standings.csv`: [`RESULT_COLUMNS`] then one `lost_<reason>`
+/// column per failure reason ([`lost_by_columns`]).
+pub fn standings_columns() -> Vec<String> {
+    std::iter::once("variant")
+        .chain(RESULT_COLUMNS)
+        .map(|c| c.to_string())
+        .chain(lost_by_columns())
+        .collect()
+}
+
+/// The header of `model.csv`, in the field order of [`ModelRow`].
+pub const MODEL_COLUMNS: [&str; 6] = ["variant", "fit", "parameter", "value", "low", "high"];
+
+/// The `variant` of the pooled fit's rows in the rating files.
+pub const POOLED: &str = "all";
+
+/// One line of `standings.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StandingRow {
+    pub rank: usize,
+    pub bot: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
+    pub score_pct: Option<f64>,
+    #[serde(serialize_with = "rounded::dp1")]
+    pub elo: f64,
+    #[serde(serialize_with = "rounded::dp1")]
+    pub elo_low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
+    pub elo_high: f64,
+    /// The rating rests on the prior (no maximum-likelihood rating exists).
+    pub elo_prior: bool,
+    pub white_games: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
+    pub white_score_pct: Option<f64>,
+    pub black_games: u64,
+    #[serde(serialize_with = "rounded::opt_dp2")]
+    pub black_score_pct: Option<f64>,
+    /// Games lost by each failure reason (zero until
+    /// [`Standings::set_lost_by`] fills them in).
+    pub lost: LostBy,
+}
+
+/// One line of `model.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelRow {
+    pub variant: String,
+    /// `separate` (the variant's own fit) or `pooled`.
+    pub fit: &'static str,
+    pub parameter: &'static str,
+    #[serde(serialize_with = "rounded::dp1")]
+    pub value: f64,
+    #[serde(serialize_with = "rounded::dp1")]
+    pub low: f64,
+    #[serde(serialize_with = "rounded::dp1")]
+    pub high: f64,
+}
+
+/// Standings and model parameters of a set of games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standings {
+    /// Best first.
+    pub rows: Vec<StandingRow>,
+    /// Bot indices (of [`ScoredGames::bots`]) in rank order.
+    pub order: Vec<usize>,
+    /// Per variant of the fit: one, except in a pooled fit.
+    pub model: Vec<VariantModel>,
+    pub games: u64,
+}
+
+/// A variant's first-player advantage and draw parameter in a fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantModel {
+    /// The variant id (empty for [`Standings::from_counts`], which does not
+    /// know it).
+    pub variant: String,
+    pub white_advantage: Estimate,
+    pub draw_elo: Estimate,
+    /// The white advantage and draw elo rest on the prior (e.g. no draws).
+    pub on_prior: bool,
+}
+
+/// Per-bot tallies, in half-points to stay exact.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    white_games: u64,
+    white_half_points: u64,
+    black_games: u64,
+    black_half_points: u64,
+}
+
+fn pct(half_points: u64, games: u64) -> Option<f64> {
+    (games > 0).then(|| 50.0 * half_points as f64 / games as f64)
+}
+
+/// `serialize_with` helpers: rows hold exact values, rounded only as they
+/// are written (`dpN`: N decimals).
+pub(crate) mod rounded {
+    use super::round;
+    use serde::Serializer;
+
+    pub fn dp1<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 1))
+    }
+
+    pub fn dp2<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 2))
+    }
+
+    pub fn dp4<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(round(*value, 4))
+    }
+
+    pub fn opt_dp2<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_some(&round(*v, 2)),
+            None => s.serialize_none(),
+        }
+    }
+}
+
+/// Rounds for output; infinities and NaN pass through.
+pub(crate) fn round(value: f64, decimals: i32) -> f64 {
+    if !value.is_finite() {
+        return value;
+    }
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
+impl Standings {
+    /// Validates and rates `rows` (see [`RatingInput::add`] for errors).
+    pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<Standings> {
+        let mut input = RatingInput::new();
+        for row in rows {
+            input.add(row)?;
+        }
+        let rated = input.finish();
+        Standings::from_counts(&rated.bots, &rated.counts)
+    }
+
+    pub fn from_games(scored: &ScoredGames) -> anyhow::Result<Standings> {
+        Standings::from_counts(&scored.bots, &scored.pair_counts())
+    }
+
+    /// Rates the games in `counts` between `bots` (names by index).
+    pub fn from_counts(bots: &[String], counts: &PairCounts) -> anyhow::Result<Standings> {
+        Standings::from_counts_with(bots, counts, &FitOptions::default())
+    }
+
+    /// [`Standings::from_counts`] with other fit settings (`arena rate
+    /// --no-prior`).
+    pub fn from_counts_with(
+        bots: &[String],
+        counts: &PairCounts,
+        options: &FitOptions,
+    ) -> anyhow::Result<Standings> {
+        Standings::from_variants(bots, &[(String::new(), counts.clone())], options)
+    }
+
+    /// Rates the games of one or more variants (id and games, bots by index
+    /// as in `bots`) in one fit: shared ratings, each variant's own
+    /// first-player advantage and draw elo (the pooled fit; with one variant
+    /// that variant's fit). Where the maximum-likelihood fit does not exist
+    /// the error names the bots.
+    pub fn from_variants(
+        bots: &[String],
+        variants: &[(String, PairCounts)],
+        options: &FitOptions,
+    ) -> anyhow::Result<Standings> {
+        let groups: Vec<PairCounts> = variants.iter().map(|(_, c)| c.clone()).collect();
+        let fit = fit_pooled(&groups, options).map_err(|e| match e {
+            FitError::NoMaximum(NoMaximum::Unbounded { bots: unbounded }) => {
+                let names: Vec<&str> = unbounded.iter().map(|&i| bots[i].as_str()).collect();
+                anyhow::anyhow!(
+                    "no maximum-likelihood ratings exist: {} won no game or lost no game \
+                     against the rest of the field (drop --no-prior to rate them with the prior)",
+                    names.join(", ")
+                )
+            }
+            FitError::NoMaximum(why) => anyhow::anyhow!(
+                "no maximum-likelihood ratings exist: {why} (drop --no-prior to rate with the prior)"
+            ),
+            other => anyhow::Error::new(other).context("fitting Elo ratings"),
+        })?;
+        let mut tallies = vec![Tally::default(); bots.len()];
+        let mut total_games = 0;
+        for counts in &groups {
+            Standings::tally(counts, &mut tallies, &mut total_games);
+        }
+        let model = variants
+            .iter()
+            .enumerate()
+            .map(|(group, (variant, _))| {
+                let (white_advantage, draw_elo, on_prior) = fit.group_parameters(group);
+                VariantModel {
+                    variant: variant.clone(),
+                    white_advantage,
+                    draw_elo,
+                    on_prior,
+                }
+            })
+            .collect();
+        Ok(Standings::rank(bots, &fit, &tallies, model, total_games))
+    }
+
+    /// Adds the games of `counts` to each bot's tallies and to `total_games`.
+    fn tally(counts: &PairCounts, tallies: &mut [Tally], total_games: &mut u64) {
+        let bots = tallies.len();
+        for white in 0..bots {
+            for black in 0..bots {
+                let [white_wins, draws, black_wins] = counts.get(white, black).map(|c| c as u64);
+                let games = white_wins + draws + black_wins;
+                if games == 0 {
+                    continue;
+                }
+                *total_games += games;
+                let w = &mut tallies[white];
+                w.white_games += games;
+                w.white_half_points += 2 * white_wins + draws;
+                w.wins += white_wins;
+                w.draws += draws;
+                w.losses += black_wins;
+                let b = &mut tallies[black];
+                b.black_games += games;
+                b.black_half_points += 2 * black_wins + draws;
+                b.wins += black_wins;
+                b.draws += draws;
+                b.losses += white_wins;
+            }
+        }
+    }
+
+    /// The rows in rank order: by rating, then score, then name.
+    fn rank(
+        bots: &[String],
+        fit: &arena_stats::RatingFit,
+        tallies: &[Tally],
+        model: Vec<VariantModel>,
+        total_games: u64,
+    ) -> Standings {
+        let mut order: Vec<usize> = (0..bots.len()).collect();
+        let score = |i: usize| {
+            let t = &tallies[i];
+            let games = t.white_games + t.black_games;
+            if games == 0 {
+                0.0
+            } else {
+                (t.white_half_points + t.black_half_points) as f64 / games as f64
+            }
+        };
+        order.sort_by(|&a, &b| {
+            fit.rating(b)
+                .value
+                .total_cmp(&fit.rating(a).value)
+                .then(score(b).total_cmp(&score(a)))
+                .then(bots[a].cmp(&bots[b]))
+        });
+        let rows = order
+            .iter()
+            .enumerate()
+            .map(|(rank, &i)| {
+                let t = &tallies[i];
+                let r = fit.rating(i);
+                let games = t.white_games + t.black_games;
+                StandingRow {
+                    rank: rank + 1,
+                    bot: bots[i].clone(),
+                    games,
+                    wins: t.wins,
+                    draws: t.draws,
+                    losses: t.losses,
+                    score_pct: pct(t.white_half_points + t.black_half_points, games),
+                    elo: r.value,
+                    elo_low: r.low(),
+                    elo_high: r.high(),
+                    elo_prior: fit.rests_on_prior(i),
+                    white_games: t.white_games,
+                    white_score_pct: pct(t.white_half_points, t.white_games),
+                    black_games: t.black_games,
+                    black_score_pct: pct(t.black_half_points, t.black_games),
+                    lost: LostBy::default(),
+                }
+            })
+            .collect();
+        Standings {
+            rows,
+            order,
+            model,
+            games: total_games,
+        }
+    }
+
+    /// What the `variant` column of the rating files says about this fit:
+    /// its one variant, or [`POOLED`].
+    pub fn label(&self) -> &str {
+        match self.model.as_slice() {
+            [one] => &one.variant,
+            _ => POOLED,
+        }
+    }
+
+    /// Fills in each bot's games lost by failures; `lost_by` is indexed like
+    /// the bots the standings were made from.
+    pub fn set_lost_by(&mut self, lost_by: &[LostBy]) {
+        for (row, &bot) in self.rows.iter_mut().zip(&self.order) {
+            row.lost = lost_by.get(bot).copied().unwrap_or_default();
+        }
+    }
+
+    /// Each bot's games lost by failures, in standings order.
+    pub fn lost_by(&self) -> Vec<(String, LostBy)> {
+        self.rows.iter().map(|r| (r.bot.clone(), r.lost)).collect()
+    }
+
+    /// The rows of `model.csv`.
+    pub fn model_rows(&self) -> Vec<ModelRow> {
+        let fit = if self.label() == POOLED {
+            "pooled"
+        } else {
+            "separate"
+        };
+        self.model
+            .iter()
+            .flat_map(|m| {
+                [
+                    ("white_advantage_elo", m.white_advantage),
+                    ("draw_elo", m.draw_elo),
+                ]
+                .map(|(parameter, e)| ModelRow {
+                    variant: m.variant.clone(),
+                    fit,
+                    parameter,
+                    value: e.value,
+                    low: e.low(),
+                    high: e.high(),
+                })
+            })
+            .collect()
+    }
+
+    /// Whether some variant's white advantage and draw elo rest on the prior.
+    pub fn parameters_on_prior(&self) -> bool {
+        self.model.iter().any(|m| m.on_prior)
+    }
+
+    pub fn write_csv(&self, path: &Path) -> anyhow::Result<()> {
+        write_standings_csv(path, &[self])
+    }
+
+    pub fn write_model_csv(&self, path: &Path) -> anyhow::Result<()> {
+        write_model_csv(path, &[self])
+    }
+
+    /// The standings as an aligned plain-text table with a line about the model.
+    pub fn render_table(&self) -> String {
+        let header = [
+            "#",
+            "Bot",
+            "Games",
+            "W",
+            "D",
+            "L",
+            "Score",
+            "Elo",
+            "95% interval",
+            "White",
+            "Black",
+        ];
+        // Rounded as in the files first, so the table and files agree.
+        let opt_pct =
+            |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{:.1}%", round(v, 2)));
+        let cells: Vec<[String; 11]> = self
+            .rows
+            .iter()
+            .map(|r| {
+                [
+                    r.rank.to_string(),
+                    r.bot.clone(),
+                    r.games.to_string(),
+                    r.wins.to_string(),
+                    r.draws.to_string(),
+                    r.losses.to_string(),
+                    opt_pct(r.score_pct),
+                    format!(
+                        "{:+.0}{}",
+                        round(r.elo, 1),
+                        if r.elo_prior { "*" } else { "" }
+                    ),
+                    format!(
+                        "[{:+.0}, {:+.0}]",
+                        round(r.elo_low, 1),
+                        round(r.elo_high, 1)
+                    ),
+                    opt_pct(r.white_score_pct),
+                    opt_pct(r.black_score_pct),
+                ]
+            })
+            .collect();
+        let mut widths = header.map(|h| h.chars().count());
+        for row in &cells {
+            for (w, c) in widths.iter_mut().zip(row) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let mut out = String::new();
+        let mut line = |fields: &[String]| {
+            let mut text = String::new();
+            for (col, field) in fields.iter().enumerate() {
+                let pad = widths[col] - field.chars().count();
+                if col > 0 {
+                    text.push_str("  ");
+                }
+                // Bot names read left-aligned, numbers right-aligned.
+                if col == 1 {
+                    text.push_str(field);
+                    text.push_str(&" ".repeat(pad));
+                } else {
+                    text.push_str(&" ".repeat(pad));
+                    text.push_str(field);
+                }
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        };
+        line(&header.map(String::from));
+        for row in &cells {
+            line(row);
+        }
+        if self.rows.iter().any(|r| r.elo_prior) {
+            out.push_str(
+                "* rests on the prior (1 virtual win and loss against the field's mean): \
+                 this bot's group lost no game, or won none, against the rest.\n",
+            );
+        }
+        let model = |m: &VariantModel| {
+            let (adv, draw) = (m.white_advantage, m.draw_elo);
+            format!(
+                "advantage {:+.0} Elo [{:+.0}, {:+.0}], draw elo {:.0} [{:.0}, {:.0}]",
+                adv.value,
+                adv.low(),
+                adv.high(),
+                draw.value,
+                draw.low(),
+                draw.high()
+            )
+        };
+        match self.model.as_slice() {
+            [one] => {
+                let _ = writeln!(out, "{} games. White {}.", self.games, model(one));
+            }
+            several => {
+                let _ = writeln!(
+                    out,
+                    "{} games of {} variants, one rating per bot; per variant:",
+                    self.games,
+                    several.len()
+                );
+                for m in several {
+                    let mark = if m.on_prior { " (prior)" } else { "" };
+                    let _ = writeln!(out, "  {}: white {}{mark}.", m.variant, model(m));
+                }
+            }
+        }
+        if self.parameters_on_prior() {
+            let which = if self.model.len() > 1 {
+                "Where marked (prior), white advantage and draw elo rest"
+            } else {
+                "White advantage and draw elo rest"
+            };
+            let _ = writeln!(
+                out,
+                "{which} on the prior (1 virtual win, loss and draw): \
+                 no game was drawn, every game was, or one colour never lost."
+            );
+        }
+        out
+    }
+}
+
+/// Writes `standings.csv`: each fit's rows, behind its [`Standings::label`].
+pub fn write_standings_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<()> {
+    let rows: Vec<(&str, &StandingRow)> = fits
+        .iter()
+        .flat_map(|s| s.rows.iter().map(|row| (s.label(), row)))
+        .collect();
+    write_rows(path, &standings_columns(), &rows)
+}
+
+/// Writes `model.csv`: each fit's parameters.
+pub fn write_model_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<()> {
+    let rows: Vec<ModelRow> = fits.iter().flat_map(|s| s.model_rows()).collect();
+    write_rows(path, &MODEL_COLUMNS, &rows)
+}
+
+/// Writes serialisable rows under `columns` (the header is written even when
+/// there are no rows, so the file always says what it holds).
+pub(crate) fn write_rows<T: Serialize>(
+    path: &Path,
+    columns: &[impl AsRef<[u8]>],
+    rows: &[T],
+) -> anyhow::Result<()> {
+    let encode = || -> anyhow::Result<Vec<u8>> {
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        writer.write_record(columns)?;
+        for row in rows {
+            writer.serialize(row)?;
+        }
+        Ok(writer.into_inner().map_err(|e| e.into_error())?)
+    };
+    let bytes = encode().with_context(|| format!("cannot write {}", path.display()))?;
+    // Atomically, like the journal: a kill mid-write must not leave an
+    // empty or half standings.csv in place of the last good one.
+    write_atomically(path, &bytes)
+}

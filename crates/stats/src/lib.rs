@@ -1,0 +1,31 @@
+//! Statistics over finished games: joint Elo ratings with intervals, head-to-head
+//! scores, pentanomial counts over game pairs, likelihood of superiority and the
+//! sequential probability ratio test.
+//!
+//! Everything here works on plain numbers (bot indices and [`Score`]s); turning
+//! `games.csv` rows into those numbers is the job of `report`.
+
+pub mod elo;
+pub mod head_to_head;
+pub mod linalg;
+pub mod logistic;
+pub mod los;
+pub mod pentanomial;
+pub mod sprt;
+
+/// The crate's one result type (from the games engine), which the fits count.
+pub use arena_rules::games::GameResult;
+pub use elo::{
+    fit_pooled, fit_ratings, needs_prior, Estimate, FitError, FitOptions, NoMaximum, PairCounts,
+    PriorScope, RatingFit, Scale, MAX_BOTS,
+};
+pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
+pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};
+pub use pentanomial::{pair_up, PairableGame, PairedGames, Pentanomial, Score};
+pub use sprt::{
+    EloModel, SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtEstimate,
+    SprtStatus,
+};
+
+/// Two-sided 95% quantile of the standard normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;

@@ -1,0 +1,213 @@
+//! `tournament.json`: the resolved settings and the plan of a run, written
+//! once when the run starts so that `--resume DIR` continues exactly the
+//! same tournament (same bots, time control and games) whatever flags or
+//! files have changed since.
+//!
+//! The games themselves are not listed: each is computed from the settings
+//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs), so the file and
+//! the memory of a run stay the same size however many games it has. The
+//! plan records the schedule version it was made with.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use arena_stats::EloModel;
+use serde::{Deserialize, Serialize};
+
+use super::config::TournamentConfig;
+use super::identity::{identify, BotIdentity};
+use super::openings::Openings;
+use super::schedule::{
+    game_pair, gauntlet_pairings, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
+};
+use super::shard::{self, Shard};
+
+pub use super::output_files::MANIFEST_FILE;
+
+/// Bumped when the file's meaning changes incompatibly.
+/// Format 1 listed every scheduled game; format 2 computes them.
+pub const MANIFEST_FORMAT: u32 = 2;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: u32,
+    /// `arena` version that started the run.
+    pub arena_version: String,
+    /// The tournament's identity ([`shard::identity`]): the same for every
+    /// shard of one tournament and for their merge. Files written before
+    /// sharding existed have none (empty).
+    #[serde(default)]
+    pub identity: String,
+    pub config: TournamentConfig,
+    pub plan: Plan,
+    /// SHA-256 of each bot's program files when the run started (absent in
+    /// runs recorded before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<BotIdentity>,
+}
+
+/// What games the run consists of.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Plan {
+    /// A round-robin (or, when the config has seeds, a gauntlet) computed
+    /// from the config ([`RoundRobinSchedule`]): `games` games, by schedule
+    /// version `schedule_version`.
+    RoundRobin { schedule_version: u32, games: u64 },
+    /// Game pairs between bot 0 and bot 1 until the test decides; pair `p`
+    /// has games `2p` and `2p + 1` and its opening from the config's seed.
+    Sprt(SprtPlan),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SprtPlan {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// Stop undecided after this many pairs (`None`: no limit).
+    pub max_pairs: Option<u64>,
+    /// The Elo scale of `elo0` and `elo1`. Runs recorded before the choice
+    /// existed used logistic Elo, so a missing field means that.
+    #[serde(default = "logistic")]
+    pub model: EloModel,
+}
+
+fn logistic() -> EloModel {
+    EloModel::Logistic
+}
+
+impl Manifest {
+    /// A round-robin of `config`'s bots.
+    pub fn round_robin(config: TournamentConfig) -> Manifest {
+        let games = round_robin_schedule(&config).len();
+        Manifest::new(
+            config,
+            Plan::RoundRobin {
+                schedule_version: SCHEDULE_VERSION,
+                games,
+            },
+        )
+    }
+
+    pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
+        // A config always serializes (plain data); an empty identity would
+        // only make `arena merge` refuse the directory.
+        let identity = shard::identity(&config).unwrap_or_default();
+        Manifest {
+            programs: identify(&config.bots),
+            format: MANIFEST_FORMAT,
+            arena_version: env!("CARGO_PKG_VERSION").to_string(),
+            identity,
+            config,
+            plan,
+        }
+    }
+
+    pub fn path(dir: &Path) -> PathBuf {
+        dir.join(MANIFEST_FILE)
+    }
+
+    /// Writes the manifest atomically (temporary file, fsync, rename).
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        let text = serde_json::to_string_pretty(self).context("serializing tournament.json")?;
+        arena_files::write_atomically(&Self::path(dir), format!("{text}\n").as_bytes())
+    }
+
+    /// Reads and checks `DIR/tournament.json`.
+    pub fn read(dir: &Path) -> anyhow::Result<Manifest> {
+        let path = Self::path(dir);
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "cannot read {} (is {} the output directory of a tournament?)",
+                path.display(),
+                dir.display()
+            )
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a valid tournament file", path.display()))?;
+        if manifest.format != MANIFEST_FORMAT {
+            bail!(
+                "{}: format {} is not supported by this arena (expects {MANIFEST_FORMAT})",
+                path.display(),
+                manifest.format
+            );
+        }
+        manifest
+            .config
+            .validate()
+            .with_context(|| format!("{}", path.display()))?;
+        if let Plan::RoundRobin {
+            schedule_version,
+            games,
+        } = manifest.plan
+        {
+            if schedule_version != SCHEDULE_VERSION {
+                bail!(
+                    "{}: schedule version {schedule_version} is not supported by this arena (expects {SCHEDULE_VERSION})",
+                    path.display()
+                );
+            }
+            let computed = round_robin_schedule(&manifest.config).len();
+            if games != computed {
+                bail!(
+                    "{}: the plan says {games} games, but its settings give {computed}",
+                    path.display()
+                );
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// The part of the schedule this run plays (the whole when unsharded).
+    pub fn shard(&self) -> Shard {
+        self.config.shard.unwrap_or(Shard::WHOLE)
+    }
+
+    /// The round-robin schedule, if the plan is one.
+    pub fn schedule(&self) -> Option<RoundRobinSchedule> {
+        match self.plan {
+            Plan::RoundRobin { .. } => Some(round_robin_schedule(&self.config)),
+            Plan::Sprt(_) => None,
+        }
+    }
+
+    /// The game with id `id` under this plan, or `None` if the plan has no
+    /// such game. SPRT games are computed: pair `id / 2`, bot 0 white in
+    /// the pair's first game, the pair's seeded opening. (To look up many
+    /// round-robin games, keep [`Manifest::schedule`] instead.)
+    pub fn scheduled_game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
+        match &self.plan {
+            Plan::RoundRobin { .. } => round_robin_schedule(&self.config).game(id),
+            Plan::Sprt(sprt) => {
+                let pair = id / 2;
+                if sprt.max_pairs.is_some_and(|max| pair >= max) {
+                    return Ok(None);
+                }
+                let config = &self.config;
+                let opening = Openings::of(config).for_pair(config.variant(), pair)?;
+                let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
+                Ok(Some(if id.is_multiple_of(2) { first } else { second }))
+            }
+        }
+    }
+}
+
+/// The round-robin of `config`'s bots, games and openings; a gauntlet's
+/// pairings when the config has seeds.
+pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
+    let schedule = RoundRobinSchedule::new(
+        config.variant(),
+        config.bots.len(),
+        config.games_per_pairing,
+        config.opening_plies,
+        config.seed,
+    )
+    .with_openings(Openings::of(config))
+    .with_variants(config.variants());
+    if config.seeds.is_empty() {
+        schedule
+    } else {
+        schedule.with_pairings(gauntlet_pairings(config.bots.len(), &config.seed_indices()))
+    }
+}

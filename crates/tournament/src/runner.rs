@@ -1,0 +1,401 @@
+//! Plays games from a [`GameFeed`] with up to `concurrency` games at once,
+//! journaling each one as it ends.
+//!
+//! A game's task encodes its journal lines itself; the runner hands them to
+//! the journal's writer thread ([`Journal::start_writer`]), which appends
+//! them at once and syncs them by time, and starts the next game at once
+//! instead of waiting for the disk. The writer's queue is bounded
+//! (`concurrency` entries), so a kill loses at most the games running or
+//! queued, and a machine failure also those of the last sync interval.
+//! Before the run returns, everything queued is written and synced.
+//!
+//! Bot processes are kept in a [`BotPool`] and reused from game to game (the
+//! referee restarts a bot only after it failed); at most [`idle_cap`] idle
+//! ones, so processes and descriptors grow with the concurrency, not with
+//! the number of bots. SIGINT (Ctrl-C) or SIGTERM
+//! stops the run cleanly: games still running are abandoned and not
+//! recorded, every bot process is killed, and the caller writes standings
+//! from what was finished. A game the referee itself could not run (not a
+//! bot's fault, e.g. an unwritable log directory, or no descriptor or
+//! process left to start a bot: a [`RefereeFailure`]) or that panicked is
+//! left unrecorded and reported; `--resume` plays it again. After such a
+//! failure the next game starts only after a pause (the shortage may pass),
+//! and [`STOP_AFTER`] referee failures in a row, with no game recorded in
+//! between, stop the run ([`RunEnd::RefereeFailing`]).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::task::JoinSet;
+
+use super::breaker::Breaker;
+use super::config::TournamentConfig;
+use super::journal::{Journal, JournalEntry, LOGS_DIR};
+use super::progress::{RunOutput, Standing};
+use super::schedule::ScheduledGame;
+use arena_referee::seat::shutdown_all;
+use arena_referee::GameRow;
+use arena_referee::{
+    play_bots, BotPool, GameConfig, GameRecord, RefereeFailure, RepeatedFailure, SpawnOptions,
+};
+use arena_rules::protocol::Ready;
+
+/// Idle bot processes kept per game slot (`-j`): enough for both bots of
+/// the slot's last game and of the one before.
+pub const IDLE_PER_SLOT: usize = 2;
+
+/// Idle bot processes kept beyond [`IDLE_PER_SLOT`], whatever `-j`: the two
+/// games of a pair run at once, so each of their bots needs two processes,
+/// and with only the per-slot allowance a small round robin (5 bots at
+/// `-j 2`) ended and restarted about one bot per game. A constant, so the
+/// processes and descriptors still do not grow with the number of bots.
+pub const SHARED_IDLE: usize = 16;
+
+/// Referee failures in a row (no game recorded in between) that stop a run.
+pub const STOP_AFTER: u32 = 5;
+
+/// Pause before the next game after the first referee failure of a streak;
+/// it doubles with each further one, up to [`MAX_PAUSE`].
+const FIRST_PAUSE: Duration = Duration::from_millis(100);
+const MAX_PAUSE: Duration = Duration::from_secs(2);
+
+/// Idle bot processes the pool keeps at concurrency `concurrency`.
+pub fn idle_cap(concurrency: usize) -> usize {
+    IDLE_PER_SLOT
+        .saturating_mul(concurrency.max(1))
+        .saturating_add(SHARED_IDLE)
+}
+
+/// Whether the run goes on after a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// Stop now (an SPRT decided); running games are abandoned.
+    Stop,
+}
+
+/// Where games come from and what happens when they end.
+pub trait GameFeed {
+    /// The next game to start, or `None` if there is none to start now.
+    fn next_game(&mut self) -> anyhow::Result<Option<ScheduledGame>>;
+    /// A game ended and is journaled. Events it causes (a completed SPRT
+    /// pair) go to `output`.
+    fn finished(&mut self, row: &GameRow, output: &mut dyn RunOutput) -> Flow;
+    /// Where the run stands, for progress displays.
+    fn status(&self) -> Standing;
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The feed had no more games and every started game finished.
+    Complete,
+    /// The feed asked to stop.
+    Stopped,
+    /// SIGINT or SIGTERM.
+    Interrupted,
+    /// The referee itself failed [`STOP_AFTER`] times in a row (out of
+    /// descriptors, processes, memory or disk): fix that, then resume.
+    RefereeFailing(RepeatedFailure),
+}
+
+#[derive(Debug)]
+pub struct RunSummary {
+    pub end: RunEnd,
+    /// Games played and journaled in this run.
+    pub played: u64,
+    /// Games that could not be run: (game id, why).
+    pub failed: Vec<(u64, String)>,
+    /// Each bot's latest `ready` answer in this run's games (bot name, answer).
+    pub ready: Vec<(String, Ready)>,
+}
+
+/// A finished game: its row, its record (for the output) and its journal
+/// entry.
+struct PlayedGame {
+    row: GameRow,
+    record: GameRecord,
+    entry: anyhow::Result<JournalEntry>,
+}
+
+type GameOutcome = (ScheduledGame, anyhow::Result<PlayedGame>);
+
+/// Runs games until the feed is exhausted, asks to stop, or a signal comes.
+/// `Err` only when the journal cannot be written (nothing more can be
+/// recorded safely); bots are cleaned up in every case.
+pub async fn run_games(
+    config: Arc<TournamentConfig>,
+    journal: &Journal,
+    feed: &mut dyn GameFeed,
+    output: &mut dyn RunOutput,
+) -> anyhow::Result<RunSummary> {
+    let options = SpawnOptions {
+        // Journal, tournament.json and every bot's logs.
+        sandbox_hide: vec![journal.dir().to_path_buf()],
+        ..SpawnOptions::default()
+    };
+    let pool = Arc::new(Mutex::new(
+        BotPool::new(options).with_idle_cap(idle_cap(config.concurrency)),
+    ));
+    let breaker = Arc::new(Mutex::new(Breaker::new(
+        config.startup_failures,
+        config.bots.len(),
+    )));
+    let mut streak = FailureStreak::default();
+    let log_dir = journal.dir().join(LOGS_DIR);
+    let mut running: JoinSet<GameOutcome> = JoinSet::new();
+    let mut task_games: HashMap<tokio::task::Id, u64> = HashMap::new();
+    let mut summary = RunSummary {
+        end: RunEnd::Complete,
+        played: 0,
+        failed: Vec::new(),
+        ready: Vec::new(),
+    };
+    let (done_sender, mut done) = tokio::sync::mpsc::unbounded_channel();
+    let writer = journal.start_writer(
+        config.concurrency.max(1),
+        std::time::Duration::from_millis(config.sync_interval_ms),
+        done_sender,
+    )?;
+    let signal = shutdown_signal();
+    tokio::pin!(signal);
+
+    let result: anyhow::Result<()> = async {
+        loop {
+            while running.len() < config.concurrency.max(1) {
+                let Some(game) = feed.next_game()? else { break };
+                let id = game.id;
+                // Boxed: a game's future is several KiB, which spawning
+                // would otherwise copy through each of its layers.
+                let handle = running.spawn(Box::pin(play_one(
+                    config.clone(),
+                    game,
+                    pool.clone(),
+                    breaker.clone(),
+                    log_dir.clone(),
+                    streak.pause(),
+                )));
+                task_games.insert(handle.id(), id);
+            }
+            if running.is_empty() {
+                return Ok(());
+            }
+            let joined = tokio::select! {
+                biased;
+                _ = &mut signal => {
+                    summary.end = RunEnd::Interrupted;
+                    return Ok(());
+                }
+                written = done.recv() => {
+                    // `None` cannot happen while the writer is open.
+                    if let Some(written) = written {
+                        written?;
+                        summary.played += 1;
+                    }
+                    continue;
+                }
+                joined = running.join_next_with_id() => joined,
+            };
+            let (game, outcome) = match joined {
+                None => return Ok(()),
+                Some(Ok((task, outcome))) => {
+                    task_games.remove(&task);
+                    outcome
+                }
+                Some(Err(error)) => {
+                    let id = task_games.remove(&error.id()).unwrap_or(u64::MAX);
+                    let why = format!("the game task failed: {error}");
+                    output.game_not_recorded(id, &why);
+                    summary.failed.push((id, why));
+                    continue;
+                }
+            };
+            let played = match outcome {
+                Ok(played) => played,
+                Err(error) => {
+                    let why = format!("{error:#}");
+                    output.game_not_recorded(game.id, &why);
+                    summary.failed.push((game.id, why));
+                    if let Some(failure) = RefereeFailure::find(&error) {
+                        if let Some(stop) = streak.add(failure) {
+                            summary.end = RunEnd::RefereeFailing(stop);
+                            return Ok(());
+                        }
+                    }
+                    continue;
+                }
+            };
+            streak = FailureStreak::default();
+            let entry = played
+                .entry
+                .with_context(|| format!("recording game {}", game.game_id()))?;
+            if writer.send(entry).await.is_err() {
+                // The writer stopped on an error, which `done` holds.
+                while let Some(written) = done.recv().await {
+                    written?;
+                }
+                anyhow::bail!("the journal writer stopped");
+            }
+            output.game_finished(&played.row, &played.record);
+            note_ready(&mut summary.ready, &played.record);
+            let disabled = lock(&breaker).observe(game.white, game.black, &played.record);
+            for (bot, why) in disabled {
+                output.bot_disabled(&config.bots[bot].name, &why);
+            }
+            let flow = feed.finished(&played.row, output);
+            output.progress(&feed.status());
+            if flow == Flow::Stop {
+                summary.end = RunEnd::Stopped;
+                return Ok(());
+            }
+        }
+    }
+    .await;
+
+    // Abandon whatever still runs: dropping a game drops its seats, which
+    // SIGKILLs their process groups. Then end the idle bots politely.
+    running.abort_all();
+    while running.join_next().await.is_some() {}
+    let mut idle = std::mem::take(&mut *pool.lock().unwrap_or_else(|e| e.into_inner()));
+    idle.shutdown().await;
+    // Everything queued is written and synced before the run reports. The
+    // writer is closed on this worker thread, not through `spawn_blocking`:
+    // when the run stops because no process or thread can be started
+    // (EAGAIN), tokio could not start a blocking thread either and would
+    // panic. Nothing else runs any more, and the writer thread needs no
+    // runtime of ours, so blocking here is safe.
+    drop(writer);
+    let mut written_result = Ok(());
+    while let Ok(written) = done.try_recv() {
+        match written {
+            Ok(_) => summary.played += 1,
+            Err(error) => written_result = Err(error),
+        }
+    }
+    result.and(written_result).map(|()| summary)
+}
+
+/// Keeps the `ready` answers of `record`'s bots in `ready` (one entry per
+/// bot, the latest answer).
+fn note_ready(ready: &mut Vec<(String, Ready)>, record: &GameRecord) {
+    for (bot, answer) in [
+        (&record.white, &record.white_ready),
+        (&record.black, &record.black_ready),
+    ] {
+        let Some(answer) = answer else { continue };
+        match ready.iter_mut().find(|(name, _)| name == bot) {
+            Some((_, known)) if known == answer => {}
+            Some((_, known)) => *known = answer.clone(),
+            None => ready.push((bot.clone(), answer.clone())),
+        }
+    }
+}
+
+/// Referee failures since the last recorded game.
+#[derive(Debug, Default)]
+struct FailureStreak {
+    count: u32,
+}
+
+impl FailureStreak {
+    /// Counts a failure; the reason to stop when it is the [`STOP_AFTER`]th.
+    fn add(&mut self, failure: &RefereeFailure) -> Option<RepeatedFailure> {
+        self.count += 1;
+        (self.count >= STOP_AFTER).then(|| RepeatedFailure {
+            failure: failure.clone(),
+            times: self.count,
+        })
+    }
+
+    /// How long the next game waits before it starts.
+    fn pause(&self) -> Duration {
+        match self.count {
+            0 => Duration::ZERO,
+            n => FIRST_PAUSE
+                .saturating_mul(1 << (n - 1).min(8))
+                .min(MAX_PAUSE),
+        }
+    }
+}
+
+/// Plays one scheduled game with seats from the pool, and returns them
+/// (ending those the pool evicts). Waits `pause` first.
+async fn play_one(
+    config: Arc<TournamentConfig>,
+    game: ScheduledGame,
+    pool: Arc<Mutex<BotPool>>,
+    breaker: Arc<Mutex<Breaker>>,
+    log_dir: PathBuf,
+    pause: Duration,
+) -> GameOutcome {
+    if !pause.is_zero() {
+        tokio::time::sleep(pause).await;
+    }
+    let game_config = GameConfig {
+        game_id: game.game_id(),
+        variant: game.variant(),
+        time_control: config.time_control,
+        own_time_controls: [game.white, game.black].map(|bot| config.bots[bot].time_control),
+        grace: std::time::Duration::from_millis(config.grace_ms),
+        opening: game.opening.clone(),
+        log_dir: Some(log_dir),
+    };
+    let (white_spec, black_spec) = (&config.bots[game.white], &config.bots[game.black]);
+    let (mut white, mut black) = {
+        let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
+        (pool.checkout(white_spec), pool.checkout(black_spec))
+    };
+    {
+        // A disabled bot is not started: its game is lost at once.
+        let breaker = lock(&breaker);
+        for (seat, index) in [(&mut white, game.white), (&mut black, game.black)] {
+            if let Some(why) = breaker.disabled(index) {
+                seat.disable(why);
+            }
+        }
+    }
+    let record = play_bots(&mut white, &mut black, &game_config).await;
+    let evicted = {
+        let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
+        let mut evicted = pool.checkin(white);
+        evicted.extend(pool.checkin(black));
+        evicted
+    };
+    shutdown_all(evicted).await;
+    let played = record.map(|record| {
+        let row = record.to_games_row(game.id, game.round, game.pair);
+        PlayedGame {
+            entry: JournalEntry::encode(&row, &record),
+            row,
+            record,
+        }
+    });
+    (game, played)
+}
+
+/// The value behind a mutex; a panic elsewhere does not poison it for the
+/// run (the data stays consistent: each update is one assignment).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Resolves on the first SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).ok();
+    let terminated = async {
+        match term.as_mut() {
+            Some(term) => {
+                term.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminated => {}
+    }
+}

@@ -1,0 +1,157 @@
+//! One run's output directory, new or resumed: its manifest, its journal,
+//! the games finished so far, and the standings written at the end.
+//!
+//! The files are listed in [`super::output_files`].
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+
+use super::games_reader::visit_games_csv;
+use super::journal::{Journal, GAMES_CSV};
+use super::manifest::Manifest;
+use super::preflight::{check_resources, check_sandbox, missing_programs};
+use super::progress::RunOutput;
+use super::runner::{run_games, GameFeed, RunSummary};
+use arena_referee::GameRow;
+
+use super::identity::{changed_programs, identify, note_ready};
+
+pub struct Session {
+    pub manifest: Manifest,
+    pub dir: PathBuf,
+    pub journal: Journal,
+    /// Number of games finished before this run (on resume). The games
+    /// themselves stay on disk: [`Session::visit_finished`] reads them.
+    pub finished: u64,
+    /// What recovery repaired, for the user.
+    pub repairs: Vec<String>,
+}
+
+impl Session {
+    /// A new run in `manifest.config.out`, which must not hold a run yet.
+    pub fn create(manifest: Manifest) -> anyhow::Result<Session> {
+        let dir = manifest.config.out.clone();
+        if Manifest::path(&dir).exists() {
+            bail!(
+                "{} already holds a tournament; continue it with --resume {} or choose another --out",
+                dir.display(),
+                dir.display()
+            );
+        }
+        // Games of another run are refused before tournament.json is
+        // written, so a refused directory is left as it was found.
+        Journal::refuse_games(&dir)?;
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        manifest.write(&dir)?;
+        let journal = Journal::create(&dir)?;
+        Ok(Session {
+            manifest,
+            dir,
+            journal,
+            finished: 0,
+            repairs: Vec::new(),
+        })
+    }
+
+    /// Reopens the run in `dir`: reads `tournament.json`, repairs the
+    /// journal, and checks every finished game against the plan.
+    pub fn resume(dir: &Path) -> anyhow::Result<Session> {
+        let mut manifest = Manifest::read(dir)?;
+        manifest.config.out = dir.to_path_buf();
+        let names = manifest.config.bot_names();
+        let schedule = manifest.schedule();
+        let shard = manifest.shard();
+        let check = |row: &GameRow| -> anyhow::Result<()> {
+            let game = match &schedule {
+                Some(schedule) => schedule.game(row.id)?,
+                None => manifest.scheduled_game(row.id)?,
+            };
+            let Some(game) = game else {
+                bail!("game {} is not part of this run's plan", row.id);
+            };
+            if !shard.contains_game(row.id) {
+                bail!("game {} is not part of this run's shard {shard}", row.id);
+            }
+            let expected = (
+                game.variant_id,
+                names[game.white].as_str(),
+                names[game.black].as_str(),
+                game.opening.join(" "),
+            );
+            let found = (
+                row.variant.as_str(),
+                row.white.as_str(),
+                row.black.as_str(),
+                row.opening.clone(),
+            );
+            if expected != found {
+                bail!(
+                    "game {} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
+                    row.id
+                );
+            }
+            Ok(())
+        };
+        let (journal, recovery) = Journal::recover(dir, check)?;
+        Ok(Session {
+            dir: dir.to_path_buf(),
+            journal,
+            finished: recovery.finished.len(),
+            repairs: recovery.repairs,
+            manifest,
+        })
+    }
+
+    /// Plays the feed's games on a fresh tokio runtime, after checking the
+    /// sandbox and the machine's limits and warning about bot programs that
+    /// cannot be found.
+    pub fn play(
+        &mut self,
+        feed: &mut dyn GameFeed,
+        output: &mut dyn RunOutput,
+    ) -> anyhow::Result<RunSummary> {
+        check_sandbox(&self.manifest.config.bots, &self.dir)?;
+        check_resources(self.manifest.config.concurrency, &self.manifest.config.bots)?;
+        for warning in missing_programs(&self.manifest.config.bots) {
+            output.warning(&warning);
+        }
+        let now = identify(&self.manifest.config.bots);
+        for warning in changed_programs(&self.manifest.programs, &now) {
+            output.warning(&warning);
+        }
+        // One game at a time needs no second thread: on one, the loop that
+        // starts games and the game itself hand over without waking another
+        // thread (two context switches each way, every game).
+        let runtime = if self.manifest.config.concurrency <= 1 {
+            tokio::runtime::Builder::new_current_thread()
+        } else {
+            tokio::runtime::Builder::new_multi_thread()
+        }
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+        let config = Arc::new(self.manifest.config.clone());
+        let summary = runtime.block_on(run_games(config, &self.journal, feed, output))?;
+        // The bots' own names and versions, for tournament.json.
+        if note_ready(&mut self.manifest.programs, &summary.ready) {
+            if let Err(e) = self.manifest.write(&self.dir) {
+                output.warning(&format!(
+                    "warning: could not record the bots' ready answers in tournament.json: {e:#}"
+                ));
+            }
+        }
+        Ok(summary)
+    }
+
+    /// Calls `visit` with every finished game in `games.csv` order, reading
+    /// the file one row at a time.
+    pub fn visit_finished(
+        &self,
+        visit: impl FnMut(GameRow) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        visit_games_csv(&self.dir.join(GAMES_CSV), visit)
+    }
+}
