@@ -167,14 +167,15 @@ pub fn lengths(variant: &str, lengths: &std::collections::BTreeMap<u32, u64>) ->
             .disable_x_mesh()
             .draw()
             .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                Histogram::vertical(&chart)
-                    .style(color(0).filled())
-                    .margin(1)
-                    .data(lengths.iter().map(|(&p, &n)| (p, n))),
-            )
-            .map_err(|e| e.to_string())?;
+        // One bar per length, drawn in order (plotters' `Histogram` sums
+        // its data in a `HashMap` and draws in its order, so the same games
+        // gave a different page each time).
+        let bars = lengths.iter().map(|(&plies, &games)| {
+            let mut bar = Rectangle::new([(plies, games), (plies + 1, 0)], color(0).filled());
+            bar.set_margin(0, 0, 1, 1);
+            bar
+        });
+        chart.draw_series(bars).map_err(|e| e.to_string())?;
         Ok(())
     })
 }
