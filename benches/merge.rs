@@ -34,10 +34,11 @@ use std::time::Instant;
 use arena::games::GameResult;
 use arena::games::RuleReason;
 use arena::referee::GameRow;
-use arena::tournament::config::{load, Defaults, Overrides};
+use arena::tournament::config::{load, Defaults};
 use arena::tournament::journal::{csv_header, format_row};
 use arena::tournament::manifest::Manifest;
 use arena::tournament::shard::Shard;
+use arena::tournament::Given;
 
 #[path = "support/rss.rs"]
 mod rss;
@@ -175,7 +176,9 @@ fn write_shards(root: &Path, games: u64) -> Vec<PathBuf> {
     }
     let file = root.join("t.toml");
     std::fs::write(&file, toml).unwrap();
-    let base = load(&file, &Overrides::default(), &Defaults::from_environment()).unwrap();
+    let base = load(&file, &Given::new(), &Defaults::from_environment())
+        .unwrap()
+        .config;
     (1..=SHARDS)
         .map(|index| {
             let dir = root.join(format!("shard-{index}"));

@@ -377,25 +377,20 @@ fn child(plan: &Plan, out: &Path) -> i32 {
         "games must be a multiple of {}",
         2 * pairings
     );
+    let mut given = arena::tournament::Given::new()
+        .with("variant", "qango6")
+        .with("time_control", "per-move=1000")
+        .with("concurrency", plan.jobs.to_string())
+        .with("seed", "1")
+        .with("out", out.display().to_string())
+        .with("games_per_pairing", (plan.games / pairings).to_string())
+        .with("opening_plies", "2");
+    for i in 0..plan.bots {
+        given.add_bot(format!("instant{i}={INSTANT_BOT}"));
+    }
     let args = arena::cli::tournament::Args {
-        run: arena::cli::run_flags::RunFlags {
-            variant: Some("qango6".into()),
-            tc: Some("per-move=1000".into()),
-            concurrency: Some(plan.jobs),
-            seed: Some(1),
-            out: Some(out.to_path_buf()),
-            grace_ms: None,
-            sync_ms: None,
-            startup_failures: None,
-            no_progress: true,
-            sandbox: false,
-            ..Default::default()
-        },
-        games: Some((plan.games / pairings) as u32),
-        opening_plies: Some(2),
-        bots: (0..plan.bots)
-            .map(|i| format!("instant{i}={INSTANT_BOT}"))
-            .collect(),
+        settings: arena::cli::setting_flags::SettingFlags::from_given(given),
+        no_progress: true,
         ..Default::default()
     };
     let code = arena::cli::tournament::run(args).expect("tournament");

@@ -82,7 +82,7 @@ fn absurd_flags_are_refused() {
     };
     assert_one_line_error(
         tournament("-j", "2305843009213693952"),
-        "--concurrency: too large",
+        "--concurrency: must be between 1 and 1024",
     );
     assert_one_line_error(
         tournament("--opening-plies", "4000000000"),
@@ -104,19 +104,19 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
     let cases = [
         (
             "[tournament]\nbase_ms = 1000\nincrement_ms = 9200000000000000000\n",
-            "increment_ms too large",
+            "t.toml:3:16: field `increment_ms`: too large",
         ),
         (
             "[tournament]\nmove_ms = 9200000000000000000\n",
-            "move_ms too large",
+            "t.toml:2:11: field `move_ms`: too large",
         ),
         (
             "[tournament]\nconcurrency = 2305843009213693952\n",
-            "t.toml:2: field `concurrency`: too large",
+            "t.toml:2:15: field `concurrency`: must be between 1 and 1024",
         ),
         (
             "[tournament]\ngrace_ms = 9200000000000000000\n",
-            "t.toml:2: field `grace_ms`: too large",
+            "t.toml:2:12: field `grace_ms`: too large",
         ),
     ];
     for (head, detail) in cases {
@@ -161,7 +161,7 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
             tmp.path(),
             &["tournament", "t.toml", "--out", "o", "--no-progress"],
         );
-        assert!(result.1.contains("t.toml:1: field `bot`"), "{}", result.1);
+        assert!(result.1.contains("t.toml:1:1: field `bot`"), "{}", result.1);
         assert_one_line_error(result, detail);
     }
     assert!(!tmp.path().join("o").exists());

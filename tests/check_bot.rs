@@ -252,17 +252,30 @@ fn a_bot_that_exits_after_game_over_fails_game_end() {
 }
 
 #[test]
-fn a_bot_that_cannot_start_fails_the_handshake() {
+fn a_bot_that_crashes_at_start_fails_the_handshake() {
+    let (out, stdout) = run(&["--variants", "qango6"], &["sh", "-c", "exit 3"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let line = line_of(&stdout, "handshake");
+    assert!(line.starts_with("FAIL"), "{line}");
+    assert!(line_of(&stdout, "legal moves").starts_with("SKIP"));
+    assert_eq!(last_line(&stdout), "NOT COMPLIANT: 1 problem", "{stdout}");
+}
+
+/// A program that is not there is not a bot to check: one error before
+/// any game (the same as every command gives, see tests/bot_programs.rs).
+#[test]
+fn a_bot_whose_program_is_missing_is_one_error() {
     let (out, stdout) = run(
         &["--variants", "qango6"],
         &["/nonexistent/arena-check-bot-test"],
     );
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    let line = line_of(&stdout, "handshake");
-    assert!(line.starts_with("FAIL"), "{line}");
-    assert!(stdout.contains("the bot could not be started"), "{stdout}");
-    assert!(line_of(&stdout, "legal moves").starts_with("SKIP"));
-    assert_eq!(last_line(&stdout), "NOT COMPLIANT: 1 problem", "{stdout}");
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(stdout.lines().count() <= 1, "no games: {stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("arena: error: bot \"arena-check-bot-test\": program \"/nonexistent/arena-check-bot-test\" not found"),
+        "{stderr}"
+    );
 }
 
 #[test]

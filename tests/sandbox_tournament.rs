@@ -90,10 +90,20 @@ fn a_sandbox_that_cannot_work_stops_the_run_before_any_game() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let out = dir.join("out");
+    // The bots find their interpreter on their own PATH, so that hiding
+    // bwrap from arena's PATH hides nothing else.
+    let path = format!(
+        "env = {{ PATH = {:?} }}",
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let writable = format!("{path}\nwritable = [\"no-such-dir\"]");
     let bots = [
-        TestBot::new("a", "tests/bots/good_bot.py", &[]),
         TestBot {
-            extra: "writable = [\"no-such-dir\"]",
+            extra: &path,
+            ..TestBot::new("a", "tests/bots/good_bot.py", &[])
+        },
+        TestBot {
+            extra: &writable,
             ..TestBot::new("b", "tests/bots/good_bot.py", &[])
         },
     ];

@@ -208,23 +208,23 @@ fn bad_seeds_are_refused_with_the_line() {
     for (settings, message) in [
         (
             "seeds = [\"x\"]",
-            "t.toml:2: field `seeds`: seed \"x\" is not one of the bots (a, b)",
+            "t.toml:2:9: field `seeds`: seed \"x\" is not one of the bots (a, b)",
         ),
         (
             "seeds = [\"a\", \"b\"]",
-            "t.toml:2: field `seeds`: every bot is a seed",
+            "t.toml:2:9: field `seeds`: every bot is a seed",
         ),
         (
             "seeds = [\"a\", \"a\"]",
-            "t.toml:2: field `seeds`: seed \"a\" is named twice",
+            "t.toml:2:9: field `seeds`: seed \"a\" is named twice",
         ),
         (
             "format = \"round_robin\"\nseeds = [\"a\"]",
-            "t.toml:3: field `seeds`: seeds are only for format = \"gauntlet\"",
+            "t.toml:3:9: field `seeds`: seeds are only for format = \"gauntlet\"",
         ),
         (
             "format = \"swiss\"",
-            "t.toml:2: field `format`: unknown format \"swiss\"",
+            "t.toml:2:10: field `format`: expected one of \"round_robin\", \"gauntlet\" or \"sprt\", got \"swiss\"",
         ),
     ] {
         let stderr = refused(settings, &bots);

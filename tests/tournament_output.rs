@@ -9,12 +9,13 @@ use std::path::Path;
 use arena::referee::GameRecord;
 use arena::referee::GameRow;
 use arena::report::rating::rate_run;
-use arena::tournament::config::{from_overrides, Defaults, Overrides};
+use arena::tournament::config::{from_given, Defaults};
 use arena::tournament::manifest::SprtPlan;
 use arena::tournament::progress::{
     Resumed, RunKind, RunOutput, RunStarted, SprtProgress, Standing,
 };
 use arena::tournament::runner::RunEnd;
+use arena::tournament::settings::{Command, Given};
 use arena::tournament::{round_robin, sprt, TournamentConfig};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
@@ -97,19 +98,20 @@ impl Recorder {
 
 /// Two instant bots, one game at a time (so events come in game order).
 fn config(out: &Path, games: u32) -> TournamentConfig {
-    let overrides = Overrides {
-        bots: vec![format!("a={INSTANT_BOT}"), format!("b={INSTANT_BOT}")],
-        games_per_pairing: Some(games),
-        opening_plies: Some(2),
-        ..Default::default()
-    };
+    let given = Given::new()
+        .with_bot(format!("a={INSTANT_BOT}"))
+        .with_bot(format!("b={INSTANT_BOT}"))
+        .with("games_per_pairing", games.to_string())
+        .with("opening_plies", "2");
     let defaults = Defaults {
         concurrency: 1,
         seed: 5,
         out: out.to_path_buf(),
         current_dir: std::env::temp_dir(),
     };
-    from_overrides(&overrides, &defaults).unwrap()
+    from_given(Command::Tournament, &given, &defaults, Vec::new())
+        .unwrap()
+        .config
 }
 
 /// The events of playing games `ids` one after another.
@@ -156,8 +158,7 @@ fn a_round_robin_reports_each_game_then_the_standings() {
     let mut events = Recorder::default();
     let start = round_robin::Start::Resume {
         dir: out.clone(),
-        concurrency: None,
-        rating_interval: None,
+        given: Given::new(),
     };
     let outcome = round_robin::run(start, &mut events).unwrap();
     events.rate(&outcome.dir);

@@ -295,24 +295,24 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
 
 #[test]
 fn bundled_arena_toml_is_valid_and_its_bots_exist() {
-    use arena::tournament::config::{load, Defaults, Overrides};
+    use arena::tournament::config::{load, Defaults};
+    use arena::tournament::Given;
     let defaults = Defaults {
         concurrency: 2,
         seed: 1,
         out: "unused".into(),
         current_dir: "/".into(),
     };
-    let config = load(&repo_path("arena.toml"), &Overrides::default(), &defaults).unwrap();
+    let config = load(&repo_path("arena.toml"), &Given::new(), &defaults)
+        .unwrap()
+        .config;
     assert!(config.bots.len() >= 4, "{:?}", config.bot_names());
     assert!(config.games_per_pairing >= 2);
     // Loaded through a relative path (tests run in the repository root), the
     // bots' directories are still absolute, so a resume works from anywhere.
-    let relative = load(
-        std::path::Path::new("arena.toml"),
-        &Overrides::default(),
-        &defaults,
-    )
-    .unwrap();
+    let relative = load(std::path::Path::new("arena.toml"), &Given::new(), &defaults)
+        .unwrap()
+        .config;
     assert_eq!(relative.bots, config.bots);
     for bot in &config.bots {
         let cwd = bot.cwd.clone().unwrap();
@@ -354,7 +354,7 @@ fn configuration_errors_name_file_line_and_field() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("t.toml:3: field `games_per_pairing`") && stderr.contains("even"),
+        stderr.contains("t.toml:3:21: field `games_per_pairing`") && stderr.contains("even"),
         "{stderr}"
     );
     assert!(!dir.path().join("arena-out").exists());

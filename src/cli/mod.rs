@@ -14,7 +14,7 @@ pub mod output;
 pub mod play;
 pub mod rate;
 pub mod report;
-pub mod run_flags;
+pub mod setting_flags;
 pub mod show;
 pub mod sprt;
 pub mod tournament;

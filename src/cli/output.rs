@@ -534,8 +534,9 @@ mod tests {
     use super::*;
     use crate::stats::SprtStatus;
     use crate::stats::{EloModel, SprtEstimate};
-    use crate::tournament::config::{from_overrides, Defaults, Overrides};
+    use crate::tournament::config::{from_given, Defaults};
     use crate::tournament::manifest::SprtPlan;
+    use crate::tournament::settings::{Command, Given};
     use crate::tournament::TournamentConfig;
 
     fn terminal() -> Terminal<Vec<u8>> {
@@ -552,19 +553,21 @@ mod tests {
     }
 
     fn config(bots: [&str; 2]) -> TournamentConfig {
-        let overrides = Overrides {
-            bots: bots.iter().map(|name| format!("{name}=x")).collect(),
-            games_per_pairing: Some(2),
-            opening_plies: Some(2),
-            ..Default::default()
-        };
+        let mut given = Given::new()
+            .with("games_per_pairing", "2")
+            .with("opening_plies", "2");
+        for name in bots {
+            given.add_bot(format!("{name}=x"));
+        }
         let defaults = Defaults {
             concurrency: 1,
             seed: 4,
             out: "out".into(),
             current_dir: "/".into(),
         };
-        from_overrides(&overrides, &defaults).unwrap()
+        from_given(Command::Tournament, &given, &defaults, Vec::new())
+            .unwrap()
+            .config
     }
 
     fn row(id: u64, white: &str, black: &str, result: &str, reason: &str) -> GameRow {

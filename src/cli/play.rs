@@ -9,14 +9,19 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 
 use crate::cli::games::ColorChoice;
+use crate::cli::setting_flags::{self, SettingFlags};
 use crate::games::Variant;
+use crate::protocol::TimeControl;
 use crate::referee::{
-    format_time_control, parse_time_control, play_game, read_bots_file, BotSpec, GameConfig,
-    GameEvent, GameRecord, Human, Player, Seat, SpawnOptions, DEFAULT_GRACE,
+    format_time_control, play_game, program_problem, read_bots_file, resolve_player, BotSpec,
+    GameConfig, GameEvent, GameRecord, Human, Player, Seat, SpawnOptions,
 };
+use crate::tournament::config::Defaults;
+use crate::tournament::settings::resolve::flag_value;
+use crate::tournament::settings::{Command, Given, Value};
 
 /// The player argument that means a person at the terminal.
 pub const HUMAN: &str = "human";
@@ -29,10 +34,6 @@ pub struct Args {
     pub white: String,
     /// Black: a command line, a bot name from --bots, or `human`.
     pub black: String,
-    /// Time control: `per-move=MS` or `BASE+INC` in seconds (e.g. 10+0.1).
-    /// Default: per-move=1000.
-    #[arg(long)]
-    pub tc: Option<String>,
     /// TOML file with `[[bot]]` entries (name, command, ...) to pick bots by name.
     #[arg(long)]
     pub bots: Option<PathBuf>,
@@ -51,16 +52,11 @@ pub struct Args {
     /// log (in `--log-dir` when that is given; the logs go here otherwise).
     #[arg(long, value_name = "DIR")]
     pub trace: Option<PathBuf>,
-    /// Allowance beyond each move's limit before a timeout, in ms.
-    #[arg(long, default_value_t = DEFAULT_GRACE.as_millis() as u64)]
-    pub grace_ms: u64,
+    #[command(flatten)]
+    pub settings: SettingFlags<setting_flags::Play>,
     /// Print only the moves and the result, no boards.
     #[arg(long)]
     pub quiet: bool,
-    /// Run the bots in the sandbox (bubblewrap; see README "Running
-    /// untrusted bots").
-    #[arg(long)]
-    pub sandbox: bool,
     /// Colours: auto (when stdout is a terminal), always or never.
     #[arg(long, default_value = "auto")]
     pub color: ColorChoice,
@@ -86,6 +82,32 @@ impl Participant {
     }
 }
 
+/// The settings of one game: the flags `--tc`, `--grace-ms` and
+/// `--sandbox`, read by their definitions like a tournament's.
+struct PlaySettings {
+    time_control: TimeControl,
+    grace: Duration,
+    sandbox: bool,
+}
+
+impl PlaySettings {
+    fn from(given: &Given) -> anyhow::Result<PlaySettings> {
+        let defaults = Defaults::from_environment();
+        let value = |key| flag_value(Command::Play, given, key, &defaults);
+        let (Some(Value::TimeControl(time_control)), Some(Value::Whole(grace_ms))) =
+            (value("time_control")?, value("grace_ms")?)
+        else {
+            unreachable!("time_control and grace_ms have defaults of their kinds");
+        };
+        let sandbox = value("sandbox")? == Some(Value::Switch(true));
+        Ok(PlaySettings {
+            time_control,
+            grace: Duration::from_millis(grace_ms),
+            sandbox,
+        })
+    }
+}
+
 pub fn run(mut args: Args) -> anyhow::Result<i32> {
     if args.log_dir.is_none() {
         args.log_dir = args.trace.clone();
@@ -97,90 +119,23 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
             Variant::ids().join(", ")
         )
     })?;
-    let time_control = parse_time_control(args.tc.as_deref().unwrap_or("per-move=1000"))?;
-    let bots = match &args.bots {
-        Some(path) => read_bots_file(path)?,
-        None => Vec::new(),
-    };
+    let settings = PlaySettings::from(&args.settings.given)?;
     let ansi = args.color.enabled();
-    let mut white = participant(&args.white, &bots, ansi)?;
-    let mut black = participant(&args.black, &bots, ansi)?;
-    if let (Participant::Bot(w), Participant::Bot(b)) = (&white, &mut black) {
-        if w.name() == b.name() {
-            let mut spec = b.spec().clone();
-            spec.name.push_str("-2");
-            **b = Seat::new(spec, SpawnOptions::default());
-        }
-    }
-    if args.sandbox || args.log_dir.is_some() || args.trace.is_some() {
-        sandbox_seats([&mut white, &mut black], &args);
-    }
-    let mut config = GameConfig::new("play", variant, time_control);
-    config.grace = Duration::from_millis(args.grace_ms);
-    // A bot from the bots file may have its own time control (time odds).
-    for (side, participant) in [&white, &black].into_iter().enumerate() {
-        if let Participant::Bot(seat) = participant {
-            config.own_time_controls[side] = seat.spec().time_control;
-        }
-    }
-    config.log_dir = args.log_dir.clone();
-    config.opening = args
-        .opening
-        .as_deref()
-        .map(opening_moves)
-        .unwrap_or_default();
-    let someone_human =
-        matches!(white, Participant::Human(_)) || matches!(black, Participant::Human(_));
+    let mut players = players(&args, &settings, ansi)?;
+    let config = game_config(&args, variant, &settings, &players);
+    let someone_human = players.iter().any(|p| matches!(p, Participant::Human(_)));
+    println!(
+        "{} | white: {} | black: {} | {}",
+        variant.id,
+        name_of(&players[0]),
+        name_of(&players[1]),
+        format_time_control(&settings.time_control)
+    );
     let draw_boards = !args.quiet && !someone_human;
-
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let outcome = runtime.block_on(async {
-        println!(
-            "{} | white: {} | black: {} | {}",
-            variant.id,
-            name_of(&white),
-            name_of(&black),
-            format_time_control(&time_control)
-        );
-        let mut observer = |event: GameEvent<'_>| match event {
-            GameEvent::Started { position } => {
-                if draw_boards {
-                    println!("{}", position.render(ansi));
-                }
-            }
-            GameEvent::Moved {
-                position,
-                color,
-                notation,
-                time_ms,
-            } => {
-                println!("{:>3}. {color} {notation}  ({time_ms} ms)", position.ply());
-                if draw_boards {
-                    println!("{}", position.render(ansi));
-                }
-            }
-        };
-        let game = play_game(white.player(), black.player(), &config, &mut observer);
-        // Bots run in their own process groups, so a Ctrl-C at the terminal
-        // reaches only arena: stop the game, and dropping the seats kills them.
-        let result = tokio::select! {
-            r = game => Some(r),
-            _ = interrupted() => None,
-        };
-        white.shutdown().await;
-        black.shutdown().await;
-        result
-    });
-    // A person's pending terminal read must not hold up the exit.
-    runtime.shutdown_background();
-    let Some(record) = outcome else {
+    let Some(record) = play(&mut players, &config, draw_boards, ansi)? else {
         eprintln!("arena: interrupted; bots stopped");
         return Ok(130);
     };
-    let record = record?;
     // Boards are drawn after every move between bots; with a person they
     // are drawn before the person's moves, so the final one is still due.
     if someone_human && !args.quiet {
@@ -201,6 +156,111 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         write_record(path, &record)?;
     }
     Ok(0)
+}
+
+/// White and black, ready to play: each a person or a bot whose program
+/// can start (else the one error every command gives, before the game),
+/// with the same name twice told apart, in the sandbox when asked.
+fn players(args: &Args, settings: &PlaySettings, ansi: bool) -> anyhow::Result<[Participant; 2]> {
+    let bots = match &args.bots {
+        Some(path) => read_bots_file(path)?,
+        None => Vec::new(),
+    };
+    let mut players = [
+        participant(&args.white, &bots, ansi)?,
+        participant(&args.black, &bots, ansi)?,
+    ];
+    for player in &players {
+        if let Participant::Bot(seat) = player {
+            if let Some(problem) = program_problem(seat.spec()) {
+                bail!(problem);
+            }
+        }
+    }
+    if let [Participant::Bot(w), Participant::Bot(b)] = &mut players {
+        if w.name() == b.name() {
+            let mut spec = b.spec().clone();
+            spec.name.push_str("-2");
+            **b = Seat::new(spec, SpawnOptions::default());
+        }
+    }
+    if settings.sandbox || args.log_dir.is_some() || args.trace.is_some() {
+        let [white, black] = &mut players;
+        sandbox_seats([white, black], args, settings.sandbox);
+    }
+    Ok(players)
+}
+
+/// The game's settings: time control (each bot from a bots file may have
+/// its own: time odds), grace, logs, forced opening.
+fn game_config(
+    args: &Args,
+    variant: &'static Variant,
+    settings: &PlaySettings,
+    players: &[Participant; 2],
+) -> GameConfig {
+    let mut config = GameConfig::new("play", variant, settings.time_control);
+    config.grace = settings.grace;
+    for (side, participant) in players.iter().enumerate() {
+        if let Participant::Bot(seat) = participant {
+            config.own_time_controls[side] = seat.spec().time_control;
+        }
+    }
+    config.log_dir = args.log_dir.clone();
+    config.opening = args
+        .opening
+        .as_deref()
+        .map(opening_moves)
+        .unwrap_or_default();
+    config
+}
+
+/// Plays the game, each move shown; `None` when interrupted (the bots are
+/// stopped either way).
+fn play(
+    players: &mut [Participant; 2],
+    config: &GameConfig,
+    draw_boards: bool,
+    ansi: bool,
+) -> anyhow::Result<Option<GameRecord>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let outcome = runtime.block_on(async {
+        let mut observer = |event: GameEvent<'_>| match event {
+            GameEvent::Started { position } => {
+                if draw_boards {
+                    println!("{}", position.render(ansi));
+                }
+            }
+            GameEvent::Moved {
+                position,
+                color,
+                notation,
+                time_ms,
+            } => {
+                println!("{:>3}. {color} {notation}  ({time_ms} ms)", position.ply());
+                if draw_boards {
+                    println!("{}", position.render(ansi));
+                }
+            }
+        };
+        let [white, black] = players;
+        let game = play_game(white.player(), black.player(), config, &mut observer);
+        // Bots run in their own process groups, so a Ctrl-C at the terminal
+        // reaches only arena: stop the game, and dropping the seats kills them.
+        let result = tokio::select! {
+            r = game => Some(r),
+            _ = interrupted() => None,
+        };
+        white.shutdown().await;
+        black.shutdown().await;
+        result
+    });
+    // A person's pending terminal read must not hold up the exit.
+    runtime.shutdown_background();
+    outcome.transpose()
 }
 
 /// The moves of `--opening`: `;`-separated when it has a `;` (Quinque
@@ -231,18 +291,7 @@ fn participant(arg: &str, bots: &[BotSpec], ansi: bool) -> anyhow::Result<Partic
         );
         return Ok(Participant::Human(human));
     }
-    if let Some(spec) = bots.iter().find(|b| b.name == arg) {
-        let seat = Seat::new(spec.clone(), SpawnOptions::default());
-        return Ok(Participant::Bot(Box::new(seat)));
-    }
-    let spec = BotSpec::from_command_line(&name_from_command(arg), arg)?;
-    if !bots.is_empty() && spec.command.len() == 1 && !spec.command[0].contains('/') {
-        let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
-        bail!(
-            "{arg:?} is not a bot in the bots file (it has: {})",
-            names.join(", ")
-        );
-    }
+    let spec = resolve_player(arg, bots).map_err(|e| anyhow!(e))?;
     Ok(Participant::Bot(Box::new(Seat::new(
         spec,
         SpawnOptions::default(),
@@ -251,7 +300,7 @@ fn participant(arg: &str, bots: &[BotSpec], ansi: bool) -> anyhow::Result<Partic
 
 /// With `--sandbox`, the bots run in the sandbox; a sandboxed bot never
 /// sees `--log-dir`.
-fn sandbox_seats(participants: [&mut Participant; 2], args: &Args) {
+fn sandbox_seats(participants: [&mut Participant; 2], args: &Args, sandbox: bool) {
     let options = SpawnOptions {
         sandbox_hide: args.log_dir.iter().cloned().collect(),
         ..SpawnOptions::default()
@@ -259,39 +308,13 @@ fn sandbox_seats(participants: [&mut Participant; 2], args: &Args) {
     for participant in participants {
         if let Participant::Bot(seat) = participant {
             let mut spec = seat.spec().clone();
-            if args.sandbox {
+            if sandbox {
                 spec.sandbox = Some(true);
             }
             spec.trace |= args.trace.is_some();
             **seat = Seat::new(spec, options.clone());
         }
     }
-}
-
-/// A display name for a command line: the stem of the script or program
-/// (`python3 bots/python/greedy_bot.py --seed 3` is `greedy_bot`).
-pub fn name_from_command(line: &str) -> String {
-    const INTERPRETERS: &[&str] = &[
-        "python", "python3", "node", "nodejs", "ruby", "perl", "sh", "bash", "java", "pypy3",
-        "deno", "bun",
-    ];
-    let words = crate::referee::command_line::split_command_line(line).unwrap_or_default();
-    let mut chosen = words.first().map(String::as_str).unwrap_or("bot");
-    let program = Path::new(chosen)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or(chosen);
-    if INTERPRETERS.contains(&program) {
-        if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
-            chosen = script;
-        }
-    }
-    Path::new(chosen)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .filter(|s| !s.is_empty())
-        .unwrap_or("bot")
-        .to_string()
 }
 
 fn name_of(p: &Participant) -> &str {
@@ -335,21 +358,6 @@ async fn interrupted() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_come_from_the_script_or_program() {
-        assert_eq!(
-            name_from_command("python3 bots/python/greedy_bot.py --seed 3"),
-            "greedy_bot"
-        );
-        assert_eq!(name_from_command("python3 -u bots/x.py"), "x");
-        assert_eq!(
-            name_from_command("./target/release/engine --depth 4"),
-            "engine"
-        );
-        assert_eq!(name_from_command("/usr/bin/node 'my bot.js'"), "my bot");
-        assert_eq!(name_from_command("python3"), "python3");
-    }
 
     #[test]
     fn players_resolve_to_human_named_bots_or_command_lines() {

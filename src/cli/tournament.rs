@@ -9,56 +9,55 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
+use std::io::IsTerminal;
+
 use crate::cli::output::Terminal;
-use crate::cli::run_flags::RunFlags;
+use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::report::rating::rate_run;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::progress::RunOutcome;
 use crate::tournament::round_robin::{self, Start};
 use crate::tournament::runner::RunEnd;
+use crate::tournament::settings::Command;
 
 /// Name of the bundled tournament file.
 pub const BUNDLED_FILE: &str = "arena.toml";
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
+    override_usage = usage(),
     after_help = "Files written to the output directory: tournament.json (settings and \
 seed; every game is computed from them), games.csv and games.jsonl (appended as games end), logs/ (bot stderr per game), \
 standings.csv, pairwise.csv, model.csv and crosstable.csv (at the end, and on Ctrl-C).\n\nCtrl-C stops \
-cleanly; `arena tournament --resume DIR` continues where it stopped, also after a crash."
+cleanly; `arena tournament --resume DIR` continues where it stopped, also after a crash.\n\nEvery \
+setting, in a file and as a flag: docs/SETTINGS.md."
 )]
 pub struct Args {
     /// Tournament file (TOML) with `[tournament]` settings and `[[bot]]` entries.
     /// Flags override its settings. Default: the bundled arena.toml, unless --bot is given.
     pub file: Option<PathBuf>,
-    /// Games between each two bots (even: pairs with colours swapped).
-    #[arg(long)]
-    pub games: Option<u32>,
-    /// Random legal opening plies, shared by both games of a pair.
-    #[arg(long)]
-    pub opening_plies: Option<u32>,
     /// A bot as NAME=COMMAND (repeatable); replaces the file's bot of that name.
-    #[arg(long = "bot", value_name = "NAME=COMMAND")]
+    #[arg(long = "bot", value_name = "NAME=COMMAND", conflicts_with = "resume")]
     pub bots: Vec<String>,
-    /// Play only shard K of N (game pair p is shard p mod N + 1); needs a
-    /// fixed --seed. Join the shards' directories with `arena merge`.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
-    /// Play a gauntlet with NAME as a seed (repeatable): each seed plays
-    /// every bot that is not a seed; the others do not play each other.
-    #[arg(long = "gauntlet", value_name = "NAME")]
-    pub gauntlet: Vec<String>,
-    /// Show the standings every N finished games while the run goes on
-    /// [default: 0, only at the end].
-    #[arg(long, value_name = "N")]
-    pub rating_interval: Option<u64>,
     #[command(flatten)]
-    pub run: RunFlags,
-    /// Continue the tournament in DIR (only -j may change).
-    #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "file", "variant", "games", "tc", "seed", "out", "opening_plies", "bots", "grace_ms", "shard", "gauntlet"
-    ])]
+    pub settings: SettingFlags<setting_flags::Tournament>,
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+    #[arg(long, value_name = "DIR", conflicts_with = "file", help = resume_help(Command::Tournament, "run"))]
     pub resume: Option<PathBuf>,
+}
+
+/// The usage lines: a new run, or a resumed one with what may change.
+fn usage() -> String {
+    format!(
+        "arena tournament [FILE] [OPTIONS]\n       arena tournament --resume DIR [{}]",
+        crate::tournament::config::resumable_flags(Command::Tournament)
+            .iter()
+            .map(|flag| format!("{flag} N"))
+            .collect::<Vec<_>>()
+            .join("] [")
+    )
 }
 
 /// Exit status after Ctrl-C / SIGTERM, as shells report a SIGINT death.
@@ -70,8 +69,12 @@ pub const EXIT_GAMES_MISSING: i32 = 1;
 pub const EXIT_REFEREE_FAILING: i32 = 4;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let mut terminal = Terminal::new(args.run.show_progress());
-    let start = start(args)?;
+    let show_bar = show_progress(args.no_progress);
+    let start = match start(args)? {
+        Begin::Tournament(start) => start,
+        Begin::Sprt(start) => return crate::cli::sprt::run_start(start, show_bar),
+    };
+    let mut terminal = Terminal::new(show_bar);
     let outcome = round_robin::run(start, &mut terminal)?;
     let rated = rate_run(&outcome.dir)?;
     terminal.ratings(&outcome.dir, &rated);
@@ -94,36 +97,51 @@ pub fn exit_status(outcome: &RunOutcome) -> i32 {
     }
 }
 
-/// A new tournament from the flags (and file), or the resumed one.
-fn start(args: Args) -> anyhow::Result<Start> {
+/// What `arena tournament` starts: a round robin or gauntlet, or an SPRT
+/// (a file with `format = "sprt"`).
+enum Begin {
+    Tournament(Start),
+    Sprt(crate::tournament::sprt::Start),
+}
+
+/// A new run from the flags (and file), or the resumed one.
+fn start(args: Args) -> anyhow::Result<Begin> {
+    let mut given = args.settings.given;
     if let Some(dir) = args.resume {
-        return Ok(Start::Resume {
-            dir,
-            concurrency: args.run.concurrency,
-            rating_interval: args.rating_interval,
-        });
+        return Ok(Begin::Tournament(Start::Resume { dir, given }));
     }
-    let mut overrides = args
-        .run
-        .into_overrides(args.games, args.opening_plies, args.bots);
-    overrides.shard = args.shard;
-    overrides.gauntlet = args.gauntlet;
-    overrides.rating_interval = args.rating_interval;
+    for bot in args.bots {
+        given.add_bot(bot);
+    }
     let defaults = Defaults::from_environment();
-    let config = match args.file {
-        Some(file) => config::load(&file, &overrides, &defaults)?,
-        None if !overrides.bots.is_empty() => {
-            let config = config::from_overrides(&overrides, &defaults)?;
-            config.check_files()?;
-            config
+    // Before anything is written, a bot whose program cannot start is one
+    // error (`load` points at its entry in the file).
+    let run = match args.file {
+        Some(file) => config::load(&file, &given, &defaults)?,
+        None if !given.bots().is_empty() => {
+            let run = config::from_given(Command::Tournament, &given, &defaults, Vec::new())?;
+            run.config.check_programs()?;
+            run
         }
         None => {
             let file = bundled_file()?;
             println!("Using {}", file.display());
-            config::load(&file, &overrides, &defaults)?
+            config::load(&file, &given, &defaults)?
         }
     };
-    Ok(Start::New(config))
+    Ok(match run.sprt {
+        Some(plan) => Begin::Sprt(crate::tournament::sprt::Start::New(
+            Box::new(run.config),
+            plan,
+        )),
+        None => Begin::Tournament(Start::New(run.config)),
+    })
+}
+
+/// A progress bar is drawn unless `--no-progress`, and only on a terminal
+/// (it would fill a redirected log with redraws).
+pub fn show_progress(no_progress: bool) -> bool {
+    !no_progress && std::io::stderr().is_terminal()
 }
 
 /// `./arena.toml`, else the one in arena's source tree.

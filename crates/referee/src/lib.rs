@@ -11,6 +11,7 @@
 //! - [`local`]: players inside the referee ([`RandomPlayer`]).
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
 //! - [`process`]: [`BotProcess`], one running bot in its own process group.
+//! - [`program`]: whether a bot's program can start, asked before any game.
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
 //! - [`direct_io`]: a move's pipe I/O in plain system calls, without the
 //!   runtime's costs (waiting in `poll(2)` on a current-thread runtime).
@@ -73,6 +74,7 @@ pub mod lines;
 pub mod local;
 pub mod log;
 pub mod process;
+pub mod program;
 pub mod record;
 pub mod referee_failure;
 pub mod row;
@@ -91,9 +93,10 @@ pub use line_reader::{ReadLine, DEFAULT_MAX_LINE};
 pub use local::{LocalPlayer, RandomPlayer};
 pub use log::DEFAULT_LOG_CAP;
 pub use process::{BotProcess, SendError, SpawnError, SpawnOptions};
+pub use program::program_problem;
 pub use record::GameRecord;
 pub use referee_failure::{FailureKind, RefereeFailure, RepeatedFailure};
 pub use row::GameRow;
 pub use sandbox::Sandbox;
 pub use seat::{BotPool, Failure, Seat};
-pub use spec::{read_bots_file, BotSpec, Limits};
+pub use spec::{name_from_command, read_bots_file, resolve_player, BotSpec, Limits};

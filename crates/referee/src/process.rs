@@ -176,7 +176,8 @@ impl BotProcess {
     /// (no descriptors or processes left, the log cannot be opened, the
     /// sandbox cannot be set up); the error names the bot and the command.
     pub fn spawn(spec: &BotSpec, opts: &SpawnOptions) -> Result<BotProcess, SpawnError> {
-        spec.validate().map_err(SpawnError::Bot)?;
+        spec.check_command()
+            .map_err(|m| SpawnError::Bot(anyhow::anyhow!(m)))?;
         ignore_sigpipe();
         let sandboxed = spec.sandbox == Some(true);
         let sandbox_failure = |e: anyhow::Error| {

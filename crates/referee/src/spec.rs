@@ -1,5 +1,11 @@
-//! How to start a bot: the `[[bot]]` entry of a bots file or tournament
-//! config, deserialized with serde.
+//! How to start a bot: [`BotSpec`], and the one reader and checker of bot
+//! specifications behind every command. A bot comes from a `[[bot]]` entry
+//! of a tournament file or a bots file ([`bots_in_toml`]), from
+//! `--bot NAME=COMMAND` ([`BotSpec::from_flag`]), or from a player argument
+//! of `arena play` / `arena sprt` ([`resolve_player`]); whatever the source,
+//! [`BotSpec::check`] applies the same rules (name, command, environment,
+//! limits, own time control), and [`crate::program::program_problem`] says
+//! before any game whether its program can start.
 //!
 //! ```toml
 //! [[bot]]
@@ -23,12 +29,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use std::ops::Range;
+
+use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::clock::{format_time_control, parse_time_control};
 use super::command_line::split_command_line;
-use arena_rules::protocol::TimeControl;
+use arena_rules::protocol::{TimeControl, MAX_TIME_MS};
 
 /// Startup/handshake limit used when a bot does not set `startup_ms`.
 pub const DEFAULT_STARTUP_MS: u64 = 5_000;
@@ -203,28 +211,111 @@ impl BotSpec {
         })
     }
 
-    /// Checks what serde cannot: a program to run, a usable name, limits
-    /// that make sense. Errors name the bot and the field.
-    pub fn validate(&self) -> anyhow::Result<()> {
-        if self.name.trim().is_empty() {
-            bail!("bot with command {:?}: field `name` is empty", self.command);
+    /// A bot from `--bot NAME=COMMAND LINE` (the command split as a shell
+    /// would), checked; it runs in the current directory unless resolved.
+    pub fn from_flag(flag: &str) -> Result<BotSpec, String> {
+        let (name, command) = flag.split_once('=').ok_or_else(|| {
+            "expected NAME=COMMAND, e.g. --bot greedy='python3 bots/python/greedy_bot.py'"
+                .to_string()
+        })?;
+        let spec =
+            BotSpec::from_command_line(name.trim(), command).map_err(|e| format!("{e:#}"))?;
+        spec.check()?;
+        Ok(spec)
+    }
+
+    /// A bot from one `[[bot]]` entry of a file, checked.
+    pub fn from_toml(entry: toml::Value) -> Result<BotSpec, String> {
+        let spec: BotSpec = entry
+            .try_into()
+            .map_err(|e: toml::de::Error| e.message().trim_end().to_string())?;
+        spec.check()?;
+        Ok(spec)
+    }
+
+    /// Every rule a bot must satisfy, whatever it came from: a name that is
+    /// safe in tables, file names and spreadsheets ([`name_rule`]), a
+    /// program to run, an environment and a command the operating system
+    /// can take, positive limits of at most a week, its own time control
+    /// within range. Errors name the bot and the field.
+    pub fn check(&self) -> Result<(), String> {
+        let name = &self.name;
+        if name.trim().is_empty() {
+            return Err(format!(
+                "bot with command {:?}: field `name` is empty",
+                self.command
+            ));
         }
+        name_rule(name)?;
+        self.check_command()?;
+        self.check_limits()?;
+        if let Some(tc) = &self.time_control {
+            tc.check()
+                .map_err(|m| format!("bot {name:?}: field `time_control`: {m}"))?;
+        }
+        Ok(())
+    }
+
+    /// What starting the bot needs of its spec: a program, and a command
+    /// and environment the operating system can take (no NUL, no `=` in a
+    /// variable's name). The referee asks this much of every spec it
+    /// starts; [`BotSpec::check`] asks it of every bot a command reads.
+    pub fn check_command(&self) -> Result<(), String> {
+        let name = &self.name;
         match self.command.first() {
-            None => bail!("bot {:?}: field `command` is empty", self.name),
-            Some(p) if p.is_empty() => bail!(
-                "bot {:?}: field `command` starts with an empty program name",
-                self.name
-            ),
+            None => return Err(format!("bot {name:?}: field `command` is empty")),
+            Some(p) if p.is_empty() => {
+                return Err(format!(
+                    "bot {name:?}: field `command` starts with an empty program name"
+                ))
+            }
             Some(_) => {}
         }
-        if self.limits.memory_mb == Some(0) {
-            bail!("bot {:?}: `limits.memory_mb` must be positive", self.name);
+        if self.command.iter().any(|word| word.contains('\0')) {
+            return Err(format!(
+                "bot {name:?}: field `command` contains a NUL character"
+            ));
         }
-        if self.limits.cpu_seconds == Some(0) {
-            bail!("bot {:?}: `limits.cpu_seconds` must be positive", self.name);
+        for (key, value) in &self.env {
+            if key.is_empty() {
+                return Err(format!("bot {name:?}: field `env`: an empty variable name"));
+            }
+            if key.contains('=') || key.contains('\0') {
+                return Err(format!(
+                    "bot {name:?}: field `env`: variable name {key:?} contains `=` or a NUL character"
+                ));
+            }
+            if value.contains('\0') {
+                return Err(format!(
+                    "bot {name:?}: field `env`: the value of {key} contains a NUL character"
+                ));
+            }
         }
-        if self.limits.startup_ms == Some(0) {
-            bail!("bot {:?}: `limits.startup_ms` must be positive", self.name);
+        Ok(())
+    }
+
+    fn check_limits(&self) -> Result<(), String> {
+        let limits = [
+            ("memory_mb", self.limits.memory_mb, u64::MAX),
+            ("cpu_seconds", self.limits.cpu_seconds, u64::MAX),
+            ("startup_ms", self.limits.startup_ms, MAX_TIME_MS),
+        ];
+        for (field, value, max) in limits {
+            match value {
+                Some(0) => {
+                    return Err(format!(
+                        "bot {:?}: `limits.{field}` must be positive",
+                        self.name
+                    ))
+                }
+                Some(n) if n > max => {
+                    return Err(format!(
+                        "bot {:?}: `limits.{field}` too large: {n} (at most {max}, a week)",
+                        self.name
+                    ))
+                }
+                _ => {}
+            }
         }
         Ok(())
     }
@@ -249,41 +340,186 @@ impl BotSpec {
     }
 }
 
-/// Reads the `[[bot]]` entries of a TOML file (a bots file, or a tournament
-/// config: other tables are ignored). Relative `cwd`s resolve against the
-/// file's directory, and a bot without `cwd` runs there, so the file works
-/// from any current directory. Errors name the file (and TOML's line and
-/// column, or the bot).
+/// Reads the `[[bot]]` entries of a bots file (a tournament file too:
+/// other tables are ignored), checked and with their directories resolved
+/// against the file's (a bot without `cwd` runs there, so the file works
+/// from any current directory). Errors name the file and the entry's line.
 pub fn read_bots_file(path: &Path) -> anyhow::Result<Vec<BotSpec>> {
     #[derive(Deserialize)]
     struct BotsFile {
         #[serde(default)]
-        bot: Vec<BotSpec>,
+        bot: Vec<toml::Spanned<toml::Value>>,
     }
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read bots file {}", path.display()))?;
-    let file: BotsFile =
-        toml::from_str(&text).with_context(|| format!("bots file {}", path.display()))?;
+    let file: BotsFile = toml::from_str(&text).map_err(|e| toml_error(path, &text, &e))?;
     let base = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut seen = std::collections::HashSet::new();
-    let mut bots = Vec::new();
-    for mut spec in file.bot {
-        spec.validate()
-            .with_context(|| format!("bots file {}", path.display()))?;
-        if !seen.insert(spec.name.clone()) {
-            bail!(
-                "bots file {}: two bots are named {:?}",
-                path.display(),
-                spec.name
+    let bots = bots_in_toml(file.bot, base).map_err(|(span, message)| {
+        at(path, &text, span.start, &format!("field `bot`: {message}"))
+    })?;
+    Ok(bots.into_iter().map(|(bot, _)| bot).collect())
+}
+
+/// The bots of a file's `[[bot]]` entries, each read and checked
+/// ([`BotSpec::from_toml`]), with directories resolved against `base`, and
+/// each with its entry's span; names must be unique. `Err` holds the span
+/// of the entry at fault and the message.
+#[allow(clippy::type_complexity)]
+pub fn bots_in_toml(
+    entries: Vec<toml::Spanned<toml::Value>>,
+    base: &Path,
+) -> Result<Vec<(BotSpec, Range<usize>)>, (Range<usize>, String)> {
+    let mut bots: Vec<(BotSpec, Range<usize>)> = Vec::new();
+    for entry in entries {
+        let span = entry.span();
+        let mut bot = BotSpec::from_toml(entry.into_inner()).map_err(|m| (span.clone(), m))?;
+        if bots.iter().any(|(b, _)| b.name == bot.name) {
+            let message = format!(
+                "a second bot is named {:?}; bot names must be unique",
+                bot.name
             );
+            return Err((span, message));
         }
-        spec.resolve_relative_to(base);
-        bots.push(spec);
+        bot.resolve_relative_to(base);
+        bots.push((bot, span));
     }
     Ok(bots)
+}
+
+/// A player argument of `arena play` or `arena sprt`: the name of a bot of
+/// `known` (a bots file), `NAME=COMMAND`, or a command line (named after
+/// its program or script, see [`name_from_command`]); checked. With a bots
+/// file, a single bare word that names none of its bots is an error rather
+/// than a program to look for.
+pub fn resolve_player(arg: &str, known: &[BotSpec]) -> Result<BotSpec, String> {
+    if let Some(spec) = known.iter().find(|b| b.name == arg) {
+        return Ok(spec.clone());
+    }
+    if let Some((name, _)) = arg.split_once('=') {
+        if !name.is_empty() && !name.contains(char::is_whitespace) {
+            return BotSpec::from_flag(arg);
+        }
+    }
+    let spec =
+        BotSpec::from_command_line(&name_from_command(arg), arg).map_err(|e| format!("{e:#}"))?;
+    if !known.is_empty() && spec.command.len() == 1 && !spec.command[0].contains('/') {
+        let names: Vec<&str> = known.iter().map(|b| b.name.as_str()).collect();
+        return Err(format!(
+            "{arg:?} is not a bot in the bots file (it has: {})",
+            names.join(", ")
+        ));
+    }
+    spec.check()?;
+    Ok(spec)
+}
+
+/// A bot's name from its command line: the script after a known
+/// interpreter (`python3 bots/greedy.py` is `greedy`), else the program
+/// (`./target/release/engine --depth 4` is `engine`).
+pub fn name_from_command(line: &str) -> String {
+    const INTERPRETERS: &[&str] = &[
+        "python", "python3", "node", "nodejs", "ruby", "perl", "sh", "bash", "java", "pypy3",
+        "deno", "bun",
+    ];
+    let words = split_command_line(line).unwrap_or_default();
+    let mut chosen = words.first().map(String::as_str).unwrap_or("bot");
+    let program = Path::new(chosen)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(chosen);
+    if INTERPRETERS.contains(&program) {
+        if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
+            chosen = script;
+        }
+    }
+    Path::new(chosen)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("bot")
+        .to_string()
+}
+
+/// The longest bot name, in characters: it is a column in tables and part
+/// of log file names.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Bot names: at most [`MAX_NAME_CHARS`] characters, no surrounding
+/// whitespace (names that differ only by spaces would look the same), no
+/// control or format characters (Unicode Cc, Cf: bidi overrides such as
+/// U+202E reorder the text around them), and no leading `=`, `+`, `-` or
+/// `@`, which make a spreadsheet read the CSV cell as a formula.
+pub fn name_rule(name: &str) -> Result<(), String> {
+    let count = name.chars().count();
+    if count > MAX_NAME_CHARS {
+        return Err(format!(
+            "bot name {:?}... is {count} characters long (at most {MAX_NAME_CHARS})",
+            name.chars().take(20).collect::<String>()
+        ));
+    }
+    if name.trim() != name {
+        return Err(format!("bot name {name:?} starts or ends with whitespace"));
+    }
+    if let Some(c) = name.chars().find(|&c| c.is_control() || is_format_char(c)) {
+        return Err(format!(
+            "bot name {name:?} contains the control or format character U+{:04X}",
+            c as u32
+        ));
+    }
+    if name.starts_with(['=', '+', '-', '@']) {
+        return Err(format!(
+            "bot name {name:?} starts with `{}`, which spreadsheets read as a formula",
+            &name[..1]
+        ));
+    }
+    Ok(())
+}
+
+/// Unicode general category Cf (format characters): invisible characters
+/// that change how text around them is shown (bidi controls, joiners, tags).
+fn is_format_char(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00AD
+            | 0x0600..=0x0605
+            | 0x061C
+            | 0x06DD
+            | 0x070F
+            | 0x0890..=0x0891
+            | 0x08E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
+}
+
+/// `FILE:LINE:COL: message` for the byte `offset` of `text`.
+pub fn at(path: &Path, text: &str, offset: usize, message: &str) -> anyhow::Error {
+    let (line, col) = arena_files::line_col(text, offset);
+    anyhow::anyhow!("{}:{line}:{col}: {message}", path.display())
+}
+
+/// A TOML error as one line: `FILE:LINE:COL: message`.
+pub fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> anyhow::Error {
+    let message = error.message().trim_end().replace('\n', "; ");
+    match error.span() {
+        Some(span) => at(path, text, span.start, &message),
+        None => anyhow::anyhow!("{}: {message}", path.display()),
+    }
 }
 
 #[cfg(test)]
@@ -404,20 +640,85 @@ mod tests {
     }
 
     #[test]
-    fn validate_names_the_bot_and_field() {
+    fn check_names_the_bot_and_field() {
         let mut spec = BotSpec::from_command_line("x", "prog").unwrap();
-        spec.validate().unwrap();
+        spec.check().unwrap();
         spec.command.clear();
-        let err = spec.validate().unwrap_err().to_string();
+        let err = spec.check().unwrap_err();
         assert!(err.contains("\"x\"") && err.contains("command"), "{err}");
         let mut spec = BotSpec::from_command_line("y", "prog").unwrap();
         spec.limits.memory_mb = Some(0);
-        assert!(spec
-            .validate()
-            .unwrap_err()
-            .to_string()
-            .contains("memory_mb"));
+        assert!(spec.check().unwrap_err().contains("memory_mb"));
+        spec.limits.memory_mb = None;
+        spec.limits.startup_ms = Some(MAX_TIME_MS + 1);
+        assert!(spec.check().unwrap_err().contains("a week"));
+        spec.limits.startup_ms = None;
+        spec.env.insert("A=B".into(), "1".into());
+        assert!(spec.check().unwrap_err().contains("`env`"));
         assert!(BotSpec::from_command_line("z", "'unterminated").is_err());
+    }
+
+    /// One set of rules, whatever the bot came from: a name a spreadsheet
+    /// would read as a formula is refused by `--bot`, by a file's
+    /// `[[bot]]`, and by a player argument of `arena play` / `arena sprt`.
+    #[test]
+    fn every_source_of_a_bot_applies_the_same_rules() {
+        let bad_names = ["=cmd", "+x", "@x", " padded", "a\u{202E}b", &"n".repeat(65)];
+        for name in bad_names {
+            let entry: toml::Value = toml::from_str(&format!(
+                "name = {}\ncommand = [\"./bot\"]\n",
+                toml::Value::String(name.to_string())
+            ))
+            .unwrap();
+            let file = BotSpec::from_toml(entry).unwrap_err();
+            assert!(file.contains("bot name"), "{name:?}: {file}");
+            // A name a flag can carry (no `=`; a flag's name is trimmed)
+            // meets the same rule there.
+            if !name.contains(['=', ' ']) {
+                let flag = BotSpec::from_flag(&format!("{name}=./bot")).unwrap_err();
+                assert_eq!(flag, file, "{name:?}");
+            }
+            if !name.contains(['=', ' ']) {
+                let player = resolve_player(&format!("{name}=./bot"), &[]).unwrap_err();
+                assert_eq!(player, file, "{name:?}");
+            }
+        }
+        let bad_tc = "name = \"t\"\ncommand = \"./t\"\ntime_control = \"per-move=999999999999\"\n";
+        let err = BotSpec::from_toml(toml::from_str(bad_tc).unwrap()).unwrap_err();
+        assert!(
+            err.contains("bot \"t\": field `time_control`") && err.contains("a week"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn player_arguments_name_a_known_bot_a_flag_or_a_command_line() {
+        let known = vec![BotSpec::from_command_line("greedy", "python3 g.py").unwrap()];
+        assert_eq!(
+            resolve_player("greedy", &known).unwrap().command,
+            ["python3", "g.py"]
+        );
+        let named = resolve_player("fast=./engine --depth 2", &known).unwrap();
+        assert_eq!((named.name.as_str(), named.command.len()), ("fast", 3));
+        let line = resolve_player("python3 bots/random_bot.py", &[]).unwrap();
+        assert_eq!(line.name, "random_bot");
+        let err = resolve_player("greddy", &known).unwrap_err();
+        assert!(
+            err.contains("not a bot in the bots file (it has: greedy)"),
+            "{err}"
+        );
+        assert_eq!(
+            name_from_command("./target/release/engine --depth 4"),
+            "engine"
+        );
+        assert_eq!(name_from_command("node --stack-size=1 b.js"), "b");
+        assert_eq!(
+            name_from_command("python3 bots/python/greedy_bot.py --seed 3"),
+            "greedy_bot"
+        );
+        assert_eq!(name_from_command("python3 -u bots/x.py"), "x");
+        assert_eq!(name_from_command("/usr/bin/node 'my bot.js'"), "my bot");
+        assert_eq!(name_from_command("python3"), "python3");
     }
 
     #[test]
@@ -441,7 +742,7 @@ mod tests {
         .unwrap();
         let err = format!("{:#}", read_bots_file(&path).unwrap_err());
         assert!(
-            err.contains("bots.toml") && err.contains("two bots are named \"a\""),
+            err.contains("bots.toml:4:1: field `bot`: a second bot is named \"a\""),
             "{err}"
         );
 

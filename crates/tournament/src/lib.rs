@@ -1,7 +1,9 @@
 //! Round-robin tournaments that survive crashes: a seeded schedule, a journal
 //! written as games finish, and a runner that plays games concurrently.
 //!
-//! - [`config`]: the tournament file and flags, resolved into [`TournamentConfig`].
+//! - [`settings`]: every setting defined once (key, flag, default, rule,
+//!   docs), and the one resolution of flags, file and defaults.
+//! - [`config`]: [`TournamentConfig`], the settings a run uses, and its entry points.
 //! - [`schedule`]: who plays whom, with which colours and opening.
 //! - [`shard`]: a tournament split into independent runs (`--shard K/N`),
 //!   and the identity that ties them together.
@@ -45,12 +47,15 @@ pub mod round_robin;
 pub mod runner;
 pub mod schedule;
 pub mod session;
+pub mod settings;
 pub mod shard;
 pub mod sprt;
 pub mod suite_gen;
 
-pub use config::{Defaults, Overrides, TournamentConfig};
+pub use config::{Defaults, TournamentConfig};
 pub use journal::{Journal, Recovery};
 pub use manifest::{Manifest, Plan, SprtPlan};
 pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;
+pub use settings::build::Run;
+pub use settings::Given;

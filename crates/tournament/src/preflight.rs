@@ -1,12 +1,11 @@
-//! Checks before the first game that each bot's program can be found, so a
-//! typo in a command is reported once at the start instead of showing up
-//! only as a column of lost `startup` games; that the sandbox works for
-//! every sandboxed bot, since a sandbox that cannot start is the machine's
-//! failure, not the bot's; and ([`check_resources`]) that the descriptors
-//! and processes the run needs at its concurrency fit the limits, after
-//! raising the soft descriptor limit to the hard one.
+//! Checks of the machine before the first game (whether each bot's program
+//! can start is the referee's [`arena_referee::program_problem`]): that the
+//! sandbox works for every sandboxed bot, since a sandbox that cannot start
+//! is the machine's failure, not the bot's; and ([`check_resources`]) that
+//! the descriptors and processes the run needs at its concurrency fit the
+//! limits, after raising the soft descriptor limit to the hard one.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::bail;
 
@@ -200,32 +199,6 @@ pub fn check_sandbox(bots: &[BotSpec], out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One warning per bot whose program is neither an existing path (relative
-/// to the bot's `cwd`) nor found on `PATH`. The tournament still runs: the
-/// bot loses its games with reason `startup`, as the rules say.
-pub fn missing_programs(bots: &[BotSpec]) -> Vec<String> {
-    let path_var = std::env::var_os("PATH").unwrap_or_default();
-    let search: Vec<PathBuf> = std::env::split_paths(&path_var).collect();
-    bots.iter()
-        .filter(|bot| !bot.shell)
-        .filter_map(|bot| {
-            let program = bot.command.first()?;
-            let found = if program.contains('/') {
-                let cwd = bot.cwd.as_deref().unwrap_or(Path::new("."));
-                cwd.join(program).is_file()
-            } else {
-                search.iter().any(|dir| dir.join(program).is_file())
-            };
-            (!found).then(|| {
-                format!(
-                    "warning: bot {:?}: program {program:?} not found; its games will be lost as startup failures",
-                    bot.name
-                )
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,22 +216,6 @@ mod tests {
         // -j 2 needs 24 + 64 + 2 x 26 = 140, -j 3 166.
         assert_eq!(Needs::max_concurrency(false, |n| n.descriptors <= 150), 2);
         assert_eq!(Needs::max_concurrency(false, |n| n.descriptors <= 100), 0);
-    }
-
-    #[test]
-    fn reports_only_programs_that_cannot_be_found() {
-        let mut relative = BotSpec::from_command_line("rel", "./bot.py").unwrap();
-        relative.cwd = Some(PathBuf::from("/nonexistent-dir"));
-        let bots = [
-            BotSpec::from_command_line("sh", "sh -c true").unwrap(),
-            BotSpec::from_command_line("abs", "/bin/sh").unwrap(),
-            BotSpec::from_command_line("typo", "definitely-not-a-program-xyz").unwrap(),
-            relative,
-        ];
-        let warnings = missing_programs(&bots);
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
-        assert!(warnings[0].contains("\"typo\""));
-        assert!(warnings[1].contains("\"rel\""));
     }
 
     #[test]

@@ -5,13 +5,14 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-use super::config::{check_concurrency, TournamentConfig};
+use super::config::TournamentConfig;
 use super::game_set::GameSet;
 use super::manifest::{round_robin_schedule, Manifest};
 use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Scoreboard, Standing};
 use super::runner::{Flow, GameFeed};
 use super::schedule::{RoundRobinSchedule, ScheduledGame};
 use super::session::Session;
+use super::settings::Given;
 use super::shard::Shard;
 use arena_referee::GameRow;
 
@@ -19,12 +20,11 @@ use arena_referee::GameRow;
 #[derive(Debug)]
 pub enum Start {
     New(TournamentConfig),
-    /// Continue the run in `dir`, optionally with another concurrency or
-    /// rating interval (neither changes which games are played).
+    /// Continue the run in `dir`, with the settings that may change on
+    /// resume (`concurrency`, `rating_interval`) as given again.
     Resume {
         dir: PathBuf,
-        concurrency: Option<usize>,
-        rating_interval: Option<u64>,
+        given: Given,
     },
 }
 
@@ -134,18 +134,9 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<RunOutcom
             }
             Session::create(Manifest::round_robin(config))?
         }
-        Start::Resume {
-            dir,
-            concurrency,
-            rating_interval,
-        } => {
+        Start::Resume { dir, given } => {
             let mut session = Session::resume(&dir)?;
-            if let Some(n) = concurrency {
-                session.manifest.config.concurrency = check_concurrency(n)?;
-            }
-            if let Some(n) = rating_interval {
-                session.manifest.config.rating_interval = n;
-            }
+            session.manifest.config.resume_with(&given)?;
             session
         }
     };

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
-use super::preflight::{check_resources, check_sandbox, missing_programs};
+use super::preflight::{check_resources, check_sandbox};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use arena_referee::GameRow;
@@ -105,9 +105,8 @@ impl Session {
         })
     }
 
-    /// Plays the feed's games on a fresh tokio runtime, after checking the
-    /// sandbox and the machine's limits and warning about bot programs that
-    /// cannot be found.
+    /// Plays the feed's games on a fresh tokio runtime, after checking that
+    /// every bot's program can start, the sandbox and the machine's limits.
     pub fn play(
         &mut self,
         feed: &mut dyn GameFeed,
@@ -115,9 +114,9 @@ impl Session {
     ) -> anyhow::Result<RunSummary> {
         check_sandbox(&self.manifest.config.bots, &self.dir)?;
         check_resources(self.manifest.config.concurrency, &self.manifest.config.bots)?;
-        for warning in missing_programs(&self.manifest.config.bots) {
-            output.warning(&warning);
-        }
+        // A resumed run's bots may have moved since: the one check of every
+        // command, before any game.
+        self.manifest.config.check_programs()?;
         let now = identify(&self.manifest.config.bots);
         for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
-use super::config::{check_concurrency, TournamentConfig};
+use super::config::TournamentConfig;
 use super::game_set::GameSet;
 use super::manifest::{Manifest, Plan, SprtPlan};
 use super::progress::{
@@ -18,6 +18,7 @@ use super::progress::{
 use super::runner::{Flow, GameFeed};
 use super::schedule::ScheduledGame;
 use super::session::Session;
+use super::settings::Given;
 use arena_referee::GameRow;
 use arena_stats::{Pentanomial, Score, SequentialSprt, Sprt, SprtConfig, SprtDecision, SprtStatus};
 
@@ -38,10 +39,9 @@ impl SprtPlan {
 pub enum Start {
     /// `config.bots` holds A then B. (Boxed: a config is large, a resume small.)
     New(Box<TournamentConfig>, SprtPlan),
-    Resume {
-        dir: PathBuf,
-        concurrency: Option<usize>,
-    },
+    /// Continue the run in `dir`, with the settings that may change on
+    /// resume as given again.
+    Resume { dir: PathBuf, given: Given },
 }
 
 /// Bot A's results gathered into game pairs: the pentanomial SPRT counts
@@ -226,11 +226,9 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutco
             }
             Session::create(Manifest::new(*config, Plan::Sprt(plan)))?
         }
-        Start::Resume { dir, concurrency } => {
+        Start::Resume { dir, given } => {
             let mut session = Session::resume(&dir)?;
-            if let Some(n) = concurrency {
-                session.manifest.config.concurrency = check_concurrency(n)?;
-            }
+            session.manifest.config.resume_with(&given)?;
             session
         }
     };
@@ -292,7 +290,8 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<SprtOutco
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{from_overrides, Defaults, Overrides};
+    use crate::config::{from_given, Defaults};
+    use crate::settings::Command;
     use arena_rules::games::{GameResult, RuleReason};
 
     /// Records the completed pairs the feed reports.
@@ -306,18 +305,19 @@ mod tests {
     }
 
     fn manifest(max_pairs: Option<u64>) -> (Manifest, SprtPlan) {
-        let overrides = Overrides {
-            bots: vec!["a=x".into(), "b=y".into()],
-            opening_plies: Some(2),
-            ..Default::default()
-        };
+        let given = Given::new()
+            .with_bot("a=x")
+            .with_bot("b=y")
+            .with("opening_plies", "2");
         let defaults = Defaults {
             concurrency: 1,
             seed: 3,
             out: "o".into(),
             current_dir: "/".into(),
         };
-        let config = from_overrides(&overrides, &defaults).unwrap();
+        let config = from_given(Command::Tournament, &given, &defaults, Vec::new())
+            .unwrap()
+            .config;
         let plan = SprtPlan {
             elo0: 0.0,
             elo1: 10.0,

@@ -26,11 +26,10 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
-use crate::cli::play::name_from_command;
 use crate::games::Variant;
 use crate::referee::command_line::split_command_line;
 use crate::referee::spec::DEFAULT_STARTUP_MS;
-use crate::referee::{BotSpec, Limits, DEFAULT_GRACE};
+use crate::referee::{name_from_command, program_problem, BotSpec, Limits, DEFAULT_GRACE};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -86,6 +85,11 @@ impl Default for Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let options = options(&args)?;
     let mut spec = bot_spec(&args.command, args.startup_ms)?;
+    // A bot that cannot start is the same one error as in every command,
+    // before any game.
+    if let Some(problem) = program_problem(&spec) {
+        bail!(problem);
+    }
     if args.sandbox {
         crate::referee::sandbox::check_available()?;
         spec.sandbox = Some(true);
@@ -198,7 +202,7 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
     if words.is_empty() || words[0].is_empty() {
         bail!("the bot command is empty");
     }
-    Ok(BotSpec {
+    let spec = BotSpec {
         name: name_from_command(&shell_line(&words)),
         command: words,
         shell: false,
@@ -213,7 +217,9 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
         network: false,
         trace: false,
         time_control: None,
-    })
+    };
+    spec.check().map_err(|e| anyhow::anyhow!(e))?;
+    Ok(spec)
 }
 
 /// Words joined into a command line that splits back into the same words.

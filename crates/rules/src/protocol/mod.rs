@@ -26,7 +26,7 @@ pub use messages::{
     TurnClock,
 };
 pub use reasons::{FailureReason, Reason};
-pub use time_control::{format_time_control, parse_time_control, TimeControlError};
+pub use time_control::{format_time_control, parse_time_control, TimeControlError, MAX_TIME_MS};
 
 /// The protocol version this referee speaks; sent in `hello`, echoed in `ready`.
 pub const PROTOCOL_VERSION: u32 = 1;

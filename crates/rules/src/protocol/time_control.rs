@@ -17,6 +17,32 @@ pub enum TimeControl {
     Clock { base_ms: u64, increment_ms: u64 },
 }
 
+/// The longest time value accepted anywhere, in ms: a week (a time
+/// control's values, the grace, a start-up limit). Longer is no real game,
+/// and clock arithmetic stays far from overflow.
+pub const MAX_TIME_MS: u64 = 7 * 24 * 3600 * 1000;
+
+impl TimeControl {
+    /// `Err` naming the value when one is more than [`MAX_TIME_MS`].
+    pub fn check(&self) -> Result<(), String> {
+        let values: &[(&str, u64)] = match self {
+            TimeControl::PerMove { move_ms } => &[("move_ms", *move_ms)],
+            TimeControl::Clock {
+                base_ms,
+                increment_ms,
+            } => &[("base_ms", *base_ms), ("increment_ms", *increment_ms)],
+        };
+        for &(name, ms) in values {
+            if ms > MAX_TIME_MS {
+                return Err(format!(
+                    "{name} too large: {ms} ms (at most {MAX_TIME_MS}, a week)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A time control that cannot be read, with what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimeControlError(String);

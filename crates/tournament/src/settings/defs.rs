@@ -1,0 +1,525 @@
+//! The definitions: one [`Setting`] per setting of a run, in the order the
+//! help and the reference page list them.
+
+use super::kind::Kind;
+
+/// The commands that take settings as flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// `arena tournament` (also its file's `[tournament]` table).
+    Tournament,
+    /// `arena sprt`.
+    Sprt,
+    /// `arena play`.
+    Play,
+}
+
+impl Command {
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Tournament => "tournament",
+            Command::Sprt => "sprt",
+            Command::Play => "play",
+        }
+    }
+}
+
+/// What a setting is when nothing gives it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Default {
+    /// This value, read by the setting's kind like any other.
+    Value(&'static str),
+    /// Depends on the machine or the moment (cores, a fresh seed, the
+    /// time): described here, computed by [`crate::config::Defaults`].
+    Machine(&'static str),
+    /// No value; the text says what that means.
+    Unset(&'static str),
+}
+
+impl Default {
+    /// The default as the help and the reference page show it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Default::Value(text) | Default::Machine(text) | Default::Unset(text) => text,
+        }
+    }
+}
+
+/// One setting, defined once.
+#[derive(Debug, Clone, Copy)]
+pub struct Setting {
+    /// Its key in `[tournament]` and in `tournament.json`'s config.
+    pub key: &'static str,
+    /// Its long flag, without `--` (`None`: only in a file).
+    pub flag: Option<&'static str>,
+    pub short: Option<char>,
+    /// The placeholder of its value in the help (`N`, `MS`, `FILE`).
+    pub value_name: &'static str,
+    /// What values it takes, and its rule.
+    pub kind: Kind,
+    pub default: Default,
+    /// A different default in an SPRT (`arena sprt`, `format = "sprt"`).
+    pub sprt_default: Option<&'static str>,
+    /// One line, for `--help`.
+    pub help: &'static str,
+    /// More, for the reference page (may be empty).
+    pub doc: &'static str,
+    /// Part of the run's identity: shards of one tournament must agree on
+    /// it (`arena merge` checks), and it is hashed into `tournament.json`'s
+    /// `identity`. Settings that only say where and how fast are not.
+    pub identity: bool,
+    /// May be given again with `--resume DIR` (it changes no game).
+    pub on_resume: bool,
+    /// A key of the tournament file's `[tournament]` table.
+    pub in_file: bool,
+    /// `tournament.json`'s config holds the value as given, so `--resume`
+    /// checks it again by the same rule.
+    pub stored: bool,
+    /// The commands that take it as a flag (and, for `Tournament`, in the file).
+    pub commands: &'static [Command],
+}
+
+impl Setting {
+    /// Fields most settings share: an identity setting of the tournament
+    /// and SPRT commands and their files, stored as given, no flag yet.
+    const BASE: Setting = Setting {
+        key: "",
+        flag: None,
+        short: None,
+        value_name: "VALUE",
+        kind: Kind::Switch,
+        default: Default::Unset("none"),
+        sprt_default: None,
+        help: "",
+        doc: "",
+        identity: true,
+        on_resume: false,
+        in_file: true,
+        stored: true,
+        commands: RUNS,
+    };
+
+    /// `--flag` as the user types it.
+    pub fn flag_text(&self) -> Option<String> {
+        self.flag.map(|flag| format!("--{flag}"))
+    }
+}
+
+const RUNS: &[Command] = &[Command::Tournament, Command::Sprt];
+const SPRT: &[Command] = &[Command::Sprt];
+const TOURNAMENT: &[Command] = &[Command::Tournament];
+
+/// A week in ms: the longest time value accepted anywhere (a time
+/// control, the grace, a start-up limit). Longer is no real game, and
+/// clock arithmetic stays far from overflow.
+pub const MAX_TIME_MS: u64 = arena_rules::protocol::MAX_TIME_MS;
+
+/// Games at once: far more than any machine runs, far less than what would
+/// overflow the runner's semaphore (2^61) or its queues.
+pub const MAX_CONCURRENCY: u64 = 1024;
+
+/// Longest accepted journal sync interval: what a machine crash may lose.
+pub const MAX_SYNC_INTERVAL_MS: u64 = 60_000;
+
+/// The definitions, in the order `--help` and the reference page list them.
+pub static SETTINGS: &[Setting] = &[
+    Setting {
+        key: "variant",
+        flag: Some("variant"),
+        value_name: "ID",
+        kind: Kind::Variants,
+        default: Default::Value("qango6"),
+        help:
+            "Variant id (`arena games` lists them); a tournament also takes a comma list or `all`: \
+               the whole schedule is played in each variant",
+        doc:
+            "With several variants every two bots play `games_per_pairing` games in each of them; \
+              the variants take turns pair by pair, and the results are rated per variant and \
+              pooled. An SPRT plays one variant.",
+        ..Setting::BASE
+    },
+    Setting {
+        key: "variants",
+        value_name: "IDS",
+        kind: Kind::Variants,
+        default: Default::Unset("`variant`"),
+        help: "Several variants, as a list (instead of `variant`)",
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "format",
+        value_name: "FORMAT",
+        kind: Kind::Choice(&["round_robin", "gauntlet", "sprt"]),
+        default: Default::Value("round_robin"),
+        help: "Who plays whom: `round_robin`, `gauntlet` (only the seeds' games) or `sprt` \
+               (game pairs between two bots until the test decides)",
+        doc: "`--gauntlet NAME` makes a gauntlet; `arena sprt` an SPRT. A file with \
+              `format = \"sprt\"` needs exactly two bots, `elo0` and `elo1`.",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "seeds",
+        flag: Some("gauntlet"),
+        value_name: "NAME",
+        kind: Kind::Names,
+        default: Default::Unset("the first bot, in a gauntlet"),
+        help: "A gauntlet seed (repeatable; makes the run a gauntlet): each seed plays every bot \
+               that is not a seed, and the others do not play each other",
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "games_per_pairing",
+        flag: Some("games"),
+        value_name: "N",
+        kind: Kind::Even {
+            max: u32::MAX as u64,
+        },
+        default: Default::Value("2"),
+        help: "Games between each two bots (even: pairs with colours swapped)",
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "time_control",
+        flag: Some("tc"),
+        value_name: "TC",
+        kind: Kind::TimeControl,
+        default: Default::Value("per-move=1000"),
+        help: "Time control: `per-move=MS`, or `BASE+INC` in seconds (e.g. 10+0.1)",
+        doc: "A move's time is measured from the `turn` written to the answer read. In a file, \
+              `move_ms`, or `base_ms` with `increment_ms`, say the same in milliseconds. A \
+              `[[bot]]` may have its own `time_control` (time odds).",
+        commands: &[Command::Tournament, Command::Sprt, Command::Play],
+        ..Setting::BASE
+    },
+    Setting {
+        key: "move_ms",
+        value_name: "MS",
+        kind: Kind::Whole {
+            min: 1,
+            max: MAX_TIME_MS,
+        },
+        help: "Per-move limit in ms (instead of `time_control`)",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "base_ms",
+        value_name: "MS",
+        kind: Kind::Whole {
+            min: 1,
+            max: MAX_TIME_MS,
+        },
+        help: "A clock's time for the whole game in ms (instead of `time_control`)",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "increment_ms",
+        value_name: "MS",
+        kind: Kind::Whole {
+            min: 0,
+            max: MAX_TIME_MS,
+        },
+        default: Default::Value("0"),
+        help: "The clock's increment per move in ms (with `base_ms`)",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "concurrency",
+        flag: Some("concurrency"),
+        short: Some('j'),
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 1,
+            max: MAX_CONCURRENCY,
+        },
+        default: Default::Machine("number of cores"),
+        help: "Games played at the same time",
+        identity: false,
+        on_resume: true,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "seed",
+        flag: Some("seed"),
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 0,
+            max: i64::MAX as u64,
+        },
+        default: Default::Machine("random, recorded in tournament.json"),
+        help: "Seed of the openings (every game is computed from the settings and the seed)",
+        ..Setting::BASE
+    },
+    Setting {
+        key: "out",
+        flag: Some("out"),
+        value_name: "DIR",
+        kind: Kind::Path,
+        default: Default::Machine("arena-out/UTC-TIMESTAMP"),
+        help: "Output directory",
+        identity: false,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "opening_plies",
+        flag: Some("opening-plies"),
+        value_name: "N",
+        kind: Kind::Whole { min: 0, max: 1000 },
+        default: Default::Value("0"),
+        sprt_default: Some("2"),
+        help: "Random legal opening plies, shared by both games of a pair",
+        doc: "An SPRT defaults to 2, so that its pairs differ.",
+        ..Setting::BASE
+    },
+    Setting {
+        key: "openings",
+        flag: Some("openings"),
+        value_name: "FILE",
+        kind: Kind::Path,
+        default: Default::Unset("random openings (`opening_plies`)"),
+        help: "Opening suite file: one opening per line (moves in notation, `#` comments); \
+               replaces the random openings. Shipped suites: openings/",
+        doc: "In a file, relative to the file's directory. Every line is played through the \
+              rules before the first game; `tournament.json` keeps the openings themselves (with \
+              the file's SHA-256), so a resumed run plays the same ones. Excludes \
+              `opening_plies` and several variants.",
+        stored: false,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "openings_order",
+        flag: Some("openings-order"),
+        value_name: "ORDER",
+        kind: Kind::Choice(&["sequential", "random"]),
+        default: Default::Value("sequential"),
+        help: "Order of the suite's openings: `sequential`, or `random` (one seeded shuffle); \
+               a short suite is cycled",
+        stored: false,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "openings_start",
+        flag: Some("openings-start"),
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 0,
+            max: i64::MAX as u64,
+        },
+        default: Default::Value("0"),
+        help: "Index of the suite opening the first game pair plays",
+        stored: false,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "grace_ms",
+        flag: Some("grace-ms"),
+        value_name: "MS",
+        kind: Kind::Whole {
+            min: 0,
+            max: MAX_TIME_MS,
+        },
+        default: Default::Value("100"),
+        help: "Allowance beyond each move's limit before a timeout, in ms",
+        doc: "The bot is told the limit without it; it absorbs scheduling noise on a busy machine.",
+        commands: &[Command::Tournament, Command::Sprt, Command::Play],
+        ..Setting::BASE
+    },
+    Setting {
+        key: "sync_interval_ms",
+        flag: Some("sync-ms"),
+        value_name: "MS",
+        kind: Kind::Whole {
+            min: 0,
+            max: MAX_SYNC_INTERVAL_MS,
+        },
+        default: Default::Value("200"),
+        help: "Sync the journal to disk at most every MS milliseconds, and at the end; 0 syncs \
+               after every game",
+        doc: "A kill of arena loses nothing written; a machine crash loses at most this interval, \
+              which `--resume` plays again.",
+        ..Setting::BASE
+    },
+    Setting {
+        key: "startup_failures",
+        flag: Some("startup-failures"),
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 0,
+            max: u32::MAX as u64,
+        },
+        default: Default::Value("3"),
+        help: "Stop starting a bot after this many start-up failures in a row; its remaining \
+               games are lost as `startup` (0: never)",
+        doc: "The count lives for one run: `--resume` gives a disabled bot fresh tries.",
+        ..Setting::BASE
+    },
+    Setting {
+        key: "shard",
+        flag: Some("shard"),
+        value_name: "K/N",
+        kind: Kind::Shard,
+        default: Default::Unset("the whole schedule"),
+        help: "Play only shard K of N (game pair p is shard p mod N + 1); needs a fixed seed. \
+               Join the shards' directories with `arena merge`",
+        identity: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "sandbox",
+        flag: Some("sandbox"),
+        kind: Kind::Switch,
+        default: Default::Value("false"),
+        help: "Run every bot in the sandbox (bubblewrap; README \"Running untrusted bots\"), \
+               whatever the bots' own settings say",
+        doc: "In a file: the default for bots without their own `sandbox`. It is recorded in each \
+              bot of `tournament.json`.",
+        stored: false,
+        commands: &[Command::Tournament, Command::Sprt, Command::Play],
+        ..Setting::BASE
+    },
+    Setting {
+        key: "rating_interval",
+        flag: Some("rating-interval"),
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        default: Default::Value("0"),
+        help:
+            "Show the standings every N finished games while the run goes on (0: only at the end)",
+        identity: false,
+        on_resume: true,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "elo0",
+        flag: Some("elo0"),
+        value_name: "E0",
+        kind: Kind::Decimal,
+        default: Default::Unset("required in an SPRT"),
+        help: "SPRT: the Elo difference (A minus B) under H0",
+        doc: "Within +/-200 nElo in the normalized model, +/-1000 Elo in the logistic one.",
+        identity: false,
+        stored: false,
+        commands: SPRT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "elo1",
+        flag: Some("elo1"),
+        value_name: "E1",
+        kind: Kind::Decimal,
+        default: Default::Unset("required in an SPRT"),
+        help: "SPRT: the Elo difference under H1; must exceed elo0",
+        identity: false,
+        stored: false,
+        commands: SPRT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "model",
+        flag: Some("model"),
+        value_name: "MODEL",
+        kind: Kind::Choice(&["normalized", "logistic"]),
+        default: Default::Value("normalized"),
+        help: "SPRT: the scale of elo0 and elo1: `normalized` (nElo, as fastchess and fishtest) \
+               or `logistic` (the usual Elo)",
+        identity: false,
+        stored: false,
+        commands: SPRT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "alpha",
+        flag: Some("alpha"),
+        value_name: "P",
+        kind: Kind::Decimal,
+        default: Default::Value("0.05"),
+        help: "SPRT: probability of accepting H1 when H0 holds",
+        identity: false,
+        stored: false,
+        commands: SPRT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "beta",
+        flag: Some("beta"),
+        value_name: "P",
+        kind: Kind::Decimal,
+        default: Default::Value("0.05"),
+        help: "SPRT: probability of accepting H0 when H1 holds",
+        identity: false,
+        stored: false,
+        commands: SPRT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "max_pairs",
+        flag: Some("max-pairs"),
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 1,
+            max: u64::MAX,
+        },
+        default: Default::Unset("no limit"),
+        help: "SPRT: stop undecided after this many game pairs",
+        identity: false,
+        stored: false,
+        commands: SPRT,
+        ..Setting::BASE
+    },
+];
+
+/// The definition of `key`. Panics on a key that has none: keys are
+/// written in the code, never read from input.
+pub fn setting(key: &str) -> &'static Setting {
+    SETTINGS
+        .iter()
+        .find(|s| s.key == key)
+        .unwrap_or_else(|| panic!("no setting is defined with the key {key:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_flags_are_unique_and_every_setting_is_documented() {
+        for (i, s) in SETTINGS.iter().enumerate() {
+            assert!(!s.help.is_empty(), "{} has no help", s.key);
+            assert!(s.in_file || s.flag.is_some(), "{} cannot be given", s.key);
+            for t in &SETTINGS[i + 1..] {
+                assert_ne!(s.key, t.key);
+                assert!(s.flag.is_none() || s.flag != t.flag, "{}", s.key);
+            }
+        }
+    }
+
+    #[test]
+    fn every_value_default_reads_as_its_kind() {
+        for s in SETTINGS {
+            for text in [Some(s.default.text()), s.sprt_default]
+                .into_iter()
+                .flatten()
+                .filter(|_| matches!(s.default, Default::Value(_)))
+            {
+                s.kind
+                    .read_text(text)
+                    .unwrap_or_else(|e| panic!("{}: default {text:?}: {e}", s.key));
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! Every setting of a run, each defined once ([`defs::SETTINGS`]): its key
+//! in a tournament file's `[tournament]` table (and in `tournament.json`),
+//! its flag, its default, what values it takes and its rule ([`Kind`]), its
+//! help line and documentation, and whether it belongs to the run's
+//! identity or may change on `--resume`. The command line builds its flags
+//! from the definitions, `docs/SETTINGS.md` is generated from them
+//! ([`page`]), and the identity hash leaves out exactly the settings they
+//! say (ripgrep's `flags/defs.rs` is the model: one definition per flag,
+//! with its docs, and everything else derived).
+//!
+//! Values go through three stages, once each:
+//! - raw: a flag's text ([`Given`]), a value of the tournament file, or the
+//!   definition's default;
+//! - resolved ([`resolve`]): one value per setting, read by its kind (flag
+//!   beats file beats default), with where it came from;
+//! - validated ([`build`]): the [`TournamentConfig`](crate::TournamentConfig)
+//!   (and an SPRT's plan), after the rules that tie settings together. A
+//!   saved `tournament.json` goes through the same rules on `--resume`.
+//!
+//! Adding a setting is one entry in [`defs::SETTINGS`] plus the code that
+//! uses its value.
+
+pub mod build;
+pub mod defs;
+pub mod kind;
+pub mod page;
+pub mod resolve;
+
+pub use defs::{setting, Command, Default, Setting, SETTINGS};
+pub use kind::{Kind, Value};
+pub use resolve::Given;
