@@ -7,40 +7,40 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 
-use arena::games::{GameResult, RuleReason};
-use arena::referee::GameRow;
+use arena::protocol::TimeControl;
+use arena::referee::{GameRecord, GameRow};
 use arena::tournament::journal::{csv_header, format_row, GAMES_CSV, GAMES_JSONL};
 use arena::tournament::Journal;
 use serde_json::json;
 
-fn row(id: u64) -> GameRow {
-    GameRow {
-        id,
-        round: 0,
-        pair: id / 2,
-        variant: "qango6".into(),
-        white: if id.is_multiple_of(2) { "a" } else { "b" }.into(),
-        black: if id.is_multiple_of(2) { "b" } else { "a" }.into(),
-        opening: String::new(),
-        result: GameResult::WhiteWins,
-        reason: RuleReason::Group.into(),
-        plies: 5,
-        white_time_ms: 3,
-        black_time_ms: 4,
-        ended_utc: String::new(),
-        white_tc: String::new(),
-        black_tc: String::new(),
-    }
+/// Game `id`'s record, at its place (`id`, round 0, pair `id / 2`): a
+/// 5-ply qango6 game between a and b that white wins, colours by id.
+fn record(id: u64) -> GameRecord {
+    let (white, black) = if id.is_multiple_of(2) {
+        ("a", "b")
+    } else {
+        ("b", "a")
+    };
+    serde_json::from_value(json!({
+        "id": id, "round": 0, "pair": id / 2,
+        "game": "qango6", "game_id": format!("g{id}"), "white": white, "black": black,
+        "time_control": {"type": "per_move", "move_ms": 100},
+        "opening": [], "moves": ["a1", "c1", "b1", "d1", "a2"],
+        "move_times_ms": [1, 1, 1, 1, 1], "result": "1-0", "winner": "white",
+        "reason": "group", "message": "white wins", "cells": [], "plies": 5,
+        "white_time_ms": 3, "black_time_ms": 4, "duration_ms": 9,
+    }))
+    .unwrap()
 }
 
-fn record(id: u64) -> serde_json::Value {
-    json!({"game": "qango6", "moves": ["a1", "c1", "b1", "d1", "a2"], "game_id": format!("g{id}")})
+fn row(id: u64) -> GameRow {
+    record(id).to_games_row()
 }
 
 fn journal_with(dir: &Path, ids: &[u64]) {
     let mut journal = Journal::create(dir).unwrap();
     for &id in ids {
-        journal.append(&row(id), &record(id)).unwrap();
+        journal.append(&record(id)).unwrap();
     }
 }
 
@@ -87,7 +87,7 @@ fn clean_journal_recovers_every_game_unchanged() {
     assert_eq!(got, [0, 1, 2]);
     assert_eq!((read(GAMES_CSV), read(GAMES_JSONL)), before);
     let record_1 = &jsonl_records(dir.path())[1];
-    assert_eq!(record_1["moves"], record(1)["moves"]);
+    assert_eq!(record_1["moves"], json!(record(1).moves));
     assert_eq!(record_1["pair"], 0);
 }
 
@@ -97,7 +97,7 @@ fn torn_csv_line_is_dropped_and_next_append_starts_fresh() {
     journal_with(dir.path(), &[0, 1]);
     // Game 2 reached games.jsonl; the crash cut its games.csv row short.
     let mut j = Journal::recover(dir.path(), accept_all).unwrap().0;
-    j.append(&row(2), &record(2)).unwrap();
+    j.append(&record(2)).unwrap();
     drop(j);
     let csv_path = dir.path().join(GAMES_CSV);
     let full = std::fs::read(&csv_path).unwrap();
@@ -116,8 +116,8 @@ fn torn_csv_line_is_dropped_and_next_append_starts_fresh() {
     assert!(std::fs::read(&csv_path).unwrap().ends_with(b"\n"));
     assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
 
-    journal.append(&row(2), &record(2)).unwrap();
-    journal.append(&row(3), &record(3)).unwrap();
+    journal.append(&record(2)).unwrap();
+    journal.append(&record(3)).unwrap();
     assert_eq!(ids(dir.path()), (vec![0, 1, 2, 3], vec![0, 1, 2, 3]));
 }
 
@@ -129,7 +129,7 @@ fn torn_jsonl_line_is_dropped() {
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 1);
     assert_eq!(recovery.repairs.len(), 1, "{:?}", recovery.repairs);
-    journal.append(&row(1), &record(1)).unwrap();
+    journal.append(&record(1)).unwrap();
     assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
 }
 
@@ -235,7 +235,7 @@ fn missing_journal_files_are_recreated_empty() {
     let dir = tempfile::tempdir().unwrap();
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert!(recovery.finished.is_empty());
-    journal.append(&row(0), &record(0)).unwrap();
+    journal.append(&record(0)).unwrap();
     assert_eq!(ids(dir.path()), (vec![0], vec![0]));
 }
 
@@ -243,15 +243,14 @@ fn missing_journal_files_are_recreated_empty() {
 /// older arena, written out by the test) and appends `later` as game 1.
 /// Returns what recovery repaired and the lines of games.csv; checks the
 /// file got the current header and a second recovery finds nothing to do.
-fn upgrade(old: &str, later: GameRow) -> (String, Vec<String>) {
+fn upgrade(old: &str, later: GameRecord) -> (String, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(GAMES_CSV), old).unwrap();
-    let mut written = record(0);
-    written["id"] = json!(0);
+    let written = serde_json::to_string(&record(0)).unwrap();
     std::fs::write(dir.path().join(GAMES_JSONL), format!("{written}\n")).unwrap();
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 1);
-    journal.append(&later, &record(later.id)).unwrap();
+    journal.append(&later).unwrap();
     drop(journal);
     let csv = std::fs::read_to_string(dir.path().join(GAMES_CSV)).unwrap();
     let lines: Vec<String> = csv.lines().map(String::from).collect();
@@ -266,7 +265,7 @@ fn upgrade(old: &str, later: GameRow) -> (String, Vec<String>) {
 /// rows follow it.
 #[test]
 fn a_games_csv_without_ended_utc_is_upgraded_on_resume() {
-    let mut later = row(1);
+    let mut later = record(1);
     later.ended_utc = "2026-12-01T00:23:28Z".into();
     let (repairs, lines) = upgrade(
         "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n\
@@ -279,7 +278,7 @@ fn a_games_csv_without_ended_utc_is_upgraded_on_resume() {
     );
     assert_eq!(lines[1], "0,0,0,qango6,a,b,,1-0,group,5,3,4,,,");
     assert!(
-        lines[2].ends_with(",2026-12-01T00:23:28Z,,"),
+        lines[2].ends_with(",2026-12-01T00:23:28Z,per-move=100,per-move=100"),
         "{}",
         lines[2]
     );
@@ -290,9 +289,11 @@ fn a_games_csv_without_ended_utc_is_upgraded_on_resume() {
 /// rows carry each side's time control.
 #[test]
 fn a_games_csv_without_time_controls_is_upgraded_on_resume() {
-    let mut later = row(1);
-    later.white_tc = "per-move=100".into();
-    later.black_tc = "5+0.05".into();
+    let mut later = record(1);
+    later.black_time_control = Some(TimeControl::Clock {
+        base_ms: 5000,
+        increment_ms: 50,
+    });
     let (repairs, lines) = upgrade(
         "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc\n\
          0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z\n",

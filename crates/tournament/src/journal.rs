@@ -18,14 +18,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use arena_files::{write_atomically, write_atomically_with};
 
 use super::agreement::Agreement;
 use super::game_set::GameSet;
-use arena_referee::GameRow;
+use arena_referee::{GameRecord, GameRow};
 use arena_rules::games::{GameResult, RuleReason};
 
 pub use super::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR};
@@ -226,11 +226,11 @@ impl Journal {
         Ok((journal, Recovery { finished, repairs }))
     }
 
-    /// Records a finished game: its full record in `games.jsonl` (with the
-    /// row's `id`, `round` and `pair` added), then its row in `games.csv`,
-    /// each written in one piece and synced to disk.
-    pub fn append(&mut self, row: &GameRow, record: &impl Serialize) -> anyhow::Result<()> {
-        let entry = JournalEntry::encode(row, record)?;
+    /// Records a finished game, which must have its place in the schedule:
+    /// its record in `games.jsonl`, then its row in `games.csv`, each
+    /// written in one piece and synced to disk.
+    pub fn append(&mut self, record: &GameRecord) -> anyhow::Result<()> {
+        let entry = JournalEntry::encode(record)?;
         write_batch(&self.dir, &mut self.jsonl, &mut self.csv, &[entry])?;
         for (file, name) in [(&self.jsonl, GAMES_JSONL), (&self.csv, GAMES_CSV)] {
             file.sync_data()
@@ -353,8 +353,8 @@ async fn write_entries(
     Ok(())
 }
 
-/// A finished game encoded for the journal: its `games.jsonl` and
-/// `games.csv` lines.
+/// A finished game encoded for the journal: its `games.jsonl` line (the
+/// record, serialized once) and its `games.csv` line (the record's row).
 #[derive(Debug, Clone)]
 pub struct JournalEntry {
     pub id: u64,
@@ -363,60 +363,21 @@ pub struct JournalEntry {
 }
 
 impl JournalEntry {
-    /// The record with the row's `id`, `round` and `pair` added (as its
-    /// first keys), and the row. The record has none of those keys (a
-    /// [`arena_referee::GameRecord`] has not).
-    pub fn encode(row: &GameRow, record: &impl Serialize) -> anyhow::Result<JournalEntry> {
-        // Written in place of the record's opening brace: serializing the
-        // record once into the line, rather than through a
-        // `serde_json::Value` to add three keys, was a tenth of a
-        // tournament's CPU with instant bots.
-        let mut jsonl = format!(
-            "{{\"id\":{},\"round\":{},\"pair\":{}",
-            row.id, row.round, row.pair
-        )
-        .into_bytes();
-        let head = jsonl.len();
+    /// The lines of `record`, which must have its place in the schedule
+    /// ([`GameRecord::set_place`]).
+    pub fn encode(record: &GameRecord) -> anyhow::Result<JournalEntry> {
+        let id = record.id.ok_or_else(|| {
+            anyhow!("a game record for the journal needs its place in the schedule")
+        })?;
+        let mut jsonl = Vec::with_capacity(1024);
         serde_json::to_writer(&mut jsonl, record).context("serializing a game record")?;
-        match &jsonl[head..] {
-            [b'{', b'}'] => {
-                jsonl.truncate(head);
-                jsonl.push(b'}');
-            }
-            [b'{', ..] => jsonl[head] = b',',
-            _ => bail!("a game record must be a JSON object"),
-        }
         jsonl.push(b'\n');
         Ok(JournalEntry {
-            id: row.id,
+            id,
             jsonl,
-            csv: format_row(row)?,
+            csv: format_row(&record.to_games_row())?,
         })
     }
-}
-
-/// The `id`, `round` and `pair` at the start of a `games.jsonl` line as
-/// [`JournalEntry::encode`] writes it (`{"id":7,"round":0,"pair":3,...`);
-/// `None` for any other shape (lines of older versions, or edited), which
-/// then need a full parse. A reader of every line saves a pass over each.
-pub fn place_prefix(line: &[u8]) -> Option<(u64, u64, u64)> {
-    let mut rest = line;
-    let mut field = |key: &[u8]| -> Option<u64> {
-        rest = rest.strip_prefix(key)?;
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        let (number, after) = rest.split_at(digits);
-        rest = after.strip_prefix(b",")?;
-        // Empty, a leading zero or an overflow: not what encode writes.
-        if number.is_empty() || (number.len() > 1 && number[0] == b'0') {
-            return None;
-        }
-        std::str::from_utf8(number).ok()?.parse().ok()
-    };
-    Some((
-        field(b"{\"id\":")?,
-        field(b"\"round\":")?,
-        field(b"\"pair\":")?,
-    ))
 }
 
 /// The sending end of [`Journal::start_writer`].
@@ -639,6 +600,11 @@ fn parse_row(line: &[u8]) -> anyhow::Result<GameRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_referee::record::record_with_result;
+
+    fn record(id: u64) -> GameRecord {
+        record_with_result(id, id / 2, "a", "b", GameResult::WhiteWins)
+    }
 
     fn row(id: u64) -> GameRow {
         GameRow {
@@ -672,9 +638,8 @@ mod tests {
             .start_writer(2, Duration::from_secs(60), done_sender)
             .unwrap();
         for id in 0..3 {
-            let record = serde_json::json!({"game": "qango6", "moves": []});
             writer
-                .send(JournalEntry::encode(&row(id), &record).unwrap())
+                .send(JournalEntry::encode(&record(id)).unwrap())
                 .await
                 .unwrap();
             assert_eq!(done.recv().await.unwrap().unwrap(), id);
@@ -738,41 +703,24 @@ mod tests {
         assert!(repairs.is_empty());
     }
 
+    /// An entry is the record serialized once, its place first, and the
+    /// record's row; a record without a place has no place in the journal.
     #[test]
-    fn entries_are_the_record_with_the_schedule_place_first() {
-        let record = serde_json::json!({"moves": ["a1", "b\"2"], "plies": 2});
-        let entry = JournalEntry::encode(&row(7), &record).unwrap();
-        assert_eq!(
-            String::from_utf8(entry.jsonl).unwrap(),
-            "{\"id\":7,\"round\":0,\"pair\":3,\"moves\":[\"a1\",\"b\\\"2\"],\"plies\":2}\n"
+    fn entries_are_the_record_and_its_row() {
+        let record = record(7);
+        let entry = JournalEntry::encode(&record).unwrap();
+        assert_eq!(entry.id, 7);
+        let line = String::from_utf8(entry.jsonl).unwrap();
+        assert!(
+            line.starts_with(r#"{"id":7,"round":0,"pair":3,"game":"qango6","#),
+            "{line}"
         );
-        assert_eq!(entry.csv, format_row(&row(7)).unwrap());
-        let empty = JournalEntry::encode(&row(1), &serde_json::json!({})).unwrap();
-        assert_eq!(empty.jsonl, b"{\"id\":1,\"round\":0,\"pair\":0}\n");
-        let err = JournalEntry::encode(&row(1), &["not", "an", "object"]).unwrap_err();
-        assert!(err.to_string().contains("JSON object"), "{err}");
-    }
-
-    #[test]
-    fn the_place_is_read_from_the_start_of_an_encoded_line() {
-        let record = serde_json::json!({"moves": ["a1"]});
-        let entry = JournalEntry::encode(&row(7), &record).unwrap();
-        assert_eq!(place_prefix(&entry.jsonl), Some((7, 0, 3)));
-        for other in [
-            &br#"{"moves":["a1"],"id":7,"round":0,"pair":3}"#[..],
-            br#"{"id":7,"round":0,"pair":3}"#,
-            br#"{"id":07,"round":0,"pair":3,"x":1}"#,
-            br#"{"id":-7,"round":0,"pair":3,"x":1}"#,
-            br#"{"id":99999999999999999999,"round":0,"pair":3,"x":1}"#,
-            br#"{ "id":7,"round":0,"pair":3,"x":1}"#,
-        ] {
-            assert_eq!(
-                place_prefix(other),
-                None,
-                "{}",
-                String::from_utf8_lossy(other)
-            );
-        }
+        assert_eq!(line, serde_json::to_string(&record).unwrap() + "\n");
+        assert_eq!(entry.csv, format_row(&record.to_games_row()).unwrap());
+        let mut placeless = record;
+        placeless.id = None;
+        let err = JournalEntry::encode(&placeless).unwrap_err().to_string();
+        assert!(err.contains("place in the schedule"), "{err}");
     }
 
     #[test]
