@@ -688,11 +688,15 @@ pub fn format_row(row: &GameRow) -> anyhow::Result<String> {
     Ok(text)
 }
 
+/// A writer of one line: a small buffer (the default is 8 KiB, allocated
+/// and zeroed for each row, for the runner's every game and the merge's and
+/// recovery's every record); a longer row is flushed through it whole.
 fn csv_writer(headers: bool) -> csv::Writer<Vec<u8>> {
     csv::WriterBuilder::new()
         .has_headers(headers)
         .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new())
+        .buffer_capacity(256)
+        .from_writer(Vec::with_capacity(256))
 }
 
 #[cfg(test)]

@@ -59,6 +59,11 @@ impl<R: BufRead> Lines<R> {
         }
     }
 
+    /// The line [`Lines::next_line`] returned last.
+    pub fn line(&self) -> &[u8] {
+        &self.buffer
+    }
+
     /// The unterminated last line, once [`Lines::next_line`] has reached it.
     pub fn torn(&self) -> Option<Torn> {
         self.torn
@@ -74,6 +79,7 @@ mod tests {
         let mut lines = Lines::new(&b"a\n\nb\r\nc"[..]);
         assert_eq!(lines.next_line().unwrap(), Some((1, &b"a"[..])));
         assert_eq!(lines.next_line().unwrap(), Some((3, &b"b"[..])));
+        assert_eq!(lines.line(), b"b");
         assert_eq!(lines.torn(), None);
         assert_eq!(lines.next_line().unwrap(), None);
         assert_eq!(lines.torn(), Some(Torn { line: 4, bytes: 1 }));
