@@ -9,23 +9,23 @@
 //! For each size the parent writes 4 shard directories of one tournament
 //! (5 bots, Qango 6, 2-ply openings, as many games a pairing as the size
 //! needs) under `target/tmp`: `tournament.json` as `arena tournament
-//! --shard K/4` writes it, and `games.csv` and `games.jsonl` with every
+//! --shard K/4` writes it, and `games.jsonl` and `games.csv` with every
 //! game of the shard, a plausible result and a 36-ply record (about 650
 //! bytes a line). Each file is out of id order the way a shard with 8 games
 //! in flight writes it (every block of 8 games in reverse), so the merge
-//! takes its slow path: each file is cut into sorted runs on disk and the
-//! runs are merged. Then this benchmark executable is started again as a
-//! child (`--child`) that does what `arena merge OUT DIR...` does: the
-//! checked k-way merge ([`arena::tournament::merge::merge`]), then the
+//! takes its slow path: each journal is cut into sorted runs on disk and the
+//! runs are merged (the shards' `games.csv` are not read: the merge writes
+//! each row from its record). Then this benchmark executable is started
+//! again as a child (`--child`) that does what `arena merge OUT DIR...`
+//! does: the checked k-way merge ([`arena::tournament::merge::merge`]), then the
 //! ratings and report ([`arena::report::rating::rate_run`]). The child
 //! reports the wall time of each phase and its peak RSS (`VmHWM`) after
 //! each; the shards are written before it starts, so their writing is not
 //! in its figures. The merge holds at most one sort run of lines at a time,
 //! so its peak grows with the number of games only until every shard's
-//! file is longer than one run; a small run size shows the bound with
+//! journal is longer than one run; a small run size shows the bound with
 //! small files.
 
-use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,12 +33,13 @@ use std::time::Instant;
 
 use arena::games::GameResult;
 use arena::games::RuleReason;
-use arena::referee::GameRow;
+use arena::protocol::TimeControl;
+use arena::referee::GameRecord;
 use arena::tournament::config::{load, Defaults};
 use arena::tournament::journal::{csv_header, format_row};
 use arena::tournament::manifest::Manifest;
 use arena::tournament::shard::Shard;
-use arena::tournament::Given;
+use arena::tournament::{Given, ScheduledGame};
 
 #[path = "support/rss.rs"]
 mod rss;
@@ -211,28 +212,11 @@ fn write_games(manifest: &Manifest, dir: &Path) {
         for &id in block.iter().rev() {
             let game = schedule.game(id).unwrap().unwrap();
             let (white, black) = (&names[game.white], &names[game.black]);
-            let (result, reason) = outcome(id, game.white, game.black);
-            let row = GameRow {
-                id,
-                round: game.round,
-                pair: game.pair,
-                variant: "qango6".into(),
-                white: white.clone(),
-                black: black.clone(),
-                opening: game.opening.join(" "),
-                result,
-                reason: reason.into(),
-                plies: 36,
-                white_time_ms: 40 + id % 17,
-                black_time_ms: 40 + id % 13,
-                ended_utc: "2026-12-01T00:00:00Z".into(),
-                white_tc: "per-move=1000".into(),
-                black_tc: "per-move=1000".into(),
-            };
+            let record = record(id, &game, white, black);
+            let row = record.to_games_row();
             csv.write_all(format_row(&row).unwrap().as_bytes()).unwrap();
-            jsonl
-                .write_all(record(&row, &game.opening).as_bytes())
-                .unwrap();
+            serde_json::to_writer(&mut jsonl, &record).unwrap();
+            jsonl.write_all(b"\n").unwrap();
         }
     }
     csv.flush().unwrap();
@@ -252,35 +236,45 @@ fn outcome(id: u64, white: usize, black: usize) -> (GameResult, RuleReason) {
     }
 }
 
-/// A games.jsonl record of the size a 36-ply Qango 6 game has.
-fn record(row: &GameRow, opening: &[String]) -> String {
-    let cells: Vec<String> = ('a'..='f')
-        .flat_map(|c| (1..=6).map(move |r| format!("\"{c}{r}\"")))
+/// The record of game `id` (`game` of the schedule, between `white` and
+/// `black`), of the size a 36-ply Qango 6 game has.
+fn record(id: u64, game: &ScheduledGame, white: &str, black: &str) -> GameRecord {
+    let (result, reason) = outcome(id, game.white, game.black);
+    let moves: Vec<String> = ('a'..='f')
+        .flat_map(|c| (1..=6).map(move |r| format!("{c}{r}")))
         .collect();
-    let mut line = String::with_capacity(700);
-    write!(
-        line,
-        "{{\"id\":{},\"game_id\":\"g{}\",\"round\":{},\"pair\":{},\"game\":\"qango6\",\
-         \"white\":\"{}\",\"black\":\"{}\",\"opening\":{:?},\"moves\":[{}],\
-         \"move_times_ms\":[{}],\"result\":\"{}\",\"reason\":\"{}\",\"plies\":36,\
-         \"white_time_ms\":{},\"black_time_ms\":{},\"duration_ms\":90,\
-         \"ended_utc\":\"{}\",\"time_control\":{{\"type\":\"per_move\",\"move_ms\":1000}}}}",
-        row.id,
-        row.id,
-        row.round,
-        row.pair,
-        row.white,
-        row.black,
-        opening,
-        cells.join(","),
-        ["2"; 36].join(","),
-        serde_json::to_value(row.result).unwrap().as_str().unwrap(),
-        serde_json::to_value(row.reason).unwrap().as_str().unwrap(),
-        row.white_time_ms,
-        row.black_time_ms,
-        row.ended_utc
-    )
-    .unwrap();
-    line.push('\n');
-    line
+    GameRecord {
+        id: Some(id),
+        round: Some(game.round),
+        pair: Some(game.pair),
+        game: "qango6".into(),
+        game_id: game.game_id(),
+        white: white.into(),
+        black: black.into(),
+        time_control: TimeControl::PerMove { move_ms: 1000 },
+        white_time_control: None,
+        black_time_control: None,
+        opening: game.opening.clone(),
+        move_times_ms: vec![2; moves.len()],
+        plies: moves.len() as u32,
+        moves,
+        result,
+        winner: result.winner(),
+        reason: reason.into(),
+        message: String::new(),
+        cells: Vec::new(),
+        white_time_ms: 40 + id % 17,
+        black_time_ms: 40 + id % 13,
+        white_log: None,
+        black_log: None,
+        white_log_tail: None,
+        black_log_tail: None,
+        warnings: Vec::new(),
+        white_trace: None,
+        black_trace: None,
+        white_ready: None,
+        black_ready: None,
+        duration_ms: 90,
+        ended_utc: "2026-12-01T00:00:00Z".into(),
+    }
 }

@@ -52,6 +52,9 @@ fn random_game(rng: &mut SmallRng, id: u64, white: &str, black: &str) -> GameRec
     };
     let side_time = |side: usize| times.iter().skip(side).step_by(2).sum();
     GameRecord {
+        id: None,
+        round: None,
+        pair: None,
         game: variant.id.to_string(),
         game_id: format!("g{id}"),
         white: white.to_string(),
@@ -99,16 +102,11 @@ fn write_games(dir: &Path, games: u64) {
     for id in 0..games {
         let (a, b) = pairings[(id / 2) as usize % pairings.len()];
         let (white, black) = if id % 2 == 0 { (a, b) } else { (b, a) };
-        let record = random_game(&mut rng, id, BOTS[white], BOTS[black]);
-        let (round, pair) = (id / 2 / pairings.len() as u64, id / 2);
-        let mut line = serde_json::to_value(&record).unwrap();
-        let object = line.as_object_mut().unwrap();
-        object.insert("id".into(), id.into());
-        object.insert("round".into(), round.into());
-        object.insert("pair".into(), pair.into());
-        serde_json::to_writer(&mut jsonl, &line).unwrap();
+        let mut record = random_game(&mut rng, id, BOTS[white], BOTS[black]);
+        record.set_place(id, id / 2 / pairings.len() as u64, id / 2);
+        serde_json::to_writer(&mut jsonl, &record).unwrap();
         jsonl.write_all(b"\n").unwrap();
-        csv.serialize(record.to_games_row(id, round, pair)).unwrap();
+        csv.serialize(record.to_games_row()).unwrap();
     }
     jsonl.flush().unwrap();
     csv.flush().unwrap();

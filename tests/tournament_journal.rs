@@ -1,46 +1,59 @@
-//! The journal survives crashes: torn last lines are dropped and the next
-//! append starts on a fresh line, a game in only one of games.csv and
-//! games.jsonl is dropped from both (so it gets replayed), and damage that a
-//! crash cannot cause is an error naming the file and line.
+//! The journal survives crashes: games.jsonl is the journal, a torn last
+//! line and repeated games are dropped from it and the next append starts
+//! on a fresh line; games.csv is derived, so whatever a crash or an edit
+//! made of it (cut short, rows whose records were lost, an older arena's
+//! columns, an edited row) it is rebuilt from the records, and a game is
+//! replayed only when its record is missing. A journal line that is no
+//! game record, which a crash cannot cause, is an error naming the line.
 
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 
-use arena::games::{GameResult, RuleReason};
-use arena::referee::GameRow;
+use arena::protocol::TimeControl;
+use arena::referee::{GameRecord, GameRow};
 use arena::tournament::journal::{csv_header, format_row, GAMES_CSV, GAMES_JSONL};
 use arena::tournament::Journal;
 use serde_json::json;
 
-fn row(id: u64) -> GameRow {
-    GameRow {
-        id,
-        round: 0,
-        pair: id / 2,
-        variant: "qango6".into(),
-        white: if id.is_multiple_of(2) { "a" } else { "b" }.into(),
-        black: if id.is_multiple_of(2) { "b" } else { "a" }.into(),
-        opening: String::new(),
-        result: GameResult::WhiteWins,
-        reason: RuleReason::Group.into(),
-        plies: 5,
-        white_time_ms: 3,
-        black_time_ms: 4,
-        ended_utc: String::new(),
-        white_tc: String::new(),
-        black_tc: String::new(),
-    }
+/// Game `id`'s record, at its place (`id`, round 0, pair `id / 2`): a
+/// 5-ply qango6 game between a and b that white wins, colours by id.
+fn record(id: u64) -> GameRecord {
+    let (white, black) = if id.is_multiple_of(2) {
+        ("a", "b")
+    } else {
+        ("b", "a")
+    };
+    serde_json::from_value(json!({
+        "id": id, "round": 0, "pair": id / 2,
+        "game": "qango6", "game_id": format!("g{id}"), "white": white, "black": black,
+        "time_control": {"type": "per_move", "move_ms": 100},
+        "opening": [], "moves": ["a1", "c1", "b1", "d1", "a2"],
+        "move_times_ms": [1, 1, 1, 1, 1], "result": "1-0", "winner": "white",
+        "reason": "group", "message": "white wins", "cells": [], "plies": 5,
+        "white_time_ms": 3, "black_time_ms": 4, "duration_ms": 9,
+    }))
+    .unwrap()
 }
 
-fn record(id: u64) -> serde_json::Value {
-    json!({"game": "qango6", "moves": ["a1", "c1", "b1", "d1", "a2"], "game_id": format!("g{id}")})
+fn row(id: u64) -> GameRow {
+    record(id).to_games_row()
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+/// What a recovery of `dir` repaired, one line each.
+fn repairs_of(dir: &Path) -> String {
+    let (_, recovery) = Journal::recover(dir, accept_all).unwrap();
+    recovery.repairs.join("\n")
 }
 
 fn journal_with(dir: &Path, ids: &[u64]) {
     let mut journal = Journal::create(dir).unwrap();
     for &id in ids {
-        journal.append(&row(id), &record(id)).unwrap();
+        journal.append(&record(id)).unwrap();
     }
 }
 
@@ -54,15 +67,15 @@ fn accept_all(_: &GameRow) -> anyhow::Result<()> {
 }
 
 fn jsonl_records(dir: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(dir.join(GAMES_JSONL))
-        .unwrap()
+    read(dir, GAMES_JSONL)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
 
+/// The game ids of games.csv (checking its header) and games.jsonl.
 fn ids(dir: &Path) -> (Vec<u64>, Vec<u64>) {
-    let csv = std::fs::read_to_string(dir.join(GAMES_CSV)).unwrap();
+    let csv = read(dir, GAMES_CSV);
     let mut lines = csv.lines();
     assert_eq!(format!("{}\n", lines.next().unwrap()), csv_header());
     let csv_ids = lines
@@ -79,45 +92,42 @@ fn ids(dir: &Path) -> (Vec<u64>, Vec<u64>) {
 fn clean_journal_recovers_every_game_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     journal_with(dir.path(), &[0, 1, 2]);
-    let read = |name| std::fs::read(dir.path().join(name)).unwrap();
-    let before = (read(GAMES_CSV), read(GAMES_JSONL));
+    let before = (read(dir.path(), GAMES_CSV), read(dir.path(), GAMES_JSONL));
     let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert!(recovery.repairs.is_empty(), "{:?}", recovery.repairs);
     let got: Vec<u64> = recovery.finished.iter().collect();
     assert_eq!(got, [0, 1, 2]);
-    assert_eq!((read(GAMES_CSV), read(GAMES_JSONL)), before);
+    let after = (read(dir.path(), GAMES_CSV), read(dir.path(), GAMES_JSONL));
+    assert_eq!(after, before);
     let record_1 = &jsonl_records(dir.path())[1];
-    assert_eq!(record_1["moves"], record(1)["moves"]);
+    assert_eq!(record_1["moves"], json!(record(1).moves));
     assert_eq!(record_1["pair"], 0);
 }
 
+/// A kill while the rows were written: game 2's record is in games.jsonl,
+/// its row cut short. The game is finished; its row is rebuilt.
 #[test]
-fn torn_csv_line_is_dropped_and_next_append_starts_fresh() {
+fn a_torn_csv_row_is_rebuilt_from_its_record() {
     let dir = tempfile::tempdir().unwrap();
-    journal_with(dir.path(), &[0, 1]);
-    // Game 2 reached games.jsonl; the crash cut its games.csv row short.
-    let mut j = Journal::recover(dir.path(), accept_all).unwrap().0;
-    j.append(&row(2), &record(2)).unwrap();
-    drop(j);
+    journal_with(dir.path(), &[0, 1, 2]);
     let csv_path = dir.path().join(GAMES_CSV);
-    let full = std::fs::read(&csv_path).unwrap();
+    let whole = read(dir.path(), GAMES_CSV);
     let row2 = format_row(&row(2)).unwrap();
-    std::fs::write(&csv_path, &full[..full.len() - row2.len() + 7]).unwrap();
+    std::fs::write(&csv_path, &whole[..whole.len() - row2.len() + 7]).unwrap();
 
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     let got: Vec<u64> = recovery.finished.iter().collect();
-    assert_eq!(got, [0, 1]);
-    let repairs = recovery.repairs.join("\n");
-    assert!(repairs.contains("unfinished last line"), "{repairs}");
+    assert_eq!(got, [0, 1, 2]);
+    assert_eq!(recovery.repairs.len(), 1, "{:?}", recovery.repairs);
+    let repair = &recovery.repairs[0];
     assert!(
-        repairs.contains("game 2 is in games.jsonl but not in games.csv"),
-        "{repairs}"
+        repair.starts_with("games.csv rebuilt from games.jsonl")
+            && repair.contains("its last line 4 was unfinished"),
+        "{repair}"
     );
-    assert!(std::fs::read(&csv_path).unwrap().ends_with(b"\n"));
-    assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
+    assert_eq!(read(dir.path(), GAMES_CSV), whole);
 
-    journal.append(&row(2), &record(2)).unwrap();
-    journal.append(&row(3), &record(3)).unwrap();
+    journal.append(&record(3)).unwrap();
     assert_eq!(ids(dir.path()), (vec![0, 1, 2, 3], vec![0, 1, 2, 3]));
 }
 
@@ -125,54 +135,66 @@ fn torn_csv_line_is_dropped_and_next_append_starts_fresh() {
 fn torn_jsonl_line_is_dropped() {
     let dir = tempfile::tempdir().unwrap();
     journal_with(dir.path(), &[0]);
+    let csv = read(dir.path(), GAMES_CSV);
     append_raw(&dir.path().join(GAMES_JSONL), br#"{"id":1,"game":"qan"#);
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 1);
-    assert_eq!(recovery.repairs.len(), 1, "{:?}", recovery.repairs);
-    journal.append(&row(1), &record(1)).unwrap();
+    assert_eq!(
+        recovery.repairs,
+        ["games.jsonl: dropped an unfinished last line 2 (19 bytes, cut off by a crash)"]
+    );
+    assert_eq!(read(dir.path(), GAMES_CSV), csv, "games.csv was right");
+    journal.append(&record(1)).unwrap();
     assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
 }
 
+/// Which of two unsynced files a machine crash keeps is up to the disk:
+/// rows can outlive their records (those games are replayed) and records
+/// their rows (those games are finished).
 #[test]
-fn one_sided_games_are_dropped_from_both_files() {
+fn games_csv_follows_the_journal_after_a_machine_crash() {
     let dir = tempfile::tempdir().unwrap();
-    journal_with(dir.path(), &[0, 1, 2, 3]);
-    // Game 1 only in csv, game 3 only in jsonl.
-    let jsonl_path = dir.path().join(GAMES_JSONL);
-    let kept: Vec<String> = std::fs::read_to_string(&jsonl_path)
-        .unwrap()
+    journal_with(dir.path(), &[0, 1, 2, 3, 4]);
+    let whole = read(dir.path(), GAMES_CSV);
+    // games.jsonl lost the records of games 3 and 4.
+    let records: Vec<String> = read(dir.path(), GAMES_JSONL)
         .lines()
-        .filter(|l| !l.contains("\"id\":1,") && !l.ends_with("\"id\":1}"))
+        .take(3)
         .map(|l| format!("{l}\n"))
         .collect();
-    assert_eq!(kept.len(), 3);
-    std::fs::write(&jsonl_path, kept.concat()).unwrap();
-    let csv_path = dir.path().join(GAMES_CSV);
-    let csv = std::fs::read_to_string(&csv_path).unwrap();
-    let without_3: String = csv
-        .lines()
-        .filter(|l| !l.starts_with("3,"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&csv_path, without_3).unwrap();
-
+    std::fs::write(dir.path().join(GAMES_JSONL), records.concat()).unwrap();
     let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     let got: Vec<u64> = recovery.finished.iter().collect();
-    assert_eq!(got, [0, 2]);
-    assert_eq!(recovery.repairs.len(), 2, "{:?}", recovery.repairs);
-    assert_eq!(ids(dir.path()), (vec![0, 2], vec![0, 2]));
-    // A second recovery finds nothing left to repair.
-    let (_, again) = Journal::recover(dir.path(), accept_all).unwrap();
-    assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+    assert_eq!(got, [0, 1, 2]);
+    let repairs = recovery.repairs.join("\n");
+    assert!(
+        repairs.contains("games 3 and 4 without a record (lost in a crash) will be replayed"),
+        "{repairs}"
+    );
+    assert_eq!(ids(dir.path()), (vec![0, 1, 2], vec![0, 1, 2]));
+    assert!(repairs_of(dir.path()).is_empty(), "nothing left to repair");
+
+    // games.csv lost the rows of games 1 and 2.
+    let rows: Vec<&str> = whole.lines().take(2).collect();
+    std::fs::write(dir.path().join(GAMES_CSV), rows.join("\n") + "\n").unwrap();
+    let repairs = repairs_of(dir.path());
+    assert!(
+        repairs.contains("it lacked the rows of the last 2 games of games.jsonl"),
+        "{repairs}"
+    );
+    assert_eq!(ids(dir.path()), (vec![0, 1, 2], vec![0, 1, 2]));
+    assert!(whole.starts_with(&read(dir.path(), GAMES_CSV)));
 }
 
 #[test]
 fn duplicates_keep_the_first_copy() {
     let dir = tempfile::tempdir().unwrap();
     journal_with(dir.path(), &[0, 1]);
+    let mut copy = record(1);
+    copy.result = arena::games::GameResult::Draw;
     append_raw(
         &dir.path().join(GAMES_JSONL),
-        format!("{}\n", json!({"id": 1, "game": "x"})).as_bytes(),
+        format!("{}\n", serde_json::to_string(&copy).unwrap()).as_bytes(),
     );
     append_raw(
         &dir.path().join(GAMES_CSV),
@@ -180,32 +202,90 @@ fn duplicates_keep_the_first_copy() {
     );
     let (_, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 2);
-    assert_eq!(jsonl_records(dir.path())[1]["game"], "qango6");
+    let repairs = recovery.repairs.join("\n");
+    assert!(
+        repairs.contains("games.jsonl: line 3 repeats game 1; kept the first"),
+        "{repairs}"
+    );
+    assert!(
+        repairs.contains("it had 1 row more than games.jsonl has games"),
+        "{repairs}"
+    );
+    assert_eq!(jsonl_records(dir.path())[1]["result"], "1-0");
     assert_eq!(ids(dir.path()), (vec![0, 1], vec![0, 1]));
+    assert!(repairs_of(dir.path()).is_empty(), "nothing left to repair");
 }
 
+/// games.csv is derived: an edited or damaged row is not what its record
+/// gives, so the file is rebuilt (and says so), whatever the edit.
 #[test]
-fn damage_a_crash_cannot_cause_is_an_error_with_file_and_line() {
+fn an_edited_games_csv_is_rebuilt_from_the_records() {
+    let dir = tempfile::tempdir().unwrap();
+    journal_with(dir.path(), &[0, 1, 2]);
+    let csv_path = dir.path().join(GAMES_CSV);
+    let whole = read(dir.path(), GAMES_CSV);
+    let edits = [
+        (
+            whole.replacen("\n0,", "\nzero,", 1),
+            "line 2 was not the row that game 0's record gives",
+        ),
+        (
+            whole.replacen("\n1,0,0,qango6,b,a,,1-0,", "\n1,0,0,qango6,b,a,,0-1,", 1),
+            "line 3 was not the row that game 1's record gives",
+        ),
+        (
+            whole.replacen("id,", "game,", 1),
+            "its first line was not the header",
+        ),
+        (
+            whole.replacen('\n', "\n\n", 1),
+            "line 2 was not the row that game 0's record gives",
+        ),
+    ];
+    for (edited, why) in edits {
+        std::fs::write(&csv_path, &edited).unwrap();
+        let repairs = repairs_of(dir.path());
+        assert!(
+            repairs.starts_with(
+                "games.csv rebuilt from games.jsonl, the journal it is derived from: "
+            ) && repairs.contains(why),
+            "{repairs}"
+        );
+        assert_eq!(read(dir.path(), GAMES_CSV), whole);
+    }
+    std::fs::remove_file(&csv_path).unwrap();
+    assert!(repairs_of(dir.path()).ends_with(": it was missing"));
+    assert_eq!(read(dir.path(), GAMES_CSV), whole);
+}
+
+/// A journal line that is no game record is not crash damage: an error
+/// naming the line, and nothing is changed.
+#[test]
+fn damage_in_the_journal_is_an_error_with_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     journal_with(dir.path(), &[0, 1]);
-    let csv_path = dir.path().join(GAMES_CSV);
-    let csv = std::fs::read_to_string(&csv_path).unwrap();
-    std::fs::write(&csv_path, csv.replacen("\n0,", "\nzero,", 1)).unwrap();
-    let err = format!(
-        "{:#}",
-        Journal::recover(dir.path(), accept_all).unwrap_err()
-    );
-    assert!(err.contains("games.csv:2"), "{err}");
-    std::fs::write(&csv_path, &csv).unwrap();
-
     let jsonl_path = dir.path().join(GAMES_JSONL);
-    let jsonl = std::fs::read_to_string(&jsonl_path).unwrap();
-    std::fs::write(&jsonl_path, format!("not json\n{jsonl}")).unwrap();
-    let err = format!(
-        "{:#}",
-        Journal::recover(dir.path(), accept_all).unwrap_err()
-    );
-    assert!(err.contains("games.jsonl:1"), "{err}");
+    let jsonl = read(dir.path(), GAMES_JSONL);
+    let mut placeless = serde_json::to_value(record(2)).unwrap();
+    placeless.as_object_mut().unwrap().remove("id");
+    for (damaged, line, problem) in [
+        (format!("not json\n{jsonl}"), 1, "not a game record"),
+        (format!("{jsonl}{{\"id\":2}}\n"), 3, "not a game record"),
+        (format!("{jsonl}{placeless}\n"), 3, "no \"id\""),
+    ] {
+        std::fs::write(&jsonl_path, &damaged).unwrap();
+        let csv = read(dir.path(), GAMES_CSV);
+        let err = format!(
+            "{:#}",
+            Journal::recover(dir.path(), accept_all).unwrap_err()
+        );
+        assert!(
+            err.contains(&format!("games.jsonl:{line}: ")) && err.contains(problem),
+            "{err}"
+        );
+        assert_eq!(read(dir.path(), GAMES_JSONL), damaged);
+        assert_eq!(read(dir.path(), GAMES_CSV), csv);
+    }
     std::fs::write(&jsonl_path, &jsonl).unwrap();
 
     let reject_1 = |r: &GameRow| {
@@ -216,7 +296,7 @@ fn damage_a_crash_cannot_cause_is_an_error_with_file_and_line() {
     };
     let err = format!("{:#}", Journal::recover(dir.path(), reject_1).unwrap_err());
     assert!(
-        err.contains("games.csv:3") && err.contains("not in the schedule"),
+        err.contains("games.jsonl:2") && err.contains("not in the schedule"),
         "{err}"
     );
 }
@@ -235,76 +315,104 @@ fn missing_journal_files_are_recreated_empty() {
     let dir = tempfile::tempdir().unwrap();
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert!(recovery.finished.is_empty());
-    journal.append(&row(0), &record(0)).unwrap();
+    assert_eq!(read(dir.path(), GAMES_CSV), csv_header());
+    journal.append(&record(0)).unwrap();
     assert_eq!(ids(dir.path()), (vec![0], vec![0]));
 }
 
-/// Resumes a directory whose games.csv is `old` (a header and row 0 of an
-/// older arena, written out by the test) and appends `later` as game 1.
+/// Resumes a directory of an older arena: games.csv is `old` (a header and
+/// row 0, written out by the test), game 0's record `old_record` (without
+/// the fields that arena did not write yet); appends `later` as game 1.
 /// Returns what recovery repaired and the lines of games.csv; checks the
 /// file got the current header and a second recovery finds nothing to do.
-fn upgrade(old: &str, later: GameRow) -> (String, Vec<String>) {
+fn upgrade(old: &str, old_record: serde_json::Value, later: GameRecord) -> (String, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(GAMES_CSV), old).unwrap();
-    let mut written = record(0);
-    written["id"] = json!(0);
-    std::fs::write(dir.path().join(GAMES_JSONL), format!("{written}\n")).unwrap();
+    std::fs::write(dir.path().join(GAMES_JSONL), format!("{old_record}\n")).unwrap();
     let (mut journal, recovery) = Journal::recover(dir.path(), accept_all).unwrap();
     assert_eq!(recovery.finished.len(), 1);
-    journal.append(&later, &record(later.id)).unwrap();
+    journal.append(&later).unwrap();
     drop(journal);
-    let csv = std::fs::read_to_string(dir.path().join(GAMES_CSV)).unwrap();
+    let csv = read(dir.path(), GAMES_CSV);
     let lines: Vec<String> = csv.lines().map(String::from).collect();
     assert_eq!(format!("{}\n", lines[0]), csv_header());
-    let (_, again) = Journal::recover(dir.path(), accept_all).unwrap();
-    assert!(again.repairs.is_empty(), "{:?}", again.repairs);
+    assert!(repairs_of(dir.path()).is_empty(), "nothing left to repair");
+    assert_eq!(
+        jsonl_records(dir.path())[0],
+        old_record,
+        "the journal is kept"
+    );
     (recovery.repairs.join("\n"), lines)
 }
 
-/// A games.csv written before the `ended_utc` column existed resumes: its
-/// rows get the missing columns empty, the file the current header, and new
-/// rows follow it.
+/// Game 0's record as an older arena wrote it: without `ended_utc` and each
+/// side's time control, or with `ended_utc` when `ended` is given.
+fn old_record(ended: Option<&str>) -> serde_json::Value {
+    let mut old = serde_json::to_value(record(0)).unwrap();
+    let fields = old.as_object_mut().unwrap();
+    for newer in ["ended_utc", "white_time_control", "black_time_control"] {
+        fields.remove(newer);
+    }
+    if let Some(ended) = ended {
+        fields.insert("ended_utc".into(), ended.into());
+    }
+    old
+}
+
+/// A directory written before the `ended_utc` column existed resumes:
+/// games.csv is rebuilt with the current columns, old games' rows with
+/// `ended_utc` empty and the time control both sides played, and new rows
+/// follow it.
 #[test]
-fn a_games_csv_without_ended_utc_is_upgraded_on_resume() {
-    let mut later = row(1);
+fn a_games_csv_without_ended_utc_is_rebuilt_on_resume() {
+    let mut later = record(1);
     later.ended_utc = "2026-12-01T00:23:28Z".into();
     let (repairs, lines) = upgrade(
         "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n\
          0,0,0,qango6,a,b,,1-0,group,5,3,4\n",
+        old_record(None),
         later,
     );
     assert!(
-        repairs.contains("added the columns ended_utc,white_tc,black_tc"),
+        repairs.contains(
+            "its header was an older arena's (now with the columns ended_utc,white_tc,black_tc)"
+        ),
         "{repairs}"
     );
-    assert_eq!(lines[1], "0,0,0,qango6,a,b,,1-0,group,5,3,4,,,");
+    assert_eq!(
+        lines[1],
+        "0,0,0,qango6,a,b,,1-0,group,5,3,4,,per-move=100,per-move=100"
+    );
     assert!(
-        lines[2].ends_with(",2026-12-01T00:23:28Z,,"),
+        lines[2].ends_with(",2026-12-01T00:23:28Z,per-move=100,per-move=100"),
         "{}",
         lines[2]
     );
 }
 
-/// A games.csv written before the time-control columns existed (it has
-/// `ended_utc`) resumes: old rows get `white_tc` and `black_tc` empty, new
-/// rows carry each side's time control.
+/// A directory written before the time-control columns existed (it has
+/// `ended_utc`) resumes: old games' rows get the time control both sides
+/// played, new rows each side's own.
 #[test]
-fn a_games_csv_without_time_controls_is_upgraded_on_resume() {
-    let mut later = row(1);
-    later.white_tc = "per-move=100".into();
-    later.black_tc = "5+0.05".into();
+fn a_games_csv_without_time_controls_is_rebuilt_on_resume() {
+    let mut later = record(1);
+    later.black_time_control = Some(TimeControl::Clock {
+        base_ms: 5000,
+        increment_ms: 50,
+    });
     let (repairs, lines) = upgrade(
         "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc\n\
          0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z\n",
+        old_record(Some("2026-12-01T00:20:00Z")),
         later,
     );
     assert!(
-        repairs.contains("added the columns white_tc,black_tc"),
+        repairs.contains("(now with the columns white_tc,black_tc)"),
         "{repairs}"
     );
     assert_eq!(
         lines[1],
-        "0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z,,"
+        "0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z,per-move=100,per-move=100"
     );
     assert!(lines[2].ends_with(",per-move=100,5+0.05"), "{}", lines[2]);
 }

@@ -1,9 +1,9 @@
 //! Sharding a tournament and merging it back (`arena tournament --shard
 //! K/N`, `arena merge`): the shards of a schedule are disjoint and together
 //! exactly the schedule, a shard survives SIGKILL and resumes, merged
-//! shards equal one unsharded run of deterministic bots, and a merge
-//! refuses directories that do not belong together and reports missing
-//! shards as incomplete (exit status 3).
+//! shards equal one unsharded run of deterministic bots, a merge reads the
+//! shards' journals alone, and it refuses directories that do not belong
+//! together and reports missing shards as incomplete (exit status 3).
 
 mod common;
 
@@ -276,4 +276,64 @@ fn a_shard_killed_mid_run_resumes_to_exactly_its_games() {
     let (schedule, names) = round_robin_schedule(&out);
     assert_rows_follow_schedule(&csv_rows(&out), &schedule, &names);
     assert!(live_processes_with_arg(&tag).is_empty());
+}
+
+/// What is merged is the shards' journals: a shard's games.csv is not read
+/// (its rows are written from the records, as a run writes them), a
+/// journal out of id order is sorted on disk, and a journal line cut off
+/// by a kill is left out and noted. The merge is the same as that of the
+/// untouched shards.
+#[test]
+fn the_merge_reads_the_shards_journals_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_instant_config(dir.path(), SETTINGS, &BOTS);
+    let shards = four_shards(dir.path(), &config);
+    let reference = dir.path().join("reference");
+    let output = merge(&reference, &shards.iter().collect::<Vec<_>>());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+
+    let damaged: Vec<PathBuf> = shards
+        .iter()
+        .map(|shard| {
+            let name = shard.file_name().unwrap().to_str().unwrap();
+            let copy = dir.path().join(format!("copy-{name}"));
+            std::fs::create_dir(&copy).unwrap();
+            for file in ["tournament.json", "games.jsonl"] {
+                std::fs::copy(shard.join(file), copy.join(file)).unwrap();
+            }
+            copy
+        })
+        .collect();
+    // Shard 1 has no games.csv, shard 2 a wrong one, shard 3's journal is
+    // in reverse order, shard 4's ends in a torn line.
+    std::fs::write(damaged[1].join("games.csv"), "nonsense\n").unwrap();
+    let jsonl = std::fs::read_to_string(damaged[2].join("games.jsonl")).unwrap();
+    let reversed: Vec<&str> = jsonl.lines().rev().collect();
+    assert!(reversed.len() > 1);
+    std::fs::write(damaged[2].join("games.jsonl"), reversed.join("\n") + "\n").unwrap();
+    let torn = damaged[3].join("games.jsonl");
+    let jsonl = std::fs::read_to_string(&torn).unwrap();
+    std::fs::write(&torn, format!("{jsonl}{{\"id\":3,\"round\":0,\"pa")).unwrap();
+
+    let merged = dir.path().join("merged");
+    let mut args = vec!["merge", "--sort-kib", "1", merged.to_str().unwrap()];
+    args.extend(damaged.iter().map(|d| d.to_str().unwrap()));
+    let output = run_arena(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "note: {}:{}: left out an unfinished last line (cut off by a kill)",
+            torn.display(),
+            jsonl.lines().count() + 1
+        )),
+        "{stdout}"
+    );
+    for file in ["games.csv", "games.jsonl"] {
+        assert_eq!(
+            std::fs::read_to_string(merged.join(file)).unwrap(),
+            std::fs::read_to_string(reference.join(file)).unwrap(),
+            "{file}"
+        );
+    }
 }

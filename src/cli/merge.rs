@@ -32,8 +32,8 @@ pub struct Args {
     /// The shards' output directories.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Memory for sorting a shard's file that is not in game id order, in
-    /// KiB (larger: fewer temporary runs).
+    /// Memory for sorting a shard's games.jsonl that is not in game id
+    /// order, in KiB (larger: fewer temporary runs).
     #[arg(long, value_name = "KIB", default_value_t = merge::RUN_BYTES / 1024)]
     pub sort_kib: usize,
 }

@@ -620,7 +620,9 @@ mod tests {
             dir,
             kind: RunKind::RoundRobin { games: 2 },
         });
-        let repairs = ["game 1 is in games.jsonl but not in games.csv; it will be replayed".into()];
+        let repairs = [
+            "games.jsonl: dropped an unfinished last line 2 (9 bytes, cut off by a crash)".into(),
+        ];
         terminal.resumed(&Resumed {
             repairs: &repairs,
             finished: 1,
@@ -643,7 +645,7 @@ mod tests {
             text(&terminal),
             "Round robin: 2 bots, qango6, 2 games (2 per pairing), per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
              Output: out\n\
-             resume: game 1 is in games.jsonl but not in games.csv; it will be replayed\n\
+             resume: games.jsonl: dropped an unfinished last line 2 (9 bytes, cut off by a crash)\n\
              resume: 1 of 2 games already played\n\
              warning: bot \"missing\": program \"/no/bot\" not found\n\
              g1: not recorded: the game task failed: boom\n\

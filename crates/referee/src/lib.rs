@@ -47,7 +47,7 @@
 //! config.log_dir = Some("arena-out/logs".into());
 //! let record = play_bots(&mut white, &mut black, &config).await?;
 //! println!("{} {} {}", record.result.as_str(), record.reason, record.message);
-//! let row = record.to_games_row(0, 0, 0); // games.csv
+//! let row = record.to_games_row(); // games.csv (a tournament sets the place first)
 //! # let _ = row;
 //! {
 //!     let mut pool = pool.lock().unwrap();

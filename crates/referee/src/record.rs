@@ -1,6 +1,9 @@
 //! The record of one finished game, as written by `arena play --record` and
-//! kept by tournaments. Its `game` and `moves` fields are what `arena judge`
-//! replays; everything else is the referee's account of the game.
+//! kept by tournaments: a line of `games.jsonl`, the journal, from which the
+//! game's `games.csv` row is derived ([`GameRecord::to_games_row`]). Its
+//! `game` and `moves` fields are what `arena judge` replays; its place in the
+//! schedule (`id`, `round`, `pair`) is set by the tournament; everything else
+//! is the referee's account of the game.
 
 use std::path::PathBuf;
 
@@ -13,6 +16,17 @@ use arena_rules::protocol::{GameResult, Ready, Reason, TimeControl};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The game's place in a tournament's schedule: its number (unique
+    /// within the tournament, 0-based), round-robin cycle and game pair,
+    /// set by the tournament ([`GameRecord::set_place`]) and serialized
+    /// first, so a journal line starts `{"id":7,"round":0,"pair":3,`. Absent
+    /// in a record that has no place (`arena play --record`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<u64>,
     /// Variant id, e.g. `qango6` (the field `arena judge` reads).
     pub game: String,
     pub game_id: String,
@@ -101,12 +115,20 @@ impl GameRecord {
         .unwrap_or(self.time_control)
     }
 
-    /// The `games.csv` row of this game, given its place in a schedule.
-    pub fn to_games_row(&self, id: u64, round: u64, pair: u64) -> GameRow {
+    /// Puts the game at its place in a schedule (game `id` of `round`, in
+    /// game pair `pair`).
+    pub fn set_place(&mut self, id: u64, round: u64, pair: u64) {
+        (self.id, self.round, self.pair) = (Some(id), Some(round), Some(pair));
+    }
+
+    /// The `games.csv` row of this game: everything a row holds comes from
+    /// the record, its `id`, `round` and `pair` from the record's place (0
+    /// where the record has none, so readers of the journal check `id`).
+    pub fn to_games_row(&self) -> GameRow {
         GameRow {
-            id,
-            round,
-            pair,
+            id: self.id.unwrap_or(0),
+            round: self.round.unwrap_or(0),
+            pair: self.pair.unwrap_or(0),
             variant: self.game.clone(),
             white: self.white.clone(),
             black: self.black.clone(),
@@ -120,5 +142,100 @@ impl GameRecord {
             white_tc: format_time_control(&self.time_control_of(Color::White)),
             black_tc: format_time_control(&self.time_control_of(Color::Black)),
         }
+    }
+}
+
+/// A finished `qango6` game at place (`id`, round 0, `pair`) between `white`
+/// and `black` with `result`, ended by a `group` after 5 plies under
+/// `per-move=100`: the record whose row is [`super::row::row_with_result`]'s
+/// but for the plies and time controls. For unit tests that need records
+/// without playing games (of this crate, and of the crates above with the
+/// `testing` feature).
+#[cfg(any(test, feature = "testing"))]
+pub fn record_with_result(
+    id: u64,
+    pair: u64,
+    white: &str,
+    black: &str,
+    result: GameResult,
+) -> GameRecord {
+    let moves: Vec<String> = ["a1", "f6", "b1", "e6", "a2"].map(String::from).into();
+    GameRecord {
+        id: Some(id),
+        round: Some(0),
+        pair: Some(pair),
+        game: "qango6".into(),
+        game_id: format!("g{id}"),
+        white: white.into(),
+        black: black.into(),
+        time_control: TimeControl::PerMove { move_ms: 100 },
+        white_time_control: None,
+        black_time_control: None,
+        opening: Vec::new(),
+        move_times_ms: vec![1; moves.len()],
+        plies: moves.len() as u32,
+        moves,
+        result,
+        winner: result.winner(),
+        reason: arena_rules::games::RuleReason::Group.into(),
+        message: String::new(),
+        cells: Vec::new(),
+        white_time_ms: 3,
+        black_time_ms: 2,
+        white_log: None,
+        black_log: None,
+        white_log_tail: None,
+        black_log_tail: None,
+        warnings: Vec::new(),
+        white_trace: None,
+        black_trace: None,
+        white_ready: None,
+        black_ready: None,
+        duration_ms: 9,
+        ended_utc: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tournament's journal line starts with the place (as lines did when
+    /// it was spliced onto the record), and a record without a place
+    /// serializes without it (as `arena play --record` writes it).
+    #[test]
+    fn the_place_is_serialized_first_and_only_when_there_is_one() {
+        let mut record = record_with_result(7, 3, "a", "b", GameResult::WhiteWins);
+        let line = serde_json::to_string(&record).unwrap();
+        assert!(
+            line.starts_with(r#"{"id":7,"round":0,"pair":3,"game":"qango6","game_id":"g7","#),
+            "{line}"
+        );
+        assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), record);
+        (record.id, record.round, record.pair) = (None, None, None);
+        let line = serde_json::to_string(&record).unwrap();
+        assert!(line.starts_with(r#"{"game":"qango6","#), "{line}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), record);
+    }
+
+    #[test]
+    fn the_row_is_the_record_at_its_place() {
+        let mut record = record_with_result(7, 3, "a", "b", GameResult::BlackWins);
+        record.white_time_control = Some(TimeControl::PerMove { move_ms: 200 });
+        record.ended_utc = "2026-12-01T00:23:28Z".into();
+        let row = record.to_games_row();
+        assert_eq!((row.id, row.round, row.pair), (7, 0, 3));
+        assert_eq!((row.white.as_str(), row.black.as_str()), ("a", "b"));
+        assert_eq!((row.result, row.plies), (GameResult::BlackWins, 5));
+        assert_eq!((row.white_time_ms, row.black_time_ms), (3, 2));
+        assert_eq!(row.ended_utc, "2026-12-01T00:23:28Z");
+        // Each side's own time control, else the game's.
+        assert_eq!(
+            (row.white_tc.as_str(), row.black_tc.as_str()),
+            ("per-move=200", "per-move=100")
+        );
+        record.set_place(9, 1, 4);
+        let row = record.to_games_row();
+        assert_eq!((row.id, row.round, row.pair), (9, 1, 4));
     }
 }

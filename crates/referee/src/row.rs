@@ -1,9 +1,11 @@
-//! One row of `games.csv`: the flat, plot-friendly record of a finished game,
-//! and the journal line a tournament appends as each game ends.
+//! One row of `games.csv`: the flat, plot-friendly account of a finished
+//! game, derived from its [`super::GameRecord`] (the journal line) by
+//! [`super::GameRecord::to_games_row`], as each game ends and whenever
+//! `games.csv` is rebuilt from the journal.
 //!
-//! It lives next to [`super::GameRecord`] (which makes it) so that the
-//! tournament writes and the report reads rows without either depending on
-//! the other. The column order is the public format.
+//! It lives next to the record (which makes it) so that the tournament
+//! writes and the report reads rows without either depending on the other.
+//! The column order is the public format.
 
 use serde::{Deserialize, Serialize};
 
@@ -32,14 +34,15 @@ pub struct GameRow {
     pub white_time_ms: u64,
     pub black_time_ms: u64,
     /// When the game ended, UTC, RFC 3339 to the second
-    /// (`2026-12-01T00:23:28Z`). Empty in rows of files written before the
-    /// column existed (a resume pads those rows, see
-    /// `tournament::journal`), so readers accept files without it.
+    /// (`2026-12-01T00:23:28Z`). Empty for a record written before arena
+    /// recorded it, and absent from files written before the column existed
+    /// (a resume rebuilds those from the journal, see `tournament::journal`),
+    /// so readers accept files without it.
     #[serde(default)]
     pub ended_utc: String,
     /// Each side's time control in the command-line spelling (`per-move=200`,
-    /// `5+0.05`): they differ when a bot has time odds. Empty in rows of
-    /// files written before the columns existed (padded like `ended_utc`).
+    /// `5+0.05`): they differ when a bot has time odds. Absent from files
+    /// written before the columns existed (rebuilt like `ended_utc`).
     #[serde(default)]
     pub white_tc: String,
     #[serde(default)]

@@ -1,16 +1,20 @@
-//! The journal of finished games: `games.jsonl` (full records, one JSON
-//! object a line, each accepted by `arena judge`) and `games.csv` (one
-//! [`GameRow`] a line), appended as each game ends and synced to disk at most
-//! every `sync_interval_ms` (see [`Journal::start_writer`]).
+//! The journal of finished games: `games.jsonl`, one [`GameRecord`] a line
+//! (each accepted by `arena judge`), appended as each game ends and synced
+//! to disk at most every `sync_interval_ms` (see [`Journal::start_writer`]).
+//! It is the one authoritative account of the games played. `games.csv`
+//! (one [`GameRow`] a line) is derived from it: each game's row is written
+//! from the same record, right after the record, and [`Journal::recover`]
+//! rebuilds the file from the journal whenever it is anything else.
 //!
-//! A game counts as finished if and only if it is in both files. The record
-//! is written to `games.jsonl` first and the row to `games.csv` second, so a
-//! crash at any moment leaves at most one game in one file only, or a torn
-//! (unterminated) last line. [`Journal::recover`] repairs both: it drops torn
-//! lines and one-sided games, rewrites the files atomically when it changed
-//! anything, and hands back the finished games so the runner replays only
-//! the rest. Anything else unreadable is not crash damage, so it is an error
-//! naming the file and line rather than something silently thrown away.
+//! A game counts as finished if and only if its record is in `games.jsonl`.
+//! A kill or crash at any moment leaves at most a torn (unterminated) last
+//! line there, and a `games.csv` that lacks the last rows or, after a
+//! machine crash, holds rows whose records were lost. [`Journal::recover`]
+//! drops the torn line and repeated games, rebuilds `games.csv` when it is
+//! not what the records give, and hands back the finished games so the
+//! runner replays only the rest. A journal line that is no game record is
+//! not crash damage, so it is an error naming the file and line rather than
+//! something silently thrown away.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -18,25 +22,28 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Deserialize;
 
 use arena_files::{write_atomically, write_atomically_with};
 
-use super::agreement::Agreement;
 use super::game_set::GameSet;
-use arena_referee::GameRow;
+use super::lines::{Lines, Torn};
+use arena_referee::{GameRecord, GameRow};
 use arena_rules::games::{GameResult, RuleReason};
 
 pub use super::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR};
 
+/// Games a repair note lists by id; the rest are counted.
+const LISTED_GAMES: usize = 10;
+
 /// What [`Journal::recover`] found.
 #[derive(Debug, Default)]
 pub struct Recovery {
-    /// Ids of the finished games (in both files). The games themselves
-    /// stay on disk, to be streamed by whoever needs them.
+    /// Ids of the finished games (those in `games.jsonl`). The games
+    /// themselves stay on disk, to be streamed by whoever needs them.
     pub finished: GameSet,
-    /// One line per repair, for the user: torn lines, one-sided games, duplicates.
+    /// One line per repair, for the user: a torn line, a repeated game, a
+    /// rebuilt `games.csv` and why.
     pub repairs: Vec<String>,
 }
 
@@ -100,137 +107,52 @@ impl Journal {
     }
 
     /// Reads the journal in `dir`, repairs crash damage and reopens it for
-    /// appending. `check` vets each `games.csv` row against the plan (known
-    /// game id, right bots and opening); a row it rejects is an error.
+    /// appending. `check` vets each record's row against the plan (known
+    /// game id, right bots and opening); a record it rejects is an error
+    /// naming its line.
     ///
-    /// A row that says something else than its game's record (players,
-    /// result, reason, plies) is an error naming both lines
-    /// ([`Agreement`]).
-    ///
-    /// The files are streamed a line at a time; game ids are kept as
-    /// bitsets, and each record's line and a hash of what it says (some 30
-    /// bytes a game); a file that needs repair is rewritten in a second
-    /// streaming pass.
+    /// `games.jsonl` is streamed a line at a time, and `games.csv` along
+    /// with it to see whether it is exactly the rows the kept records give
+    /// (finished games are kept as a bitset, nothing else per game). The
+    /// journal is rewritten (atomically) only to drop a torn last line or
+    /// repeated games; `games.csv` is rebuilt from the journal, in a second
+    /// streaming pass, only when it is anything else than the records' rows
+    /// (missing, with an older arena's columns, cut short, holding rows of
+    /// games without a record, which are then replayed, or edited). That is
+    /// a repair, reported, never an error: the file is derived.
     pub fn recover(
         dir: &Path,
         check: impl Fn(&GameRow) -> anyhow::Result<()>,
     ) -> anyhow::Result<(Journal, Recovery)> {
         let csv_path = dir.join(GAMES_CSV);
         let jsonl_path = dir.join(GAMES_JSONL);
-        let header = csv_header();
-        let mut torn = Vec::new();
-
-        // games.jsonl: objects with a numeric "id"; the first copy counts,
-        // and what it says is kept for the rows to be checked against.
-        let mut records = GameSet::new();
-        let mut agreement = Agreement::default();
-        let mut jsonl_duplicates = Vec::new();
-        let jsonl_scan = scan_lines(&jsonl_path, &mut torn, |number, line| {
-            let id = agreement
-                .note_record(number, line)
-                .with_context(|| format!("{}:{number}", jsonl_path.display()))?;
-            if !records.insert(id) {
-                jsonl_duplicates.push(format!(
-                    "{GAMES_JSONL}: line {number} repeats game {id}; kept the first"
-                ));
-            }
-            Ok(())
-        })?;
-
-        // games.csv: header, then rows; each row vetted by `check` and
-        // against its record.
-        let mut in_csv = GameSet::new();
-        let mut csv_duplicates = Vec::new();
-        let mut header_seen = false;
-        // Rows of a games.csv written before its last columns existed get
-        // those columns empty (`padding`); the file is rewritten with the
-        // current header.
-        let mut padding: Vec<u8> = Vec::new();
-        let mut repairs = Vec::new();
-        let csv_scan = scan_lines(&csv_path, &mut torn, |number, line| {
-            if !header_seen {
-                let current = header.trim_end().as_bytes();
-                if line != current && current.starts_with(&[line, b","].concat()) {
-                    let missing = &header.trim_end()[line.len() + 1..];
-                    padding = vec![b','; missing.split(',').count()];
-                    repairs.push(format!(
-                        "{GAMES_CSV}: added the columns {missing} (empty for the games played before)"
-                    ));
-                } else if line != current {
-                    bail!(
-                        "{}:1: expected the header {:?}, found {:?}",
-                        csv_path.display(),
-                        header.trim_end(),
-                        String::from_utf8_lossy(line)
-                    );
-                }
-                header_seen = true;
-                return Ok(());
-            }
-            let row = parse_row(&[line, &padding].concat())
-                .with_context(|| format!("{}:{number}: unreadable row", csv_path.display()))?;
-            check(&row).with_context(|| format!("{}:{number}", csv_path.display()))?;
-            if in_csv.insert(row.id) {
-                agreement.check_row(&row, (&csv_path, number), &jsonl_path)?;
-            } else {
-                csv_duplicates.push(format!(
-                    "{GAMES_CSV}: game {} appears twice; kept the first",
-                    row.id
-                ));
-            }
-            Ok(())
-        })?;
-
-        // A game is finished iff it is in both files.
-        repairs.extend(torn);
-        repairs.extend(jsonl_duplicates);
-        repairs.extend(csv_duplicates);
-        let mut finished = GameSet::new();
-        for id in in_csv.iter() {
-            if records.contains(id) {
-                finished.insert(id);
-            } else {
-                repairs.push(format!(
-                    "game {id} is in {GAMES_CSV} but not in {GAMES_JSONL}; it will be replayed"
-                ));
-            }
+        let mut csv = CsvCheck::open(&csv_path)?;
+        let scan = read_journal(&jsonl_path, &check, |id, row| csv.compare(id, row))?;
+        let rebuild = csv.finish(&scan.finished)?;
+        let mut repairs = scan.repairs();
+        if scan.torn.is_some() || !scan.repeated.is_empty() {
+            rewrite_journal(&jsonl_path, &scan.repeated)?;
         }
-        for id in records.iter().filter(|&id| !in_csv.contains(id)) {
+        if let Some(why) = rebuild {
+            write_atomically_with(&csv_path, |out| {
+                out.write_all(csv_header().as_bytes())?;
+                read_journal(&jsonl_path, &check, |_, row| Ok(out.write_all(row)?))?;
+                Ok(())
+            })?;
             repairs.push(format!(
-                "game {id} is in {GAMES_JSONL} but not in {GAMES_CSV}; it will be replayed"
+                "{GAMES_CSV} rebuilt from {GAMES_JSONL}, the journal it is derived from: {why}"
             ));
         }
-
-        let kept = finished.len();
-        let csv_clean =
-            header_seen && padding.is_empty() && csv_scan.lines == kept + 1 && !csv_scan.torn;
-        if !csv_clean {
-            let mut header_done = false;
-            let mut keep = GameSet::new();
-            rewrite_lines(&csv_path, header.as_bytes(), &padding, |line| {
-                if !std::mem::replace(&mut header_done, true) {
-                    return Ok(false);
-                }
-                let id = parse_row(&[line, &padding].concat())?.id;
-                Ok(finished.contains(id) && keep.insert(id))
-            })?;
-        }
-        if jsonl_scan.lines != kept || jsonl_scan.torn {
-            let mut keep = GameSet::new();
-            rewrite_lines(&jsonl_path, b"", b"", |line| {
-                let id = record_id(line)?;
-                Ok(finished.contains(id) && keep.insert(id))
-            })?;
-        }
         let journal = Journal::open(dir)?;
+        let finished = scan.finished;
         Ok((journal, Recovery { finished, repairs }))
     }
 
-    /// Records a finished game: its full record in `games.jsonl` (with the
-    /// row's `id`, `round` and `pair` added), then its row in `games.csv`,
-    /// each written in one piece and synced to disk.
-    pub fn append(&mut self, row: &GameRow, record: &impl Serialize) -> anyhow::Result<()> {
-        let entry = JournalEntry::encode(row, record)?;
+    /// Records a finished game, which must have its place in the schedule:
+    /// its record in `games.jsonl`, then its row in `games.csv`, each
+    /// written in one piece and synced to disk.
+    pub fn append(&mut self, record: &GameRecord) -> anyhow::Result<()> {
+        let entry = JournalEntry::encode(record)?;
         write_batch(&self.dir, &mut self.jsonl, &mut self.csv, &[entry])?;
         for (file, name) in [(&self.jsonl, GAMES_JSONL), (&self.csv, GAMES_CSV)] {
             file.sync_data()
@@ -353,8 +275,8 @@ async fn write_entries(
     Ok(())
 }
 
-/// A finished game encoded for the journal: its `games.jsonl` and
-/// `games.csv` lines.
+/// A finished game encoded for the journal: its `games.jsonl` line (the
+/// record, serialized once) and its `games.csv` line (the record's row).
 #[derive(Debug, Clone)]
 pub struct JournalEntry {
     pub id: u64,
@@ -363,60 +285,21 @@ pub struct JournalEntry {
 }
 
 impl JournalEntry {
-    /// The record with the row's `id`, `round` and `pair` added (as its
-    /// first keys), and the row. The record has none of those keys (a
-    /// [`arena_referee::GameRecord`] has not).
-    pub fn encode(row: &GameRow, record: &impl Serialize) -> anyhow::Result<JournalEntry> {
-        // Written in place of the record's opening brace: serializing the
-        // record once into the line, rather than through a
-        // `serde_json::Value` to add three keys, was a tenth of a
-        // tournament's CPU with instant bots.
-        let mut jsonl = format!(
-            "{{\"id\":{},\"round\":{},\"pair\":{}",
-            row.id, row.round, row.pair
-        )
-        .into_bytes();
-        let head = jsonl.len();
+    /// The lines of `record`, which must have its place in the schedule
+    /// ([`GameRecord::set_place`]).
+    pub fn encode(record: &GameRecord) -> anyhow::Result<JournalEntry> {
+        let id = record.id.ok_or_else(|| {
+            anyhow!("a game record for the journal needs its place in the schedule")
+        })?;
+        let mut jsonl = Vec::with_capacity(1024);
         serde_json::to_writer(&mut jsonl, record).context("serializing a game record")?;
-        match &jsonl[head..] {
-            [b'{', b'}'] => {
-                jsonl.truncate(head);
-                jsonl.push(b'}');
-            }
-            [b'{', ..] => jsonl[head] = b',',
-            _ => bail!("a game record must be a JSON object"),
-        }
         jsonl.push(b'\n');
         Ok(JournalEntry {
-            id: row.id,
+            id,
             jsonl,
-            csv: format_row(row)?,
+            csv: format_row(&record.to_games_row())?,
         })
     }
-}
-
-/// The `id`, `round` and `pair` at the start of a `games.jsonl` line as
-/// [`JournalEntry::encode`] writes it (`{"id":7,"round":0,"pair":3,...`);
-/// `None` for any other shape (lines of older versions, or edited), which
-/// then need a full parse. A reader of every line saves a pass over each.
-pub fn place_prefix(line: &[u8]) -> Option<(u64, u64, u64)> {
-    let mut rest = line;
-    let mut field = |key: &[u8]| -> Option<u64> {
-        rest = rest.strip_prefix(key)?;
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        let (number, after) = rest.split_at(digits);
-        rest = after.strip_prefix(b",")?;
-        // Empty, a leading zero or an overflow: not what encode writes.
-        if number.is_empty() || (number.len() > 1 && number[0] == b'0') {
-            return None;
-        }
-        std::str::from_utf8(number).ok()?.parse().ok()
-    };
-    Some((
-        field(b"{\"id\":")?,
-        field(b"\"round\":")?,
-        field(b"\"pair\":")?,
-    ))
 }
 
 /// The sending end of [`Journal::start_writer`].
@@ -455,9 +338,10 @@ impl Drop for JournalWriter {
 
 /// Appends the records of `batch` to `games.jsonl`, then their rows to
 /// `games.csv`, each in one write: a kill leaves each game in neither file,
-/// in `games.jsonl` only (replayed on resume) or in both. (Which of two
-/// unsynced files a machine crash keeps is up to the disk; [`Journal::recover`]
-/// replays a game found in either one alone.)
+/// in `games.jsonl` only (finished: [`Journal::recover`] writes its row) or
+/// in both. (Which of two unsynced files a machine crash keeps is up to the
+/// disk; a row whose record was lost is dropped on recovery and its game
+/// replayed.)
 fn write_batch(
     dir: &Path,
     jsonl: &mut File,
@@ -474,107 +358,292 @@ fn write_batch(
     Ok(())
 }
 
-/// The `"id"` of a `games.jsonl` line, reading past the rest of the
-/// record without keeping it.
+/// The `"id"` of a `games.jsonl` line, reading past the rest of the record
+/// without keeping it (for [`super::merge`], which orders lines by it
+/// before it reads the records).
 pub(crate) fn record_id(line: &[u8]) -> anyhow::Result<u64> {
     #[derive(Deserialize)]
     struct Id {
-        id: Option<Value>,
+        id: Option<u64>,
     }
-    let record: Id = serde_json::from_slice(line).map_err(|e| anyhow!("not a JSON object: {e}"))?;
+    let record: Id = serde_json::from_slice(line).map_err(|e| anyhow!("not a game record: {e}"))?;
     record
         .id
-        .as_ref()
-        .and_then(Value::as_u64)
-        .ok_or_else(|| anyhow!("the record has no numeric \"id\""))
+        .ok_or_else(|| anyhow!("the record has no \"id\" (its place in the schedule)"))
 }
 
-/// What [`scan_lines`] saw in a file.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
-struct Scan {
-    /// Complete lines that are not blank.
-    lines: u64,
-    /// The file ended in an unterminated line (dropped).
-    torn: bool,
+/// A `games.jsonl` line as a game record that has its place in the
+/// schedule; `Err` says what is wrong with it.
+pub(crate) fn parse_record(line: &[u8]) -> anyhow::Result<(u64, GameRecord)> {
+    let record: GameRecord =
+        serde_json::from_slice(line).map_err(|e| anyhow!("not a game record: {e}"))?;
+    let id = record
+        .id
+        .ok_or_else(|| anyhow!("the record has no \"id\" (its place in the schedule)"))?;
+    Ok((id, record))
 }
 
-/// Calls `visit` with each complete, non-blank line of the file at `path`
-/// (a missing file is empty) and its 1-based number, reading one line at a
-/// time.
-fn scan_lines(
-    path: &Path,
-    repairs: &mut Vec<String>,
-    visit: impl FnMut(usize, &[u8]) -> anyhow::Result<()>,
-) -> anyhow::Result<Scan> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    match File::open(path) {
-        Ok(file) => for_each_line(BufReader::new(file), &name, repairs, visit)
-            .with_context(|| format!("cannot read {}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Scan::default()),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+/// What [`read_journal`] found in `games.jsonl`.
+#[derive(Debug, Default)]
+struct JournalScan {
+    /// The games with a record.
+    finished: GameSet,
+    /// Lines that repeat an earlier line's game, in order: (line, game).
+    repeated: Vec<(usize, u64)>,
+    /// The unterminated last line, cut off by a crash.
+    torn: Option<Torn>,
+}
+
+impl JournalScan {
+    /// What is wrong with `games.jsonl`, for [`Recovery::repairs`].
+    fn repairs(&self) -> Vec<String> {
+        let torn = self.torn.map(|torn| {
+            format!(
+                "{GAMES_JSONL}: dropped an unfinished last line {} ({} bytes, cut off by a crash)",
+                torn.line, torn.bytes
+            )
+        });
+        let repeated = self.repeated.iter().map(|(line, id)| {
+            format!("{GAMES_JSONL}: line {line} repeats game {id}; kept the first")
+        });
+        torn.into_iter().chain(repeated).collect()
     }
 }
 
-/// Complete lines with their 1-based numbers; `\r\n` ends a line too and
-/// blank lines are skipped. An unterminated last line is what a crash
-/// mid-write leaves: it is dropped and reported in `repairs`.
-fn for_each_line(
-    mut reader: impl BufRead,
-    name: &str,
-    repairs: &mut Vec<String>,
-    mut visit: impl FnMut(usize, &[u8]) -> anyhow::Result<()>,
-) -> anyhow::Result<Scan> {
-    let mut scan = Scan::default();
-    let mut buffer = Vec::new();
-    let mut number = 0;
-    loop {
-        buffer.clear();
-        if reader.read_until(b'\n', &mut buffer)? == 0 {
-            return Ok(scan);
+/// Streams the records of the `games.jsonl` at `path` (a missing file is
+/// empty). Every complete line must be a game record with its place; the
+/// first record of each game is kept: its row is vetted by `check` and then
+/// given to `row`, with the game's id, as its `games.csv` line.
+fn read_journal(
+    path: &Path,
+    check: &dyn Fn(&GameRow) -> anyhow::Result<()>,
+    mut row: impl FnMut(u64, &[u8]) -> anyhow::Result<()>,
+) -> anyhow::Result<JournalScan> {
+    let mut scan = JournalScan::default();
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(scan),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let mut lines = Lines::new(BufReader::new(file));
+    while let Some((number, line)) = lines
+        .next_line()
+        .with_context(|| format!("cannot read {}", path.display()))?
+    {
+        let at = || format!("{}:{number}", path.display());
+        let (id, record) = parse_record(line).with_context(at)?;
+        let game_row = record.to_games_row();
+        // Vetted before its id goes into the bitset, which only ids of the
+        // plan may grow.
+        check(&game_row).with_context(at)?;
+        if !scan.finished.insert(id) {
+            scan.repeated.push((number, id));
+            continue;
         }
-        number += 1;
-        let Some(line) = buffer.strip_suffix(b"\n") else {
-            repairs.push(format!(
-                "{name}: dropped an unfinished last line {number} ({} bytes, cut off by a crash)",
-                buffer.len()
-            ));
-            scan.torn = true;
-            return Ok(scan);
-        };
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            scan.lines += 1;
-            visit(number, line)?;
-        }
+        row(id, format_row(&game_row)?.as_bytes())?;
     }
+    scan.torn = lines.torn();
+    Ok(scan)
 }
 
-/// Rewrites the file at `path` atomically as `head` followed by the lines
-/// `keep` accepts (streamed, as [`for_each_line`] reads them), each with
-/// `suffix` appended.
-fn rewrite_lines(
-    path: &Path,
-    head: &[u8],
-    suffix: &[u8],
-    mut keep: impl FnMut(&[u8]) -> anyhow::Result<bool>,
-) -> anyhow::Result<()> {
+/// Rewrites the `games.jsonl` at `path` atomically without its torn last
+/// line and the lines `repeated` (in order) names, streaming it.
+fn rewrite_journal(path: &Path, repeated: &[(usize, u64)]) -> anyhow::Result<()> {
     write_atomically_with(path, |out| {
-        out.write_all(head)?;
-        let file = match File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(e.into()),
-        };
-        for_each_line(BufReader::new(file), "", &mut Vec::new(), |_, line| {
-            if keep(line)? {
+        let mut lines = Lines::new(BufReader::new(File::open(path)?));
+        let mut skip = repeated.iter().map(|&(line, _)| line).peekable();
+        while let Some((number, line)) = lines.next_line()? {
+            if skip.next_if_eq(&number).is_none() {
                 out.write_all(line)?;
-                out.write_all(suffix)?;
                 out.write_all(b"\n")?;
             }
-            Ok(())
-        })?;
+        }
         Ok(())
     })
+}
+
+/// `games.csv` read along with the journal, to tell whether it already is
+/// exactly the header and then the kept records' rows in their order (it
+/// is then left as it is) and, if not, why, for the repair note. Holds a
+/// line at a time and a few numbers.
+struct CsvCheck {
+    /// `None` when there is no file.
+    reader: Option<BufReader<File>>,
+    path: PathBuf,
+    line: Vec<u8>,
+    number: usize,
+    /// What is wrong with the header line, if anything.
+    header: Option<String>,
+    /// The first line that is not the row the records give for its place:
+    /// (line, the game whose row belongs there).
+    differs: Option<(usize, u64)>,
+    /// The number of an unterminated last line.
+    torn: Option<usize>,
+    /// Records after the file's last line.
+    short: u64,
+}
+
+impl CsvCheck {
+    fn open(path: &Path) -> anyhow::Result<CsvCheck> {
+        let mut check = CsvCheck {
+            reader: None,
+            path: path.to_path_buf(),
+            line: Vec::new(),
+            number: 0,
+            header: None,
+            differs: None,
+            torn: None,
+            short: 0,
+        };
+        match File::open(path) {
+            Ok(file) => check.reader = Some(BufReader::new(file)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                check.header = Some("it was missing".into());
+                return Ok(check);
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        }
+        let header = csv_header();
+        check.header = if !check.next()? {
+            Some("it was empty".into())
+        } else if check.line == header.as_bytes() {
+            None
+        } else {
+            Some(header_problem(&check.line, header.trim_end()))
+        };
+        Ok(check)
+    }
+
+    /// Reads the file's next line into `line`, its `\n` included; `false`
+    /// at the end.
+    fn next(&mut self) -> anyhow::Result<bool> {
+        let Some(reader) = &mut self.reader else {
+            return Ok(false);
+        };
+        self.line.clear();
+        let read = reader
+            .read_until(b'\n', &mut self.line)
+            .with_context(|| format!("cannot read {}", self.path.display()))?;
+        if read == 0 {
+            return Ok(false);
+        }
+        self.number += 1;
+        if self.line.last() != Some(&b'\n') {
+            self.torn = Some(self.number);
+        }
+        Ok(true)
+    }
+
+    /// The next line should be `row`, game `id`'s line.
+    fn compare(&mut self, id: u64, row: &[u8]) -> anyhow::Result<()> {
+        if self.reader.is_none() {
+            return Ok(());
+        }
+        if !self.next()? {
+            self.short += 1;
+        } else if self.line != row && self.differs.is_none() {
+            self.differs = Some((self.number, id));
+        }
+        Ok(())
+    }
+
+    /// After the journal's last record: `None` when the file is exactly
+    /// what the records give, else why not, in words. `finished` are the
+    /// games with a record.
+    fn finish(mut self, finished: &GameSet) -> anyhow::Result<Option<String>> {
+        // Rows after the last record's: of games without a record (their
+        // records lost in a machine crash; the first few are listed), or
+        // of games the journal has.
+        let (mut lost, mut lost_count, mut more) = (Vec::new(), 0u64, 0u64);
+        while self.next()? {
+            if self.torn.is_some() {
+                break;
+            }
+            let id = self
+                .line
+                .split(|&b| b == b',')
+                .next()
+                .and_then(|field| std::str::from_utf8(field).ok()?.parse::<u64>().ok());
+            match id {
+                Some(id) if !finished.contains(id) => {
+                    if lost.len() < LISTED_GAMES {
+                        lost.push(id);
+                    }
+                    lost_count += 1;
+                }
+                _ => more += 1,
+            }
+        }
+        let mut why: Vec<String> = self.header.take().into_iter().collect();
+        if let Some((line, id)) = self.differs {
+            if why.is_empty() && self.torn.is_none_or(|torn| line < torn) {
+                why.push(format!(
+                    "line {line} was not the row that game {id}'s record gives"
+                ));
+            }
+        }
+        if let Some(line) = self.torn {
+            why.push(format!(
+                "its last line {line} was unfinished (cut off by a crash)"
+            ));
+        }
+        if self.short > 0 {
+            why.push(format!(
+                "it lacked the rows of the last {} of {GAMES_JSONL}",
+                count(self.short, "game")
+            ));
+        }
+        if !lost.is_empty() {
+            why.push(format!(
+                "{} without a record (lost in a crash) will be replayed",
+                listed_games(&lost, lost_count)
+            ));
+        }
+        if more > 0 {
+            why.push(format!(
+                "it had {} more than {GAMES_JSONL} has games",
+                count(more, "row")
+            ));
+        }
+        Ok((!why.is_empty()).then(|| why.join("; ")))
+    }
+}
+
+/// Why `found`, the first line of a `games.csv`, is not the header
+/// `current` (without its line end).
+fn header_problem(found: &[u8], current: &str) -> String {
+    let found = found.strip_suffix(b"\n").unwrap_or(found);
+    let found = found.strip_suffix(b"\r").unwrap_or(found);
+    match std::str::from_utf8(found)
+        .ok()
+        .filter(|found| !found.is_empty())
+        .and_then(|found| current.strip_prefix(found)?.strip_prefix(','))
+    {
+        Some(missing) => {
+            format!("its header was an older arena's (now with the columns {missing})")
+        }
+        None => format!(
+            "its first line was not the header {current:?} but {:?}",
+            String::from_utf8_lossy(found)
+        ),
+    }
+}
+
+/// "1 game", "2 games".
+fn count(n: u64, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `total` games, the first of them `ids`: "game 4", "games 4, 9 and 12",
+/// "games 1, 2, 3 and 7 more".
+fn listed_games(ids: &[u64], total: u64) -> String {
+    let shown: Vec<String> = ids.iter().map(u64::to_string).collect();
+    let more = total - ids.len() as u64;
+    match shown.split_last() {
+        Some((only, [])) if more == 0 => format!("game {only}"),
+        Some((last, rest)) if more == 0 => format!("games {} and {last}", rest.join(", ")),
+        _ => format!("games {} and {more} more", shown.join(", ")),
+    }
 }
 
 /// The `games.csv` header line, derived from [`GameRow`]'s fields.
@@ -619,13 +688,18 @@ pub fn format_row(row: &GameRow) -> anyhow::Result<String> {
     Ok(text)
 }
 
+/// A writer of one line: a small buffer (the default is 8 KiB, allocated
+/// and zeroed for each row, for the runner's every game and the merge's and
+/// recovery's every record); a longer row is flushed through it whole.
 fn csv_writer(headers: bool) -> csv::Writer<Vec<u8>> {
     csv::WriterBuilder::new()
         .has_headers(headers)
         .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new())
+        .buffer_capacity(256)
+        .from_writer(Vec::with_capacity(256))
 }
 
+#[cfg(test)]
 fn parse_row(line: &[u8]) -> anyhow::Result<GameRow> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -639,6 +713,7 @@ fn parse_row(line: &[u8]) -> anyhow::Result<GameRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_referee::record::record_with_result;
 
     fn row(id: u64) -> GameRow {
         GameRow {
@@ -660,6 +735,10 @@ mod tests {
         }
     }
 
+    fn record(id: u64) -> GameRecord {
+        record_with_result(id, id / 2, "a", "b", GameResult::WhiteWins)
+    }
+
     /// Lines are in the files as soon as the writer reports them, long
     /// before a sync is due (a kill of arena keeps them), and closing the
     /// writer does not wait for the interval.
@@ -672,9 +751,8 @@ mod tests {
             .start_writer(2, Duration::from_secs(60), done_sender)
             .unwrap();
         for id in 0..3 {
-            let record = serde_json::json!({"game": "qango6", "moves": []});
             writer
-                .send(JournalEntry::encode(&row(id), &record).unwrap())
+                .send(JournalEntry::encode(&record(id)).unwrap())
                 .await
                 .unwrap();
             assert_eq!(done.recv().await.unwrap().unwrap(), id);
@@ -709,78 +787,72 @@ mod tests {
         assert_eq!(parse_row(line.trim_end().as_bytes()).unwrap(), row(3));
     }
 
+    /// An entry is the record serialized once, its place first, and the
+    /// record's row; a record without a place has no place in the journal.
     #[test]
-    fn lines_are_read_whole_and_an_unterminated_tail_is_dropped() {
-        let read = |bytes: &[u8], repairs: &mut Vec<String>| {
-            let mut lines = Vec::new();
-            let scan = for_each_line(bytes, "f", repairs, |n, line| {
-                lines.push((n, line.to_vec()));
-                Ok(())
-            })
-            .unwrap();
-            (lines, scan)
-        };
-        let mut repairs = Vec::new();
-        let (lines, scan) = read(b"a\n\nb\r\nc", &mut repairs);
-        assert_eq!(lines, [(1, b"a".to_vec()), (3, b"b".to_vec())]);
-        assert_eq!(
-            scan,
-            Scan {
-                lines: 2,
-                torn: true
-            }
+    fn entries_are_the_record_and_its_row() {
+        let record = record(7);
+        let entry = JournalEntry::encode(&record).unwrap();
+        assert_eq!(entry.id, 7);
+        let line = String::from_utf8(entry.jsonl).unwrap();
+        assert!(
+            line.starts_with(r#"{"id":7,"round":0,"pair":3,"game":"qango6","#),
+            "{line}"
         );
-        assert_eq!(repairs.len(), 1);
-        assert!(repairs[0].contains("line 4"), "{repairs:?}");
-        repairs.clear();
-        let (lines, scan) = read(b"a\n", &mut repairs);
-        assert_eq!((lines.len(), scan.torn), (1, false));
-        assert!(repairs.is_empty());
+        assert_eq!(line, serde_json::to_string(&record).unwrap() + "\n");
+        assert_eq!(entry.csv, format_row(&record.to_games_row()).unwrap());
+        let mut placeless = record;
+        placeless.id = None;
+        let err = JournalEntry::encode(&placeless).unwrap_err().to_string();
+        assert!(err.contains("place in the schedule"), "{err}");
     }
 
     #[test]
-    fn entries_are_the_record_with_the_schedule_place_first() {
-        let record = serde_json::json!({"moves": ["a1", "b\"2"], "plies": 2});
-        let entry = JournalEntry::encode(&row(7), &record).unwrap();
-        assert_eq!(
-            String::from_utf8(entry.jsonl).unwrap(),
-            "{\"id\":7,\"round\":0,\"pair\":3,\"moves\":[\"a1\",\"b\\\"2\"],\"plies\":2}\n"
-        );
-        assert_eq!(entry.csv, format_row(&row(7)).unwrap());
-        let empty = JournalEntry::encode(&row(1), &serde_json::json!({})).unwrap();
-        assert_eq!(empty.jsonl, b"{\"id\":1,\"round\":0,\"pair\":0}\n");
-        let err = JournalEntry::encode(&row(1), &["not", "an", "object"]).unwrap_err();
-        assert!(err.to_string().contains("JSON object"), "{err}");
-    }
-
-    #[test]
-    fn the_place_is_read_from_the_start_of_an_encoded_line() {
-        let record = serde_json::json!({"moves": ["a1"]});
-        let entry = JournalEntry::encode(&row(7), &record).unwrap();
-        assert_eq!(place_prefix(&entry.jsonl), Some((7, 0, 3)));
-        for other in [
-            &br#"{"moves":["a1"],"id":7,"round":0,"pair":3}"#[..],
-            br#"{"id":7,"round":0,"pair":3}"#,
-            br#"{"id":07,"round":0,"pair":3,"x":1}"#,
-            br#"{"id":-7,"round":0,"pair":3,"x":1}"#,
-            br#"{"id":99999999999999999999,"round":0,"pair":3,"x":1}"#,
-            br#"{ "id":7,"round":0,"pair":3,"x":1}"#,
+    fn journal_lines_need_a_game_record_with_an_id() {
+        let line = serde_json::to_vec(&record(7)).unwrap();
+        assert_eq!(record_id(&line).unwrap(), 7);
+        assert_eq!(parse_record(&line).unwrap(), (7, record(7)));
+        let err = record_id(b"not json").unwrap_err().to_string();
+        assert!(err.contains("not a game record"), "{err}");
+        let err = record_id(br#"{"id":"7"}"#).unwrap_err().to_string();
+        assert!(err.contains("not a game record"), "{err}");
+        let mut placeless = record(7);
+        placeless.id = None;
+        let line = serde_json::to_vec(&placeless).unwrap();
+        for err in [
+            record_id(&line).unwrap_err(),
+            parse_record(&line).unwrap_err(),
         ] {
-            assert_eq!(
-                place_prefix(other),
-                None,
-                "{}",
-                String::from_utf8_lossy(other)
+            assert!(err.to_string().contains("no \"id\""), "{err}");
+        }
+        let err = parse_record(br#"{"id":7,"game":"qango6"}"#).unwrap_err();
+        assert!(err.to_string().contains("not a game record"), "{err}");
+    }
+
+    #[test]
+    fn a_header_is_named_for_what_is_wrong_with_it() {
+        let current = "id,round,pair,ended_utc,white_tc";
+        assert_eq!(
+            header_problem(b"id,round,pair\r\n", current),
+            "its header was an older arena's (now with the columns ended_utc,white_tc)"
+        );
+        for found in [&b"id,round,pa\n"[..], b"\n", b"0,0,0,qango6"] {
+            let problem = header_problem(found, current);
+            assert!(
+                problem.starts_with("its first line was not the header"),
+                "{problem}"
             );
         }
     }
 
     #[test]
-    fn record_ids_need_a_json_object_with_a_numeric_id() {
-        assert_eq!(record_id(br#"{"moves":["a1"],"id":7}"#).unwrap(), 7);
-        let err = record_id(b"not json").unwrap_err().to_string();
-        assert!(err.contains("not a JSON object"), "{err}");
-        let err = record_id(br#"{"id":"7"}"#).unwrap_err().to_string();
-        assert!(err.contains("numeric"), "{err}");
+    fn games_are_listed_then_counted() {
+        assert_eq!(listed_games(&[4], 1), "game 4");
+        assert_eq!(listed_games(&[4, 9, 12], 3), "games 4, 9 and 12");
+        assert_eq!(listed_games(&[1, 2, 3], 10), "games 1, 2, 3 and 7 more");
+        assert_eq!(
+            (count(1, "row"), count(2, "row")),
+            ("1 row".into(), "2 rows".into())
+        );
     }
 }

@@ -9,10 +9,10 @@
 //!   and the identity that ties them together.
 //! - [`merge`]: shards' output directories joined into one (`arena merge`).
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
-//! - [`journal`]: `games.csv` and `games.jsonl`, appended as games end (by a
-//!   writer thread, synced by time), repaired on resume.
-//! - [`agreement`]: a game's `games.csv` row and `games.jsonl` record must
-//!   say the same, checked on resume.
+//! - [`journal`]: `games.jsonl`, the journal of game records, and
+//!   `games.csv`, derived from it, appended as games end (by a writer
+//!   thread, synced by time), repaired on resume.
+//! - [`lines`]: complete lines of an append-only file, a torn last one left out.
 //! - [`games_reader`]: reading `games.csv` back, one row at a time.
 //! - [`game_set`]: finished game ids, one bit each.
 //! - [`preflight`]: warnings about bot programs that cannot be found.
@@ -30,13 +30,13 @@
 //!   same schedule over only the seeds' pairings).
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
 
-pub mod agreement;
 pub mod breaker;
 pub mod config;
 pub mod game_set;
 pub mod games_reader;
 pub mod identity;
 pub mod journal;
+pub mod lines;
 pub mod manifest;
 pub mod merge;
 pub mod openings;

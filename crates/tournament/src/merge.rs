@@ -7,27 +7,33 @@
 //! merging: every game belongs to its directory's shard, no game appears
 //! twice, and which games are missing (per shard, as ranges).
 //!
-//! Order and memory: the merged `games.csv` and `games.jsonl` are in game id
-//! order. Shards write games in finishing order, so each shard's file is
-//! first checked in one streaming pass; a file already in id order is
-//! streamed as it is, any other is cut into sorted runs of at most
-//! `run_bytes` ([`RUN_BYTES`] by default) in temporary files (an external merge sort;
-//! more than [`FAN_IN`] runs of a file are first merged into longer runs). Then one k-way
-//! merge over all shards' sorted streams writes both files. Memory is
-//! bounded by the run size and, per shard file, at most [`FAN_IN`] open runs
-//! (a read buffer and one line each), whatever the number of games. A game counts as finished only if both files of its shard hold
-//! it (as for `--resume`); an unfinished last line (a shard killed mid-write)
-//! is left out. The input directories are only read.
+//! What is merged is the shards' journals, their `games.jsonl`, alone: a
+//! game counts if its record is there (as for `--resume`), and each
+//! record's `games.csv` row is written from it as the record is written,
+//! so the merged `games.csv` is derived from the merged journal like a
+//! run's. An unfinished last line (a shard killed mid-write) is left out
+//! and noted. The input directories are only read.
+//!
+//! Order and memory: the merged files are in game id order. Shards write
+//! games in finishing order, so each shard's journal is first checked in
+//! one streaming pass; a file already in id order is streamed as it is,
+//! any other is cut into sorted runs of at most `run_bytes` ([`RUN_BYTES`]
+//! by default) in temporary files (an external merge sort; more than
+//! [`FAN_IN`] runs of a file are first merged into longer runs). Then one
+//! k-way merge over all shards' sorted streams writes both files. Memory is
+//! bounded by the run size and, per shard, at most [`FAN_IN`] open runs (a
+//! read buffer and one line each), whatever the number of games.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
 
-use super::journal::{csv_header, record_id, GAMES_CSV, GAMES_JSONL};
+use super::journal::{csv_header, format_row, parse_record, record_id, GAMES_CSV, GAMES_JSONL};
+use super::lines::Lines;
 use super::manifest::{Manifest, Plan};
 use super::shard::Shard;
 
@@ -52,8 +58,8 @@ pub struct MergeOutcome {
     pub absent: Vec<(Shard, u64)>,
     /// Missing games of the shards that were given.
     pub missing: Vec<MissingGames>,
-    /// Things left out that a crash explains (unfinished lines, games in
-    /// one file only), for the user.
+    /// Things left out that a crash explains (unfinished last lines), for
+    /// the user.
     pub notes: Vec<String>,
 }
 
@@ -130,92 +136,30 @@ pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<M
     let inputs = read_inputs(dirs)?;
     check_out(out, &inputs)?;
     let first = &inputs[0].manifest;
-    let schedule = first.schedule().expect("checked to be a round-robin");
-    let total = schedule.len();
+    let total = first.schedule().expect("checked to be a round-robin").len();
     let count = inputs[0].shard.count;
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create output directory {}", out.display()))?;
 
     let temp = TempDir::create(out)?;
     let mut notes = Vec::new();
-    let mut streams = Vec::new();
-    for input in &inputs {
-        let sort = Sort {
-            temp: &temp,
-            run_bytes,
-        };
-        let csv = SortedLines::open(&input.dir.join(GAMES_CSV), true, csv_id, &sort, &mut notes)?;
-        let jsonl = SortedLines::open(
-            &input.dir.join(GAMES_JSONL),
-            false,
-            record_id,
-            &sort,
-            &mut notes,
-        )?;
-        streams.push(Joined {
-            csv,
-            jsonl,
-            dir: input.dir.clone(),
-        });
-    }
-
-    let csv_path = out.join(GAMES_CSV);
-    let jsonl_path = out.join(GAMES_JSONL);
-    let mut csv_out = temp.writer(GAMES_CSV)?;
-    let mut jsonl_out = temp.writer(GAMES_JSONL)?;
-    csv_out.write_all(csv_header().as_bytes())?;
-    let mut missing: Vec<MissingGames> = inputs
+    let sort = Sort {
+        temp: &temp,
+        run_bytes,
+    };
+    let streams = inputs
         .iter()
-        .map(|input| MissingGames {
-            shard: input.shard,
-            dir: input.dir.clone(),
-            games: 0,
-            ranges: Vec::new(),
-            more_ranges: 0,
-        })
-        .collect();
-    let mut expected: Vec<u64> = inputs.iter().map(|i| i.shard.next_game(0)).collect();
-    let mut last: Option<(u64, usize)> = None;
-    let mut games = 0;
-    let mut merged = KWayMerge::new(streams, &mut notes)?;
-    while let Some((id, source, (csv, jsonl))) = merged.next(&mut notes)? {
-        let input = &inputs[source];
-        if id >= total {
-            bail!(
-                "{}: game {id} is not part of the tournament (it has {total} games)",
-                input.dir.display()
-            );
-        }
-        if !input.shard.contains_game(id) {
-            bail!(
-                "{}: holds game {id}, which is not part of its shard {}",
-                input.dir.display(),
-                input.shard
-            );
-        }
-        if let Some((previous, other)) = last.filter(|&(previous, _)| previous == id) {
-            debug_assert_eq!(previous, id);
-            bail!(
-                "game {id} appears twice: in {} and in {}",
-                inputs[other].dir.display(),
-                input.dir.display()
-            );
-        }
-        last = Some((id, source));
-        missing[source].add(input.shard, expected[source], id);
-        expected[source] = input.shard.next_game(id + 1);
-        csv_out.write_all(&csv)?;
-        csv_out.write_all(b"\n")?;
-        jsonl_out.write_all(&jsonl)?;
-        jsonl_out.write_all(b"\n")?;
-        games += 1;
-    }
-    for (source, input) in inputs.iter().enumerate() {
-        missing[source].add(input.shard, expected[source], total);
-    }
-    missing.retain(|m| m.games > 0);
-    temp.finish(csv_out, &csv_path)?;
-    temp.finish(jsonl_out, &jsonl_path)?;
+        .map(|input| SortedLines::open(&input.dir.join(GAMES_JSONL), &sort, &mut notes))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut files = MergedFiles {
+        csv: temp.writer(GAMES_CSV)?,
+        jsonl: temp.writer(GAMES_JSONL)?,
+    };
+    files.csv.write_all(csv_header().as_bytes())?;
+    let merged = KWayMerge::new(streams, &mut notes)?;
+    let (games, missing) = write_games(&inputs, total, merged, &mut files, &mut notes)?;
+    temp.finish(files.csv, &out.join(GAMES_CSV))?;
+    temp.finish(files.jsonl, &out.join(GAMES_JSONL))?;
 
     let mut manifest = first.clone();
     manifest.config.shard = None;
@@ -241,6 +185,78 @@ pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<M
         missing,
         notes,
     })
+}
+
+/// The merged files being written (in the temporary directory).
+struct MergedFiles {
+    csv: BufWriter<File>,
+    jsonl: BufWriter<File>,
+}
+
+/// Writes the records `merged` yields (in id order, each tagged with its
+/// input) to the journal, each followed by its row in `games.csv`, checking
+/// that each game is of the tournament (`total` games) and its input's
+/// shard and given once. Returns the games written and the missing games
+/// of each input that lacks some.
+fn write_games(
+    inputs: &[Input],
+    total: u64,
+    mut merged: KWayMerge<SortedLines>,
+    files: &mut MergedFiles,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<(u64, Vec<MissingGames>)> {
+    let mut missing: Vec<MissingGames> = inputs
+        .iter()
+        .map(|input| MissingGames {
+            shard: input.shard,
+            dir: input.dir.clone(),
+            games: 0,
+            ranges: Vec::new(),
+            more_ranges: 0,
+        })
+        .collect();
+    let mut expected: Vec<u64> = inputs.iter().map(|i| i.shard.next_game(0)).collect();
+    let mut last: Option<(u64, usize)> = None;
+    let mut games = 0;
+    while let Some((id, source, line)) = merged.next(notes)? {
+        let input = &inputs[source];
+        if id >= total {
+            bail!(
+                "{}: game {id} is not part of the tournament (it has {total} games)",
+                input.dir.display()
+            );
+        }
+        if !input.shard.contains_game(id) {
+            bail!(
+                "{}: holds game {id}, which is not part of its shard {}",
+                input.dir.display(),
+                input.shard
+            );
+        }
+        if let Some((_, other)) = last.filter(|&(previous, _)| previous == id) {
+            bail!(
+                "game {id} appears twice: in {} and in {}",
+                inputs[other].dir.display(),
+                input.dir.display()
+            );
+        }
+        last = Some((id, source));
+        missing[source].add(input.shard, expected[source], id);
+        expected[source] = input.shard.next_game(id + 1);
+        let (_, record) = parse_record(&line)
+            .with_context(|| format!("{}: game {id}", input.dir.join(GAMES_JSONL).display()))?;
+        files.jsonl.write_all(&line)?;
+        files.jsonl.write_all(b"\n")?;
+        files
+            .csv
+            .write_all(format_row(&record.to_games_row())?.as_bytes())?;
+        games += 1;
+    }
+    for (source, input) in inputs.iter().enumerate() {
+        missing[source].add(input.shard, expected[source], total);
+    }
+    missing.retain(|m| m.games > 0);
+    Ok((games, missing))
 }
 
 /// Reads every directory's `tournament.json` and checks that they are
@@ -331,64 +347,44 @@ fn check_out(out: &Path, inputs: &[Input]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The id of a `games.csv` row: its first field.
-fn csv_id(line: &[u8]) -> anyhow::Result<u64> {
-    let field = line.split(|&b| b == b',').next().unwrap_or_default();
-    std::str::from_utf8(field)
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .ok_or_else(|| anyhow!("the row does not start with a game id"))
-}
-
-type KeyFn = fn(&[u8]) -> anyhow::Result<u64>;
-
-/// Complete, non-blank lines of a file, one at a time; an unterminated last
+/// A file's complete, non-blank lines, one at a time; an unterminated last
 /// line (cut off by a kill) is left out and noted.
-struct Lines {
-    reader: BufReader<File>,
+struct FileLines {
+    lines: Lines<BufReader<File>>,
     path: PathBuf,
+    /// The number of the line last returned.
     number: usize,
-    buffer: Vec<u8>,
 }
 
-impl Lines {
-    fn open(path: &Path) -> anyhow::Result<Lines> {
+impl FileLines {
+    fn open(path: &Path) -> anyhow::Result<FileLines> {
         let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        Ok(Lines {
-            reader: BufReader::with_capacity(1 << 16, file),
+        Ok(FileLines {
+            lines: Lines::new(BufReader::with_capacity(1 << 16, file)),
             path: path.to_path_buf(),
             number: 0,
-            buffer: Vec::new(),
         })
     }
 
     fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<&[u8]>> {
-        loop {
-            self.buffer.clear();
-            let read = self
-                .reader
-                .read_until(b'\n', &mut self.buffer)
-                .with_context(|| format!("cannot read {}", self.path.display()))?;
-            if read == 0 {
-                return Ok(None);
-            }
-            self.number += 1;
-            if self.buffer.last() != Some(&b'\n') {
-                notes.push(format!(
-                    "{}:{}: left out an unfinished last line (cut off by a kill)",
-                    self.path.display(),
-                    self.number
-                ));
-                return Ok(None);
-            }
-            self.buffer.pop();
-            if self.buffer.last() == Some(&b'\r') {
-                self.buffer.pop();
-            }
-            if !self.buffer.iter().all(u8::is_ascii_whitespace) {
-                return Ok(Some(&self.buffer));
-            }
+        let torn_before = self.lines.torn().is_some();
+        let next = self
+            .lines
+            .next_line()
+            .with_context(|| format!("cannot read {}", self.path.display()))?
+            .map(|(number, _)| number);
+        if let Some(number) = next {
+            self.number = number;
+            return Ok(Some(self.lines.line()));
         }
+        if let Some(torn) = self.lines.torn().filter(|_| !torn_before) {
+            notes.push(format!(
+                "{}:{}: left out an unfinished last line (cut off by a kill)",
+                self.path.display(),
+                torn.line
+            ));
+        }
+        Ok(None)
     }
 }
 
@@ -398,8 +394,8 @@ struct Sort<'a> {
     run_bytes: usize,
 }
 
-/// A file's lines in id order (the file itself when it is in order, else
-/// its sorted runs merged); an id twice is an error.
+/// A `games.jsonl`'s lines in id order (the file itself when it is in
+/// order, else its sorted runs merged); an id twice is an error.
 struct SortedLines {
     order: Order,
     path: PathBuf,
@@ -407,42 +403,35 @@ struct SortedLines {
 }
 
 enum Order {
-    Direct { lines: Lines, key: KeyFn },
+    Direct(FileLines),
     Runs(KWayMerge<RunReader>),
 }
 
 impl SortedLines {
-    /// Checks the file (every key readable, the header right) and sorts it
-    /// into runs unless it is in id order already.
-    fn open(
-        path: &Path,
-        header: bool,
-        key: KeyFn,
-        sort: &Sort,
-        notes: &mut Vec<String>,
-    ) -> anyhow::Result<SortedLines> {
-        let mut lines = Lines::open(path)?;
+    /// Checks the file (every line a record with an id) and sorts it into
+    /// runs unless it is in id order already.
+    fn open(path: &Path, sort: &Sort, notes: &mut Vec<String>) -> anyhow::Result<SortedLines> {
+        let mut lines = FileLines::open(path)?;
         let mut sorted = true;
         let mut previous = None;
-        skip_header(&mut lines, header, notes)?;
         while let Some(line) = lines.next(notes)? {
-            let id = key(line).with_context(|| format!("{}:{}", path.display(), lines.number))?;
+            let id =
+                record_id(line).with_context(|| format!("{}:{}", path.display(), lines.number))?;
             if previous.is_some_and(|p| p > id) {
                 sorted = false;
             }
             previous = Some(id);
         }
-        let mut lines = Lines::open(path)?;
-        let mut quiet = Vec::new();
-        skip_header(&mut lines, header, &mut quiet)?;
+        let mut lines = FileLines::open(path)?;
         let sorted_lines = |order| SortedLines {
             order,
             path: path.to_path_buf(),
             last: None,
         };
         if sorted {
-            return Ok(sorted_lines(Order::Direct { lines, key }));
+            return Ok(sorted_lines(Order::Direct(lines)));
         }
+        let mut quiet = Vec::new();
         let mut runs = Vec::new();
         let mut batch: Vec<(u64, Vec<u8>)> = Vec::new();
         let mut bytes = 0;
@@ -455,28 +444,10 @@ impl SortedLines {
             }
             let Some(line) = line else { break };
             bytes += line.len() + 16;
-            batch.push((key(line)?, line.to_vec()));
+            batch.push((record_id(line)?, line.to_vec()));
         }
         let runs = sort.temp.reduce_runs(runs)?;
         Ok(sorted_lines(Order::Runs(KWayMerge::new(runs, &mut quiet)?)))
-    }
-}
-
-fn skip_header(lines: &mut Lines, header: bool, notes: &mut Vec<String>) -> anyhow::Result<()> {
-    if !header {
-        return Ok(());
-    }
-    let expected = csv_header();
-    let path = lines.path.clone();
-    match lines.next(notes)? {
-        Some(line) if line == expected.trim_end().as_bytes() => Ok(()),
-        Some(line) => bail!(
-            "{}:1: expected the header {:?}, found {:?}",
-            path.display(),
-            expected.trim_end(),
-            String::from_utf8_lossy(line)
-        ),
-        None => Ok(()),
     }
 }
 
@@ -493,8 +464,8 @@ impl Sorted for SortedLines {
         // Notes about the file were made when it was checked.
         let _ = notes;
         let next = match &mut self.order {
-            Order::Direct { lines, key } => match lines.next(&mut Vec::new())? {
-                Some(line) => Some((key(line)?, line.to_vec())),
+            Order::Direct(lines) => match lines.next(&mut Vec::new())? {
+                Some(line) => Some((record_id(line)?, line.to_vec())),
                 None => None,
             },
             Order::Runs(merge) => merge.next(&mut Vec::new())?.map(|(id, _, line)| (id, line)),
@@ -506,51 +477,6 @@ impl Sorted for SortedLines {
             self.last = Some(*id);
         }
         Ok(next)
-    }
-}
-
-/// One shard: its `games.csv` rows joined with its `games.jsonl` records by
-/// id; a game in one file only is left out (noted), a game twice in one
-/// file is an error.
-struct Joined {
-    csv: SortedLines,
-    jsonl: SortedLines,
-    dir: PathBuf,
-}
-
-impl Sorted for Joined {
-    type Item = (Vec<u8>, Vec<u8>);
-
-    fn next(&mut self, notes: &mut Vec<String>) -> anyhow::Result<Option<(u64, Self::Item)>> {
-        let mut csv = self.csv.next(notes)?;
-        let mut jsonl = self.jsonl.next(notes)?;
-        loop {
-            match (csv.take(), jsonl.take()) {
-                (Some((a, row)), Some((b, record))) if a == b => {
-                    return Ok(Some((a, (row, record))));
-                }
-                (Some((a, _)), other) if other.as_ref().is_none_or(|(b, _)| a < *b) => {
-                    notes.push(self.one_sided(a, GAMES_CSV));
-                    jsonl = other;
-                    csv = self.csv.next(notes)?;
-                }
-                (other, Some((b, _))) => {
-                    notes.push(self.one_sided(b, GAMES_JSONL));
-                    csv = other;
-                    jsonl = self.jsonl.next(notes)?;
-                }
-                (_, None) => return Ok(None),
-            }
-        }
-    }
-}
-
-impl Joined {
-    fn one_sided(&self, id: u64, file: &str) -> String {
-        format!(
-            "{}: game {id} is only in {file} (its shard was stopped while writing it); counted as missing",
-            self.dir.display()
-        )
     }
 }
 
@@ -599,7 +525,7 @@ impl<S: Sorted> KWayMerge<S> {
 
 /// A sorted run written by [`TempDir::write_run`]: lines `ID<TAB>LINE`.
 struct RunReader {
-    lines: Lines,
+    lines: FileLines,
 }
 
 impl Sorted for RunReader {
@@ -663,7 +589,7 @@ impl TempDir {
         out.flush()
             .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(RunReader {
-            lines: Lines::open(&path)?,
+            lines: FileLines::open(&path)?,
         })
     }
 
@@ -726,12 +652,6 @@ impl Drop for TempDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_ids_are_the_first_field() {
-        assert_eq!(csv_id(b"17,0,8,qango6").unwrap(), 17);
-        assert!(csv_id(b"x,0").is_err());
-    }
 
     #[test]
     fn many_runs_are_merged_down_to_the_fan_in_in_id_order() {

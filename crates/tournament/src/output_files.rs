@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! tournament.json   settings and plan (for --resume)
-//! games.csv         one row per finished game
-//! games.jsonl       one full game record per finished game
+//! games.jsonl       the journal: one full game record per finished game
+//! games.csv         one row per finished game, derived from its record
 //! logs/             each bot's stderr, per game
 //! standings.csv, model.csv, pairwise.csv, crosstable.csv
 //!                   ratings and results, written at the end

@@ -1,10 +1,11 @@
 //! Plays games from a [`GameFeed`] with up to `concurrency` games at once,
 //! journaling each one as it ends.
 //!
-//! A game's task encodes its journal lines itself; the runner hands them to
-//! the journal's writer thread ([`Journal::start_writer`]), which appends
-//! them at once and syncs them by time, and starts the next game at once
-//! instead of waiting for the disk. The writer's queue is bounded
+//! A game's task puts its record at the game's place in the schedule and
+//! encodes its journal lines itself; the runner hands them to the journal's
+//! writer thread ([`Journal::start_writer`]), which appends them at once and
+//! syncs them by time, and starts the next game at once instead of waiting
+//! for the disk. The writer's queue is bounded
 //! (`concurrency` entries), so a kill loses at most the games running or
 //! queued, and a machine failure also those of the last sync interval.
 //! Before the run returns, everything queued is written and synced.
@@ -113,8 +114,8 @@ pub struct RunSummary {
     pub ready: Vec<(String, Ready)>,
 }
 
-/// A finished game: its row, its record (for the output) and its journal
-/// entry.
+/// A finished game: its record at its place in the schedule, its row (both
+/// for the output) and its journal entry.
 struct PlayedGame {
     row: GameRow,
     record: GameRecord,
@@ -365,11 +366,11 @@ async fn play_one(
         evicted
     };
     shutdown_all(evicted).await;
-    let played = record.map(|record| {
-        let row = record.to_games_row(game.id, game.round, game.pair);
+    let played = record.map(|mut record| {
+        record.set_place(game.id, game.round, game.pair);
         PlayedGame {
-            entry: JournalEntry::encode(&row, &record),
-            row,
+            entry: JournalEntry::encode(&record),
+            row: record.to_games_row(),
             record,
         }
     });

@@ -461,7 +461,7 @@ mod tests {
     fn move_times_skip_the_opening_and_keep_the_limit() {
         let record: GameRecord = serde_json::from_str(RECORD).unwrap();
         let mut data = ReportData::new(1);
-        data.add(0, &record.to_games_row(1, 0, 0), Some(&record));
+        data.add(0, &record.to_games_row(), Some(&record));
         let white = data.move_times[0].summary().unwrap();
         assert_eq!((white.moves, white.median_ms, white.max_ms), (2, 47, 55));
         let black = data.move_times[1].summary().unwrap();

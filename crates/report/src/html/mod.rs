@@ -21,13 +21,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context};
-use serde::Deserialize;
 
 use crate::rating_input::RatingInput;
 use arena_files::write_atomically_with;
 use arena_referee::{GameRecord, GameRow};
 use arena_tournament::games_reader::visit_games_csv;
-use arena_tournament::journal::place_prefix;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
 use arena_tournament::{Manifest, Plan};
 use data::ReportData;
@@ -38,21 +36,6 @@ pub struct Source {
     pub dir: PathBuf,
     /// `None` when the directory has no (readable) tournament.json.
     pub manifest: Option<Manifest>,
-}
-
-/// Where a `games.jsonl` line's game is in the schedule; the rest of the
-/// line is its [`GameRecord`]. Lines arena writes start with it, and it is
-/// read from there ([`place_prefix`]); other lines take a second pass over
-/// the line rather than one struct with `#[serde(flatten)]`, which buffers
-/// every field as generic content first: about a quarter of a report's
-/// profile went to that.
-#[derive(Deserialize)]
-struct SchedulePlace {
-    id: u64,
-    #[serde(default)]
-    round: u64,
-    #[serde(default)]
-    pair: u64,
 }
 
 /// Writes `report.html` into `out` over the games of `dirs`; returns its path.
@@ -178,7 +161,9 @@ fn count_games(dir: &Path) -> u64 {
 }
 
 /// Calls `visit` with each game of `source` (of `variant`, when given), one
-/// at a time: from games.jsonl with its record, else from games.csv without.
+/// at a time: from games.jsonl, each line parsed once into its record and
+/// the row derived from it; a directory without games.jsonl (a games.csv
+/// alone, as `arena rate FILE` may be given) gives its rows without records.
 fn visit_source(
     source: &Source,
     variant: Option<&str>,
@@ -213,17 +198,14 @@ fn visit_source(
             continue;
         }
         let not_a_record = || format!("{}: line {number}: not a game record", jsonl.display());
-        let (id, round, pair) = match place_prefix(line.as_bytes()) {
-            Some(place) => place,
-            None => {
-                let place: SchedulePlace =
-                    serde_json::from_str(&line).with_context(not_a_record)?;
-                (place.id, place.round, place.pair)
-            }
-        };
         let record: GameRecord = serde_json::from_str(&line).with_context(not_a_record)?;
-        let row = record.to_games_row(id, round, pair);
-        visit(row, Some(&record))?;
+        if record.id.is_none() {
+            bail!(
+                "{}: line {number}: the record has no \"id\" (its place in the schedule)",
+                jsonl.display()
+            );
+        }
+        visit(record.to_games_row(), Some(&record))?;
     }
 }
 
