@@ -17,15 +17,15 @@ use crate::referee::{format_time_control, GameRecord};
 use crate::report::comparison::render_failures;
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
-use crate::report::rating_input::RatingInput;
 use crate::report::standings::POOLED;
-use crate::stats::FitOptions;
+use crate::stats::{FitOptions, Tally};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::progress::{
     Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
 };
 use crate::tournament::runner::RunEnd;
 use crate::tournament::sprt::SprtOutcome;
+use crate::tournament::tally::AddRow;
 
 /// Prints a run's events to stdout (`out`), with an optional progress bar
 /// on stderr.
@@ -36,12 +36,12 @@ pub struct Terminal<W: Write = Stdout> {
     bar: Option<ProgressBar>,
     /// The games so far, kept only when the run shows standings every
     /// `rating_interval` games.
-    tally: Option<Tally>,
+    tally: Option<Interim>,
 }
 
 /// What a standings table during the run is rated from.
-struct Tally {
-    input: RatingInput,
+struct Interim {
+    tally: Tally,
     seeds: Vec<String>,
 }
 
@@ -79,7 +79,7 @@ impl<W: Write> Terminal<W> {
         if let Some(tally) = &mut self.tally {
             // A row the fit refuses (a bot against itself) is refused at
             // the end too, with its reason; the interim table skips it.
-            let _ = tally.input.add(row);
+            let _ = tally.tally.add_row(row);
         }
     }
 
@@ -266,8 +266,8 @@ impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
         let config = run.config;
         if config.rating_interval > 0 {
-            self.tally = Some(Tally {
-                input: RatingInput::new(),
+            self.tally = Some(Interim {
+                tally: Tally::new(),
                 seeds: config.seeds.clone(),
             });
         }
@@ -351,8 +351,7 @@ impl<W: Write> RunOutput for Terminal<W> {
 
     fn standings_due(&mut self, finished: u64) {
         let Some(tally) = &self.tally else { return };
-        let rated =
-            RatingReport::from_input_for(tally.input.clone(), &FitOptions::default(), &tally.seeds);
+        let rated = RatingReport::from_tally(&tally.tally, &FitOptions::default(), &tally.seeds);
         let Ok(report) = rated else { return };
         self.println("");
         self.println(&format!("Standings after {finished} games:"));

@@ -1,6 +1,6 @@
-//! Everything `arena rate` and the tournament write after rating a set of games:
-//! standings (with failure counts), model parameters, head-to-head tables
-//! and the crosstable.
+//! Everything `arena rate` and the tournament write after rating the tally
+//! of a set of games ([`arena_stats::Tally`]): standings (with failure
+//! counts), model parameters, head-to-head tables and the crosstable.
 //!
 //! Games of several variants give several fits ([`Ratings`]): each
 //! variant's games alone, and (by default after a run, with `arena rate
@@ -15,19 +15,19 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use arena_stats::FitOptions;
+use arena_stats::{FitOptions, Tally};
 
 use super::comparison::Crosstable;
 use super::comparison::{CrosstableRow, CROSSTABLE_COLUMNS};
 use super::gauntlet::{seed_results, SeedResult};
 use super::pairwise::{pairwise_rows, PairwiseRow, PAIRWISE_COLUMNS};
-use super::rating_input::RatingInput;
 use super::standings::{write_model_csv, write_rows, write_standings_csv, Standings};
 use arena_referee::GameRow;
 
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::manifest::Manifest;
 use arena_tournament::output_files::{GAMES_CSV, LOGS_DIR, RATING_FILES, RUN_FILES};
+use arena_tournament::tally::AddRow;
 
 /// What rating a run's directory gave: the report (`None` before any game
 /// finished) and every file the directory holds, in the order they are listed
@@ -42,12 +42,12 @@ pub struct RunRatings {
 }
 
 /// Rates every finished game of the run in `dir` (streamed from `games.csv`
-/// into the aggregates of [`RatingInput`]) and writes standings.csv,
+/// into a [`Tally`]) and writes standings.csv,
 /// model.csv, pairwise.csv, crosstable.csv and report.html there. A run with
 /// no finished game yet has no standings; that is not an error.
 pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
-    let mut input = RatingInput::new();
-    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(input.add(&row)?))
+    let mut tally = Tally::new();
+    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(tally.add_row(&row)?))
         .context("reading the finished games")?;
     let mut files: Vec<PathBuf> = RUN_FILES
         .iter()
@@ -58,7 +58,7 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
         // A merged directory has no logs/ (they stay with the shards).
         .filter(|path| path.exists())
         .collect();
-    if input.games() == 0 {
+    if tally.games() == 0 {
         return Ok(RunRatings {
             report: None,
             files: Vec::new(),
@@ -70,7 +70,7 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
     let seeds = Manifest::read(dir)
         .map(|manifest| manifest.config.seeds)
         .unwrap_or_default();
-    let report = Ratings::from_input_for(input, &FitOptions::default(), Pooling::Pooled, &seeds)
+    let report = Ratings::from_tally(&tally, &FitOptions::default(), Pooling::Pooled, &seeds)
         .context("rating the finished games")?;
     files.extend(report.write_files(dir)?);
     // The page is a view of the games: failing to write it is said, and the
@@ -105,35 +105,27 @@ pub struct Ratings {
 }
 
 impl Ratings {
-    /// Rates `input`, pooling as asked; a fit that fails names its variant.
-    pub fn from_input(
-        input: RatingInput,
-        options: &FitOptions,
-        pooling: Pooling,
-    ) -> anyhow::Result<Ratings> {
-        Ratings::from_input_for(input, options, pooling, &[])
-    }
-
-    /// [`Ratings::from_input`], plus a gauntlet's `seeds` (bot names)
-    /// against their opponents in the fit of every game.
-    pub fn from_input_for(
-        mut input: RatingInput,
+    /// Rates the games of `tally`, pooling as asked, plus a gauntlet's
+    /// `seeds` (bot names) against their opponents in the fit of every
+    /// game; a fit that fails names its variant.
+    pub fn from_tally(
+        tally: &Tally,
         options: &FitOptions,
         pooling: Pooling,
         seeds: &[String],
     ) -> anyhow::Result<Ratings> {
-        if input.variant_count() <= 1 {
-            let fit = RatingReport::from_input_for(input, options, seeds)?;
+        if tally.variant_count() <= 1 {
+            let fit = RatingReport::from_tally(tally, options, seeds)?;
             return Ok(Ratings { fits: vec![fit] });
         }
         let mut fits = Vec::new();
-        for (variant, games) in input.split() {
-            let fit = RatingReport::from_input_with(games, options)
+        for (variant, games) in tally.by_variant() {
+            let fit = RatingReport::from_tally(games, options, &[])
                 .with_context(|| format!("rating the games of {variant}"))?;
             fits.push(fit);
         }
         if pooling == Pooling::Pooled {
-            let pooled = RatingReport::from_input_for(input, options, seeds)
+            let pooled = RatingReport::from_tally(tally, options, seeds)
                 .context("rating the games of all variants pooled")?;
             fits.push(pooled);
         }
@@ -194,47 +186,33 @@ impl RatingReport {
     /// Rates `rows`. Fails only on rows with an unknown result or a bot playing
     /// itself (naming the game id).
     pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<RatingReport> {
-        let mut input = RatingInput::new();
+        let mut tally = Tally::new();
         for row in rows {
-            input.add(row)?;
+            tally.add_row(row)?;
         }
-        RatingReport::from_input(input)
+        RatingReport::from_tally(&tally, &FitOptions::default(), &[])
     }
 
-    /// Rates the games aggregated in `input` (the one code path of `arena
-    /// rate` and the tournament) in one fit: with several variants the pooled
-    /// fit (shared ratings, each variant's own first-player advantage and
-    /// draw elo).
-    pub fn from_input(input: RatingInput) -> anyhow::Result<RatingReport> {
-        RatingReport::from_input_with(input, &FitOptions::default())
-    }
-
-    /// [`RatingReport::from_input`] with other fit settings (`--no-prior`).
-    pub fn from_input_with(
-        input: RatingInput,
-        options: &FitOptions,
-    ) -> anyhow::Result<RatingReport> {
-        RatingReport::from_input_for(input, options, &[])
-    }
-
-    /// [`RatingReport::from_input_with`], plus the results of a gauntlet's
-    /// `seeds` (bot names) against their opponents.
-    pub fn from_input_for(
-        input: RatingInput,
+    /// Rates the games of `tally` in one fit: with several variants the
+    /// pooled fit (shared ratings, each variant's own first-player advantage
+    /// and draw elo); plus the results of a gauntlet's `seeds` (bot names)
+    /// against their opponents.
+    pub fn from_tally(
+        tally: &Tally,
         options: &FitOptions,
         seeds: &[String],
     ) -> anyhow::Result<RatingReport> {
-        let rated = input.finish();
-        let mut standings = if rated.variant_counts.is_empty() {
+        let counts = tally.counts();
+        let mut standings = if counts.variant_counts.is_empty() {
             // No games: nothing to tell variants apart by.
-            Standings::from_counts_with(&rated.bots, &rated.counts, options)?
+            Standings::from_counts_with(&counts.bots, &counts.counts, options)?
         } else {
-            Standings::from_variants(&rated.bots, &rated.variant_counts, options)?
+            Standings::from_variants(&counts.bots, &counts.variant_counts, options)?
         };
-        standings.set_lost_by(&rated.lost_by);
-        let pairwise = pairwise_rows(&rated, &standings.order);
-        let crosstable = Crosstable::new(&rated.bots, &rated.counts, &standings.order);
-        let gauntlet = seed_results(&rated, seeds, &standings.order);
+        standings.set_lost_by(&counts.lost_by);
+        let pairwise = pairwise_rows(&counts, &standings.order);
+        let crosstable = Crosstable::new(&counts.bots, &counts.counts, &standings.order);
+        let gauntlet = seed_results(&counts, seeds, &standings.order);
         Ok(RatingReport {
             standings,
             pairwise,

@@ -27,6 +27,8 @@
 //! - [`round_robin`]: a whole round-robin tournament, or a gauntlet (the
 //!   same schedule over only the seeds' pairings).
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
+//! - [`tally`]: a `games.csv` row counted by a tally
+//!   ([`arena_stats::Tally`]).
 
 pub mod agreement;
 pub mod breaker;
@@ -48,6 +50,7 @@ pub mod session;
 pub mod shard;
 pub mod sprt;
 pub mod suite_gen;
+pub mod tally;
 
 pub use config::{Defaults, Overrides, TournamentConfig};
 pub use journal::{Journal, Recovery};

@@ -6,7 +6,8 @@
 //! list with a board viewer.
 //!
 //! The games are streamed twice from `games.jsonl` (one record in memory at
-//! a time): once into the aggregates of [`data::ReportData`], once into the
+//! a time): once into a tally ([`arena_stats::Tally`], which the page's
+//! ratings are fitted from) and the aggregates of [`data::ReportData`], once into the
 //! page's game table ([`moves::game_line`]), so a report over 100,000 games
 //! takes the memory of its aggregates. The page is rendered by `minijinja`
 //! from `page.html`, the plots by `plotters` ([`plots`]).
@@ -23,12 +24,13 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use crate::rating_input::RatingInput;
 use arena_files::write_atomically_with;
 use arena_referee::{GameRecord, GameRow};
+use arena_stats::Tally;
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::journal::place_prefix;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
+use arena_tournament::tally::AddRow;
 use arena_tournament::{Manifest, Plan};
 use data::ReportData;
 use moves::{game_line, LineContext};
@@ -100,16 +102,16 @@ pub fn write_report_of(
             }
         }
     }
-    let mut rating = RatingInput::new();
+    let mut tally = Tally::new();
     for (k, source) in sources.iter().enumerate() {
         visit_source(source, variant, |row, record| {
-            rating.add(&row)?;
+            tally.add_row(&row)?;
             data.add(k, &row, record);
             Ok(())
         })?;
     }
     data.finish();
-    let page = sections::render(&sources, &data, rating)?;
+    let page = sections::render(&sources, &data, &tally)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
         .expect("the template holds the games marker");

@@ -10,13 +10,12 @@ use super::data::{failure_index, ReportData};
 use super::moves::FIELDS;
 use super::{plots, Source};
 use crate::rating::{Pooling, Ratings};
-use crate::rating_input::RatingInput;
 use crate::standings::{Standings, POOLED};
 use arena_referee::format_time_control;
 use arena_referee::lines::variant_info_json;
 use arena_rules::games::{render::letter_of, Cell, Variant};
 use arena_rules::protocol::FailureReason;
-use arena_stats::FitOptions;
+use arena_stats::{FitOptions, Tally};
 use arena_tournament::openings::OpeningOrder;
 use arena_tournament::Plan;
 
@@ -253,16 +252,13 @@ fn elo_plot(standings: &Standings) -> String {
 }
 
 /// Renders the page, with [`GAMES_MARKER`] where the game lines go.
-pub fn render(
-    sources: &[Source],
-    data: &ReportData,
-    rating: RatingInput,
-) -> anyhow::Result<String> {
-    let ratings = if rating.games() > 0 {
-        Some(Ratings::from_input(
-            rating,
+pub fn render(sources: &[Source], data: &ReportData, tally: &Tally) -> anyhow::Result<String> {
+    let ratings = if tally.games() > 0 {
+        Some(Ratings::from_tally(
+            tally,
             &FitOptions::default(),
             Pooling::Pooled,
+            &[],
         ))
     } else {
         None
