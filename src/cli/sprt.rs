@@ -1,6 +1,8 @@
 //! `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1 [...] | --resume DIR`: game
 //! pairs between two bots until the pentanomial SPRT decides whether A is
-//! stronger than B by `elo1` (H1) or at most `elo0` (H0).
+//! stronger than B by `elo1` (H1) or at most `elo0` (H0). The run is the
+//! driver's like any other; `--resume DIR` is `arena tournament --resume
+//! DIR` under another name.
 
 use std::path::PathBuf;
 
@@ -9,15 +11,16 @@ use anyhow::{bail, Context};
 use crate::cli::output::Terminal;
 use crate::cli::play::name_from_command;
 use crate::cli::run_flags::RunFlags;
-use crate::cli::tournament::{EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
+use crate::cli::tournament::{self, EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
 use crate::referee::{read_bots_file, BotSpec};
-use crate::report::rating::rate_run;
 use crate::stats::EloModel;
 use crate::stats::SprtDecision;
 use crate::tournament::config::{self, Defaults};
-use crate::tournament::manifest::SprtPlan;
+use crate::tournament::driver::{self, Start};
+use crate::tournament::manifest::{Manifest, Plan, SprtPlan};
+use crate::tournament::progress::RunOutcome;
 use crate::tournament::runner::RunEnd;
-use crate::tournament::sprt::{self, SprtOutcome, Start};
+use crate::tournament::sprt::SprtVerdict;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -86,34 +89,33 @@ pub const EXIT_UNDECIDED: i32 = 3;
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(args.run.show_progress());
     let start = start(args)?;
-    let outcome = sprt::run(start, &mut terminal)?;
-    let rated = rate_run(&outcome.run.dir)?;
-    terminal.ratings(&outcome.run.dir, &rated);
-    terminal.sprt_ended(&outcome);
-    Ok(exit_status(&outcome))
+    let finished = driver::run(start, &mut terminal)?;
+    tournament::end(&mut terminal, &finished)
 }
 
 /// [`EXIT_H1`], [`EXIT_H0`], [`EXIT_UNDECIDED`], or [`EXIT_INTERRUPTED`]
 /// when interrupted undecided, [`EXIT_REFEREE_FAILING`] when arena's own
 /// failures stopped it undecided.
-pub fn exit_status(outcome: &SprtOutcome) -> i32 {
-    match outcome.progress.status.decision {
+pub fn exit_status(run: &RunOutcome, verdict: &SprtVerdict) -> i32 {
+    match verdict.progress.status.decision {
         SprtDecision::AcceptH1 => EXIT_H1,
         SprtDecision::AcceptH0 => EXIT_H0,
-        SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
-        SprtDecision::Continue if matches!(outcome.run.end, RunEnd::RefereeFailing(_)) => {
+        SprtDecision::Continue if run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
+        SprtDecision::Continue if matches!(run.end, RunEnd::RefereeFailing(_)) => {
             EXIT_REFEREE_FAILING
         }
         SprtDecision::Continue => EXIT_UNDECIDED,
     }
 }
 
-/// A new SPRT from the flags, or the resumed one.
+/// A new SPRT from the flags, or the resumed run (of whatever format, as
+/// `arena tournament --resume`).
 fn start(args: Args) -> anyhow::Result<Start> {
     if let Some(dir) = args.resume {
         return Ok(Start::Resume {
             dir,
             concurrency: args.run.concurrency,
+            rating_interval: None,
         });
     }
     let (Some(a), Some(b), Some(elo0), Some(elo1)) =
@@ -152,7 +154,10 @@ fn start(args: Args) -> anyhow::Result<Start> {
         max_pairs: args.max_pairs,
         model: args.model,
     };
-    Ok(Start::New(Box::new(config), plan))
+    Ok(Start::New(Box::new(Manifest::new(
+        config,
+        Plan::Sprt(plan),
+    ))))
 }
 
 /// `NAME=COMMAND`, a bot of the bots file, or a command line.

@@ -1,5 +1,8 @@
 //! `arena tournament [FILE] [flags] | --resume DIR`: a round-robin (or
-//! gauntlet) tournament between bots, journaled so that it survives crashes.
+//! gauntlet) tournament between bots, journaled so that it survives crashes;
+//! `--resume DIR` continues a run of any format (an SPRT too). The end of
+//! every run (rating its tally, the last words, the exit status) is here,
+//! shared with `arena sprt`.
 //!
 //! Without FILE and without `--bot`, the bundled `arena.toml` is used (the
 //! one in the current directory, else the one at the root of arena's
@@ -11,11 +14,13 @@ use anyhow::bail;
 
 use crate::cli::output::Terminal;
 use crate::cli::run_flags::RunFlags;
+use crate::cli::sprt;
 use crate::report::rating::rate_run;
 use crate::tournament::config::{self, Defaults};
+use crate::tournament::driver::{self, Finished, Start, Verdict};
 use crate::tournament::progress::RunOutcome;
-use crate::tournament::round_robin::{self, Start};
 use crate::tournament::runner::RunEnd;
+use crate::tournament::Manifest;
 
 /// Name of the bundled tournament file.
 pub const BUNDLED_FILE: &str = "arena.toml";
@@ -72,17 +77,34 @@ pub const EXIT_REFEREE_FAILING: i32 = 4;
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(args.run.show_progress());
     let start = start(args)?;
-    let outcome = round_robin::run(start, &mut terminal)?;
-    let rated = rate_run(&outcome.dir)?;
-    terminal.ratings(&outcome.dir, &rated);
-    terminal.round_robin_ended(&outcome);
-    Ok(exit_status(&outcome))
+    let finished = driver::run(start, &mut terminal)?;
+    end(&mut terminal, &finished)
+}
+
+/// The end of a run of any format: its tally rated into the standings,
+/// the tables and report.html, shown with the files; then the format's
+/// last words. Returns the exit status ([`exit_status`]).
+pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> {
+    let dir = &finished.run.dir;
+    let rated = rate_run(dir, &finished.tally, &finished.manifest.config.seeds)?;
+    terminal.ratings(dir, &rated);
+    terminal.run_ended(finished);
+    Ok(exit_status(finished))
+}
+
+/// The exit status of a run: an SPRT's ([`sprt::exit_status`]), or a
+/// schedule's ([`schedule_exit_status`]).
+pub fn exit_status(finished: &Finished) -> i32 {
+    match &finished.verdict {
+        Verdict::Standings => schedule_exit_status(&finished.run),
+        Verdict::Sprt(verdict) => sprt::exit_status(&finished.run, verdict),
+    }
 }
 
 /// 0 when every scheduled game is recorded, [`EXIT_GAMES_MISSING`] when some
 /// game could not be run, [`EXIT_REFEREE_FAILING`] when arena's own failures
 /// stopped the run, [`EXIT_INTERRUPTED`] when interrupted.
-pub fn exit_status(outcome: &RunOutcome) -> i32 {
+pub fn schedule_exit_status(outcome: &RunOutcome) -> i32 {
     if outcome.end == RunEnd::Interrupted {
         EXIT_INTERRUPTED
     } else if matches!(outcome.end, RunEnd::RefereeFailing(_)) {
@@ -94,7 +116,7 @@ pub fn exit_status(outcome: &RunOutcome) -> i32 {
     }
 }
 
-/// A new tournament from the flags (and file), or the resumed one.
+/// A new tournament from the flags (and file), or the resumed run.
 fn start(args: Args) -> anyhow::Result<Start> {
     if let Some(dir) = args.resume {
         return Ok(Start::Resume {
@@ -123,7 +145,7 @@ fn start(args: Args) -> anyhow::Result<Start> {
             config::load(&file, &overrides, &defaults)?
         }
     };
-    Ok(Start::New(config))
+    Ok(Start::New(Box::new(Manifest::round_robin(config))))
 }
 
 /// `./arena.toml`, else the one in arena's source tree.

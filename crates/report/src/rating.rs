@@ -20,6 +20,7 @@ use arena_stats::{FitOptions, Tally};
 use super::comparison::Crosstable;
 use super::comparison::{CrosstableRow, CROSSTABLE_COLUMNS};
 use super::gauntlet::{seed_results, SeedResult};
+use super::html;
 use super::pairwise::{pairwise_rows, PairwiseRow, PAIRWISE_COLUMNS};
 use super::standings::{write_model_csv, write_rows, write_standings_csv, Standings};
 use arena_referee::GameRow;
@@ -41,14 +42,12 @@ pub struct RunRatings {
     pub warnings: Vec<String>,
 }
 
-/// Rates every finished game of the run in `dir` (streamed from `games.csv`
-/// into a [`Tally`]) and writes standings.csv,
-/// model.csv, pairwise.csv, crosstable.csv and report.html there. A run with
-/// no finished game yet has no standings; that is not an error.
-pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
-    let mut tally = Tally::new();
-    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(tally.add_row(&row)?))
-        .context("reading the finished games")?;
+/// Rates `tally`, the run's count of every finished game of the run in
+/// `dir` (a gauntlet's `seeds` against their opponents too), and writes
+/// standings.csv, model.csv, pairwise.csv and crosstable.csv there from
+/// those fits, and report.html over the directory's games. A run with no
+/// finished game yet has no standings; that is not an error.
+pub fn rate_run(dir: &Path, tally: &Tally, seeds: &[String]) -> anyhow::Result<RunRatings> {
     let mut files: Vec<PathBuf> = RUN_FILES
         .iter()
         .map(|&name| {
@@ -65,18 +64,13 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
             warnings: Vec::new(),
         });
     }
-    // A gauntlet's seeds, from its settings (none when the directory has
-    // no tournament.json, e.g. a folder of games.csv for `arena rate`).
-    let seeds = Manifest::read(dir)
-        .map(|manifest| manifest.config.seeds)
-        .unwrap_or_default();
-    let report = Ratings::from_tally(&tally, &FitOptions::default(), Pooling::Pooled, &seeds)
+    let report = Ratings::from_tally(tally, &FitOptions::default(), Pooling::Pooled, seeds)
         .context("rating the finished games")?;
     files.extend(report.write_files(dir)?);
     // The page is a view of the games: failing to write it is said, and the
     // run's results stand.
     let mut warnings = Vec::new();
-    match super::html::write_report(&[dir.to_path_buf()], dir) {
+    match html::write_report(&[dir.to_path_buf()], dir) {
         Ok(page) => files.push(page),
         Err(e) => warnings.push(format!("report.html not written: {e:#}")),
     }
@@ -85,6 +79,19 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
         files,
         warnings,
     })
+}
+
+/// [`rate_run`] over the directory's `games.csv`, counted in one pass, for
+/// a directory no driver ran (`arena merge` writes one), with a gauntlet's
+/// seeds from its tournament.json (none without one).
+pub fn rate_dir(dir: &Path) -> anyhow::Result<RunRatings> {
+    let mut tally = Tally::new();
+    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(tally.add_row(&row)?))
+        .context("reading the finished games")?;
+    let seeds = Manifest::read(dir)
+        .map(|manifest| manifest.config.seeds)
+        .unwrap_or_default();
+    rate_run(dir, &tally, &seeds)
 }
 
 /// Whether games of several variants also get a pooled fit.

@@ -12,8 +12,7 @@ use crate::standings::Standings;
 use arena_referee::{GameRecord, GameRow};
 use arena_rules::games::GameResult;
 use arena_rules::protocol::{FailureReason, Reason, TimeControl};
-use arena_stats::{PairCounts, Pentanomial, Sprt};
-use arena_tournament::sprt::GamePairs;
+use arena_stats::{PairCounts, PairMatcher, Pentanomial, Score, Sprt};
 
 /// How many rating checkpoints the progression section computes, at most.
 pub const CHECKPOINTS: u64 = 50;
@@ -108,14 +107,16 @@ pub struct Checkpoint {
     pub ratings: Vec<RatingPoint>,
 }
 
-/// The SPRT between bot A and bot B of one directory.
+/// The SPRT between bot A and bot B of one directory: its LLR after each
+/// pair, in the order the pairs completed (paired as the run's tally pairs).
 #[derive(Debug)]
 pub struct LlrPath {
     pub bot_a: String,
     pub bot_b: String,
     sprt: Sprt,
     counts: Pentanomial,
-    pairs: GamePairs,
+    /// A's games waiting for their pair's other game, by pair.
+    pairs: PairMatcher<u64>,
     /// `(pairs, llr)` after each kept pair.
     pub points: Vec<(u64, f64)>,
     stride: u64,
@@ -124,7 +125,7 @@ pub struct LlrPath {
 impl LlrPath {
     pub fn new(sprt: Sprt, bot_a: String, bot_b: String) -> LlrPath {
         LlrPath {
-            pairs: GamePairs::new(&bot_a),
+            pairs: PairMatcher::new(),
             bot_a,
             bot_b,
             sprt,
@@ -139,7 +140,10 @@ impl LlrPath {
     }
 
     fn add(&mut self, row: &GameRow) {
-        if let Some((first, second)) = self.pairs.add(row) {
+        let a_white = row.white == self.bot_a;
+        let white = Score::of_white(row.result);
+        let a_score = if a_white { white } else { white.reversed() };
+        if let Some((first, second)) = self.pairs.add(row.pair, a_white, a_score) {
             self.counts.add(first, second);
             let pairs = self.counts.pairs();
             if pairs.is_multiple_of(self.stride) {
@@ -346,7 +350,6 @@ mod tests {
     use super::*;
     use arena_referee::row::row_with_result;
     use arena_rules::games::RuleReason;
-    use arena_stats::Score;
 
     /// Four games by hand: a beats b as white by a group, b beats a as white
     /// when a times out, a and c draw (full board, 36 plies), c beats b as
