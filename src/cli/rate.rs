@@ -1,15 +1,18 @@
 //! `arena rate FILE... [--out DIR] [--variant ID] [--pool] [--no-prior]
 //! [--allow-duplicates]`: recompute standings and pairwise tables from one or
 //! more games.csv files, refusing files without games and games counted twice
-//! (see [`crate::report::game_ids`] for what identifies a game). Games of
-//! several variants are rated each variant apart, and pooled only with
-//! `--pool` (see [`crate::report::rating`]).
+//! (see [`crate::report::game_ids`] for what identifies a game). The files
+//! are counted into one tally in one pass; the terminal, the tables and
+//! report.html show the same fits of it. Games of several variants are rated
+//! each variant apart, and pooled only with `--pool` (see
+//! [`crate::report::rating`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
 use crate::report::game_ids::{first_place, GameIds, TournamentId};
+use crate::report::html::{write_rated_report, Fits};
 use crate::report::rating::{Pooling, Ratings};
 use crate::report::standings::POOLED;
 use crate::stats::{FitOptions, Tally};
@@ -124,12 +127,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     println!("{summary}.");
     let dir = output_dir(&args);
     let mut written = ratings.write_files(&dir)?;
-    // The page is a view of the games: failing to write it is said, and the
-    // ratings stand.
-    match crate::report::html::write_report_of(
+    // The page is a view of the games and of these fits: failing to write
+    // it is said, and the ratings stand.
+    match write_rated_report(
         &game_dirs(&args.files),
         &dir,
         args.variant.as_deref(),
+        &read.tally,
+        Fits::Rated(&ratings),
     ) {
         Ok(page) => written.push(page),
         Err(e) => eprintln!("warning: report.html not written: {e:#}"),

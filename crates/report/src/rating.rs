@@ -1,6 +1,7 @@
-//! Everything `arena rate` and the tournament write after rating the tally
-//! of a set of games ([`arena_stats::Tally`]): standings (with failure
-//! counts), model parameters, head-to-head tables and the crosstable.
+//! Everything `arena rate` and a run write after rating the tally of a set
+//! of games ([`arena_stats::Tally`]): standings (with failure counts),
+//! model parameters, head-to-head tables, the crosstable, and report.html
+//! from the same fits.
 //!
 //! Games of several variants give several fits ([`Ratings`]): each
 //! variant's games alone, and (by default after a run, with `arena rate
@@ -20,7 +21,7 @@ use arena_stats::{FitOptions, Tally};
 use super::comparison::Crosstable;
 use super::comparison::{CrosstableRow, CROSSTABLE_COLUMNS};
 use super::gauntlet::{seed_results, SeedResult};
-use super::html;
+use super::html::{self, Fits};
 use super::pairwise::{pairwise_rows, PairwiseRow, PAIRWISE_COLUMNS};
 use super::standings::{write_model_csv, write_rows, write_standings_csv, Standings};
 use arena_referee::GameRow;
@@ -44,9 +45,10 @@ pub struct RunRatings {
 
 /// Rates `tally`, the run's count of every finished game of the run in
 /// `dir` (a gauntlet's `seeds` against their opponents too), and writes
-/// standings.csv, model.csv, pairwise.csv and crosstable.csv there from
-/// those fits, and report.html over the directory's games. A run with no
-/// finished game yet has no standings; that is not an error.
+/// standings.csv, model.csv, pairwise.csv, crosstable.csv and report.html
+/// there, all from that one set of fits; the games files are read again
+/// only for report.html's per-game sections. A run with no finished game
+/// yet has no standings; that is not an error.
 pub fn rate_run(dir: &Path, tally: &Tally, seeds: &[String]) -> anyhow::Result<RunRatings> {
     let mut files: Vec<PathBuf> = RUN_FILES
         .iter()
@@ -70,7 +72,7 @@ pub fn rate_run(dir: &Path, tally: &Tally, seeds: &[String]) -> anyhow::Result<R
     // The page is a view of the games: failing to write it is said, and the
     // run's results stand.
     let mut warnings = Vec::new();
-    match html::write_report(&[dir.to_path_buf()], dir) {
+    match html::write_rated_report(&[dir.to_path_buf()], dir, None, tally, Fits::Rated(&report)) {
         Ok(page) => files.push(page),
         Err(e) => warnings.push(format!("report.html not written: {e:#}")),
     }

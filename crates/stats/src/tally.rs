@@ -2,8 +2,8 @@
 //! the games arrive, one at a time, so that counting a tournament (or
 //! `arena rate` over many files) takes memory that grows with the number of
 //! bots, not with the number of games. A run counts its games once, here;
-//! the progress display, the SPRT, the standings during and after the run
-//! and the CSV tables all read this tally.
+//! the progress display, the SPRT, the standings during and after the run,
+//! the CSV tables and report.html all read this tally.
 //!
 //! A game comes in as a [`TalliedGame`], plain names and numbers (turning a
 //! `games.csv` row into one is the job of the layer that knows rows).
