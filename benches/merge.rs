@@ -18,7 +18,7 @@
 //! each row from its record). Then this benchmark executable is started
 //! again as a child (`--child`) that does what `arena merge OUT DIR...`
 //! does: the checked k-way merge ([`arena::tournament::merge::merge`]), then the
-//! ratings and report ([`arena::report::rating::rate_run`]). The child
+//! ratings and report ([`arena::report::rating::rate_dir`]). The child
 //! reports the wall time of each phase and its peak RSS (`VmHWM`) after
 //! each; the shards are written before it starts, so their writing is not
 //! in its figures. The merge holds at most one sort run of lines at a time,
@@ -153,7 +153,7 @@ fn child(out: &Path, run_bytes: usize, dirs: &[String]) {
     let merge_rss = peak_rss_kib();
     assert!(outcome.complete(), "every game merged");
     let start = Instant::now();
-    arena::report::rating::rate_run(out).expect("rate");
+    arena::report::rating::rate_dir(out).expect("rate");
     let rate_s = start.elapsed().as_secs_f64();
     let total_rss = peak_rss_kib();
     std::fs::write(

@@ -1,22 +1,26 @@
 //! What a run reports through `RunOutput`, seen by a recording
 //! implementation: the events of a small round robin (new, then resumed
-//! when already complete) and of an SPRT that reaches its pair limit, and
-//! the exit status the command line chooses from what the run returns.
-//! The bots are `arena-instant-bot`, so the runs take milliseconds.
+//! when already complete), of an SPRT that reaches its pair limit (new,
+//! then resumed with games missing) and of standings shown every
+//! `rating_interval` games, and the exit status the command line chooses
+//! from what the driver returns. The bots are `arena-instant-bot`, so the
+//! runs take milliseconds.
 
 use std::path::Path;
 
 use arena::referee::GameRecord;
 use arena::referee::GameRow;
 use arena::report::rating::rate_run;
+use arena::stats::Tally;
 use arena::tournament::config::{from_given, Defaults};
-use arena::tournament::manifest::SprtPlan;
+use arena::tournament::driver::{self, Finished, Start, Verdict};
+use arena::tournament::manifest::{Plan, SprtPlan};
 use arena::tournament::progress::{
     Resumed, RunKind, RunOutput, RunStarted, SprtProgress, Standing,
 };
 use arena::tournament::runner::RunEnd;
 use arena::tournament::settings::{Command, Given};
-use arena::tournament::{round_robin, sprt, TournamentConfig};
+use arena::tournament::{Manifest, TournamentConfig};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
@@ -32,6 +36,7 @@ enum Event {
     SprtPair { pair: u64, pairs: u64 },
     Progress,
     StoppedPlaying,
+    StandingsDue { finished: u64, games: u64 },
     Standings { games: Option<u64> },
     Files { count: usize },
 }
@@ -74,16 +79,23 @@ impl RunOutput for Recorder {
     fn progress(&mut self, _standing: &Standing) {
         self.0.push(Event::Progress);
     }
+    fn standings_due(&mut self, finished: u64, tally: &Tally) {
+        self.0.push(Event::StandingsDue {
+            finished,
+            games: tally.games(),
+        });
+    }
     fn stopped_playing(&mut self) {
         self.0.push(Event::StoppedPlaying);
     }
 }
 
 impl Recorder {
-    /// What the front end does once `run` returns: rate the finished games
-    /// (writing the rating files) and show the standings and the files.
-    fn rate(&mut self, dir: &Path) {
-        let rated = rate_run(dir).unwrap();
+    /// What the front end does once the driver returns: rate the run's
+    /// tally (writing the rating files) and show the standings and the files.
+    fn rate(&mut self, finished: &Finished) {
+        let seeds = &finished.manifest.config.seeds;
+        let rated = rate_run(&finished.run.dir, &finished.tally, seeds).unwrap();
         let games = rated
             .report
             .as_ref()
@@ -128,9 +140,9 @@ fn a_round_robin_reports_each_game_then_the_standings() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let mut events = Recorder::default();
-    let start = round_robin::Start::New(config(&out, 4));
-    let outcome = round_robin::run(start, &mut events).unwrap();
-    events.rate(&outcome.dir);
+    let start = Start::New(Box::new(Manifest::round_robin(config(&out, 4))));
+    let finished = driver::run(start, &mut events).unwrap();
+    events.rate(&finished);
 
     let mut expected = vec![
         Event::Started {
@@ -149,19 +161,21 @@ fn a_round_robin_reports_each_game_then_the_standings() {
         Event::Files { count: FILES },
     ]);
     assert_eq!(events.0, expected);
+    let outcome = &finished.run;
     assert_eq!(outcome.end, RunEnd::Complete);
     assert_eq!((outcome.finished, outcome.total), (4, Some(4)));
     assert!(outcome.failed.is_empty());
-    assert_eq!(arena::cli::tournament::exit_status(&outcome), 0);
+    assert_eq!(finished.tally.games(), 4);
+    assert_eq!(arena::cli::tournament::exit_status(&finished), 0);
 
     // Resuming the finished run plays nothing and reports the same standings.
     let mut events = Recorder::default();
-    let start = round_robin::Start::Resume {
+    let start = Start::Resume {
         dir: out.clone(),
         given: Given::new(),
     };
-    let outcome = round_robin::run(start, &mut events).unwrap();
-    events.rate(&outcome.dir);
+    let finished = driver::run(start, &mut events).unwrap();
+    events.rate(&finished);
     assert_eq!(
         events.0,
         [
@@ -182,27 +196,52 @@ fn a_round_robin_reports_each_game_then_the_standings() {
             Event::Files { count: FILES },
         ]
     );
-    assert_eq!(outcome.finished, 4);
+    assert_eq!(finished.run.finished, 4);
+    // The earlier games are in the tally.
+    assert_eq!(finished.tally.games(), 4);
+}
+
+/// An SPRT of `pairs` pairs at most in `out`, between `a` and `b`.
+fn sprt_start(out: &Path, max_pairs: u64) -> Start {
+    let mut config = config(out, 2);
+    config.games_per_pairing = 2;
+    // So few pairs cannot reach an LLR bound of about 2.94.
+    let plan = SprtPlan {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+        max_pairs: Some(max_pairs),
+        model: arena::stats::EloModel::Normalized,
+    };
+    Start::New(Box::new(Manifest::new(config, Plan::Sprt(plan))))
+}
+
+/// The events of SPRT pairs `pairs` played one game after another.
+fn sprt_pairs(pairs: std::ops::Range<u64>) -> Vec<Event> {
+    pairs
+        .flat_map(|pair| {
+            let mut events = games(2 * pair..2 * pair + 1);
+            events.extend([
+                Event::GameFinished { id: 2 * pair + 1 },
+                Event::SprtPair {
+                    pair,
+                    pairs: pair + 1,
+                },
+                Event::Progress,
+            ]);
+            events
+        })
+        .collect()
 }
 
 #[test]
 fn an_sprt_reports_each_pair_and_ends_undecided_at_its_limit() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let mut config = config(&out, 2);
-    config.games_per_pairing = 2;
-    // Two pairs cannot reach an LLR bound of about 2.94.
-    let plan = SprtPlan {
-        elo0: 0.0,
-        elo1: 10.0,
-        alpha: 0.05,
-        beta: 0.05,
-        max_pairs: Some(2),
-        model: arena::stats::EloModel::Normalized,
-    };
     let mut events = Recorder::default();
-    let outcome = sprt::run(sprt::Start::New(Box::new(config), plan), &mut events).unwrap();
-    events.rate(&outcome.run.dir);
+    let finished = driver::run(sprt_start(&out, 2), &mut events).unwrap();
+    events.rate(&finished);
 
     let mut expected = vec![
         Event::Started {
@@ -214,27 +253,115 @@ fn an_sprt_reports_each_pair_and_ends_undecided_at_its_limit() {
             total: Some(4),
         },
     ];
-    for pair in 0..2 {
-        expected.extend(games(2 * pair..2 * pair + 1));
-        expected.extend([
-            Event::GameFinished { id: 2 * pair + 1 },
-            Event::SprtPair {
-                pair,
-                pairs: pair + 1,
-            },
-            Event::Progress,
-        ]);
-    }
+    expected.extend(sprt_pairs(0..2));
     expected.extend([
         Event::StoppedPlaying,
         Event::Standings { games: Some(4) },
         Event::Files { count: FILES },
     ]);
     assert_eq!(events.0, expected);
-    assert_eq!(outcome.progress.status.pairs, 2);
-    assert_eq!(outcome.run.end, RunEnd::Complete);
+    let Verdict::Sprt(verdict) = &finished.verdict else {
+        panic!("an SPRT's verdict: {:?}", finished.verdict)
+    };
+    assert_eq!(verdict.progress.status.pairs, 2);
+    // The test's counts are the tally's.
     assert_eq!(
-        arena::cli::sprt::exit_status(&outcome),
+        verdict.progress.counts,
+        finished.tally.pentanomial("a", "b")
+    );
+    assert_eq!(finished.run.end, RunEnd::Complete);
+    assert_eq!(
+        arena::cli::tournament::exit_status(&finished),
         arena::cli::sprt::EXIT_UNDECIDED
     );
+}
+
+/// An SPRT resumed with its last pair missing (as after a kill) plays
+/// exactly that pair: the resumed pairs count on from the earlier ones,
+/// and it ends as an SPRT, undecided at its limit.
+#[test]
+fn a_resumed_sprt_plays_its_missing_pair_and_ends_as_an_sprt() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    driver::run(sprt_start(&out, 3), &mut Recorder::default()).unwrap();
+    // The last pair's games were never recorded.
+    for (file, keep) in [("games.csv", 1 + 4), ("games.jsonl", 4)] {
+        let path = out.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: String = text.lines().take(keep).map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, kept).unwrap();
+    }
+    let mut events = Recorder::default();
+    let start = Start::Resume {
+        dir: out.clone(),
+        given: Given::new(),
+    };
+    let finished = driver::run(start, &mut events).unwrap();
+    let mut expected = vec![
+        Event::Started {
+            sprt: true,
+            games: None,
+        },
+        Event::Resumed {
+            finished: 4,
+            total: Some(6),
+        },
+        Event::Playing {
+            done: 4,
+            total: Some(6),
+        },
+    ];
+    expected.extend(games(4..5));
+    expected.extend([
+        Event::GameFinished { id: 5 },
+        Event::SprtPair { pair: 2, pairs: 3 },
+        Event::Progress,
+        Event::StoppedPlaying,
+    ]);
+    assert_eq!(events.0, expected);
+    assert_eq!(finished.tally.games(), 6);
+    assert_eq!(
+        arena::cli::tournament::exit_status(&finished),
+        arena::cli::sprt::EXIT_UNDECIDED
+    );
+}
+
+/// With `rating_interval` 3, the standings are due after 3 and 6 games of
+/// 8 (not after the last, which the final standings follow), each time
+/// over every game finished so far.
+#[test]
+fn standings_are_due_every_rating_interval_but_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut config = config(&out, 8);
+    config.rating_interval = 3;
+    let mut events = Recorder::default();
+    let start = Start::New(Box::new(Manifest::round_robin(config)));
+    driver::run(start, &mut events).unwrap();
+    let due: Vec<&Event> = events
+        .0
+        .iter()
+        .filter(|e| matches!(e, Event::StandingsDue { .. }))
+        .collect();
+    assert_eq!(
+        due,
+        [
+            &Event::StandingsDue {
+                finished: 3,
+                games: 3
+            },
+            &Event::StandingsDue {
+                finished: 6,
+                games: 6
+            },
+        ]
+    );
+    // Each right after its game, before its progress event.
+    let at = events
+        .0
+        .iter()
+        .position(|e| matches!(e, Event::StandingsDue { .. }))
+        .unwrap();
+    assert_eq!(events.0[at - 1], Event::GameFinished { id: 2 });
+    assert_eq!(events.0[at + 1], Event::Progress);
 }

@@ -3,7 +3,10 @@
 //! games.jsonl but whose games.csv row was cut short), and `--resume DIR`
 //! must finish with exactly the scheduled games, each once, in both files,
 //! keeping every game finished before the crash untouched. games.csv is
-//! derived from games.jsonl: an edited row is rebuilt from its record.
+//! derived from games.jsonl: an edited row is rebuilt from its record. And
+//! an SPRT cut short resumes through `arena tournament --resume` (the one
+//! resume command), ending as an SPRT ends, with its exit status; `arena
+//! sprt --resume` still works.
 
 mod common;
 
@@ -185,4 +188,98 @@ fn a_row_that_contradicts_its_record_is_rebuilt_from_it_on_resume() {
         std::fs::read_to_string(out.join("games.jsonl")).unwrap(),
         jsonl
     );
+}
+
+/// Cuts the journal in `out` back to its first `games` games (in both
+/// files), as a crash after them would leave it.
+fn keep_first_games(out: &std::path::Path, games: usize) {
+    for (file, lines) in [("games.csv", 1 + games), ("games.jsonl", games)] {
+        let path = out.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: String = text.lines().take(lines).map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, kept).unwrap();
+    }
+}
+
+/// The numbers of the `pair N:` lines of an SPRT's output.
+fn pair_numbers(stdout: &str) -> Vec<u64> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("pair ")?
+                .split(':')
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .collect()
+}
+
+#[test]
+fn an_sprt_resumes_through_arena_tournament_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let illegal = format!(
+        "lose=python3 {}",
+        repo_path("tests/bots/illegal.py").display()
+    );
+    let sprt = |out: &std::path::Path, a: &str, b: &str, extra: &[&str]| {
+        let mut args = vec![
+            "sprt", a, b, "--elo0", "0", "--elo1", "200", "-j", "1", "--seed", "4", "--out",
+        ];
+        args.push(out.to_str().unwrap());
+        args.extend(extra);
+        args.push("--no-progress");
+        run_arena(&args)
+    };
+    // The instant bot wins every game against one that plays illegal moves.
+    let first = sprt(&out, &format!("win={INSTANT_BOT}"), &illegal, &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    let stdout = String::from_utf8_lossy(&first.stdout).into_owned();
+    let pairs = pair_numbers(&stdout).len() as u64;
+    assert!(pairs >= 3, "{stdout}");
+    let verdict = stdout.lines().last().unwrap().to_string();
+    assert!(verdict.starts_with("H1 accepted"), "{stdout}");
+    let before = games_csv_without_timing(&out);
+
+    // A crash after the first pair: the tournament command resumes the SPRT.
+    keep_first_games(&out, 2);
+    let resumed = resume_tournament(&out);
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
+    let stdout = String::from_utf8_lossy(&resumed.stdout).into_owned();
+    assert!(
+        stdout.contains("resume: 2 games already played; LLR "),
+        "{stdout}"
+    );
+    // The pairs count on from the one played before, to the same decision.
+    assert_eq!(
+        pair_numbers(&stdout),
+        (2..=pairs).collect::<Vec<_>>(),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().last().unwrap(), verdict, "{stdout}");
+    assert_eq!(games_csv_without_timing(&out), before);
+
+    // `arena sprt --resume` is the same command: a decided test plays nothing.
+    let again = run_arena(&["sprt", "--resume", out.to_str().unwrap(), "--no-progress"]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    let stdout = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert!(pair_numbers(&stdout).is_empty(), "{stdout}");
+    assert_eq!(stdout.lines().last().unwrap(), verdict, "{stdout}");
+    assert_eq!(games_csv_without_timing(&out), before);
+
+    // Undecided at its pair limit after a resume: the SPRT's exit status 3.
+    let limited = dir.path().join("limited");
+    let instant = format!("a={INSTANT_BOT}");
+    let twin = format!("b={INSTANT_BOT}");
+    let first = sprt(&limited, &instant, &twin, &["--max-pairs", "2"]);
+    assert_eq!(first.status.code(), Some(3), "{}", text(&first));
+    keep_first_games(&limited, 3);
+    let resumed = resume_tournament(&limited);
+    assert_eq!(resumed.status.code(), Some(3), "{}", text(&resumed));
+    let stdout = String::from_utf8_lossy(&resumed.stdout).into_owned();
+    assert_eq!(pair_numbers(&stdout), [2], "{stdout}");
+    assert!(stdout.contains("\nUndecided after 2 pairs: "), "{stdout}");
+    assert_exactly_games(&limited, 4);
 }

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use arena::games::Variant;
-use arena::tournament::round_robin::RoundRobinFeed;
-use arena::tournament::runner::GameFeed;
+use arena::tournament::driver::{Format, RunState};
+use arena::tournament::round_robin::RoundRobin;
 use arena::tournament::schedule::RoundRobinSchedule;
 use arena::tournament::ScheduledGame;
 use common::tournament::*;
@@ -28,10 +28,11 @@ fn shard_of_game(id: u64, count: u64) -> u64 {
 
 fn shard_games(schedule: &RoundRobinSchedule, index: u64, count: u64) -> Vec<ScheduledGame> {
     let shard = format!("{index}/{count}").parse().unwrap();
-    let mut feed = RoundRobinFeed::new(schedule.clone()).with_shard(shard);
-    let total = feed.total();
+    let mut feed = RoundRobin::new(schedule.clone()).with_shard(shard);
+    let total = feed.games();
     let mut games = Vec::new();
-    while let Some(game) = feed.next_game().unwrap() {
+    let nothing_done = RunState::new();
+    while let Some(game) = feed.next_game(&nothing_done).unwrap() {
         games.push(game);
     }
     assert_eq!(games.len() as u64, total, "shard {index}/{count}");

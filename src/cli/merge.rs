@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::cli::output::Terminal;
-use crate::report::rating::rate_run;
+use crate::report::rating::rate_dir;
 use crate::tournament::merge::{self, MergeOutcome};
 
 /// Exit status when the merge was written but games are missing (a shard
@@ -41,7 +41,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(false);
     let outcome = merge::merge(&args.out, &args.dirs, args.sort_kib.max(1) * 1024)?;
-    let rated = rate_run(&outcome.dir)?;
+    let rated = rate_dir(&outcome.dir)?;
     terminal.ratings(&outcome.dir, &rated);
     for line in summary(&outcome) {
         println!("{line}");

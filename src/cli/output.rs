@@ -1,10 +1,11 @@
 //! The terminal's view of a tournament or SPRT run: the [`RunOutput`]
 //! implementation behind `arena tournament` and `arena sprt`. It prints the
 //! settings, one line per finished game (on stdout, so it can be logged),
-//! SPRT pair lines, the standings table and the run's last words, and draws
-//! a progress bar on stderr with games done / total, the ETA and the
-//! leader or the LLR. The bar draws only on a terminal; in a pipe only the
-//! lines appear.
+//! SPRT pair lines, the standings table (during the run every
+//! `rating_interval` games, rated from the run's tally, and at the end) and
+//! the run's last words, and draws a progress bar on stderr with games
+//! done / total, the ETA and the leader or the LLR. The bar draws only on a
+//! terminal; in a pipe only the lines appear.
 
 use std::io::{Stdout, Write};
 use std::path::{Path, PathBuf};
@@ -17,15 +18,15 @@ use crate::referee::{format_time_control, GameRecord};
 use crate::report::comparison::render_failures;
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
-use crate::report::rating_input::RatingInput;
 use crate::report::standings::POOLED;
-use crate::stats::FitOptions;
+use crate::stats::{FitOptions, Tally};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
+use crate::tournament::driver::{Finished, Verdict};
 use crate::tournament::progress::{
     Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
 };
 use crate::tournament::runner::RunEnd;
-use crate::tournament::sprt::SprtOutcome;
+use crate::tournament::sprt::SprtVerdict;
 
 /// Prints a run's events to stdout (`out`), with an optional progress bar
 /// on stderr.
@@ -34,14 +35,7 @@ pub struct Terminal<W: Write = Stdout> {
     show_bar: bool,
     /// The bar while games are played (only when `show_bar`).
     bar: Option<ProgressBar>,
-    /// The games so far, kept only when the run shows standings every
-    /// `rating_interval` games.
-    tally: Option<Tally>,
-}
-
-/// What a standings table during the run is rated from.
-struct Tally {
-    input: RatingInput,
+    /// The run's gauntlet seeds, whose tables follow the standings.
     seeds: Vec<String>,
 }
 
@@ -52,7 +46,7 @@ impl Terminal {
             out: std::io::stdout(),
             show_bar,
             bar: None,
-            tally: None,
+            seeds: Vec::new(),
         }
     }
 }
@@ -73,13 +67,11 @@ impl<W: Write> Terminal<W> {
         }
     }
 
-    /// Adds a finished game to the tally behind the standings shown during
-    /// the run (when there is one).
-    fn count(&mut self, row: &GameRow) {
-        if let Some(tally) = &mut self.tally {
-            // A row the fit refuses (a bot against itself) is refused at
-            // the end too, with its reason; the interim table skips it.
-            let _ = tally.input.add(row);
+    /// The last words of a run, as its format has them.
+    pub fn run_ended(&mut self, finished: &Finished) {
+        match &finished.verdict {
+            Verdict::Standings => self.round_robin_ended(&finished.run),
+            Verdict::Sprt(verdict) => self.sprt_ended(&finished.run, verdict),
         }
     }
 
@@ -179,13 +171,13 @@ impl<W: Write> Terminal<W> {
     }
 
     /// The verdict of an SPRT.
-    pub fn sprt_ended(&mut self, outcome: &SprtOutcome) {
-        let [a, b] = &outcome.bots;
-        let status = &outcome.progress.status;
-        let plan = &outcome.plan;
+    pub fn sprt_ended(&mut self, run: &RunOutcome, verdict: &SprtVerdict) {
+        let [a, b] = &verdict.bots;
+        let status = &verdict.progress.status;
+        let plan = &verdict.plan;
         let (elo0, elo1, model, unit) = (plan.elo0, plan.elo1, plan.model, plan.model.unit());
         let estimate = estimate_text(status);
-        let dir = outcome.run.dir.display();
+        let dir = run.dir.display();
         self.println("");
         match status.decision {
             SprtDecision::AcceptH1 => self.println(&format!(
@@ -196,14 +188,12 @@ impl<W: Write> Terminal<W> {
                 "H0 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is not stronger than {b} by {elo1} {unit} or more (LLR {:+.2} <= {:+.2}, {} pairs; {estimate}).",
                 status.llr, status.lower, status.pairs
             )),
-            SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => {
-                self.println(&format!(
-                    "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
-                    sprt_text(&outcome.progress)
-                ))
-            }
-            SprtDecision::Continue if matches!(outcome.run.end, RunEnd::RefereeFailing(_)) => {
-                if let RunEnd::RefereeFailing(stop) = &outcome.run.end {
+            SprtDecision::Continue if run.end == RunEnd::Interrupted => self.println(&format!(
+                "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
+                sprt_text(&verdict.progress)
+            )),
+            SprtDecision::Continue if matches!(run.end, RunEnd::RefereeFailing(_)) => {
+                if let RunEnd::RefereeFailing(stop) = &run.end {
                     self.println(&format!(
                         "Stopped undecided: {}; then continue with: arena sprt --resume {dir}",
                         stop.line()
@@ -214,12 +204,12 @@ impl<W: Write> Terminal<W> {
                 self.println(&format!(
                     "Undecided after {} pairs: {}.",
                     status.pairs,
-                    sprt_text(&outcome.progress)
+                    sprt_text(&verdict.progress)
                 ));
-                if !outcome.run.failed.is_empty() {
+                if !run.failed.is_empty() {
                     self.println(&format!(
                         "{} games could not be run (see above); play them with: arena sprt --resume {dir}",
-                        outcome.run.failed.len()
+                        run.failed.len()
                     ));
                 }
             }
@@ -265,12 +255,7 @@ fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
 impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
         let config = run.config;
-        if config.rating_interval > 0 {
-            self.tally = Some(Tally {
-                input: RatingInput::new(),
-                seeds: config.seeds.clone(),
-            });
-        }
+        self.seeds = config.seeds.clone();
         let dir = run.dir.display();
         match run.kind {
             RunKind::RoundRobin { games } => {
@@ -345,14 +330,8 @@ impl<W: Write> RunOutput for Terminal<W> {
         self.println(text);
     }
 
-    fn finished_earlier(&mut self, row: &GameRow) {
-        self.count(row);
-    }
-
-    fn standings_due(&mut self, finished: u64) {
-        let Some(tally) = &self.tally else { return };
-        let rated =
-            RatingReport::from_input_for(tally.input.clone(), &FitOptions::default(), &tally.seeds);
+    fn standings_due(&mut self, finished: u64, tally: &Tally) {
+        let rated = RatingReport::from_tally(tally, &FitOptions::default(), &self.seeds);
         let Ok(report) = rated else { return };
         self.println("");
         self.println(&format!("Standings after {finished} games:"));
@@ -375,7 +354,6 @@ impl<W: Write> RunOutput for Terminal<W> {
         for warning in &record.warnings {
             self.println(&format!("{}: warning: {warning}", record.game_id));
         }
-        self.count(row);
     }
 
     fn game_not_recorded(&mut self, game_id: u64, why: &str) {
@@ -544,7 +522,7 @@ mod tests {
             out: Vec::new(),
             show_bar: false,
             bar: None,
-            tally: None,
+            seeds: Vec::new(),
         }
     }
 
@@ -709,18 +687,20 @@ mod tests {
         terminal.sprt_pair(0, &sprt(0.42, 1, SprtDecision::Continue, ww(1)));
         let decided = sprt(3.35, 8, SprtDecision::AcceptH1, ww(8));
         terminal.sprt_pair(7, &decided);
-        terminal.sprt_ended(&SprtOutcome {
-            run: RunOutcome {
+        terminal.sprt_ended(
+            &RunOutcome {
                 dir: "sp".into(),
                 end: RunEnd::Stopped,
                 finished: 16,
                 total: None,
                 failed: Vec::new(),
             },
-            bots: ["good".into(), "crash".into()],
-            plan,
-            progress: decided,
-        });
+            &SprtVerdict {
+                bots: ["good".into(), "crash".into()],
+                plan,
+                progress: decided,
+            },
+        );
         assert_eq!(
             text(&terminal),
             "SPRT good vs crash: H0 nElo <= 0 against H1 nElo >= 200 (normalized model), alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
@@ -747,25 +727,27 @@ mod tests {
             total: None,
             standing: &Standing::Sprt(progress),
         });
-        terminal.sprt_ended(&SprtOutcome {
-            run: RunOutcome {
+        terminal.sprt_ended(
+            &RunOutcome {
                 dir: "sp2".into(),
                 end: RunEnd::Complete,
                 finished: 6,
                 total: Some(6),
                 failed: Vec::new(),
             },
-            bots: ["good".into(), "rnd".into()],
-            plan: SprtPlan {
-                elo0: 0.0,
-                elo1: 5.0,
-                alpha: 0.05,
-                beta: 0.05,
-                max_pairs: Some(3),
-                model: EloModel::Normalized,
+            &SprtVerdict {
+                bots: ["good".into(), "rnd".into()],
+                plan: SprtPlan {
+                    elo0: 0.0,
+                    elo1: 5.0,
+                    alpha: 0.05,
+                    beta: 0.05,
+                    max_pairs: Some(3),
+                    model: EloModel::Normalized,
+                },
+                progress,
             },
-            progress,
-        });
+        );
         assert_eq!(
             text(&terminal),
             "resume: 6 games already played; LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2]\n\

@@ -1,20 +1,23 @@
 //! `arena rate FILE... [--out DIR] [--variant ID] [--pool] [--no-prior]
 //! [--allow-duplicates]`: recompute standings and pairwise tables from one or
 //! more games.csv files, refusing files without games and games counted twice
-//! (see [`crate::report::game_ids`] for what identifies a game). Games of
-//! several variants are rated each variant apart, and pooled only with
-//! `--pool` (see [`crate::report::rating`]).
+//! (see [`crate::report::game_ids`] for what identifies a game). The files
+//! are counted into one tally in one pass; the terminal, the tables and
+//! report.html show the same fits of it. Games of several variants are rated
+//! each variant apart, and pooled only with `--pool` (see
+//! [`crate::report::rating`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
 use crate::report::game_ids::{first_place, GameIds, TournamentId};
+use crate::report::html::{write_rated_report, Fits};
 use crate::report::rating::{Pooling, Ratings};
-use crate::report::rating_input::RatingInput;
 use crate::report::standings::POOLED;
-use crate::stats::FitOptions;
+use crate::stats::{FitOptions, Tally};
 use crate::tournament::games_reader::visit_numbered_games_csv;
+use crate::tournament::tally::AddRow;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -69,23 +72,23 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     let read = read_files(&args)?;
     if let Some(variant) = &args.variant {
-        if read.input.games() == 0 {
+        if read.tally.games() == 0 {
             bail!("none of the {} games is of variant {variant:?}", read.rows);
         }
     }
-    let rated = read.input.games();
+    let rated = read.tally.games();
     let options = if args.no_prior {
         FitOptions::no_prior()
     } else {
         FitOptions::default()
     };
-    let variants = read.input.variant_count();
+    let variants = read.tally.variant_count();
     let pooling = if args.pool {
         Pooling::Pooled
     } else {
         Pooling::Separate
     };
-    let ratings = Ratings::from_input(read.input, &options, pooling)?;
+    let ratings = Ratings::from_tally(&read.tally, &options, pooling, &[])?;
     for fit in &ratings.fits {
         if ratings.fits.len() > 1 {
             let label = fit.standings.label();
@@ -124,12 +127,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     println!("{summary}.");
     let dir = output_dir(&args);
     let mut written = ratings.write_files(&dir)?;
-    // The page is a view of the games: failing to write it is said, and the
-    // ratings stand.
-    match crate::report::html::write_report_of(
+    // The page is a view of the games and of these fits: failing to write
+    // it is said, and the ratings stand.
+    match write_rated_report(
         &game_dirs(&args.files),
         &dir,
         args.variant.as_deref(),
+        &read.tally,
+        Fits::Rated(&ratings),
     ) {
         Ok(page) => written.push(page),
         Err(e) => eprintln!("warning: report.html not written: {e:#}"),
@@ -155,21 +160,21 @@ fn game_dirs(files: &[PathBuf]) -> Vec<PathBuf> {
     dirs
 }
 
-/// The games of all files, aggregated.
+/// The games of all files, counted.
 struct ReadGames {
-    input: RatingInput,
+    tally: Tally,
     /// Rows read, of any variant.
     rows: u64,
     /// Rows whose game had been seen before (only with --allow-duplicates).
     repeated: u64,
 }
 
-/// Streams every file into one [`RatingInput`]: memory does not grow with the
+/// Streams every file into one [`Tally`]: memory does not grow with the
 /// number of games beyond a bit per game id. A file without games, or a game
 /// seen before (unless allowed), is an error naming the places.
 fn read_files(args: &Args) -> anyhow::Result<ReadGames> {
     let mut read = ReadGames {
-        input: RatingInput::new(),
+        tally: Tally::new(),
         rows: 0,
         repeated: 0,
     };
@@ -186,8 +191,8 @@ fn read_files(args: &Args) -> anyhow::Result<ReadGames> {
                 read.repeated += 1;
             }
             if args.variant.as_ref().is_none_or(|v| *v == row.variant) {
-                read.input
-                    .add(&row)
+                read.tally
+                    .add_row(&row)
                     .map_err(|e| anyhow::anyhow!("{}: line {line}: {e}", file.display()))?;
             }
             Ok(())

@@ -8,14 +8,16 @@ use anyhow::{anyhow, bail};
 
 use crate::cli::output::Terminal;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
-use crate::cli::tournament::{show_progress, EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
+use crate::cli::tournament::{self, show_progress, EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
 use crate::referee::{read_bots_file, resolve_player};
-use crate::report::rating::rate_run;
 use crate::stats::SprtDecision;
 use crate::tournament::config::{self, Defaults};
+use crate::tournament::driver::{self, Start};
+use crate::tournament::progress::RunOutcome;
 use crate::tournament::runner::RunEnd;
 use crate::tournament::settings::Command;
-use crate::tournament::sprt::{self, SprtOutcome, Start};
+use crate::tournament::sprt::SprtVerdict;
+use crate::tournament::Manifest;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -54,37 +56,29 @@ pub const EXIT_H0: i32 = 1;
 pub const EXIT_UNDECIDED: i32 = 3;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_bar = show_progress(args.no_progress);
-    run_start(start(args)?, show_bar)
-}
-
-/// Plays (or resumes) the SPRT of `start` with the terminal's view; the
-/// exit status.
-pub fn run_start(start: Start, show_bar: bool) -> anyhow::Result<i32> {
-    let mut terminal = Terminal::new(show_bar);
-    let outcome = sprt::run(start, &mut terminal)?;
-    let rated = rate_run(&outcome.run.dir)?;
-    terminal.ratings(&outcome.run.dir, &rated);
-    terminal.sprt_ended(&outcome);
-    Ok(exit_status(&outcome))
+    let mut terminal = Terminal::new(show_progress(args.no_progress));
+    let start = start(args)?;
+    let finished = driver::run(start, &mut terminal)?;
+    tournament::end(&mut terminal, &finished)
 }
 
 /// [`EXIT_H1`], [`EXIT_H0`], [`EXIT_UNDECIDED`], or [`EXIT_INTERRUPTED`]
 /// when interrupted undecided, [`EXIT_REFEREE_FAILING`] when arena's own
 /// failures stopped it undecided.
-pub fn exit_status(outcome: &SprtOutcome) -> i32 {
-    match outcome.progress.status.decision {
+pub fn exit_status(run: &RunOutcome, verdict: &SprtVerdict) -> i32 {
+    match verdict.progress.status.decision {
         SprtDecision::AcceptH1 => EXIT_H1,
         SprtDecision::AcceptH0 => EXIT_H0,
-        SprtDecision::Continue if outcome.run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
-        SprtDecision::Continue if matches!(outcome.run.end, RunEnd::RefereeFailing(_)) => {
+        SprtDecision::Continue if run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
+        SprtDecision::Continue if matches!(run.end, RunEnd::RefereeFailing(_)) => {
             EXIT_REFEREE_FAILING
         }
         SprtDecision::Continue => EXIT_UNDECIDED,
     }
 }
 
-/// A new SPRT from the flags, or the resumed one.
+/// A new SPRT from the flags, or the resumed run (of whatever format, as
+/// `arena tournament --resume`).
 fn start(args: Args) -> anyhow::Result<Start> {
     let given = args.settings.given;
     if let Some(dir) = args.resume {
@@ -106,6 +100,5 @@ fn start(args: Args) -> anyhow::Result<Start> {
     let defaults = Defaults::from_environment();
     let run = config::from_given(Command::Sprt, &given, &defaults, vec![bot_a, bot_b])?;
     run.config.check_programs()?;
-    let plan = run.sprt.expect("an SPRT command makes an SPRT plan");
-    Ok(Start::New(Box::new(run.config), plan))
+    Ok(Start::New(Box::new(Manifest::for_run(run))))
 }

@@ -1,5 +1,8 @@
 //! `arena tournament [FILE] [flags] | --resume DIR`: a round-robin (or
-//! gauntlet) tournament between bots, journaled so that it survives crashes.
+//! gauntlet) tournament between bots, journaled so that it survives crashes;
+//! a file may also hold an SPRT (`format = "sprt"`), and `--resume DIR`
+//! continues a run of any format. The end of every run (rating its tally,
+//! the last words, the exit status) is here, shared with `arena sprt`.
 //!
 //! Without FILE and without `--bot`, the bundled `arena.toml` is used (the
 //! one in the current directory, else the one at the root of arena's
@@ -13,12 +16,14 @@ use std::io::IsTerminal;
 
 use crate::cli::output::Terminal;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
+use crate::cli::sprt;
 use crate::report::rating::rate_run;
 use crate::tournament::config::{self, Defaults};
+use crate::tournament::driver::{self, Finished, Start, Verdict};
 use crate::tournament::progress::RunOutcome;
-use crate::tournament::round_robin::{self, Start};
 use crate::tournament::runner::RunEnd;
 use crate::tournament::settings::Command;
+use crate::tournament::Manifest;
 
 /// Name of the bundled tournament file.
 pub const BUNDLED_FILE: &str = "arena.toml";
@@ -69,23 +74,36 @@ pub const EXIT_GAMES_MISSING: i32 = 1;
 pub const EXIT_REFEREE_FAILING: i32 = 4;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let show_bar = show_progress(args.no_progress);
-    let start = match start(args)? {
-        Begin::Tournament(start) => start,
-        Begin::Sprt(start) => return crate::cli::sprt::run_start(start, show_bar),
-    };
-    let mut terminal = Terminal::new(show_bar);
-    let outcome = round_robin::run(start, &mut terminal)?;
-    let rated = rate_run(&outcome.dir)?;
-    terminal.ratings(&outcome.dir, &rated);
-    terminal.round_robin_ended(&outcome);
-    Ok(exit_status(&outcome))
+    let mut terminal = Terminal::new(show_progress(args.no_progress));
+    let start = start(args)?;
+    let finished = driver::run(start, &mut terminal)?;
+    end(&mut terminal, &finished)
+}
+
+/// The end of a run of any format: its tally rated into the standings,
+/// the tables and report.html, shown with the files; then the format's
+/// last words. Returns the exit status ([`exit_status`]).
+pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> {
+    let dir = &finished.run.dir;
+    let rated = rate_run(dir, &finished.tally, &finished.manifest.config.seeds)?;
+    terminal.ratings(dir, &rated);
+    terminal.run_ended(finished);
+    Ok(exit_status(finished))
+}
+
+/// The exit status of a run: an SPRT's ([`sprt::exit_status`]), or a
+/// schedule's ([`schedule_exit_status`]).
+pub fn exit_status(finished: &Finished) -> i32 {
+    match &finished.verdict {
+        Verdict::Standings => schedule_exit_status(&finished.run),
+        Verdict::Sprt(verdict) => sprt::exit_status(&finished.run, verdict),
+    }
 }
 
 /// 0 when every scheduled game is recorded, [`EXIT_GAMES_MISSING`] when some
 /// game could not be run, [`EXIT_REFEREE_FAILING`] when arena's own failures
 /// stopped the run, [`EXIT_INTERRUPTED`] when interrupted.
-pub fn exit_status(outcome: &RunOutcome) -> i32 {
+pub fn schedule_exit_status(outcome: &RunOutcome) -> i32 {
     if outcome.end == RunEnd::Interrupted {
         EXIT_INTERRUPTED
     } else if matches!(outcome.end, RunEnd::RefereeFailing(_)) {
@@ -97,18 +115,11 @@ pub fn exit_status(outcome: &RunOutcome) -> i32 {
     }
 }
 
-/// What `arena tournament` starts: a round robin or gauntlet, or an SPRT
-/// (a file with `format = "sprt"`).
-enum Begin {
-    Tournament(Start),
-    Sprt(crate::tournament::sprt::Start),
-}
-
-/// A new run from the flags (and file), or the resumed one.
-fn start(args: Args) -> anyhow::Result<Begin> {
+/// A new run from the flags (and file), or the resumed one (of any format).
+fn start(args: Args) -> anyhow::Result<Start> {
     let mut given = args.settings.given;
     if let Some(dir) = args.resume {
-        return Ok(Begin::Tournament(Start::Resume { dir, given }));
+        return Ok(Start::Resume { dir, given });
     }
     for bot in args.bots {
         given.add_bot(bot);
@@ -129,13 +140,7 @@ fn start(args: Args) -> anyhow::Result<Begin> {
             config::load(&file, &given, &defaults)?
         }
     };
-    Ok(match run.sprt {
-        Some(plan) => Begin::Sprt(crate::tournament::sprt::Start::New(
-            Box::new(run.config),
-            plan,
-        )),
-        None => Begin::Tournament(Start::New(run.config)),
-    })
+    Ok(Start::New(Box::new(Manifest::for_run(run))))
 }
 
 /// A progress bar is drawn unless `--no-progress`, and only on a terminal

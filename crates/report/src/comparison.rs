@@ -9,67 +9,19 @@
 //!   table: `variant,bot,opponent,games,wins,draws,losses,points,score_pct`,
 //!   rows in standings order of `bot`, then of `opponent`, one block per fit
 //!   (`variant`: see [`super::rating`]).
-//! - [`LostBy`]: per bot, games lost by each [`FailureReason`] (the failing
-//!   bot is always the loser). Its columns come from [`FailureReason::ALL`],
-//!   so a new reason is a new column (`lost_<reason>`) by itself.
+//! - [`LostBy`] (counted by the tally): per bot, games lost by each
+//!   [`FailureReason`] (the failing bot is always the loser). Its columns
+//!   come from [`FailureReason::ALL`], so a new reason is a new column
+//!   (`lost_<reason>`, [`lost_by_columns`]) by itself; [`render_failures`]
+//!   is the terminal's summary.
 
-use serde::ser::{Serialize, SerializeTuple, Serializer};
-
-use arena_rules::protocol::{FailureReason, Reason};
-use arena_stats::{GameResult, PairCounts};
+use arena_rules::protocol::FailureReason;
+use arena_stats::PairCounts;
 
 use super::standings::rounded;
 
-/// Number of failure reasons: the width of [`LostBy`].
-pub const FAILURE_KINDS: usize = FailureReason::ALL.len();
-
-/// Games one bot lost, per failure reason (in the order of
-/// [`FailureReason::ALL`]). Serialises as that many plain numbers, so it can
-/// sit in a CSV row under [`lost_by_columns`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LostBy(pub [u64; FAILURE_KINDS]);
-
-impl LostBy {
-    pub fn get(&self, reason: FailureReason) -> u64 {
-        self.0[failure_index(reason)]
-    }
-
-    /// Counts a game this bot lost by `reason`.
-    pub fn add(&mut self, reason: FailureReason) {
-        self.0[failure_index(reason)] += 1;
-    }
-
-    pub fn total(&self) -> u64 {
-        self.0.iter().sum()
-    }
-
-    /// `timeout 2, crash 1` for the reasons that occurred (empty if none).
-    pub fn text(&self) -> String {
-        FailureReason::ALL
-            .iter()
-            .filter(|&&r| self.get(r) > 0)
-            .map(|&r| format!("{r} {}", self.get(r)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-impl Serialize for LostBy {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut tuple = serializer.serialize_tuple(FAILURE_KINDS)?;
-        for count in &self.0 {
-            tuple.serialize_element(count)?;
-        }
-        tuple.end()
-    }
-}
-
-fn failure_index(reason: FailureReason) -> usize {
-    FailureReason::ALL
-        .iter()
-        .position(|&r| r == reason)
-        .expect("FailureReason::ALL lists every reason")
-}
+/// Games one bot lost per failure reason, counted by the tally.
+pub use arena_stats::LostBy;
 
 /// The CSV column names of [`LostBy`]: `lost_timeout`, `lost_crash`, ...
 pub fn lost_by_columns() -> Vec<String> {
@@ -77,17 +29,6 @@ pub fn lost_by_columns() -> Vec<String> {
         .iter()
         .map(|r| format!("lost_{r}"))
         .collect()
-}
-
-/// The bot that lost a game ended by a failure, as `true` for white; `None`
-/// for a game ended by the rules (or a drawn one, which no failure gives).
-pub fn failing_side(result: GameResult, reason: Reason) -> Option<(bool, FailureReason)> {
-    let failure = reason.failure()?;
-    match result {
-        GameResult::WhiteWins => Some((false, failure)),
-        GameResult::BlackWins => Some((true, failure)),
-        GameResult::Draw => None,
-    }
 }
 
 /// Wins, draws and losses of one bot against another, both colours.
@@ -299,20 +240,5 @@ mod tests {
         lost.add(FailureReason::Timeout);
         assert_eq!(lost.text(), "timeout 1, crash 2");
         assert_eq!(lost.total(), 3);
-    }
-
-    #[test]
-    fn the_failing_side_is_the_loser() {
-        let timeout = Reason::Failure(FailureReason::Timeout);
-        assert_eq!(
-            failing_side(GameResult::WhiteWins, timeout),
-            Some((false, FailureReason::Timeout))
-        );
-        assert_eq!(
-            failing_side(GameResult::BlackWins, timeout),
-            Some((true, FailureReason::Timeout))
-        );
-        let group = Reason::Rule(arena_rules::games::RuleReason::Group);
-        assert_eq!(failing_side(GameResult::WhiteWins, group), None);
     }
 }

@@ -12,7 +12,7 @@
 use std::fmt::Write;
 
 use super::pairwise::{match_row, PairwiseRow};
-use super::rating_input::{MatchCounts, RatedGames};
+use arena_stats::{MatchCounts, TallyCounts};
 
 /// The name of the pooled opponents in a [`SeedResult`]'s last row.
 pub const POOL: &str = "(all)";
@@ -29,7 +29,7 @@ pub struct SeedResult {
 
 /// The results of each seed (by name; a seed without games is left out),
 /// opponents in the order `order` (bot indices, best first).
-pub fn seed_results(rated: &RatedGames, seeds: &[String], order: &[usize]) -> Vec<SeedResult> {
+pub fn seed_results(rated: &TallyCounts, seeds: &[String], order: &[usize]) -> Vec<SeedResult> {
     seeds
         .iter()
         .filter_map(|seed| {
@@ -39,7 +39,7 @@ pub fn seed_results(rated: &RatedGames, seeds: &[String], order: &[usize]) -> Ve
         .collect()
 }
 
-fn seed_result(rated: &RatedGames, s: usize, order: &[usize]) -> Option<SeedResult> {
+fn seed_result(rated: &TallyCounts, s: usize, order: &[usize]) -> Option<SeedResult> {
     let mut opponents = Vec::new();
     let mut pooled = MatchCounts::default();
     let mut pooled_wdl = [0u64; 3];
@@ -142,8 +142,9 @@ fn signed(elo: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rating_input::RatingInput;
     use arena_referee::row::row_with_result;
+    use arena_stats::Tally;
+    use arena_tournament::tally::AddRow;
 
     /// Seed `new` against `old1` and `old2`, two pairs each (games 2p and
     /// 2p + 1 share pair p, colours swapped), counted by hand:
@@ -164,10 +165,10 @@ mod tests {
             (6, 3, "old2", "new", "1-0"),
             (7, 3, "new", "old2", "0-1"),
         ];
-        let mut input = RatingInput::new();
+        let mut tally = Tally::new();
         for (id, pair, white, black, result) in games {
-            input
-                .add(&row_with_result(
+            tally
+                .add_row(&row_with_result(
                     id,
                     pair,
                     white,
@@ -176,7 +177,7 @@ mod tests {
                 ))
                 .unwrap();
         }
-        let rated = input.finish();
+        let rated = tally.counts();
         let index = |name: &str| rated.bots.iter().position(|b| b == name).unwrap();
         let order = [index("new"), index("old1"), index("old2")];
         let results = seed_results(&rated, &["new".to_string()], &order);

@@ -1,5 +1,7 @@
-//! Outputs: CSV files that people plot, and tables for the terminal, computed
-//! from `games.csv` rows ([`arena_referee::GameRow`], read by [`arena_tournament::games_reader`]).
+//! Outputs: CSV files that people plot, tables for the terminal and
+//! report.html, computed from the tally of a set of games
+//! ([`arena_stats::Tally`]: the run's own, or one built in one pass over
+//! `games.csv` files by `arena rate` and over games files by `arena report`).
 
 pub mod comparison;
 pub mod game_ids;
@@ -7,6 +9,4 @@ pub mod gauntlet;
 pub mod html;
 pub mod pairwise;
 pub mod rating;
-pub mod rating_input;
-pub mod results;
 pub mod standings;

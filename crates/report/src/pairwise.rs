@@ -28,8 +28,8 @@ use serde::Serialize;
 
 use arena_stats::{likelihood_of_superiority, pair_likelihood_of_superiority, ScoreEstimate};
 
-use super::rating_input::{MatchCounts, RatedGames};
 use super::standings::rounded;
+use arena_stats::{MatchCounts, TallyCounts};
 
 /// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].
 pub const PAIRWISE_COLUMNS: [&str; 17] = [
@@ -80,7 +80,7 @@ pub struct PairwiseRow {
 
 /// Head-to-head rows for every pair of bots that played, `order` giving the bot
 /// indices best first (e.g. [`super::standings::Standings::order`]).
-pub fn pairwise_rows(rated: &RatedGames, order: &[usize]) -> Vec<PairwiseRow> {
+pub fn pairwise_rows(rated: &TallyCounts, order: &[usize]) -> Vec<PairwiseRow> {
     let mut rank = vec![usize::MAX; rated.bots.len()];
     for (r, &bot) in order.iter().enumerate() {
         rank[bot] = r;
@@ -104,7 +104,7 @@ pub fn pairwise_rows(rated: &RatedGames, order: &[usize]) -> Vec<PairwiseRow> {
 }
 
 /// The row of `a` against `b`, `m` from `a`'s side.
-fn head_to_head(rated: &RatedGames, a: usize, b: usize, m: &MatchCounts) -> PairwiseRow {
+fn head_to_head(rated: &TallyCounts, a: usize, b: usize, m: &MatchCounts) -> PairwiseRow {
     let as_white = rated.counts.get(a, b).map(|c| c as u64);
     let as_black = rated.counts.get(b, a).map(|c| c as u64);
     let wins = as_white[0] + as_black[2];

@@ -1,6 +1,7 @@
-//! Everything `arena rate` and the tournament write after rating a set of games:
-//! standings (with failure counts), model parameters, head-to-head tables
-//! and the crosstable.
+//! Everything `arena rate` and a run write after rating the tally of a set
+//! of games ([`arena_stats::Tally`]): standings (with failure counts),
+//! model parameters, head-to-head tables, the crosstable, and report.html
+//! from the same fits.
 //!
 //! Games of several variants give several fits ([`Ratings`]): each
 //! variant's games alone, and (by default after a run, with `arena rate
@@ -15,19 +16,20 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use arena_stats::FitOptions;
+use arena_stats::{FitOptions, Tally};
 
 use super::comparison::Crosstable;
 use super::comparison::{CrosstableRow, CROSSTABLE_COLUMNS};
 use super::gauntlet::{seed_results, SeedResult};
+use super::html::{self, Fits};
 use super::pairwise::{pairwise_rows, PairwiseRow, PAIRWISE_COLUMNS};
-use super::rating_input::RatingInput;
 use super::standings::{write_model_csv, write_rows, write_standings_csv, Standings};
 use arena_referee::GameRow;
 
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::manifest::Manifest;
 use arena_tournament::output_files::{GAMES_CSV, LOGS_DIR, RATING_FILES, RUN_FILES};
+use arena_tournament::tally::AddRow;
 
 /// What rating a run's directory gave: the report (`None` before any game
 /// finished) and every file the directory holds, in the order they are listed
@@ -41,14 +43,13 @@ pub struct RunRatings {
     pub warnings: Vec<String>,
 }
 
-/// Rates every finished game of the run in `dir` (streamed from `games.csv`
-/// into the aggregates of [`RatingInput`]) and writes standings.csv,
-/// model.csv, pairwise.csv, crosstable.csv and report.html there. A run with
-/// no finished game yet has no standings; that is not an error.
-pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
-    let mut input = RatingInput::new();
-    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(input.add(&row)?))
-        .context("reading the finished games")?;
+/// Rates `tally`, the run's count of every finished game of the run in
+/// `dir` (a gauntlet's `seeds` against their opponents too), and writes
+/// standings.csv, model.csv, pairwise.csv, crosstable.csv and report.html
+/// there, all from that one set of fits; the games files are read again
+/// only for report.html's per-game sections. A run with no finished game
+/// yet has no standings; that is not an error.
+pub fn rate_run(dir: &Path, tally: &Tally, seeds: &[String]) -> anyhow::Result<RunRatings> {
     let mut files: Vec<PathBuf> = RUN_FILES
         .iter()
         .map(|&name| {
@@ -58,25 +59,20 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
         // A merged directory has no logs/ (they stay with the shards).
         .filter(|path| path.exists())
         .collect();
-    if input.games() == 0 {
+    if tally.games() == 0 {
         return Ok(RunRatings {
             report: None,
             files: Vec::new(),
             warnings: Vec::new(),
         });
     }
-    // A gauntlet's seeds, from its settings (none when the directory has
-    // no tournament.json, e.g. a folder of games.csv for `arena rate`).
-    let seeds = Manifest::read(dir)
-        .map(|manifest| manifest.config.seeds)
-        .unwrap_or_default();
-    let report = Ratings::from_input_for(input, &FitOptions::default(), Pooling::Pooled, &seeds)
+    let report = Ratings::from_tally(tally, &FitOptions::default(), Pooling::Pooled, seeds)
         .context("rating the finished games")?;
     files.extend(report.write_files(dir)?);
     // The page is a view of the games: failing to write it is said, and the
     // run's results stand.
     let mut warnings = Vec::new();
-    match super::html::write_report(&[dir.to_path_buf()], dir) {
+    match html::write_rated_report(&[dir.to_path_buf()], dir, None, tally, Fits::Rated(&report)) {
         Ok(page) => files.push(page),
         Err(e) => warnings.push(format!("report.html not written: {e:#}")),
     }
@@ -85,6 +81,19 @@ pub fn rate_run(dir: &Path) -> anyhow::Result<RunRatings> {
         files,
         warnings,
     })
+}
+
+/// [`rate_run`] over the directory's `games.csv`, counted in one pass, for
+/// a directory no driver ran (`arena merge` writes one), with a gauntlet's
+/// seeds from its tournament.json (none without one).
+pub fn rate_dir(dir: &Path) -> anyhow::Result<RunRatings> {
+    let mut tally = Tally::new();
+    visit_games_csv(&dir.join(GAMES_CSV), |row| Ok(tally.add_row(&row)?))
+        .context("reading the finished games")?;
+    let seeds = Manifest::read(dir)
+        .map(|manifest| manifest.config.seeds)
+        .unwrap_or_default();
+    rate_run(dir, &tally, &seeds)
 }
 
 /// Whether games of several variants also get a pooled fit.
@@ -105,35 +114,27 @@ pub struct Ratings {
 }
 
 impl Ratings {
-    /// Rates `input`, pooling as asked; a fit that fails names its variant.
-    pub fn from_input(
-        input: RatingInput,
-        options: &FitOptions,
-        pooling: Pooling,
-    ) -> anyhow::Result<Ratings> {
-        Ratings::from_input_for(input, options, pooling, &[])
-    }
-
-    /// [`Ratings::from_input`], plus a gauntlet's `seeds` (bot names)
-    /// against their opponents in the fit of every game.
-    pub fn from_input_for(
-        mut input: RatingInput,
+    /// Rates the games of `tally`, pooling as asked, plus a gauntlet's
+    /// `seeds` (bot names) against their opponents in the fit of every
+    /// game; a fit that fails names its variant.
+    pub fn from_tally(
+        tally: &Tally,
         options: &FitOptions,
         pooling: Pooling,
         seeds: &[String],
     ) -> anyhow::Result<Ratings> {
-        if input.variant_count() <= 1 {
-            let fit = RatingReport::from_input_for(input, options, seeds)?;
+        if tally.variant_count() <= 1 {
+            let fit = RatingReport::from_tally(tally, options, seeds)?;
             return Ok(Ratings { fits: vec![fit] });
         }
         let mut fits = Vec::new();
-        for (variant, games) in input.split() {
-            let fit = RatingReport::from_input_with(games, options)
+        for (variant, games) in tally.by_variant() {
+            let fit = RatingReport::from_tally(games, options, &[])
                 .with_context(|| format!("rating the games of {variant}"))?;
             fits.push(fit);
         }
         if pooling == Pooling::Pooled {
-            let pooled = RatingReport::from_input_for(input, options, seeds)
+            let pooled = RatingReport::from_tally(tally, options, seeds)
                 .context("rating the games of all variants pooled")?;
             fits.push(pooled);
         }
@@ -194,47 +195,33 @@ impl RatingReport {
     /// Rates `rows`. Fails only on rows with an unknown result or a bot playing
     /// itself (naming the game id).
     pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<RatingReport> {
-        let mut input = RatingInput::new();
+        let mut tally = Tally::new();
         for row in rows {
-            input.add(row)?;
+            tally.add_row(row)?;
         }
-        RatingReport::from_input(input)
+        RatingReport::from_tally(&tally, &FitOptions::default(), &[])
     }
 
-    /// Rates the games aggregated in `input` (the one code path of `arena
-    /// rate` and the tournament) in one fit: with several variants the pooled
-    /// fit (shared ratings, each variant's own first-player advantage and
-    /// draw elo).
-    pub fn from_input(input: RatingInput) -> anyhow::Result<RatingReport> {
-        RatingReport::from_input_with(input, &FitOptions::default())
-    }
-
-    /// [`RatingReport::from_input`] with other fit settings (`--no-prior`).
-    pub fn from_input_with(
-        input: RatingInput,
-        options: &FitOptions,
-    ) -> anyhow::Result<RatingReport> {
-        RatingReport::from_input_for(input, options, &[])
-    }
-
-    /// [`RatingReport::from_input_with`], plus the results of a gauntlet's
-    /// `seeds` (bot names) against their opponents.
-    pub fn from_input_for(
-        input: RatingInput,
+    /// Rates the games of `tally` in one fit: with several variants the
+    /// pooled fit (shared ratings, each variant's own first-player advantage
+    /// and draw elo); plus the results of a gauntlet's `seeds` (bot names)
+    /// against their opponents.
+    pub fn from_tally(
+        tally: &Tally,
         options: &FitOptions,
         seeds: &[String],
     ) -> anyhow::Result<RatingReport> {
-        let rated = input.finish();
-        let mut standings = if rated.variant_counts.is_empty() {
+        let counts = tally.counts();
+        let mut standings = if counts.variant_counts.is_empty() {
             // No games: nothing to tell variants apart by.
-            Standings::from_counts_with(&rated.bots, &rated.counts, options)?
+            Standings::from_counts_with(&counts.bots, &counts.counts, options)?
         } else {
-            Standings::from_variants(&rated.bots, &rated.variant_counts, options)?
+            Standings::from_variants(&counts.bots, &counts.variant_counts, options)?
         };
-        standings.set_lost_by(&rated.lost_by);
-        let pairwise = pairwise_rows(&rated, &standings.order);
-        let crosstable = Crosstable::new(&rated.bots, &rated.counts, &standings.order);
-        let gauntlet = seed_results(&rated, seeds, &standings.order);
+        standings.set_lost_by(&counts.lost_by);
+        let pairwise = pairwise_rows(&counts, &standings.order);
+        let crosstable = Crosstable::new(&counts.bots, &counts.counts, &standings.order);
+        let gauntlet = seed_results(&counts, seeds, &standings.order);
         Ok(RatingReport {
             standings,
             pairwise,

@@ -36,10 +36,10 @@ use serde::Serialize;
 use arena_stats::{fit_pooled, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
 use super::comparison::{lost_by_columns, LostBy};
-use super::rating_input::RatingInput;
-use super::results::ScoredGames;
 use arena_files::write_atomically;
 use arena_referee::GameRow;
+use arena_stats::Tally;
+use arena_tournament::tally::AddRow;
 
 /// The first columns of `standings.csv`, in the field order of
 /// [`StandingRow`]; the `lost_<reason>` columns of [`LostBy`] follow.
@@ -127,7 +127,8 @@ pub struct ModelRow {
 pub struct Standings {
     /// Best first.
     pub rows: Vec<StandingRow>,
-    /// Bot indices (of [`ScoredGames::bots`]) in rank order.
+    /// Bot indices (of the bots the standings were made from, e.g.
+    /// [`arena_stats::TallyCounts::bots`]) in rank order.
     pub order: Vec<usize>,
     /// Per variant of the fit: one, except in a pooled fit.
     pub model: Vec<VariantModel>,
@@ -146,9 +147,10 @@ pub struct VariantModel {
     pub on_prior: bool,
 }
 
-/// Per-bot tallies, in half-points to stay exact.
+/// A bot's totals over the pair counts of a fit, in half-points to stay
+/// exact.
 #[derive(Debug, Clone, Copy, Default)]
-struct Tally {
+struct BotTotals {
     wins: u64,
     draws: u64,
     losses: u64,
@@ -198,18 +200,14 @@ pub(crate) fn round(value: f64, decimals: i32) -> f64 {
 }
 
 impl Standings {
-    /// Validates and rates `rows` (see [`RatingInput::add`] for errors).
+    /// Validates and rates `rows` (see [`Tally::add`] for errors).
     pub fn from_rows(rows: &[GameRow]) -> anyhow::Result<Standings> {
-        let mut input = RatingInput::new();
+        let mut tally = Tally::new();
         for row in rows {
-            input.add(row)?;
+            tally.add_row(row)?;
         }
-        let rated = input.finish();
-        Standings::from_counts(&rated.bots, &rated.counts)
-    }
-
-    pub fn from_games(scored: &ScoredGames) -> anyhow::Result<Standings> {
-        Standings::from_counts(&scored.bots, &scored.pair_counts())
+        let counts = tally.counts();
+        Standings::from_counts(&counts.bots, &counts.counts)
     }
 
     /// Rates the games in `counts` between `bots` (names by index).
@@ -252,10 +250,10 @@ impl Standings {
             ),
             other => anyhow::Error::new(other).context("fitting Elo ratings"),
         })?;
-        let mut tallies = vec![Tally::default(); bots.len()];
+        let mut totals = vec![BotTotals::default(); bots.len()];
         let mut total_games = 0;
         for counts in &groups {
-            Standings::tally(counts, &mut tallies, &mut total_games);
+            Standings::add_totals(counts, &mut totals, &mut total_games);
         }
         let model = variants
             .iter()
@@ -270,12 +268,12 @@ impl Standings {
                 }
             })
             .collect();
-        Ok(Standings::rank(bots, &fit, &tallies, model, total_games))
+        Ok(Standings::rank(bots, &fit, &totals, model, total_games))
     }
 
-    /// Adds the games of `counts` to each bot's tallies and to `total_games`.
-    fn tally(counts: &PairCounts, tallies: &mut [Tally], total_games: &mut u64) {
-        let bots = tallies.len();
+    /// Adds the games of `counts` to each bot's totals and to `total_games`.
+    fn add_totals(counts: &PairCounts, totals: &mut [BotTotals], total_games: &mut u64) {
+        let bots = totals.len();
         for white in 0..bots {
             for black in 0..bots {
                 let [white_wins, draws, black_wins] = counts.get(white, black).map(|c| c as u64);
@@ -284,13 +282,13 @@ impl Standings {
                     continue;
                 }
                 *total_games += games;
-                let w = &mut tallies[white];
+                let w = &mut totals[white];
                 w.white_games += games;
                 w.white_half_points += 2 * white_wins + draws;
                 w.wins += white_wins;
                 w.draws += draws;
                 w.losses += black_wins;
-                let b = &mut tallies[black];
+                let b = &mut totals[black];
                 b.black_games += games;
                 b.black_half_points += 2 * black_wins + draws;
                 b.wins += black_wins;
@@ -304,13 +302,13 @@ impl Standings {
     fn rank(
         bots: &[String],
         fit: &arena_stats::RatingFit,
-        tallies: &[Tally],
+        totals: &[BotTotals],
         model: Vec<VariantModel>,
         total_games: u64,
     ) -> Standings {
         let mut order: Vec<usize> = (0..bots.len()).collect();
         let score = |i: usize| {
-            let t = &tallies[i];
+            let t = &totals[i];
             let games = t.white_games + t.black_games;
             if games == 0 {
                 0.0
@@ -329,7 +327,7 @@ impl Standings {
             .iter()
             .enumerate()
             .map(|(rank, &i)| {
-                let t = &tallies[i];
+                let t = &totals[i];
                 let r = fit.rating(i);
                 let games = t.white_games + t.black_games;
                 StandingRow {

@@ -73,8 +73,8 @@ use arena_rules::games::GameResult;
 /// The most bots rated together. The fit keeps per-pair counts and a
 /// Hessian of bots x bots entries: 10,000 bots take about 3 GB; more would
 /// exhaust the memory of the machine before the fit begins, so callers refuse
-/// them with an error instead ([`crate::report::rating_input`], the
-/// tournament config).
+/// them with an error instead ([`crate::Tally`], the tournament's
+/// settings).
 pub const MAX_BOTS: usize = 10_000;
 
 /// Game results aggregated per ordered (white, black) pair of bot indices.

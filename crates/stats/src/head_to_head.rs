@@ -147,20 +147,15 @@ impl ScoreEstimate {
         ScoreEstimate::from_unit_counts(&units)
     }
 
-    /// From A's pairs and unpaired games.
+    /// From A's scores in each pair of games.
     #[cfg(test)]
-    fn from_paired(paired: &super::pentanomial::PairedGames) -> Option<ScoreEstimate> {
-        let units: Vec<ScoreUnit> = paired
-            .pairs
+    fn from_pairs(pairs: &[(super::Score, super::Score)]) -> Option<ScoreEstimate> {
+        let units: Vec<ScoreUnit> = pairs
             .iter()
             .map(|(a, b)| ScoreUnit {
                 points: a.points() + b.points(),
                 games: 2,
             })
-            .chain(paired.unpaired.iter().map(|s| ScoreUnit {
-                points: s.points(),
-                games: 1,
-            }))
             .collect();
         ScoreEstimate::from_units(&units)
     }
@@ -228,25 +223,21 @@ pub fn wilson_interval(p: f64, n: f64, z: f64) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pentanomial::PairedGames;
     use super::super::pentanomial::Score::*;
     use super::*;
 
     #[test]
     fn pairs_use_the_pentanomial_variance() {
         // Pairs (A's points): LL, LD, DD, WD, WW, WW  -> per-pair means 0, .25, .5, .75, 1, 1.
-        let paired = PairedGames {
-            pairs: vec![
-                (Loss, Loss),
-                (Loss, Draw),
-                (Draw, Draw),
-                (Win, Draw),
-                (Win, Win),
-                (Win, Win),
-            ],
-            unpaired: vec![],
-        };
-        let est = ScoreEstimate::from_paired(&paired).unwrap();
+        let pairs = [
+            (Loss, Loss),
+            (Loss, Draw),
+            (Draw, Draw),
+            (Win, Draw),
+            (Win, Win),
+            (Win, Win),
+        ];
+        let est = ScoreEstimate::from_pairs(&pairs).unwrap();
         let means = [0.0, 0.25, 0.5, 0.75, 1.0, 1.0];
         let mu: f64 = means.iter().sum::<f64>() / 6.0;
         let var: f64 = means.iter().map(|m| (m - mu) * (m - mu)).sum::<f64>() / 6.0;
@@ -350,15 +341,12 @@ mod tests {
         assert!((hi - 203.501_611_6).abs() < 1e-6, "{hi}");
         // Pairs that split (WL, LW) or draw both also score one point each: the
         // same interval, whatever mix of them.
-        let paired = PairedGames {
-            pairs: [(Win, Loss), (Loss, Win), (Draw, Draw)]
-                .into_iter()
-                .cycle()
-                .take(10)
-                .collect(),
-            unpaired: vec![],
-        };
-        let split = ScoreEstimate::from_paired(&paired).unwrap();
+        let pairs: Vec<_> = [(Win, Loss), (Loss, Win), (Draw, Draw)]
+            .into_iter()
+            .cycle()
+            .take(10)
+            .collect();
+        let split = ScoreEstimate::from_pairs(&pairs).unwrap();
         assert_eq!(split.interval_method(), IntervalMethod::Wilson);
         assert_eq!(split.elo_interval(), (lo, hi));
     }

@@ -1,9 +1,11 @@
-//! Statistics over finished games: joint Elo ratings with intervals, head-to-head
-//! scores, pentanomial counts over game pairs, likelihood of superiority and the
+//! Statistics over finished games: the tally that counts a run's games once
+//! ([`Tally`]), joint Elo ratings with intervals, head-to-head scores,
+//! pentanomial counts over game pairs, likelihood of superiority and the
 //! sequential probability ratio test.
 //!
-//! Everything here works on plain numbers (bot indices and [`Score`]s); turning
-//! `games.csv` rows into those numbers is the job of `report`.
+//! Everything here works on plain names and numbers (a [`TalliedGame`], bot
+//! indices, [`Score`]s); turning `games.csv` rows into those is the job of
+//! the layers above, which know the rows.
 
 pub mod elo;
 pub mod head_to_head;
@@ -12,6 +14,7 @@ pub mod logistic;
 pub mod los;
 pub mod pentanomial;
 pub mod sprt;
+pub mod tally;
 
 /// The crate's one result type (from the games engine), which the fits count.
 pub use arena_rules::games::GameResult;
@@ -21,10 +24,13 @@ pub use elo::{
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};
-pub use pentanomial::{pair_up, PairableGame, PairedGames, Pentanomial, Score};
+pub use pentanomial::{PairMatcher, Pentanomial, Score};
 pub use sprt::{
     EloModel, SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtEstimate,
     SprtStatus,
+};
+pub use tally::{
+    InvalidGame, Leader, LostBy, MatchCounts, TalliedGame, Tally, TallyCounts, FAILURE_KINDS,
 };
 
 /// Two-sided 95% quantile of the standard normal distribution.

@@ -5,8 +5,15 @@
 //! side in both games), so statistics treat the pair, not the game, as the
 //! independent unit: its total score for one player is 0, 0.5, 1, 1.5 or 2
 //! points, counted as LL, LD, DD or WL, WD, WW (fastchess's pentanomial).
+//!
+//! [`PairMatcher`] forms the pairs as games arrive, in any order; it is the
+//! one pairing of arena.
 
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
+use std::hash::Hash;
+
+use arena_rules::games::GameResult;
 
 /// One game's result from the point of view of the player of interest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -28,6 +35,15 @@ impl Score {
 
     pub fn points(self) -> f64 {
         f64::from(self.half_points()) / 2.0
+    }
+
+    /// White's score in a game that ended `result`.
+    pub fn of_white(result: GameResult) -> Score {
+        match result {
+            GameResult::WhiteWins => Score::Win,
+            GameResult::Draw => Score::Draw,
+            GameResult::BlackWins => Score::Loss,
+        }
     }
 
     /// The same game seen by the opponent.
@@ -94,67 +110,76 @@ impl Pentanomial {
     }
 }
 
-/// A game between two fixed players A and B, as [`pair_up`] needs it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PairableGame {
-    /// Games with the same key may form a pair (the `pair` column, plus anything
-    /// that tells tournaments apart when files are merged).
-    pub key: u64,
-    /// Whether A had the first move (white) in this game.
-    pub a_first: bool,
-    /// A's result.
-    pub score: Score,
+/// Colour-swapped game pairs formed as the games arrive: the one pairing of
+/// arena (the run's [`crate::Tally`] and the report's LLR path use it).
+///
+/// Games of two players A and B are grouped by a key (what may form a pair:
+/// the pair id, and whatever else tells pairs apart, such as the two bots,
+/// the variant, or the file). Within one key, the k-th game with A as white
+/// is paired with the k-th game with A as black, in arrival order. That is
+/// exact for one tournament (two games per key, in either order) and still
+/// sound when merged files reuse pair ids. Only games whose partner has not
+/// arrived yet are kept.
+#[derive(Debug, Clone)]
+pub struct PairMatcher<K> {
+    /// Per key: A's scores in games waiting for their partner, all of one
+    /// colour (a game of the other colour would have completed a pair).
+    waiting: HashMap<K, Waiting>,
 }
 
-/// Games split into colour-swapped pairs and games left without a partner.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PairedGames {
-    /// A's results in the two games of each pair (A-white game first).
-    pub pairs: Vec<(Score, Score)>,
-    /// A's results in games that have no colour-swapped partner with their key.
-    pub unpaired: Vec<Score>,
+#[derive(Debug, Clone)]
+struct Waiting {
+    a_white: bool,
+    scores: VecDeque<Score>,
 }
 
-impl PairedGames {
-    pub fn pentanomial(&self) -> Pentanomial {
-        let mut p = Pentanomial::default();
-        for &(a, b) in &self.pairs {
-            p.add(a, b);
+impl<K> Default for PairMatcher<K> {
+    fn default() -> Self {
+        PairMatcher {
+            waiting: HashMap::new(),
         }
-        p
     }
 }
 
-/// Matches games between A and B into pairs: within each key, the k-th game with
-/// A as white is paired with the k-th game with A as black, in input order. That
-/// is exact for one tournament (two games per key) and still sound when merged
-/// files reuse pair ids. Games without a partner end up in `unpaired`.
-pub fn pair_up(games: impl IntoIterator<Item = PairableGame>) -> PairedGames {
-    // Per key: A's scores as white and as black, in order.
-    let mut by_key: HashMap<u64, (Vec<Score>, Vec<Score>)> = HashMap::new();
-    let mut key_order = Vec::new();
-    for game in games {
-        let entry = by_key.entry(game.key).or_insert_with(|| {
-            key_order.push(game.key);
-            (Vec::new(), Vec::new())
-        });
-        if game.a_first {
-            entry.0.push(game.score);
-        } else {
-            entry.1.push(game.score);
+impl<K: Eq + Hash> PairMatcher<K> {
+    pub fn new() -> PairMatcher<K> {
+        PairMatcher::default()
+    }
+
+    /// Adds A's `score` in a game of `key` in which A had the first move
+    /// (white) or not. Returns A's scores in both games of the pair (the
+    /// partner's first) when this game completed one.
+    pub fn add(&mut self, key: K, a_white: bool, score: Score) -> Option<(Score, Score)> {
+        match self.waiting.entry(key) {
+            Entry::Occupied(mut waiting) if waiting.get().a_white != a_white => {
+                let scores = &mut waiting.get_mut().scores;
+                let partner = scores.pop_front().expect("waiting games are kept");
+                if scores.is_empty() {
+                    waiting.remove();
+                }
+                Some((partner, score))
+            }
+            Entry::Occupied(mut waiting) => {
+                waiting.get_mut().scores.push_back(score);
+                None
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(Waiting {
+                    a_white,
+                    scores: VecDeque::from([score]),
+                });
+                None
+            }
         }
     }
-    let mut out = PairedGames::default();
-    for key in key_order {
-        let (as_white, as_black) = &by_key[&key];
-        let matched = as_white.len().min(as_black.len());
-        for k in 0..matched {
-            out.pairs.push((as_white[k], as_black[k]));
-        }
-        out.unpaired.extend_from_slice(&as_white[matched..]);
-        out.unpaired.extend_from_slice(&as_black[matched..]);
+
+    /// The games still waiting for their partner: each one's key and A's
+    /// score, in no particular order.
+    pub fn waiting(&self) -> impl Iterator<Item = (&K, Score)> + '_ {
+        self.waiting
+            .iter()
+            .flat_map(|(key, w)| w.scores.iter().map(move |&score| (key, score)))
     }
-    out
 }
 
 #[cfg(test)]
@@ -162,12 +187,23 @@ mod tests {
     use super::Score::*;
     use super::*;
 
-    fn game(key: u64, a_first: bool, score: Score) -> PairableGame {
-        PairableGame {
-            key,
-            a_first,
-            score,
-        }
+    /// Completed pairs, and the games left waiting: (key, A's half points).
+    type Paired = (Vec<(Score, Score)>, Vec<(u64, u8)>);
+
+    /// Feeds `games` (key, A white, A's score) and returns the completed
+    /// pairs in the order they completed, and the games left waiting (sorted).
+    fn pair_up(games: &[(u64, bool, Score)]) -> Paired {
+        let mut matcher = PairMatcher::new();
+        let pairs = games
+            .iter()
+            .filter_map(|&(key, a_white, score)| matcher.add(key, a_white, score))
+            .collect();
+        let mut waiting: Vec<(u64, u8)> = matcher
+            .waiting()
+            .map(|(&key, score)| (key, score.half_points()))
+            .collect();
+        waiting.sort();
+        (pairs, waiting)
     }
 
     #[test]
@@ -204,30 +240,44 @@ mod tests {
 
     #[test]
     fn pairs_games_sharing_a_key_with_swapped_colours() {
-        let paired = pair_up([
-            game(0, true, Win),
-            game(1, true, Draw),
-            game(0, false, Draw),
-            game(2, true, Loss), // partner missing
-            game(3, true, Win),  // same colour twice: no pair
-            game(3, true, Loss),
-            game(1, false, Loss),
+        let (pairs, waiting) = pair_up(&[
+            (0, true, Win),
+            (1, true, Draw),
+            (0, false, Draw),
+            (2, true, Loss), // partner missing
+            (3, true, Win),  // same colour twice: no pair
+            (3, true, Loss),
+            (1, false, Loss),
         ]);
-        assert_eq!(paired.pairs, vec![(Win, Draw), (Draw, Loss)]);
-        assert_eq!(paired.unpaired, vec![Loss, Win, Loss]);
-        let p = paired.pentanomial();
+        // Each pair as it completed, the waiting partner's score first.
+        assert_eq!(pairs, vec![(Win, Draw), (Draw, Loss)]);
+        assert_eq!(waiting, vec![(2, 0), (3, 0), (3, 2)]);
+        let mut p = Pentanomial::default();
+        for (a, b) in pairs {
+            p.add(a, b);
+        }
         assert_eq!((p.wd, p.ld, p.pairs()), (1, 1, 2));
     }
 
     #[test]
     fn merged_files_reusing_pair_ids_still_pair_in_order() {
-        let paired = pair_up([
-            game(0, true, Win),
-            game(0, false, Win),
-            game(0, true, Loss),
-            game(0, false, Loss),
+        let (pairs, waiting) = pair_up(&[
+            (0, true, Win),
+            (0, false, Win),
+            (0, true, Loss),
+            (0, false, Loss),
         ]);
-        assert_eq!(paired.pairs, vec![(Win, Win), (Loss, Loss)]);
-        assert!(paired.unpaired.is_empty());
+        assert_eq!(pairs, vec![(Win, Win), (Loss, Loss)]);
+        assert!(waiting.is_empty());
+        // Two games of one colour wait, and pair with the next two of the
+        // other in the order they came.
+        let (pairs, waiting) = pair_up(&[
+            (0, true, Win),
+            (0, true, Draw),
+            (0, false, Loss),
+            (0, false, Win),
+        ]);
+        assert_eq!(pairs, vec![(Win, Loss), (Draw, Win)]);
+        assert!(waiting.is_empty());
     }
 }

@@ -1,5 +1,6 @@
-//! Round-robin tournaments that survive crashes: a seeded schedule, a journal
-//! written as games finish, and a runner that plays games concurrently.
+//! Runs that survive crashes (round robins, gauntlets, SPRTs): a seeded
+//! schedule, a journal written as games finish, a runner that plays games
+//! concurrently, and one driver for every kind of run.
 //!
 //! - [`settings`]: every setting defined once (key, flag, default, rule,
 //!   docs), and the one resolution of flags, file and defaults.
@@ -17,21 +18,27 @@
 //! - [`game_set`]: finished game ids, one bit each.
 //! - [`preflight`]: warnings about bot programs that cannot be found.
 //! - [`session`]: one output directory, new or resumed.
-//!
-//! Rating the finished games at the end of a run is `report`'s job, called by
-//! the front end (`report::rating::rate_run`): this layer imports nothing from
-//! `report` or `cli`.
 //! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
 //! - [`breaker`]: stops starting a bot after repeated start-up failures.
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
 //!   in this module prints.
-//! - [`round_robin`]: a whole round-robin tournament, or a gauntlet (the
-//!   same schedule over only the seeds' pairings).
+//! - [`driver`]: the one run loop of every kind of run (create or resume,
+//!   count earlier games, play, the outcome), which owns the run's tally;
+//!   a [`driver::Format`] only chooses the next game and when to stop:
+//! - [`round_robin`]: the round robin, or a gauntlet (the same schedule
+//!   over only the seeds' pairings);
 //! - [`sprt`]: game pairs between two bots until an SPRT decides.
+//! - [`tally`]: a `games.csv` row counted by the run's tally
+//!   ([`arena_stats::Tally`]).
+//!
+//! Rating the tally at the end of a run is `report`'s job, called by the
+//! front end (`report::rating::rate_run`): this layer imports nothing from
+//! `report` or `cli`.
 
 pub mod breaker;
 pub mod config;
+pub mod driver;
 pub mod game_set;
 pub mod games_reader;
 pub mod identity;
@@ -51,6 +58,7 @@ pub mod settings;
 pub mod shard;
 pub mod sprt;
 pub mod suite_gen;
+pub mod tally;
 
 pub use config::{Defaults, TournamentConfig};
 pub use journal::{Journal, Recovery};

@@ -90,6 +90,15 @@ impl Manifest {
         )
     }
 
+    /// The manifest of a run's settings: its SPRT's plan, or the round
+    /// robin (gauntlet) of its config.
+    pub fn for_run(run: crate::Run) -> Manifest {
+        match run.sprt {
+            Some(plan) => Manifest::new(run.config, Plan::Sprt(plan)),
+            None => Manifest::round_robin(run.config),
+        }
+    }
+
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
         // A config always serializes (plain data); an empty identity would
         // only make `arena merge` refuse the directory.

@@ -1,12 +1,10 @@
 //! What a run reports while it runs, as typed events: the [`RunOutput`]
 //! trait that the front end implements (the terminal one, with its progress
-//! bar and tables, is `cli::output`), the data its events carry, and the
-//! [`Scoreboard`] behind the round robin's "leader" status. Nothing here
-//! prints; how an event looks is the implementation's choice, so a run can
-//! go quietly (`struct Quiet; impl RunOutput for Quiet {}`), to a terminal,
-//! or to a report.
+//! bar and tables, is `cli::output`), and the data its events carry. Nothing
+//! here prints; how an event looks is the implementation's choice, so a run
+//! can go quietly (`struct Quiet; impl RunOutput for Quiet {}`), to a
+//! terminal, or to a report.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::config::TournamentConfig;
@@ -14,12 +12,12 @@ use super::manifest::SprtPlan;
 use super::runner::RunEnd;
 use arena_referee::GameRecord;
 use arena_referee::GameRow;
-use arena_stats::{Pentanomial, SprtStatus};
+pub use arena_stats::Leader;
+use arena_stats::{Pentanomial, SprtStatus, Tally};
 
-/// Receives the events of a tournament or SPRT run, in this order:
-/// [`started`](RunOutput::started), when continuing a run
-/// [`finished_earlier`](RunOutput::finished_earlier) for each game it had
-/// finished and [`resumed`](RunOutput::resumed),
+/// Receives the events of a run of any format (round robin, gauntlet,
+/// SPRT), in this order: [`started`](RunOutput::started),
+/// [`resumed`](RunOutput::resumed) when continuing a run,
 /// [`warning`](RunOutput::warning)s, [`playing`](RunOutput::playing), then
 /// per game [`game_finished`](RunOutput::game_finished) (or
 /// [`game_not_recorded`](RunOutput::game_not_recorded)),
@@ -28,8 +26,9 @@ use arena_stats::{Pentanomial, SprtStatus};
 /// [`standings_due`](RunOutput::standings_due) every `rating_interval`
 /// finished games (but the last), and [`progress`](RunOutput::progress); then
 /// [`stopped_playing`](RunOutput::stopped_playing). How the run ended is not
-/// an event: `run` returns it as data, and the front end then rates the
-/// finished games (`report::rating::rate_run`) and shows the standings.
+/// an event: the driver ([`super::driver::run`]) returns it as data with the
+/// run's tally, and the front end then rates the tally
+/// (`report::rating::rate_run`) and shows the standings.
 ///
 /// Every method does nothing by default, so an implementation names only the
 /// events it shows (a quiet one names none), and a new event is one more
@@ -58,13 +57,11 @@ pub trait RunOutput {
     fn sprt_pair(&mut self, _pair: u64, _progress: &SprtProgress) {}
     /// One more game counted; where the run stands now.
     fn progress(&mut self, _standing: &Standing) {}
-    /// A game the run had finished before it was resumed (for a front end
-    /// that keeps its own tally, e.g. for [`standings_due`](RunOutput::standings_due)).
-    fn finished_earlier(&mut self, _row: &GameRow) {}
     /// `finished` games are finished in all (earlier ones included), a
     /// multiple of the config's `rating_interval`: time to show the
-    /// standings so far (rated by the front end: this layer does not rate).
-    fn standings_due(&mut self, _finished: u64) {}
+    /// standings so far, rated by the front end from the run's `tally`
+    /// (this layer does not rate).
+    fn standings_due(&mut self, _finished: u64, _tally: &Tally) {}
     /// No more games will be played in this run.
     fn stopped_playing(&mut self) {}
 }
@@ -77,7 +74,8 @@ pub struct RunOutcome {
     pub end: RunEnd,
     /// Games finished in all, before and during this run.
     pub finished: u64,
-    /// Games the run plans (`None`: open-ended, as an SPRT).
+    /// Games the run plans (`None`: open-ended, as an SPRT without a pair
+    /// limit).
     pub total: Option<u64>,
     /// Games of this run that could not be run: (game id, why).
     pub failed: Vec<(u64, String)>,
@@ -112,7 +110,8 @@ pub struct Resumed<'a> {
     pub repairs: &'a [String],
     /// Games finished before this run.
     pub finished: u64,
-    /// Games the run plans (`None`: open-ended, as an SPRT).
+    /// Games the run plans (`None`: open-ended, as an SPRT without a pair
+    /// limit).
     pub total: Option<u64>,
     /// Where the run stands with those games.
     pub standing: &'a Standing,
@@ -128,93 +127,10 @@ pub enum Standing {
     Sprt(SprtProgress),
 }
 
-/// The bot with the most points so far.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Leader {
-    pub name: String,
-    /// Points times two (a draw is one).
-    pub half_points: u64,
-    pub games: u64,
-}
-
 /// The state of an SPRT after its completed pairs. More figures (an Elo
 /// estimate, LOS) are more fields here.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SprtProgress {
     pub status: SprtStatus,
     pub counts: Pentanomial,
-}
-
-/// Points per bot over finished games, for the "leader" status.
-#[derive(Debug, Default, Clone)]
-pub struct Scoreboard {
-    /// Bot name -> (half-points, games).
-    points: BTreeMap<String, (u64, u64)>,
-}
-
-impl Scoreboard {
-    pub fn add(&mut self, row: &GameRow) {
-        let white_score = row.result.white_score();
-        let white_half = (white_score * 2.0).round() as u64;
-        let w = self.points.entry(row.white.clone()).or_default();
-        w.0 += white_half;
-        w.1 += 1;
-        let b = self.points.entry(row.black.clone()).or_default();
-        b.0 += 2 - white_half;
-        b.1 += 1;
-    }
-
-    /// The bot with the most points (the fewest games on a tie).
-    pub fn leader(&self) -> Option<Leader> {
-        let best = self.points.iter().max_by(|a, b| {
-            (a.1 .0, std::cmp::Reverse(a.1 .1)).cmp(&(b.1 .0, std::cmp::Reverse(b.1 .1)))
-        });
-        best.map(|(name, &(half_points, games))| Leader {
-            name: name.clone(),
-            half_points,
-            games,
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(white: &str, black: &str, result: &str) -> GameRow {
-        arena_referee::row::row_with_result(0, 0, white, black, result.parse().unwrap())
-    }
-
-    fn leader(name: &str, half_points: u64, games: u64) -> Option<Leader> {
-        Some(Leader {
-            name: name.into(),
-            half_points,
-            games,
-        })
-    }
-
-    #[test]
-    fn leader_has_most_points() {
-        let mut board = Scoreboard::default();
-        assert_eq!(board.leader(), None);
-        board.add(&row("a", "b", "1-0"));
-        board.add(&row("b", "c", "1/2-1/2"));
-        board.add(&row("c", "a", "1-0"));
-        board.add(&row("b", "a", "0-1"));
-        // a: won twice, lost once; b: one draw; c: a draw and a win.
-        assert_eq!(board.leader(), leader("a", 4, 3));
-        board.add(&row("c", "b", "1-0"));
-        // c: 2.5 of 3 beats a's 2 of 3.
-        assert_eq!(board.leader(), leader("c", 5, 3));
-    }
-
-    #[test]
-    fn a_tie_goes_to_the_bot_with_fewer_games() {
-        let mut board = Scoreboard::default();
-        board.add(&row("a", "b", "1-0"));
-        board.add(&row("c", "b", "1-0"));
-        board.add(&row("c", "b", "0-1"));
-        // a and c have 1 point each; a in one game, c in two.
-        assert_eq!(board.leader(), leader("a", 2, 1));
-    }
 }

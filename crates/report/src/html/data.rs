@@ -1,8 +1,9 @@
-//! The numbers behind each section of `report.html`, accumulated one game at
-//! a time (so 100,000 games take the memory of their aggregates, not of the
-//! games): crosstable, failures per bot (with the games each number counts),
-//! first-player advantage, game lengths, move times against the limit,
-//! rating progression at checkpoints, and the SPRT's LLR path.
+//! The numbers behind the per-game sections of `report.html`, accumulated
+//! one game at a time from the games files (so 100,000 games take the
+//! memory of their aggregates, not of the games): game lengths, move times
+//! against the limit, rating progression at checkpoints, and the SPRT's LLR
+//! path. What the tally of the games counts (results, crosstable, failures
+//! per bot) the page reads from the tally, not from here.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -11,38 +12,13 @@ use serde::Serialize;
 use crate::standings::Standings;
 use arena_referee::{GameRecord, GameRow};
 use arena_rules::games::GameResult;
-use arena_rules::protocol::{FailureReason, Reason, TimeControl};
-use arena_stats::{PairCounts, Pentanomial, Sprt};
-use arena_tournament::sprt::GamePairs;
+use arena_rules::protocol::TimeControl;
+use arena_stats::{PairCounts, PairMatcher, Pentanomial, Score, Sprt};
 
 /// How many rating checkpoints the progression section computes, at most.
 pub const CHECKPOINTS: u64 = 50;
 /// Points of the LLR path kept, at most (thinned by halving beyond).
 const MAX_LLR_POINTS: usize = 2000;
-
-/// Results of one bot against another, from the first bot's side.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Cross {
-    pub games: u64,
-    /// Score in half points (a win is 2, a draw 1), exact.
-    pub half_points: u64,
-}
-
-impl Cross {
-    pub fn score(&self) -> Option<f64> {
-        (self.games > 0).then(|| self.half_points as f64 / 2.0 / self.games as f64)
-    }
-}
-
-/// One variant's results and game lengths.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct VariantStats {
-    pub games: u64,
-    /// `[white wins, draws, black wins]`.
-    pub results: [u64; 3],
-    /// Plies -> games that lasted that long.
-    pub lengths: BTreeMap<u32, u64>,
-}
 
 /// One bot's thinking times (its own moves, opening moves excluded).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -108,14 +84,16 @@ pub struct Checkpoint {
     pub ratings: Vec<RatingPoint>,
 }
 
-/// The SPRT between bot A and bot B of one directory.
+/// The SPRT between bot A and bot B of one directory: its LLR after each
+/// pair, in the order the pairs completed (paired as the run's tally pairs).
 #[derive(Debug)]
 pub struct LlrPath {
     pub bot_a: String,
     pub bot_b: String,
     sprt: Sprt,
     counts: Pentanomial,
-    pairs: GamePairs,
+    /// A's games waiting for their pair's other game, by pair.
+    pairs: PairMatcher<u64>,
     /// `(pairs, llr)` after each kept pair.
     pub points: Vec<(u64, f64)>,
     stride: u64,
@@ -124,7 +102,7 @@ pub struct LlrPath {
 impl LlrPath {
     pub fn new(sprt: Sprt, bot_a: String, bot_b: String) -> LlrPath {
         LlrPath {
-            pairs: GamePairs::new(&bot_a),
+            pairs: PairMatcher::new(),
             bot_a,
             bot_b,
             sprt,
@@ -139,7 +117,10 @@ impl LlrPath {
     }
 
     fn add(&mut self, row: &GameRow) {
-        if let Some((first, second)) = self.pairs.add(row) {
+        let a_white = row.white == self.bot_a;
+        let white = Score::of_white(row.result);
+        let a_score = if a_white { white } else { white.reversed() };
+        if let Some((first, second)) = self.pairs.add(row.pair, a_white, a_score) {
             self.counts.add(first, second);
             let pairs = self.counts.pairs();
             if pairs.is_multiple_of(self.stride) {
@@ -162,19 +143,19 @@ impl LlrPath {
     }
 }
 
-/// Everything the sections need, game by game.
+/// Everything the per-game sections need, game by game.
 #[derive(Debug)]
 pub struct ReportData {
+    /// Bot names in order of first appearance in the games files; indices
+    /// below refer to them.
     pub bots: Vec<String>,
     bot_index: HashMap<String, usize>,
-    /// (a, b) -> a's results against b, for a != b.
-    pub cross: HashMap<(usize, usize), Cross>,
-    /// Per bot, per [`FailureReason::ALL`]: the games it lost that way.
-    pub failures: Vec<[u64; FailureReason::ALL.len()]>,
-    pub variants: BTreeMap<String, VariantStats>,
+    /// Per variant id: plies -> games that lasted that long.
+    pub lengths: BTreeMap<String, BTreeMap<u32, u64>>,
     pub move_times: Vec<MoveTimes>,
     pub games: u64,
-    /// (white, black) -> `[white wins, draws, black wins]`, for checkpoints.
+    /// (white, black) -> `[white wins, draws, black wins]` so far: the
+    /// progression's running counts (the tally holds only the final ones).
     results: BTreeMap<(usize, usize), [u64; 3]>,
     checkpoint_every: u64,
     pub progression: Vec<Checkpoint>,
@@ -189,9 +170,7 @@ impl ReportData {
         ReportData {
             bots: Vec::new(),
             bot_index: HashMap::new(),
-            cross: HashMap::new(),
-            failures: Vec::new(),
-            variants: BTreeMap::new(),
+            lengths: BTreeMap::new(),
             move_times: Vec::new(),
             games: 0,
             results: BTreeMap::new(),
@@ -206,10 +185,14 @@ impl ReportData {
             return i;
         }
         self.bots.push(name.to_string());
-        self.failures.push(Default::default());
         self.move_times.push(MoveTimes::default());
         self.bot_index.insert(name.to_string(), self.bots.len() - 1);
         self.bots.len() - 1
+    }
+
+    /// The index of bot `name`, if it played a game seen here.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.bot_index.get(name).copied()
     }
 
     /// Adds one finished game of directory `dir`.
@@ -222,30 +205,9 @@ impl ReportData {
             GameResult::Draw => 1,
             GameResult::BlackWins => 2,
         };
-        let white_half = (2 - slot) as u64;
-        let c = self.cross.entry((white, black)).or_default();
-        c.games += 1;
-        c.half_points += white_half;
-        let c = self.cross.entry((black, white)).or_default();
-        c.games += 1;
-        c.half_points += 2 - white_half;
         self.results.entry((white, black)).or_default()[slot] += 1;
-
-        let variant = self.variants.entry(row.variant.clone()).or_default();
-        variant.games += 1;
-        variant.results[slot] += 1;
-        *variant.lengths.entry(row.plies).or_default() += 1;
-
-        if let Reason::Failure(why) = row.reason {
-            let loser = match row.result {
-                GameResult::WhiteWins => Some(black),
-                GameResult::BlackWins => Some(white),
-                GameResult::Draw => None,
-            };
-            if let Some(loser) = loser {
-                self.failures[loser][failure_index(why)] += 1;
-            }
-        }
+        let lengths = self.lengths.entry(row.variant.clone()).or_default();
+        *lengths.entry(row.plies).or_default() += 1;
         if let Some(record) = record {
             self.add_times(white, black, record);
         }
@@ -313,32 +275,6 @@ impl ReportData {
             path.finish();
         }
     }
-
-    /// Bots ordered as in `standings` (rated bots first, then any others).
-    pub fn order_like(&self, standings: Option<&Standings>) -> Vec<usize> {
-        let mut order: Vec<usize> = standings
-            .map(|s| {
-                s.order
-                    .iter()
-                    .filter_map(|&i| self.bot_index.get(&s.rows[i].bot).copied())
-                    .collect()
-            })
-            .unwrap_or_default();
-        for i in 0..self.bots.len() {
-            if !order.contains(&i) {
-                order.push(i);
-            }
-        }
-        order
-    }
-}
-
-/// The column of `why` in [`ReportData::failures`].
-pub fn failure_index(why: FailureReason) -> usize {
-    FailureReason::ALL
-        .iter()
-        .position(|&r| r == why)
-        .expect("ALL lists every failure reason")
 }
 
 #[cfg(test)]
@@ -346,7 +282,7 @@ mod tests {
     use super::*;
     use arena_referee::row::row_with_result;
     use arena_rules::games::RuleReason;
-    use arena_stats::Score;
+    use arena_rules::protocol::{FailureReason, Reason};
 
     /// Four games by hand: a beats b as white by a group, b beats a as white
     /// when a times out, a and c draw (full board, 36 plies), c beats b as
@@ -372,53 +308,13 @@ mod tests {
     }
 
     #[test]
-    fn crosstable_counts_half_points_from_each_side() {
+    fn lengths_per_variant() {
         let data = games();
-        let (a, b, c) = (0, 1, 2);
         assert_eq!(data.bots, ["a", "b", "c"]);
         assert_eq!(
-            data.cross[&(a, b)],
-            Cross {
-                games: 2,
-                half_points: 2
-            }
+            data.lengths["qango6"],
+            BTreeMap::from([(7, 1), (20, 2), (36, 1)])
         );
-        assert_eq!(
-            data.cross[&(b, a)],
-            Cross {
-                games: 2,
-                half_points: 2
-            }
-        );
-        assert_eq!(
-            data.cross[&(a, c)],
-            Cross {
-                games: 1,
-                half_points: 1
-            }
-        );
-        assert_eq!(data.cross[&(c, b)].score(), Some(1.0));
-        assert!(!data.cross.contains_key(&(a, a)));
-    }
-
-    #[test]
-    fn failures_count_against_the_loser_only() {
-        let data = games();
-        let timeout = failure_index(FailureReason::Timeout);
-        let crash = failure_index(FailureReason::Crash);
-        assert_eq!(data.failures[0][timeout], 1, "a timed out once");
-        assert_eq!(data.failures[1][crash], 1, "b crashed once");
-        assert_eq!(data.failures[1].iter().sum::<u64>(), 1);
-        assert_eq!(data.failures[2].iter().sum::<u64>(), 0);
-    }
-
-    #[test]
-    fn results_and_lengths_per_variant() {
-        let data = games();
-        let v = &data.variants["qango6"];
-        assert_eq!(v.games, 4);
-        assert_eq!(v.results, [2, 1, 1]);
-        assert_eq!(v.lengths, BTreeMap::from([(7, 1), (20, 2), (36, 1)]));
     }
 
     #[test]

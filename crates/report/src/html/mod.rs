@@ -5,28 +5,38 @@
 //! progression, game lengths, move times, the SPRT's LLR path, and a game
 //! list with a board viewer.
 //!
-//! The games are streamed twice from `games.jsonl` (one record in memory at
-//! a time): once into the aggregates of [`data::ReportData`], once into the
-//! page's game table ([`moves::game_line`]), so a report over 100,000 games
-//! takes the memory of its aggregates. The page is rendered by `minijinja`
-//! from `page.html`, the plots by `plotters` ([`plots`]).
+//! The counts and ratings come from the tally of the games
+//! ([`arena_stats::Tally`]) and its fits: after a run the run's own tally and
+//! the fits its tables were written from ([`write_rated_report`]), for
+//! `arena report DIR...` a tally built in the same pass as the per-game
+//! sections ([`write_report`]). The games are streamed from `games.jsonl`
+//! (one record in memory at a time) into the per-game aggregates of
+//! [`data::ReportData`] (lengths, move times, progression, the LLR path),
+//! and once more into the page's game table ([`moves::game_line`]), so a
+//! report over 100,000 games takes the memory of its aggregates. The page is
+//! rendered by `minijinja` from `page.html`, the plots by `plotters`
+//! ([`plots`]).
 
 pub mod data;
 pub mod moves;
 pub mod plots;
 mod sections;
+mod settings;
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use crate::rating_input::RatingInput;
+use crate::rating::{Pooling, Ratings};
 use arena_files::write_atomically_with;
 use arena_referee::{GameRecord, GameRow};
+use arena_stats::{FitOptions, Tally};
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
+use arena_tournament::tally::AddRow;
 use arena_tournament::{Manifest, Plan};
 use data::ReportData;
 use moves::{game_line, LineContext};
@@ -38,23 +48,60 @@ pub struct Source {
     pub manifest: Option<Manifest>,
 }
 
-/// Writes `report.html` into `out` over the games of `dirs`; returns its path.
-pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
-    write_report_of(dirs, out, None)
+/// The fits of the games a page shows.
+#[derive(Debug, Clone, Copy)]
+pub enum Fits<'a> {
+    /// No game, so no fit.
+    NoGames,
+    Rated(&'a Ratings),
+    /// Why the games could not be rated (said on the page).
+    Failed(&'a str),
 }
 
-/// [`write_report`] over the games of one variant only, when `variant` is
-/// given (`arena rate --variant ID`: the page shows what was rated).
-pub fn write_report_of(
+/// Writes `report.html` into `out` over the games of `dirs`, counted in the
+/// same pass as the per-game sections and rated (each variant, and pooled);
+/// returns its path.
+pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
+    let sources = sources(dirs)?;
+    let mut tally = Tally::new();
+    let data = gather(&sources, None, Some(&mut tally))?;
+    let ratings = (tally.games() > 0)
+        .then(|| Ratings::from_tally(&tally, &FitOptions::default(), Pooling::Pooled, &[]));
+    let error = match &ratings {
+        Some(Err(e)) => format!("{e:#}"),
+        _ => String::new(),
+    };
+    let fits = match &ratings {
+        None => Fits::NoGames,
+        Some(Ok(ratings)) => Fits::Rated(ratings),
+        Some(Err(_)) => Fits::Failed(&error),
+    };
+    write_page(&sources, out, None, &data, &tally, fits)
+}
+
+/// Writes `report.html` into `out` over the games of `dirs` (of `variant`
+/// only, when given: `arena rate --variant ID`, so the page shows what was
+/// rated) whose counts are `tally` and whose fits are `fits` (what the
+/// run's or `arena rate`'s tables were written from); the games files are
+/// read only for the per-game sections. Returns the page's path.
+pub fn write_rated_report(
     dirs: &[PathBuf],
     out: &Path,
     variant: Option<&str>,
+    tally: &Tally,
+    fits: Fits,
 ) -> anyhow::Result<PathBuf> {
+    let sources = sources(dirs)?;
+    let data = gather(&sources, variant, None)?;
+    write_page(&sources, out, variant, &data, tally, fits)
+}
+
+/// The directories as the report sees them; each must hold games files.
+fn sources(dirs: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
     if dirs.is_empty() {
         bail!("no directories given");
     }
-    let sources: Vec<Source> = dirs
-        .iter()
+    dirs.iter()
         .map(|dir| {
             if !dir.join(GAMES_JSONL).exists() && !dir.join(GAMES_CSV).exists() {
                 bail!(
@@ -67,7 +114,16 @@ pub fn write_report_of(
                 manifest: Manifest::read(dir).ok(),
             })
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect()
+}
+
+/// The per-game sections over the games of `sources` (of `variant`, when
+/// given), in one pass; each game also counted in `tally` when given.
+fn gather(
+    sources: &[Source],
+    variant: Option<&str>,
+    mut tally: Option<&mut Tally>,
+) -> anyhow::Result<ReportData> {
     let expected: u64 = sources.iter().map(|s| count_games(&s.dir)).sum();
     let mut data = ReportData::new(expected);
     for (k, source) in sources.iter().enumerate() {
@@ -83,19 +139,40 @@ pub fn write_report_of(
             }
         }
     }
-    let mut rating = RatingInput::new();
     for (k, source) in sources.iter().enumerate() {
         visit_source(source, variant, |row, record| {
-            rating.add(&row)?;
+            if let Some(tally) = tally.as_deref_mut() {
+                tally.add_row(&row)?;
+            }
             data.add(k, &row, record);
             Ok(())
         })?;
     }
     data.finish();
-    let page = sections::render(&sources, &data, rating)?;
+    Ok(data)
+}
+
+/// Renders the page and writes it, streaming the game lines from the games
+/// files of `sources`.
+fn write_page(
+    sources: &[Source],
+    out: &Path,
+    variant: Option<&str>,
+    data: &ReportData,
+    tally: &Tally,
+    fits: Fits,
+) -> anyhow::Result<PathBuf> {
+    let (page, order) = sections::render(sources, data, tally, fits)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
         .expect("the template holds the games marker");
+    // The game lines name each bot by its place in the page's order.
+    let places: HashMap<&str, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, bot)| (bot.as_str(), i))
+        .collect();
+    let place = |name: &str| places.get(name).copied().unwrap_or(0);
 
     std::fs::create_dir_all(out)
         .with_context(|| format!("cannot create directory {}", out.display()))?;
@@ -104,7 +181,6 @@ pub fn write_report_of(
     // mid-write leaves the last complete report in place.
     write_atomically_with(&path, |w| {
         w.write_all(head.as_bytes())?;
-        let bot_index = |data: &ReportData, name: &str| data.bots.iter().position(|b| b == name);
         for (k, source) in sources.iter().enumerate() {
             let link_dir = relative_dir(out, &source.dir);
             visit_source(source, variant, |row, record| {
@@ -121,8 +197,8 @@ pub fn write_report_of(
                 let ctx = LineContext {
                     key: &key,
                     dir: k,
-                    white: bot_index(&data, &row.white).unwrap_or(0),
-                    black: bot_index(&data, &row.black).unwrap_or(0),
+                    white: place(&row.white),
+                    black: place(&row.black),
                     logs: [log(&record.white_log), log(&record.black_log)],
                     traces: [log(&record.white_trace), log(&record.black_trace)],
                 };

@@ -1,6 +1,10 @@
 //! The report's plots as SVG text, drawn by the `plotters` crate (its SVG
 //! backend): arena renders them, the page embeds them, nothing is fetched.
-//! Each function takes the section's data and returns one `<svg>` element.
+//! Each function takes the section's data and returns one `<svg>` element;
+//! a bot is drawn in its one colour of the page ([`BotColours`]) in every
+//! plot.
+
+use std::collections::HashMap;
 
 use plotters::prelude::*;
 
@@ -11,6 +15,36 @@ const WIDTH: u32 = 760;
 fn color(i: usize) -> RGBColor {
     let c = Palette99::pick(i).to_rgba();
     RGBColor(c.0, c.1, c.2)
+}
+
+/// What plots draw that is no bot's (game lengths, the LLR): a grey blue
+/// that is not in the palette, so a palette colour always means one bot.
+const NEUTRAL: RGBColor = RGBColor(90, 110, 140);
+
+/// One colour per bot for every plot of a page: the palette's colour at the
+/// bot's place in the page's one bot order.
+#[derive(Debug, Clone)]
+pub struct BotColours {
+    places: HashMap<String, usize>,
+}
+
+impl BotColours {
+    /// Colours for `bots`, in the page's order.
+    pub fn new(bots: &[String]) -> BotColours {
+        BotColours {
+            places: bots
+                .iter()
+                .enumerate()
+                .map(|(i, bot)| (bot.clone(), i))
+                .collect(),
+        }
+    }
+
+    /// The colour of `bot` (a bot the page does not list gets the one after
+    /// all of them).
+    pub fn of(&self, bot: &str) -> RGBColor {
+        color(self.places.get(bot).copied().unwrap_or(self.places.len()))
+    }
 }
 
 /// Draws with `draw` on an SVG of `height` pixels; a drawing error gives an
@@ -50,7 +84,7 @@ fn padded(low: f64, high: f64) -> (f64, f64) {
 }
 
 /// Elo point and whiskers (interval) per bot, best first, left to right.
-pub fn elo_intervals(bots: &[(String, f64, f64, f64)]) -> String {
+pub fn elo_intervals(bots: &[(String, f64, f64, f64)], colours: &BotColours) -> String {
     let low = bots.iter().map(|b| b.2).fold(f64::INFINITY, f64::min);
     let high = bots.iter().map(|b| b.3).fold(f64::NEG_INFINITY, f64::max);
     let (low, high) = padded(low.min(0.0), high.max(0.0));
@@ -73,14 +107,14 @@ pub fn elo_intervals(bots: &[(String, f64, f64, f64)]) -> String {
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(bots.iter().enumerate().map(|(i, b)| {
-                ErrorBar::new_vertical(i as f64, b.2, b.1, b.3, color(i).filled(), 12)
+                ErrorBar::new_vertical(i as f64, b.2, b.1, b.3, colours.of(&b.0).filled(), 12)
             }))
             .map_err(|e| e.to_string())?;
         chart
             .draw_series(
                 bots.iter()
                     .enumerate()
-                    .map(|(i, b)| Circle::new((i as f64, b.1), 5, color(i).filled())),
+                    .map(|(i, b)| Circle::new((i as f64, b.1), 5, colours.of(&b.0).filled())),
             )
             .map_err(|e| e.to_string())?;
         Ok(())
@@ -88,7 +122,7 @@ pub fn elo_intervals(bots: &[(String, f64, f64, f64)]) -> String {
 }
 
 /// Each bot's Elo (line) and interval (thin lines) over the games played.
-pub fn progression(checkpoints: &[Checkpoint], bots: &[String]) -> String {
+pub fn progression(checkpoints: &[Checkpoint], bots: &[String], colours: &BotColours) -> String {
     let max_games = checkpoints.last().map_or(1, |c| c.games).max(1) as f64;
     let all = checkpoints.iter().flat_map(|c| &c.ratings);
     let low = all.clone().map(|r| r.low).fold(0.0, f64::min).max(-1500.0);
@@ -108,14 +142,14 @@ pub fn progression(checkpoints: &[Checkpoint], bots: &[String]) -> String {
             .y_desc("Elo")
             .draw()
             .map_err(|e| e.to_string())?;
-        for (i, bot) in bots.iter().enumerate() {
+        for bot in bots {
             let point = |c: &Checkpoint| c.ratings.iter().find(|r| &r.bot == bot).cloned();
             let series: Vec<_> = checkpoints
                 .iter()
                 .filter_map(|c| point(c).map(|r| (c.games as f64, r)))
                 .collect();
             let clamp = |v: f64| v.clamp(low, high);
-            let style = color(i);
+            let style = colours.of(bot);
             for pick in [
                 |r: &super::data::RatingPoint| r.low,
                 |r: &super::data::RatingPoint| r.high,
@@ -171,7 +205,7 @@ pub fn lengths(variant: &str, lengths: &std::collections::BTreeMap<u32, u64>) ->
         // its data in a `HashMap` and draws in its order, so the same games
         // gave a different page each time).
         let bars = lengths.iter().map(|(&plies, &games)| {
-            let mut bar = Rectangle::new([(plies, games), (plies + 1, 0)], color(0).filled());
+            let mut bar = Rectangle::new([(plies, games), (plies + 1, 0)], NEUTRAL.filled());
             bar.set_margin(0, 0, 1, 1);
             bar
         });
@@ -182,7 +216,7 @@ pub fn lengths(variant: &str, lengths: &std::collections::BTreeMap<u32, u64>) ->
 
 /// Per bot: a bar to the median, a whisker to the maximum, a mark at p90,
 /// and the per-move limit as a red line.
-pub fn move_times(bots: &[(String, TimeSummary, Option<u64>)]) -> String {
+pub fn move_times(bots: &[(String, TimeSummary, Option<u64>)], colours: &BotColours) -> String {
     let n = bots.len();
     let top = bots
         .iter()
@@ -210,9 +244,9 @@ pub fn move_times(bots: &[(String, TimeSummary, Option<u64>)]) -> String {
             .disable_x_mesh()
             .draw()
             .map_err(|e| e.to_string())?;
-        for (i, (_, t, limit)) in bots.iter().enumerate() {
+        for (i, (bot, t, limit)) in bots.iter().enumerate() {
             let x = i as f64;
-            let c = color(i);
+            let c = colours.of(bot);
             chart
                 .draw_series(std::iter::once(Rectangle::new(
                     [(x - 0.25, 0.0), (x + 0.25, t.median_ms as f64)],
@@ -275,9 +309,28 @@ pub fn llr_path(points: &[(u64, f64)], bounds: (f64, f64)) -> String {
         chart
             .draw_series(LineSeries::new(
                 points.iter().map(|&(p, l)| (p as f64, l)),
-                color(0).stroke_width(2),
+                NEUTRAL.stroke_width(2),
             ))
             .map_err(|e| e.to_string())?;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_keeps_its_colour_and_no_bot_has_the_neutral_one() {
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let colours = BotColours::new(&names(&["b", "a", "c"]));
+        assert_eq!(colours.of("b"), color(0));
+        assert_eq!(colours.of("c"), color(2));
+        assert_eq!(colours.of("a"), color(1));
+        // A bot the page does not list: the colour after all of them.
+        assert_eq!(colours.of("d"), color(3));
+        for i in 0..99 {
+            assert_ne!(color(i), NEUTRAL, "palette colour {i}");
+        }
+    }
 }

@@ -2,23 +2,31 @@
 //! `page.html` rendered by minijinja (auto-escaping, so bot names and
 //! messages cannot inject markup). The game table is not rendered here: the
 //! caller streams it where [`GAMES_MARKER`] stands.
+//!
+//! Counts come from the tally of the games (results per variant,
+//! crosstable, failures per bot) and ratings from its fits; the per-game
+//! sections from [`ReportData`]. Every section lists bots in the page's one
+//! order, the rank order of the fit of every game (the pooled one, or the
+//! only one), and every plot draws a bot in its one colour
+//! ([`plots::BotColours`]).
 
-use minijinja::{context, Environment};
+use std::collections::{HashMap, HashSet};
+
+use minijinja::{context, Environment, Value};
 use serde::Serialize;
 
-use super::data::{failure_index, ReportData};
+use super::data::{ReportData, TimeSummary};
 use super::moves::FIELDS;
-use super::{plots, Source};
-use crate::rating::{Pooling, Ratings};
-use crate::rating_input::RatingInput;
+use super::plots::BotColours;
+use super::settings::settings;
+use super::{plots, Fits, Source};
+use crate::comparison::{Crosstable, LostBy};
+use crate::rating::Ratings;
 use crate::standings::{Standings, POOLED};
-use arena_referee::format_time_control;
 use arena_referee::lines::variant_info_json;
 use arena_rules::games::{render::letter_of, Cell, Variant};
 use arena_rules::protocol::FailureReason;
-use arena_stats::FitOptions;
-use arena_tournament::openings::OpeningOrder;
-use arena_tournament::Plan;
+use arena_stats::{Tally, TallyCounts};
 
 /// Where the game lines go in the rendered page.
 pub const GAMES_MARKER: &str = "@@ARENA_GAME_LINES@@";
@@ -26,28 +34,6 @@ pub const GAMES_MARKER: &str = "@@ARENA_GAME_LINES@@";
 const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("viewer.js");
-
-#[derive(Serialize)]
-struct Setting {
-    dir: String,
-    kind: String,
-    variant: String,
-    time_control: String,
-    games_per_pairing: String,
-    openings: String,
-    seed: String,
-    arena_version: String,
-    bots: Vec<BotSetting>,
-}
-
-/// A bot as the settings show it: its command and the SHA-256 of each
-/// program file arena identified it by (tournament.json's `programs`).
-#[derive(Serialize)]
-struct BotSetting {
-    name: String,
-    command: String,
-    identity: Vec<String>,
-}
 
 #[derive(Serialize)]
 struct Cell2 {
@@ -122,91 +108,11 @@ fn pct(part: u64, whole: u64) -> String {
     }
 }
 
-/// Where the run's openings came from: a suite file (with its SHA-256,
-/// size, order and start) or random legal plies.
-fn openings_text(c: &arena_tournament::config::TournamentConfig) -> String {
-    match &c.openings {
-        Some(suite) => format!(
-            "suite {} (sha256 {}): {} openings, {} order from index {}",
-            suite.file.display(),
-            suite.sha256,
-            suite.openings.len(),
-            match suite.order {
-                OpeningOrder::Sequential => "sequential",
-                OpeningOrder::Random => "random",
-            },
-            suite.start
-        ),
-        None => format!("{} random legal plies per pair", c.opening_plies),
-    }
-}
-
-fn settings(sources: &[Source]) -> Vec<Setting> {
-    sources
-        .iter()
-        .map(|s| {
-            let dir = s.dir.display().to_string();
-            match &s.manifest {
-                Some(m) => {
-                    let c = &m.config;
-                    let kind = match &m.plan {
-                        Plan::RoundRobin { games, .. } => format!("round robin, {games} games"),
-                        Plan::Sprt(p) => format!(
-                            "SPRT elo0={} elo1={} alpha={} beta={} ({})",
-                            p.elo0,
-                            p.elo1,
-                            p.alpha,
-                            p.beta,
-                            p.model.name()
-                        ),
-                    };
-                    Setting {
-                        dir,
-                        kind,
-                        variant: c.variant.clone(),
-                        time_control: format_time_control(&c.time_control),
-                        games_per_pairing: c.games_per_pairing.to_string(),
-                        openings: openings_text(c),
-                        seed: c.seed.to_string(),
-                        arena_version: m.arena_version.clone(),
-                        bots: c
-                            .bots
-                            .iter()
-                            .map(|b| BotSetting {
-                                name: b.name.clone(),
-                                command: b.command.join(" "),
-                                identity: m
-                                    .programs
-                                    .iter()
-                                    .filter(|p| p.bot == b.name)
-                                    .flat_map(|p| &p.files)
-                                    .map(|f| format!("{} sha256 {}", f.path.display(), f.sha256))
-                                    .collect(),
-                            })
-                            .collect(),
-                    }
-                }
-                None => Setting {
-                    dir,
-                    kind: "no tournament.json".into(),
-                    variant: "-".into(),
-                    time_control: "-".into(),
-                    games_per_pairing: "-".into(),
-                    openings: "-".into(),
-                    seed: "-".into(),
-                    arena_version: "-".into(),
-                    bots: Vec::new(),
-                },
-            }
-        })
-        .collect()
-}
-
 /// What the viewer needs: bots, directories' time controls, and per variant
 /// the rules engine's VARIANT_INFO plus each cell's colour-group letter.
-fn page_data(sources: &[Source], data: &ReportData) -> String {
+fn page_data(sources: &[Source], data: &ReportData, order: &[String]) -> String {
     let variants: serde_json::Map<String, serde_json::Value> = data
-        .variants
+        .lengths
         .keys()
         .filter_map(|id| Variant::by_id(id))
         .map(|v| {
@@ -232,7 +138,7 @@ fn page_data(sources: &[Source], data: &ReportData) -> String {
         })
         .collect();
     let json = serde_json::json!({
-        "bots": data.bots,
+        "bots": order,
         "dirs": dirs,
         "variants": variants,
         "fields": FIELDS,
@@ -243,130 +149,162 @@ fn page_data(sources: &[Source], data: &ReportData) -> String {
 }
 
 /// Point and whiskers of each bot's Elo, in standings order.
-fn elo_plot(standings: &Standings) -> String {
+fn elo_plot(standings: &Standings, colours: &BotColours) -> String {
     let bots: Vec<_> = standings
         .rows
         .iter()
         .map(|r| (r.bot.clone(), r.elo, r.elo_low, r.elo_high))
         .collect();
-    plots::elo_intervals(&bots)
+    plots::elo_intervals(&bots, colours)
 }
 
-/// Renders the page, with [`GAMES_MARKER`] where the game lines go.
-pub fn render(
-    sources: &[Source],
-    data: &ReportData,
-    rating: RatingInput,
-) -> anyhow::Result<String> {
-    let ratings = if rating.games() > 0 {
-        Some(Ratings::from_input(
-            rating,
-            &FitOptions::default(),
-            Pooling::Pooled,
-        ))
-    } else {
-        None
-    };
-    let (ratings, rating_error) = match ratings {
-        Some(Ok(r)) => (Some(r), None),
-        Some(Err(e)) => (None, Some(format!("{e:#}"))),
-        None => (None, None),
-    };
-    let standings = ratings
-        .as_ref()
-        .and_then(Ratings::overall)
-        .map(|r| &r.standings);
-    // With several variants: the pooled table, then each variant's own.
-    let tables: Vec<_> = ratings
-        .iter()
-        .flat_map(|r| {
-            let several = r.fits.len() > 1;
-            r.fits.iter().rev().map(move |fit| {
-                let title = match fit.standings.label() {
-                    _ if !several => String::new(),
-                    POOLED => "All variants pooled: one rating per bot, each variant's own first-player advantage and draw elo".to_string(),
-                    variant => format!("{variant}, its games alone"),
-                };
-                context! {
-                    title => title,
-                    rows => fit.standings.rows.clone(),
-                    svg => elo_plot(&fit.standings),
-                }
-            })
-        })
-        .collect();
-    let order = data.order_like(standings);
+/// The page's one bot order: the rank order of `overall` (the fit of every
+/// game), else the tally's order; then any bot only the games files name.
+fn page_order(counts: &TallyCounts, overall: Option<&Standings>, data: &ReportData) -> Vec<String> {
+    let ranked = overall.map(|s| s.rows.iter().map(|r| &r.bot));
+    let mut seen = HashSet::new();
+    ranked
+        .into_iter()
+        .flatten()
+        .chain(&counts.bots)
+        .chain(&data.bots)
+        .filter(|bot| seen.insert(bot.as_str()))
+        .cloned()
+        .collect()
+}
 
-    let cross: Vec<CrossRow> = order
+/// Each bot's index in `counts`, by name.
+fn bot_index(counts: &TallyCounts) -> HashMap<&str, usize> {
+    counts
+        .bots
         .iter()
-        .map(|&a| CrossRow {
-            bot: data.bots[a].clone(),
-            cells: order
+        .enumerate()
+        .map(|(i, bot)| (bot.as_str(), i))
+        .collect()
+}
+
+/// The standings tables, each with its Elo plot: with several variants the
+/// pooled table, then each variant's own.
+fn standings_tables(ratings: &Ratings, colours: &BotColours) -> Vec<Value> {
+    let several = ratings.fits.len() > 1;
+    ratings
+        .fits
+        .iter()
+        .rev()
+        .map(|fit| {
+            let title = match fit.standings.label() {
+                _ if !several => String::new(),
+                POOLED => "All variants pooled: one rating per bot, each variant's own first-player advantage and draw elo".to_string(),
+                variant => format!("{variant}, its games alone"),
+            };
+            context! {
+                title => title,
+                rows => fit.standings.rows.clone(),
+                svg => elo_plot(&fit.standings, colours),
+            }
+        })
+        .collect()
+}
+
+/// The crosstable heatmap of every game, bots in `order`.
+fn crosstable(counts: &TallyCounts, order: &[String]) -> Vec<CrossRow> {
+    let index = bot_index(counts);
+    let indices: Vec<usize> = order
+        .iter()
+        .filter_map(|bot| index.get(bot.as_str()).copied())
+        .collect();
+    let table = Crosstable::new(&counts.bots, &counts.counts, &indices);
+    table
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, line)| CrossRow {
+            bot: table.bots[i].clone(),
+            cells: line
                 .iter()
-                .map(|&b| {
-                    match data
-                        .cross
-                        .get(&(a, b))
-                        .and_then(|c| c.score().map(|s| (c, s)))
-                    {
-                        Some((c, s)) => Cell2 {
-                            text: format!("{:.1}/{}", c.half_points as f64 / 2.0, c.games),
-                            background: heat(s),
-                        },
-                        None => Cell2 {
-                            text: if a == b { "" } else { "-" }.into(),
-                            background: if a == b { "#ddd" } else { "#fff" }.into(),
-                        },
-                    }
+                .enumerate()
+                .map(|(j, cell)| match cell {
+                    Some(wdl) => Cell2 {
+                        text: format!("{:.1}/{}", wdl.half_points() as f64 / 2.0, wdl.games()),
+                        background: heat(wdl.half_points() as f64 / 2.0 / wdl.games() as f64),
+                    },
+                    None => Cell2 {
+                        text: if i == j { "" } else { "-" }.into(),
+                        background: if i == j { "#ddd" } else { "#fff" }.into(),
+                    },
                 })
                 .collect(),
         })
-        .collect();
-    let failures: Vec<FailureRow> = order
+        .collect()
+}
+
+/// Each bot's games lost by failures (from the tally), each number linking
+/// to those games in the list; bots in `order`.
+fn failure_rows(counts: &TallyCounts, order: &[String]) -> Vec<FailureRow> {
+    let index = bot_index(counts);
+    order
         .iter()
-        .map(|&i| {
-            let bot = &data.bots[i];
-            let counts: Vec<(u64, String)> = FailureReason::ALL
+        .map(|bot| {
+            let lost = index
+                .get(bot.as_str())
+                .map_or(LostBy::default(), |&i| counts.lost_by[i]);
+            let links: Vec<(u64, String)> = FailureReason::ALL
                 .iter()
                 .map(|&r| {
-                    (
-                        data.failures[i][failure_index(r)],
-                        format!(
-                            "#list&bot={}&result=loss&reason={}",
-                            url_part(bot),
-                            r.as_str()
-                        ),
-                    )
+                    let link = format!(
+                        "#list&bot={}&result=loss&reason={}",
+                        url_part(bot),
+                        r.as_str()
+                    );
+                    (lost.get(r), link)
                 })
                 .collect();
             FailureRow {
                 bot: bot.clone(),
-                total: counts.iter().map(|c| c.0).sum(),
-                counts,
+                total: lost.total(),
+                counts: links,
             }
         })
-        .collect();
-    let variants: Vec<VariantRow> = data
-        .variants
+        .collect()
+}
+
+/// Per variant (by id): its results (from the tally) and its game lengths.
+fn variant_rows(tally: &Tally, data: &ReportData) -> Vec<VariantRow> {
+    let mut results = tally.variant_results();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    let none = Default::default();
+    results
+        .into_iter()
+        .map(|(id, [white, draws, black])| {
+            let games = white + draws + black;
+            VariantRow {
+                svg: plots::lengths(&id, data.lengths.get(&id).unwrap_or(&none)),
+                variant: id,
+                games,
+                white_pct: pct(white, games),
+                draw_pct: pct(draws, games),
+                black_pct: pct(black, games),
+            }
+        })
+        .collect()
+}
+
+/// The move-time table and its plot (none without move times), bots in
+/// `order`.
+fn move_times(
+    data: &ReportData,
+    order: &[String],
+    colours: &BotColours,
+) -> (Vec<TimeRow>, Option<String>) {
+    let times: Vec<(String, TimeSummary, Option<u64>)> = order
         .iter()
-        .map(|(id, v)| VariantRow {
-            variant: id.clone(),
-            games: v.games,
-            white_pct: pct(v.results[0], v.games),
-            draw_pct: pct(v.results[1], v.games),
-            black_pct: pct(v.results[2], v.games),
-            svg: plots::lengths(id, &v.lengths),
+        .filter_map(|bot| {
+            let t = &data.move_times[data.index_of(bot)?];
+            t.summary().map(|s| (bot.clone(), s, t.move_limit_ms))
         })
         .collect();
-    let times: Vec<(String, super::data::TimeSummary, Option<u64>)> = order
-        .iter()
-        .filter_map(|&i| {
-            let t = &data.move_times[i];
-            t.summary()
-                .map(|s| (data.bots[i].clone(), s, t.move_limit_ms))
-        })
-        .collect();
-    let time_rows: Vec<TimeRow> = times
+    let clock_base = data.move_times.iter().find_map(|t| t.clock_base_ms);
+    let rows = times
         .iter()
         .map(|(bot, s, limit)| TimeRow {
             bot: bot.clone(),
@@ -374,20 +312,20 @@ pub fn render(
             median: s.median_ms,
             p90: s.p90_ms,
             max: s.max_ms,
-            limit: match (limit, data.move_times.iter().find_map(|t| t.clock_base_ms)) {
+            limit: match (limit, clock_base) {
                 (Some(l), _) => format!("{l} ms per move"),
                 (None, Some(base)) => format!("clock {base} ms"),
                 _ => "-".into(),
             },
         })
         .collect();
-    let times_svg = (!times.is_empty()).then(|| plots::move_times(&times));
-    let progression_svg = (data.progression.len() > 1).then(|| {
-        let bots: Vec<String> = order.iter().map(|&i| data.bots[i].clone()).collect();
-        plots::progression(&data.progression, &bots)
-    });
-    let llr: Vec<_> = data
-        .llr
+    let svg = (!times.is_empty()).then(|| plots::move_times(&times, colours));
+    (rows, svg)
+}
+
+/// Each SPRT directory's LLR path.
+fn llr_sections(sources: &[Source], data: &ReportData) -> Vec<Value> {
+    data.llr
         .iter()
         .map(|(&k, path)| {
             let (low, high) = path.bounds();
@@ -399,25 +337,63 @@ pub fn render(
                 svg => plots::llr_path(&path.points, (low, high)),
             }
         })
+        .collect()
+}
+
+/// The first-player advantage and draw elo of each variant: in the fit of
+/// every game, or (variants rated only each on its own) in each variant's
+/// own fit.
+fn model(ratings: &Ratings) -> Value {
+    let fits: Vec<&Standings> = match ratings.overall() {
+        Some(all) => vec![&all.standings],
+        None => ratings.fits.iter().map(|f| &f.standings).collect(),
+    };
+    let e = |e: &arena_stats::Estimate| format!("{:.1} [{:.1}, {:.1}]", e.value, e.low(), e.high());
+    let variants: Vec<_> = fits
+        .iter()
+        .flat_map(|s| &s.model)
+        .map(|m| {
+            context! {
+                variant => m.variant.clone(),
+                white_advantage => e(&m.white_advantage),
+                draw_elo => e(&m.draw_elo),
+            }
+        })
         .collect();
-    let model = standings.map(|s| {
-        let e =
-            |e: &arena_stats::Estimate| format!("{:.1} [{:.1}, {:.1}]", e.value, e.low(), e.high());
-        let variants: Vec<_> = s
-            .model
+    context! {
+        variants => variants,
+        on_prior => fits.iter().any(|s| s.parameters_on_prior()),
+    }
+}
+
+/// Renders the page over the games of `tally` (with their per-game
+/// sections in `data`) and its `fits`, with [`GAMES_MARKER`] where the game
+/// lines go; returns it and the page's bot order (the game lines name bots
+/// by their place in it).
+pub fn render(
+    sources: &[Source],
+    data: &ReportData,
+    tally: &Tally,
+    fits: Fits,
+) -> anyhow::Result<(String, Vec<String>)> {
+    let (ratings, rating_error) = match fits {
+        Fits::NoGames => (None, None),
+        Fits::Rated(ratings) => (Some(ratings), None),
+        Fits::Failed(error) => (None, Some(error)),
+    };
+    let standings = ratings.and_then(Ratings::overall).map(|r| &r.standings);
+    let counts = tally.counts();
+    let order = page_order(&counts, standings, data);
+    let colours = BotColours::new(&order);
+    let tables = ratings.map_or(Vec::new(), |r| standings_tables(r, &colours));
+    let (times, times_svg) = move_times(data, &order, &colours);
+    let progression_svg = (data.progression.len() > 1).then(|| {
+        let bots: Vec<String> = order
             .iter()
-            .map(|m| {
-                context! {
-                    variant => m.variant.clone(),
-                    white_advantage => e(&m.white_advantage),
-                    draw_elo => e(&m.draw_elo),
-                }
-            })
+            .filter(|bot| data.index_of(bot).is_some())
+            .cloned()
             .collect();
-        context! {
-            variants => variants,
-            on_prior => s.parameters_on_prior(),
-        }
+        plots::progression(&data.progression, &bots, &colours)
     });
 
     let mut env = Environment::new();
@@ -429,21 +405,21 @@ pub fn render(
         settings => settings(sources),
         standings => tables,
         rating_error => rating_error,
-        cross => cross,
+        cross => crosstable(&counts, &order),
         failure_names => FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
-        failures => failures,
-        model => model,
-        variants => variants,
+        failures => failure_rows(&counts, &order),
+        model => ratings.map(model),
+        variants => variant_rows(tally, data),
         progression_svg => progression_svg,
-        times => time_rows,
+        times => times,
         times_svg => times_svg,
-        llr => llr,
+        llr => llr_sections(sources, data),
         style => STYLE,
         script => SCRIPT,
-        page_data => page_data(sources, data),
+        page_data => page_data(sources, data, &order),
         games_marker => GAMES_MARKER,
     })?;
-    Ok(page)
+    Ok((page, order))
 }
 
 #[cfg(test)]

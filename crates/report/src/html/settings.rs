@@ -1,0 +1,225 @@
+//! The Settings section of `report.html`: per directory, what its
+//! tournament.json says the run was: its format (round robin, a gauntlet
+//! with its seeds, an SPRT with its bounds), every variant, every time
+//! control (a bot's own, for time odds, too), openings, seed, arena
+//! version, and each bot's command with the SHA-256 of its program files.
+
+use serde::Serialize;
+
+use super::Source;
+use arena_referee::format_time_control;
+use arena_tournament::config::TournamentConfig;
+use arena_tournament::openings::OpeningOrder;
+use arena_tournament::{Manifest, Plan};
+
+/// One directory's settings, as the page shows them.
+#[derive(Serialize)]
+pub(super) struct Setting {
+    dir: String,
+    format: String,
+    variant: String,
+    time_control: String,
+    games_per_pairing: String,
+    openings: String,
+    seed: String,
+    arena_version: String,
+    bots: Vec<BotSetting>,
+}
+
+/// A bot as the settings show it: its command and the SHA-256 of each
+/// program file arena identified it by (tournament.json's `programs`).
+#[derive(Serialize)]
+struct BotSetting {
+    name: String,
+    command: String,
+    identity: Vec<String>,
+}
+
+/// The settings of each source, in order.
+pub(super) fn settings(sources: &[Source]) -> Vec<Setting> {
+    sources
+        .iter()
+        .map(|s| {
+            let dir = s.dir.display().to_string();
+            match &s.manifest {
+                Some(m) => setting(dir, m),
+                None => Setting {
+                    dir,
+                    format: "no tournament.json".into(),
+                    variant: "-".into(),
+                    time_control: "-".into(),
+                    games_per_pairing: "-".into(),
+                    openings: "-".into(),
+                    seed: "-".into(),
+                    arena_version: "-".into(),
+                    bots: Vec::new(),
+                },
+            }
+        })
+        .collect()
+}
+
+fn setting(dir: String, m: &Manifest) -> Setting {
+    let c = &m.config;
+    Setting {
+        dir,
+        format: format_text(m),
+        variant: c.variant_ids().join(", "),
+        time_control: time_control_text(c),
+        games_per_pairing: c.games_per_pairing.to_string(),
+        openings: openings_text(c),
+        seed: c.seed.to_string(),
+        arena_version: m.arena_version.clone(),
+        bots: c
+            .bots
+            .iter()
+            .map(|b| BotSetting {
+                name: b.name.clone(),
+                command: b.command.join(" "),
+                identity: m
+                    .programs
+                    .iter()
+                    .filter(|p| p.bot == b.name)
+                    .flat_map(|p| &p.files)
+                    .map(|f| format!("{} sha256 {}", f.path.display(), f.sha256))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// `round robin, 40 games`, `gauntlet of new, old, 24 games`, or the SPRT
+/// and its bounds.
+fn format_text(m: &Manifest) -> String {
+    match &m.plan {
+        Plan::RoundRobin { games, .. } => match m.config.seeds.as_slice() {
+            [] => format!("round robin, {games} games"),
+            seeds => format!("gauntlet of {}, {games} games", seeds.join(", ")),
+        },
+        Plan::Sprt(p) => format!(
+            "SPRT elo0={} elo1={} alpha={} beta={} ({})",
+            p.elo0,
+            p.elo1,
+            p.alpha,
+            p.beta,
+            p.model.name()
+        ),
+    }
+}
+
+/// The run's time control, then each bot's own (time odds), as the
+/// terminal says it: `per-move=2000; time odds: rnd per-move=1500`.
+fn time_control_text(c: &TournamentConfig) -> String {
+    let odds: Vec<String> = c
+        .bots
+        .iter()
+        .filter_map(|bot| {
+            let tc = bot.time_control?;
+            Some(format!("{} {}", bot.name, format_time_control(&tc)))
+        })
+        .collect();
+    let all = format_time_control(&c.time_control);
+    if odds.is_empty() {
+        all
+    } else {
+        format!("{all}; time odds: {}", odds.join(", "))
+    }
+}
+
+/// Where the run's openings came from: a suite file (with its SHA-256,
+/// size, order and start) or random legal plies.
+fn openings_text(c: &TournamentConfig) -> String {
+    match &c.openings {
+        Some(suite) => format!(
+            "suite {} (sha256 {}): {} openings, {} order from index {}",
+            suite.file.display(),
+            suite.sha256,
+            suite.openings.len(),
+            match suite.order {
+                OpeningOrder::Sequential => "sequential",
+                OpeningOrder::Random => "random",
+            },
+            suite.start
+        ),
+        None => format!("{} random legal plies per pair", c.opening_plies),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_rules::protocol::TimeControl;
+    use arena_stats::EloModel;
+    use arena_tournament::config::{from_given, Defaults};
+    use arena_tournament::settings::{Command, Given};
+    use arena_tournament::SprtPlan;
+
+    fn config(variant: &str, gauntlet: &[&str]) -> TournamentConfig {
+        let mut given = Given::new()
+            .with_bot("a=x")
+            .with_bot("b=y")
+            .with_bot("c=z")
+            .with("variant", variant)
+            .with("games_per_pairing", "2")
+            .with("time_control", "per-move=2000");
+        for seed in gauntlet {
+            given.set("seeds", *seed);
+        }
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 3,
+            out: "o".into(),
+            current_dir: "/".into(),
+        };
+        from_given(Command::Tournament, &given, &defaults, Vec::new())
+            .unwrap()
+            .config
+    }
+
+    fn shown(manifest: Manifest) -> Setting {
+        setting("o".into(), &manifest)
+    }
+
+    #[test]
+    fn every_variant_and_every_time_control_is_named() {
+        let mut config = config("qango6,quinque", &[]);
+        config.bots[1].time_control = Some(TimeControl::PerMove { move_ms: 1500 });
+        config.bots[2].time_control = Some(TimeControl::Clock {
+            base_ms: 5000,
+            increment_ms: 50,
+        });
+        let s = shown(Manifest::round_robin(config));
+        assert_eq!(s.variant, "qango6, quinque");
+        assert_eq!(
+            s.time_control,
+            "per-move=2000; time odds: b per-move=1500, c 5+0.05"
+        );
+        assert_eq!(s.format, "round robin, 12 games");
+        // Without time odds, the one time control.
+        let s = shown(Manifest::round_robin(self::config("qango7", &[])));
+        assert_eq!(
+            (s.variant.as_str(), s.time_control.as_str()),
+            ("qango7", "per-move=2000")
+        );
+    }
+
+    #[test]
+    fn the_format_names_a_gauntlets_seeds_and_an_sprts_bounds() {
+        let s = shown(Manifest::round_robin(config("qango6", &["a", "c"])));
+        // Seeds a and c each meet b (only) twice.
+        assert_eq!(s.format, "gauntlet of a, c, 4 games");
+        let plan = SprtPlan {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.1,
+            max_pairs: None,
+            model: EloModel::Normalized,
+        };
+        let s = shown(Manifest::new(config("qango6", &[]), Plan::Sprt(plan)));
+        assert_eq!(
+            s.format,
+            "SPRT elo0=0 elo1=5 alpha=0.05 beta=0.1 (normalized)"
+        );
+    }
+}
