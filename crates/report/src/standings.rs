@@ -35,7 +35,7 @@ use serde::Serialize;
 
 use arena_stats::{fit_pooled, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
-use super::comparison::{lost_by_columns, LostBy};
+use super::comparison::{lost_by_columns, render_aligned, LostBy};
 use arena_files::write_atomically;
 use arena_referee::GameRow;
 use arena_stats::Tally;
@@ -434,72 +434,23 @@ impl Standings {
             "White",
             "Black",
         ];
-        // Rounded as in the files first, so the table and files agree.
-        let opt_pct =
-            |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{:.1}%", round(v, 2)));
-        let cells: Vec<[String; 11]> = self
-            .rows
-            .iter()
-            .map(|r| {
-                [
-                    r.rank.to_string(),
-                    r.bot.clone(),
-                    r.games.to_string(),
-                    r.wins.to_string(),
-                    r.draws.to_string(),
-                    r.losses.to_string(),
-                    opt_pct(r.score_pct),
-                    format!(
-                        "{:+.0}{}",
-                        round(r.elo, 1),
-                        if r.elo_prior { "*" } else { "" }
-                    ),
-                    format!(
-                        "[{:+.0}, {:+.0}]",
-                        round(r.elo_low, 1),
-                        round(r.elo_high, 1)
-                    ),
-                    opt_pct(r.white_score_pct),
-                    opt_pct(r.black_score_pct),
-                ]
-            })
-            .collect();
-        let mut widths = header.map(|h| h.chars().count());
-        for row in &cells {
-            for (w, c) in widths.iter_mut().zip(row) {
-                *w = (*w).max(c.chars().count());
-            }
-        }
-        let mut out = String::new();
-        let mut line = |fields: &[String]| {
-            let mut text = String::new();
-            for (col, field) in fields.iter().enumerate() {
-                let pad = widths[col] - field.chars().count();
-                if col > 0 {
-                    text.push_str("  ");
-                }
-                // Bot names read left-aligned, numbers right-aligned.
-                if col == 1 {
-                    text.push_str(field);
-                    text.push_str(&" ".repeat(pad));
-                } else {
-                    text.push_str(&" ".repeat(pad));
-                    text.push_str(field);
-                }
-            }
-            out.push_str(text.trim_end());
-            out.push('\n');
-        };
-        line(&header.map(String::from));
-        for row in &cells {
-            line(row);
-        }
+        let mut lines = vec![header.map(String::from).to_vec()];
+        lines.extend(self.rows.iter().map(table_cells));
+        // Bot names read left-aligned, numbers right-aligned.
+        let mut out = render_aligned(&lines, &[1]);
         if self.rows.iter().any(|r| r.elo_prior) {
             out.push_str(
                 "* rests on the prior (1 virtual win and loss against the field's mean): \
                  this bot's group lost no game, or won none, against the rest.\n",
             );
         }
+        out += &self.model_lines();
+        out
+    }
+
+    /// The lines below the table: the first-player advantage and draw elo
+    /// of each variant, and whether they rest on the prior.
+    fn model_lines(&self) -> String {
         let model = |m: &VariantModel| {
             let (adv, draw) = (m.white_advantage, m.draw_elo);
             format!(
@@ -512,6 +463,7 @@ impl Standings {
                 draw.high()
             )
         };
+        let mut out = String::new();
         match self.model.as_slice() {
             [one] => {
                 let _ = writeln!(out, "{} games. White {}.", self.games, model(one));
@@ -543,6 +495,30 @@ impl Standings {
         }
         out
     }
+}
+
+/// One bot's cells of the standings table, rounded as in the files first,
+/// so the table and the files agree.
+fn table_cells(r: &StandingRow) -> Vec<String> {
+    let pct = |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{:.1}%", round(v, 2)));
+    let prior = if r.elo_prior { "*" } else { "" };
+    vec![
+        r.rank.to_string(),
+        r.bot.clone(),
+        r.games.to_string(),
+        r.wins.to_string(),
+        r.draws.to_string(),
+        r.losses.to_string(),
+        pct(r.score_pct),
+        format!("{:+.0}{prior}", round(r.elo, 1)),
+        format!(
+            "[{:+.0}, {:+.0}]",
+            round(r.elo_low, 1),
+            round(r.elo_high, 1)
+        ),
+        pct(r.white_score_pct),
+        pct(r.black_score_pct),
+    ]
 }
 
 /// Writes `standings.csv`: each fit's rows, behind its [`Standings::label`].

@@ -13,6 +13,7 @@ pub mod linalg;
 pub mod logistic;
 pub mod los;
 pub mod pentanomial;
+pub mod prior;
 pub mod sprt;
 pub mod tally;
 

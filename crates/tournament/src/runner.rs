@@ -34,7 +34,7 @@ use tokio::task::JoinSet;
 
 use super::breaker::Breaker;
 use super::config::TournamentConfig;
-use super::journal::{Journal, JournalEntry, LOGS_DIR};
+use super::journal::{Journal, JournalEntry, JournalWriter, LOGS_DIR};
 use super::progress::{RunOutput, Standing};
 use super::schedule::ScheduledGame;
 use arena_referee::seat::shutdown_all;
@@ -133,150 +133,211 @@ pub async fn run_games(
     feed: &mut dyn GameFeed,
     output: &mut dyn RunOutput,
 ) -> anyhow::Result<RunSummary> {
-    let options = SpawnOptions {
-        // Journal, tournament.json and every bot's logs.
-        sandbox_hide: vec![journal.dir().to_path_buf()],
-        ..SpawnOptions::default()
-    };
-    let pool = Arc::new(Mutex::new(
-        BotPool::new(options).with_idle_cap(idle_cap(config.concurrency)),
-    ));
-    let breaker = Arc::new(Mutex::new(Breaker::new(
-        config.startup_failures,
-        config.bots.len(),
-    )));
-    let mut streak = FailureStreak::default();
-    let log_dir = journal.dir().join(LOGS_DIR);
-    let mut running: JoinSet<GameOutcome> = JoinSet::new();
-    let mut task_games: HashMap<tokio::task::Id, u64> = HashMap::new();
-    let mut summary = RunSummary {
-        end: RunEnd::Complete,
-        played: 0,
-        failed: Vec::new(),
-        ready: Vec::new(),
-    };
-    let (done_sender, mut done) = tokio::sync::mpsc::unbounded_channel();
-    let writer = journal.start_writer(
-        config.concurrency.max(1),
-        std::time::Duration::from_millis(config.sync_interval_ms),
-        done_sender,
-    )?;
+    let mut run = Run::new(config, journal)?;
     let signal = shutdown_signal();
     tokio::pin!(signal);
-
-    let result: anyhow::Result<()> = async {
+    let result = async {
         loop {
-            while running.len() < config.concurrency.max(1) {
-                let Some(game) = feed.next_game()? else { break };
-                let id = game.id;
-                // Boxed: a game's future is several KiB, which spawning
-                // would otherwise copy through each of its layers.
-                let handle = running.spawn(Box::pin(play_one(
-                    config.clone(),
-                    game,
-                    pool.clone(),
-                    breaker.clone(),
-                    log_dir.clone(),
-                    streak.pause(),
-                )));
-                task_games.insert(handle.id(), id);
-            }
-            if running.is_empty() {
+            run.start_games(feed)?;
+            if run.running.is_empty() {
                 return Ok(());
             }
             let joined = tokio::select! {
                 biased;
                 _ = &mut signal => {
-                    summary.end = RunEnd::Interrupted;
+                    run.summary.end = RunEnd::Interrupted;
                     return Ok(());
                 }
-                written = done.recv() => {
+                written = run.done.recv() => {
                     // `None` cannot happen while the writer is open.
                     if let Some(written) = written {
                         written?;
-                        summary.played += 1;
+                        run.summary.played += 1;
                     }
                     continue;
                 }
-                joined = running.join_next_with_id() => joined,
+                joined = run.running.join_next_with_id() => joined,
             };
-            let (game, outcome) = match joined {
-                None => return Ok(()),
-                Some(Ok((task, outcome))) => {
-                    task_games.remove(&task);
-                    outcome
-                }
-                Some(Err(error)) => {
-                    let id = task_games.remove(&error.id()).unwrap_or(u64::MAX);
-                    let why = format!("the game task failed: {error}");
-                    output.game_not_recorded(id, &why);
-                    summary.failed.push((id, why));
-                    continue;
-                }
-            };
-            let played = match outcome {
-                Ok(played) => played,
-                Err(error) => {
-                    let why = format!("{error:#}");
-                    output.game_not_recorded(game.id, &why);
-                    summary.failed.push((game.id, why));
-                    if let Some(failure) = RefereeFailure::find(&error) {
-                        if let Some(stop) = streak.add(failure) {
-                            summary.end = RunEnd::RefereeFailing(stop);
-                            return Ok(());
-                        }
-                    }
-                    continue;
-                }
-            };
-            streak = FailureStreak::default();
-            let entry = played
-                .entry
-                .with_context(|| format!("recording game {}", game.game_id()))?;
-            if writer.send(entry).await.is_err() {
-                // The writer stopped on an error, which `done` holds.
-                while let Some(written) = done.recv().await {
-                    written?;
-                }
-                anyhow::bail!("the journal writer stopped");
-            }
-            output.game_finished(&played.row, &played.record);
-            note_ready(&mut summary.ready, &played.record);
-            let disabled = lock(&breaker).observe(game.white, game.black, &played.record);
-            for (bot, why) in disabled {
-                output.bot_disabled(&config.bots[bot].name, &why);
-            }
-            let flow = feed.finished(&played.row, output);
-            output.progress(&feed.status());
-            if flow == Flow::Stop {
-                summary.end = RunEnd::Stopped;
+            if run.game_ended(joined, feed, output).await? == Flow::Stop {
                 return Ok(());
             }
         }
     }
     .await;
+    run.close(result).await
+}
 
-    // Abandon whatever still runs: dropping a game drops its seats, which
-    // SIGKILLs their process groups. Then end the idle bots politely.
-    running.abort_all();
-    while running.join_next().await.is_some() {}
-    let mut idle = std::mem::take(&mut *pool.lock().unwrap_or_else(|e| e.into_inner()));
-    idle.shutdown().await;
-    // Everything queued is written and synced before the run reports. The
-    // writer is closed on this worker thread, not through `spawn_blocking`:
-    // when the run stops because no process or thread can be started
-    // (EAGAIN), tokio could not start a blocking thread either and would
-    // panic. Nothing else runs any more, and the writer thread needs no
-    // runtime of ours, so blocking here is safe.
-    drop(writer);
-    let mut written_result = Ok(());
-    while let Ok(written) = done.try_recv() {
-        match written {
-            Ok(_) => summary.played += 1,
-            Err(error) => written_result = Err(error),
+/// One run's state while its games are played.
+struct Run {
+    config: Arc<TournamentConfig>,
+    pool: Arc<Mutex<BotPool>>,
+    breaker: Arc<Mutex<Breaker>>,
+    streak: FailureStreak,
+    log_dir: PathBuf,
+    running: JoinSet<GameOutcome>,
+    /// The game of each running task, for a task that fails.
+    task_games: HashMap<tokio::task::Id, u64>,
+    summary: RunSummary,
+    writer: JournalWriter,
+    /// What the journal writer reports: each game written, or its error.
+    done: tokio::sync::mpsc::UnboundedReceiver<anyhow::Result<u64>>,
+}
+
+impl Run {
+    /// The pool, the breaker and the journal's writer thread of a new run.
+    fn new(config: Arc<TournamentConfig>, journal: &Journal) -> anyhow::Result<Run> {
+        let options = SpawnOptions {
+            // Journal, tournament.json and every bot's logs.
+            sandbox_hide: vec![journal.dir().to_path_buf()],
+            ..SpawnOptions::default()
+        };
+        let pool = BotPool::new(options).with_idle_cap(idle_cap(config.concurrency));
+        let breaker = Breaker::new(config.startup_failures, config.bots.len());
+        let (done_sender, done) = tokio::sync::mpsc::unbounded_channel();
+        let writer = journal.start_writer(
+            config.concurrency.max(1),
+            Duration::from_millis(config.sync_interval_ms),
+            done_sender,
+        )?;
+        Ok(Run {
+            pool: Arc::new(Mutex::new(pool)),
+            breaker: Arc::new(Mutex::new(breaker)),
+            streak: FailureStreak::default(),
+            log_dir: journal.dir().join(LOGS_DIR),
+            running: JoinSet::new(),
+            task_games: HashMap::new(),
+            summary: RunSummary {
+                end: RunEnd::Complete,
+                played: 0,
+                failed: Vec::new(),
+                ready: Vec::new(),
+            },
+            writer,
+            done,
+            config,
+        })
+    }
+
+    /// Starts the feed's next games until `concurrency` run.
+    fn start_games(&mut self, feed: &mut dyn GameFeed) -> anyhow::Result<()> {
+        while self.running.len() < self.config.concurrency.max(1) {
+            let Some(game) = feed.next_game()? else { break };
+            let id = game.id;
+            // Boxed: a game's future is several KiB, which spawning would
+            // otherwise copy through each of its layers.
+            let handle = self.running.spawn(Box::pin(play_one(
+                self.config.clone(),
+                game,
+                self.pool.clone(),
+                self.breaker.clone(),
+                self.log_dir.clone(),
+                self.streak.pause(),
+            )));
+            self.task_games.insert(handle.id(), id);
+        }
+        Ok(())
+    }
+
+    /// A game's task ended: a game the referee could not run is reported
+    /// (and may stop the run: [`STOP_AFTER`]), a played one is recorded.
+    /// [`Flow::Stop`] when the run ends here.
+    async fn game_ended(
+        &mut self,
+        joined: Option<Result<(tokio::task::Id, GameOutcome), tokio::task::JoinError>>,
+        feed: &mut dyn GameFeed,
+        output: &mut dyn RunOutput,
+    ) -> anyhow::Result<Flow> {
+        let (game, outcome) = match joined {
+            None => return Ok(Flow::Continue),
+            Some(Ok((task, outcome))) => {
+                self.task_games.remove(&task);
+                outcome
+            }
+            Some(Err(error)) => {
+                let id = self.task_games.remove(&error.id()).unwrap_or(u64::MAX);
+                self.not_recorded(id, format!("the game task failed: {error}"), output);
+                return Ok(Flow::Continue);
+            }
+        };
+        match outcome {
+            Ok(played) => self.record(game, played, feed, output).await,
+            Err(error) => {
+                self.not_recorded(game.id, format!("{error:#}"), output);
+                let stop = RefereeFailure::find(&error).and_then(|f| self.streak.add(f));
+                Ok(match stop {
+                    Some(stop) => {
+                        self.summary.end = RunEnd::RefereeFailing(stop);
+                        Flow::Stop
+                    }
+                    None => Flow::Continue,
+                })
+            }
         }
     }
-    result.and(written_result).map(|()| summary)
+
+    fn not_recorded(&mut self, id: u64, why: String, output: &mut dyn RunOutput) {
+        output.game_not_recorded(id, &why);
+        self.summary.failed.push((id, why));
+    }
+
+    /// Hands a played game to the journal's writer, then tells the output,
+    /// the breaker and the feed.
+    async fn record(
+        &mut self,
+        game: ScheduledGame,
+        played: PlayedGame,
+        feed: &mut dyn GameFeed,
+        output: &mut dyn RunOutput,
+    ) -> anyhow::Result<Flow> {
+        self.streak = FailureStreak::default();
+        let entry = played
+            .entry
+            .with_context(|| format!("recording game {}", game.game_id()))?;
+        if self.writer.send(entry).await.is_err() {
+            // The writer stopped on an error, which `done` holds.
+            while let Some(written) = self.done.recv().await {
+                written?;
+            }
+            anyhow::bail!("the journal writer stopped");
+        }
+        output.game_finished(&played.row, &played.record);
+        note_ready(&mut self.summary.ready, &played.record);
+        let disabled = lock(&self.breaker).observe(game.white, game.black, &played.record);
+        for (bot, why) in disabled {
+            output.bot_disabled(&self.config.bots[bot].name, &why);
+        }
+        let flow = feed.finished(&played.row, output);
+        output.progress(&feed.status());
+        if flow == Flow::Stop {
+            self.summary.end = RunEnd::Stopped;
+        }
+        Ok(flow)
+    }
+
+    /// Ends the run: abandons whatever still runs, ends the idle bots, and
+    /// waits until everything queued is written and synced.
+    async fn close(mut self, result: anyhow::Result<()>) -> anyhow::Result<RunSummary> {
+        // Dropping a game drops its seats, which SIGKILLs their process
+        // groups. Then the idle bots are ended politely.
+        self.running.abort_all();
+        while self.running.join_next().await.is_some() {}
+        let mut idle = std::mem::take(&mut *lock(&self.pool));
+        idle.shutdown().await;
+        // The writer is closed on this worker thread, not through
+        // `spawn_blocking`: when the run stops because no process or thread
+        // can be started (EAGAIN), tokio could not start a blocking thread
+        // either and would panic. Nothing else runs any more, and the writer
+        // thread needs no runtime of ours, so blocking here is safe.
+        drop(self.writer);
+        let mut written_result = Ok(());
+        while let Ok(written) = self.done.try_recv() {
+            match written {
+                Ok(_) => self.summary.played += 1,
+                Err(error) => written_result = Err(error),
+            }
+        }
+        result.and(written_result).map(|()| self.summary)
+    }
 }
 
 /// Keeps the `ready` answers of `record`'s bots in `ready` (one entry per

@@ -131,20 +131,8 @@ impl Geometry {
             }
         }
 
-        let cells = rows as usize * cols as usize;
-        let mut cell_masks = Vec::new();
-        let mut cell_pattern = Vec::new();
-        let mut cell_start = Vec::with_capacity(cells + 1);
-        for i in 0..cells {
-            cell_start.push(cell_masks.len() as u16);
-            for (p, pattern) in patterns.iter().enumerate() {
-                if pattern.mask & (1 << i) != 0 {
-                    cell_masks.push(pattern.mask);
-                    cell_pattern.push(p as u16);
-                }
-            }
-        }
-        cell_start.push(cell_masks.len() as u16);
+        let (cell_masks, cell_start, cell_pattern) =
+            patterns_per_cell(&patterns, rows as usize * cols as usize);
         Geometry {
             rows,
             cols,
@@ -193,4 +181,24 @@ pub fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
             Some(i)
         }
     })
+}
+
+/// The patterns through each of `cells` cells, as the flat lists of
+/// [`Geometry`]: the masks, where each cell's run starts, and which
+/// pattern each mask is.
+fn patterns_per_cell(patterns: &[Pattern], cells: usize) -> (Vec<u64>, Vec<u16>, Vec<u16>) {
+    let mut cell_masks = Vec::new();
+    let mut cell_pattern = Vec::new();
+    let mut cell_start = Vec::with_capacity(cells + 1);
+    for i in 0..cells {
+        cell_start.push(cell_masks.len() as u16);
+        for (p, pattern) in patterns.iter().enumerate() {
+            if pattern.mask & (1 << i) != 0 {
+                cell_masks.push(pattern.mask);
+                cell_pattern.push(p as u16);
+            }
+        }
+    }
+    cell_start.push(cell_masks.len() as u16);
+    (cell_masks, cell_start, cell_pattern)
 }
