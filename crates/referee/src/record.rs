@@ -145,6 +145,64 @@ impl GameRecord {
     }
 }
 
+/// What a record says of its `games.csv` row, read from a `games.jsonl`
+/// line without the rest of the record (moves, move times, messages, logs,
+/// `ready` answers, which serde skips without building them): resume and
+/// `arena merge` read this of every record. The fields are the record's
+/// own, by name; a test holds it to [`GameRecord::to_games_row`].
+#[derive(Deserialize)]
+struct RowOfRecord {
+    id: Option<u64>,
+    #[serde(default)]
+    round: Option<u64>,
+    #[serde(default)]
+    pair: Option<u64>,
+    game: String,
+    white: String,
+    black: String,
+    time_control: TimeControl,
+    #[serde(default)]
+    white_time_control: Option<TimeControl>,
+    #[serde(default)]
+    black_time_control: Option<TimeControl>,
+    opening: Vec<String>,
+    result: GameResult,
+    reason: Reason,
+    plies: u32,
+    white_time_ms: u64,
+    black_time_ms: u64,
+    #[serde(default)]
+    ended_utc: String,
+}
+
+/// The place (`id`) and `games.csv` row of the record on `line` of a
+/// journal; `Err` when the line is not a record, or one without an `id`.
+pub fn row_of_record_line(line: &[u8]) -> Result<(u64, GameRow), String> {
+    let r: RowOfRecord =
+        serde_json::from_slice(line).map_err(|e| format!("not a game record: {e}"))?;
+    let id =
+        r.id.ok_or("the record has no \"id\" (its place in the schedule)")?;
+    let tc = |own: Option<TimeControl>| format_time_control(&own.unwrap_or(r.time_control));
+    let row = GameRow {
+        id,
+        round: r.round.unwrap_or(0),
+        pair: r.pair.unwrap_or(0),
+        white_tc: tc(r.white_time_control),
+        black_tc: tc(r.black_time_control),
+        variant: r.game,
+        white: r.white,
+        black: r.black,
+        opening: r.opening.join(" "),
+        result: r.result,
+        reason: r.reason,
+        plies: r.plies,
+        white_time_ms: r.white_time_ms,
+        black_time_ms: r.black_time_ms,
+        ended_utc: r.ended_utc,
+    };
+    Ok((id, row))
+}
+
 /// A finished `qango6` game at place (`id`, round 0, `pair`) between `white`
 /// and `black` with `result`, ended by a `group` after 5 plies under
 /// `per-move=100`: the record whose row is [`super::row::row_with_result`]'s
@@ -199,6 +257,37 @@ pub fn record_with_result(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The row read from a journal line alone is the row of the whole
+    /// record, for records with every field and for older ones without
+    /// `ended_utc` or per-side time controls.
+    #[test]
+    fn the_row_of_a_line_is_the_row_of_its_record() {
+        let mut full = record_with_result(7, 3, "a", "b", GameResult::BlackWins);
+        full.white_time_control = Some(TimeControl::Clock {
+            base_ms: 5000,
+            increment_ms: 50,
+        });
+        full.ended_utc = "2026-12-01T10:00:00Z".into();
+        full.moves.push("b2".into());
+        full.message = "five in a row".into();
+        let mut old = record_with_result(8, 4, "b", "a", GameResult::Draw);
+        old.white_time_control = None;
+        old.black_time_control = None;
+        old.ended_utc.clear();
+        for record in [full, old] {
+            let line = serde_json::to_vec(&record).unwrap();
+            let (id, row) = row_of_record_line(&line).unwrap();
+            assert_eq!(id, record.id.unwrap());
+            assert_eq!(row, record.to_games_row());
+        }
+        let err = row_of_record_line(br#"{"id":7,"game":"qango6"}"#).unwrap_err();
+        assert!(err.starts_with("not a game record"), "{err}");
+        let mut placeless = record_with_result(1, 0, "a", "b", GameResult::Draw);
+        placeless.id = None;
+        let err = row_of_record_line(&serde_json::to_vec(&placeless).unwrap()).unwrap_err();
+        assert!(err.contains("no \"id\""), "{err}");
+    }
 
     /// A tournament's journal line starts with the place (as lines did when
     /// it was spliced onto the record), and a record without a place

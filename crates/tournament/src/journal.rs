@@ -372,15 +372,10 @@ pub(crate) fn record_id(line: &[u8]) -> anyhow::Result<u64> {
         .ok_or_else(|| anyhow!("the record has no \"id\" (its place in the schedule)"))
 }
 
-/// A `games.jsonl` line as a game record that has its place in the
-/// schedule; `Err` says what is wrong with it.
-pub(crate) fn parse_record(line: &[u8]) -> anyhow::Result<(u64, GameRecord)> {
-    let record: GameRecord =
-        serde_json::from_slice(line).map_err(|e| anyhow!("not a game record: {e}"))?;
-    let id = record
-        .id
-        .ok_or_else(|| anyhow!("the record has no \"id\" (its place in the schedule)"))?;
-    Ok((id, record))
+/// The place (`id`) and `games.csv` row of the record on a journal line,
+/// read without the rest of the record.
+pub(crate) fn parse_record(line: &[u8]) -> anyhow::Result<(u64, GameRow)> {
+    arena_referee::record::row_of_record_line(line).map_err(|e| anyhow!(e))
 }
 
 /// What [`read_journal`] found in `games.jsonl`.
@@ -431,8 +426,7 @@ fn read_journal(
         .with_context(|| format!("cannot read {}", path.display()))?
     {
         let at = || format!("{}:{number}", path.display());
-        let (id, record) = parse_record(line).with_context(at)?;
-        let game_row = record.to_games_row();
+        let (id, game_row) = parse_record(line).with_context(at)?;
         // Vetted before its id goes into the bitset, which only ids of the
         // plan may grow.
         check(&game_row).with_context(at)?;
@@ -811,7 +805,7 @@ mod tests {
     fn journal_lines_need_a_game_record_with_an_id() {
         let line = serde_json::to_vec(&record(7)).unwrap();
         assert_eq!(record_id(&line).unwrap(), 7);
-        assert_eq!(parse_record(&line).unwrap(), (7, record(7)));
+        assert_eq!(parse_record(&line).unwrap(), (7, record(7).to_games_row()));
         let err = record_id(b"not json").unwrap_err().to_string();
         assert!(err.contains("not a game record"), "{err}");
         let err = record_id(br#"{"id":"7"}"#).unwrap_err().to_string();

@@ -243,13 +243,11 @@ fn write_games(
         last = Some((id, source));
         missing[source].add(input.shard, expected[source], id);
         expected[source] = input.shard.next_game(id + 1);
-        let (_, record) = parse_record(&line)
+        let (_, row) = parse_record(&line)
             .with_context(|| format!("{}: game {id}", input.dir.join(GAMES_JSONL).display()))?;
         files.jsonl.write_all(&line)?;
         files.jsonl.write_all(b"\n")?;
-        files
-            .csv
-            .write_all(format_row(&record.to_games_row())?.as_bytes())?;
+        files.csv.write_all(format_row(&row)?.as_bytes())?;
         games += 1;
     }
     for (source, input) in inputs.iter().enumerate() {
