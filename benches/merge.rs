@@ -34,6 +34,7 @@ use std::time::Instant;
 use arena::games::GameResult;
 use arena::games::RuleReason;
 use arena::protocol::TimeControl;
+use arena::referee::record::record_with_result;
 use arena::referee::GameRecord;
 use arena::tournament::config::{load, Defaults};
 use arena::tournament::journal::{csv_header, format_row};
@@ -240,41 +241,19 @@ fn outcome(id: u64, white: usize, black: usize) -> (GameResult, RuleReason) {
 /// `black`), of the size a 36-ply Qango 6 game has.
 fn record(id: u64, game: &ScheduledGame, white: &str, black: &str) -> GameRecord {
     let (result, reason) = outcome(id, game.white, game.black);
-    let moves: Vec<String> = ('a'..='f')
+    let mut record = record_with_result(id, game.pair, white, black, result);
+    record.round = Some(game.round);
+    record.time_control = TimeControl::PerMove { move_ms: 1000 };
+    record.moves = ('a'..='f')
         .flat_map(|c| (1..=6).map(move |r| format!("{c}{r}")))
         .collect();
-    GameRecord {
-        id: Some(id),
-        round: Some(game.round),
-        pair: Some(game.pair),
-        game: "qango6".into(),
-        game_id: game.game_id(),
-        white: white.into(),
-        black: black.into(),
-        time_control: TimeControl::PerMove { move_ms: 1000 },
-        white_time_control: None,
-        black_time_control: None,
-        opening: game.opening.clone(),
-        move_times_ms: vec![2; moves.len()],
-        plies: moves.len() as u32,
-        moves,
-        result,
-        winner: result.winner(),
-        reason: reason.into(),
-        message: String::new(),
-        cells: Vec::new(),
-        white_time_ms: 40 + id % 17,
-        black_time_ms: 40 + id % 13,
-        white_log: None,
-        black_log: None,
-        white_log_tail: None,
-        black_log_tail: None,
-        warnings: Vec::new(),
-        white_trace: None,
-        black_trace: None,
-        white_ready: None,
-        black_ready: None,
-        duration_ms: 90,
-        ended_utc: "2026-12-01T00:00:00Z".into(),
-    }
+    record.opening = game.opening.clone();
+    record.move_times_ms = vec![2; record.moves.len()];
+    record.plies = record.moves.len() as u32;
+    record.reason = reason.into();
+    record.white_time_ms = 40 + id % 17;
+    record.black_time_ms = 40 + id % 13;
+    record.duration_ms = 90;
+    record.ended_utc = "2026-12-01T00:00:00Z".into();
+    record
 }

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use arena::games::{Color, Position, Variant};
 use arena::protocol::{GameResult, Reason, TimeControl};
+use arena::referee::record::record_with_result;
 use arena::referee::GameRecord;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -51,40 +52,22 @@ fn random_game(rng: &mut SmallRng, id: u64, white: &str, black: &str) -> GameRec
         None => GameResult::Draw,
     };
     let side_time = |side: usize| times.iter().skip(side).step_by(2).sum();
-    GameRecord {
-        id: None,
-        round: None,
-        pair: None,
-        game: variant.id.to_string(),
-        game_id: format!("g{id}"),
-        white: white.to_string(),
-        black: black.to_string(),
-        time_control: TimeControl::PerMove { move_ms: MOVE_MS },
-        opening: moves[..2].to_vec(),
-        plies: moves.len() as u32,
-        move_times_ms: times.clone(),
-        moves,
-        result,
-        winner: outcome.winner,
-        reason: Reason::Rule(outcome.reason),
-        message: format!("{result} by {}", outcome.reason),
-        cells: outcome.cells.iter().map(|c| c.to_string()).collect(),
-        white_time_ms: side_time(0),
-        black_time_ms: side_time(1),
-        white_log: Some(PathBuf::from(format!("logs/g{id}-white-{white}.log"))),
-        black_log: None,
-        white_log_tail: None,
-        black_log_tail: None,
-        warnings: Vec::new(),
-        white_trace: None,
-        black_trace: None,
-        duration_ms: 1000,
-        ended_utc: "2026-12-01T00:00:00Z".to_string(),
-        white_time_control: None,
-        black_time_control: None,
-        white_ready: None,
-        black_ready: None,
-    }
+    let mut record = record_with_result(id, 0, white, black, result);
+    (record.id, record.round, record.pair) = (None, None, None);
+    record.time_control = TimeControl::PerMove { move_ms: MOVE_MS };
+    record.opening = moves[..2].to_vec();
+    record.plies = moves.len() as u32;
+    record.move_times_ms = times.clone();
+    record.moves = moves;
+    record.reason = Reason::Rule(outcome.reason);
+    record.message = format!("{result} by {}", outcome.reason);
+    record.cells = outcome.cells.iter().map(|c| c.to_string()).collect();
+    record.white_time_ms = side_time(0);
+    record.black_time_ms = side_time(1);
+    record.white_log = Some(PathBuf::from(format!("logs/g{id}-white-{white}.log")));
+    record.duration_ms = 1000;
+    record.ended_utc = "2026-12-01T00:00:00Z".to_string();
+    record
 }
 
 /// Writes `games` synthetic games into `dir` (games.jsonl and games.csv).

@@ -220,14 +220,7 @@ impl<W: Write> Terminal<W> {
 /// "; time odds: a 5+0.05, b per-move=100" for bots with their own time
 /// control, else nothing.
 fn describe_time_odds(config: &crate::tournament::TournamentConfig) -> String {
-    let odds: Vec<String> = config
-        .bots
-        .iter()
-        .filter_map(|bot| {
-            let tc = bot.time_control?;
-            Some(format!("{} {}", bot.name, format_time_control(&tc)))
-        })
-        .collect();
+    let odds = config.time_odds();
     if odds.is_empty() {
         String::new()
     } else {
@@ -243,10 +236,7 @@ fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
             "openings from {} ({}, {} from {})",
             suite.file.display(),
             suite.openings.len(),
-            match suite.order {
-                crate::tournament::openings::OpeningOrder::Sequential => "sequential",
-                crate::tournament::openings::OpeningOrder::Random => "random",
-            },
+            suite.order.name(),
             suite.start
         ),
     }

@@ -14,7 +14,6 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use arena::games::RuleReason;
 use arena::referee::{BotSpec, GameRow};
 
 /// The `arena` binary built for these tests, with stdin closed unless the
@@ -188,26 +187,9 @@ pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// A `qango6` game between `white` and `black` with `result` (`1-0`, `0-1`
-/// or `1/2-1/2`), ended by a `group` after 20 plies, no opening and no clock
-/// time: the columns the statistics and standings read are the arguments, the
-/// rest are plausible fillers. For tests that need rows without playing games.
+/// The referee's [`arena::referee::row::row_with_result`], with the result
+/// spelled as in games.csv (`1-0`, `0-1` or `1/2-1/2`).
 pub fn row_with_result(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
-    GameRow {
-        id,
-        round: 0,
-        pair,
-        variant: "qango6".into(),
-        white: white.into(),
-        black: black.into(),
-        opening: String::new(),
-        result: result.parse().expect("a result spelled as in games.csv"),
-        reason: RuleReason::Group.into(),
-        plies: 20,
-        white_time_ms: 0,
-        black_time_ms: 0,
-        ended_utc: String::new(),
-        white_tc: String::new(),
-        black_tc: String::new(),
-    }
+    let result = result.parse().expect("a result spelled as in games.csv");
+    arena::referee::row::row_with_result(id, pair, white, black, result)
 }

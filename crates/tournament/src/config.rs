@@ -142,6 +142,15 @@ impl TournamentConfig {
         self.bots.iter().map(|b| b.name.clone()).collect()
     }
 
+    /// Each bot with its own time control (time odds), as `NAME TC`:
+    /// `["rnd per-move=1500"]`; empty when every bot plays `time_control`.
+    pub fn time_odds(&self) -> Vec<String> {
+        self.bots
+            .iter()
+            .filter_map(|bot| Some(format!("{} {}", bot.name, bot.time_control?)))
+            .collect()
+    }
+
     /// Indices (in `bots`) of the gauntlet's seeds, in the order given;
     /// empty for a round robin.
     pub fn seed_indices(&self) -> Vec<usize> {

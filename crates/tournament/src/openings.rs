@@ -40,13 +40,11 @@ pub enum OpeningOrder {
 }
 
 impl OpeningOrder {
-    pub fn parse(text: &str) -> Result<OpeningOrder, String> {
-        match text {
-            "sequential" => Ok(OpeningOrder::Sequential),
-            "random" => Ok(OpeningOrder::Random),
-            other => Err(format!(
-                "unknown openings order {other:?} (expected \"sequential\" or \"random\")"
-            )),
+    /// Its word in settings and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpeningOrder::Sequential => "sequential",
+            OpeningOrder::Random => "random",
         }
     }
 }

@@ -9,7 +9,6 @@ use serde::Serialize;
 use super::Source;
 use arena_referee::format_time_control;
 use arena_tournament::config::TournamentConfig;
-use arena_tournament::openings::OpeningOrder;
 use arena_tournament::{Manifest, Plan};
 
 /// One directory's settings, as the page shows them.
@@ -110,14 +109,7 @@ fn format_text(m: &Manifest) -> String {
 /// The run's time control, then each bot's own (time odds), as the
 /// terminal says it: `per-move=2000; time odds: rnd per-move=1500`.
 fn time_control_text(c: &TournamentConfig) -> String {
-    let odds: Vec<String> = c
-        .bots
-        .iter()
-        .filter_map(|bot| {
-            let tc = bot.time_control?;
-            Some(format!("{} {}", bot.name, format_time_control(&tc)))
-        })
-        .collect();
+    let odds = c.time_odds();
     let all = format_time_control(&c.time_control);
     if odds.is_empty() {
         all
@@ -135,10 +127,7 @@ fn openings_text(c: &TournamentConfig) -> String {
             suite.file.display(),
             suite.sha256,
             suite.openings.len(),
-            match suite.order {
-                OpeningOrder::Sequential => "sequential",
-                OpeningOrder::Random => "random",
-            },
+            suite.order.name(),
             suite.start
         ),
         None => format!("{} random legal plies per pair", c.opening_plies),
