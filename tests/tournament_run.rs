@@ -405,3 +405,48 @@ fn a_directory_with_another_runs_games_is_refused_and_left_as_it_was() {
         foreign
     );
 }
+
+/// A tournament file may hold an SPRT (`format = "sprt"` with its bounds):
+/// `arena tournament FILE` plays it through the one driver and ends it as
+/// `arena sprt` would, exit status included.
+#[test]
+fn a_file_with_format_sprt_runs_the_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let entries = [
+        bot_entry("win", &[INSTANT_BOT.to_string()], ""),
+        // Never starts: disabled after 3 tries, it loses the rest at once.
+        bot_entry("lose", &["sh".into(), "-c".into(), "exit 3".into()], ""),
+    ];
+    let config = write_config_entries(
+        dir.path(),
+        "format = \"sprt\"\nelo0 = 0\nelo1 = 200\nseed = 4\nconcurrency = 1",
+        &entries,
+    );
+    let out = dir.path().join("out");
+    let output = run_tournament(&config, &out);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("SPRT win vs lose: "), "{stdout}");
+    assert!(
+        stdout.lines().last().unwrap().starts_with("H1 accepted"),
+        "{stdout}"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["plan"]["kind"], "sprt", "{manifest}");
+    assert_eq!(manifest["plan"]["elo1"], 200.0, "{manifest}");
+    // Its settings are an SPRT's: two bots, no games_per_pairing.
+    let three = write_config_entries(
+        dir.path(),
+        "format = \"sprt\"\nelo0 = 0\nelo1 = 200\ngames_per_pairing = 4",
+        &entries,
+    );
+    let output = run_tournament(&three, &dir.path().join("refused"));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("field `games_per_pairing`: an SPRT plays game pairs"),
+        "{}",
+        text(&output)
+    );
+}
