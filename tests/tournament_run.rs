@@ -450,3 +450,41 @@ fn a_file_with_format_sprt_runs_the_test() {
         text(&output)
     );
 }
+
+/// One rule for relative paths: what a file names is relative to the file's
+/// directory, what the command line names to the current directory.
+#[test]
+fn paths_in_a_file_are_relative_to_it_and_flags_to_the_current_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("cfg");
+    std::fs::create_dir(&cfg).unwrap();
+    std::fs::write(cfg.join("suite.txt"), "a1\nb2\n").unwrap();
+    let instant = env!("CARGO_BIN_EXE_arena-instant-bot").to_string();
+    let config = write_config_entries(
+        &cfg,
+        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 1\nout = \"relout\"\n\
+         openings = \"suite.txt\"",
+        &[
+            bot_entry("a", std::slice::from_ref(&instant), ""),
+            bot_entry("b", std::slice::from_ref(&instant), ""),
+        ],
+    );
+    let run = |extra: &[&str]| {
+        let output = arena()
+            .arg("tournament")
+            .arg(&config)
+            .args(extra)
+            .arg("--no-progress")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    };
+    run(&[]);
+    assert!(cfg.join("relout").join("games.csv").is_file());
+    assert!(!dir.path().join("relout").exists());
+    // The same file with the output directory on the command line.
+    run(&["--out", "relflag"]);
+    assert!(dir.path().join("relflag").join("games.csv").is_file());
+    assert!(!cfg.join("relflag").exists());
+}

@@ -28,3 +28,11 @@ pub const RUN_FILES: [&str; 4] = [GAMES_CSV, GAMES_JSONL, MANIFEST_FILE, LOGS_DI
 pub const RATING_FILES: [&str; 4] = [STANDINGS_FILE, MODEL_FILE, PAIRWISE_FILE, CROSSTABLE_FILE];
 /// The HTML report, written at the end of a run and by `arena report`.
 pub const REPORT_FILE: &str = "report.html";
+
+/// The first of a run's own files ([`RUN_FILES`]) that `dir` holds, if any:
+/// such a directory is a run's, whose files only the run itself writes.
+pub fn run_file_in(dir: &std::path::Path) -> Option<&'static str> {
+    RUN_FILES
+        .into_iter()
+        .find(|name| dir.join(name).symlink_metadata().is_ok())
+}

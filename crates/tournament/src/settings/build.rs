@@ -298,8 +298,7 @@ fn seeds(r: &Resolved) -> anyhow::Result<Vec<String>> {
     }
 }
 
-/// The suite named by `openings`, read (relative to the file's directory
-/// when the file names it) and checked against the variant, with its order
+/// The suite named by `openings`, read and checked against the variant, with its order
 /// and start; the order and start need a suite.
 fn openings(r: &Resolved, variants: &[String]) -> anyhow::Result<Option<Box<OpeningSuite>>> {
     let Some(path) = r.path("openings") else {
@@ -310,11 +309,8 @@ fn openings(r: &Resolved, variants: &[String]) -> anyhow::Result<Option<Box<Open
         }
         return Ok(None);
     };
-    let base = match r.origin("openings") {
-        Origin::File { .. } => &r.base,
-        _ => &r.current_dir,
-    };
-    let file = base.join(path);
+    // A path from the file is already absolute (see `resolve`).
+    let file = r.current_dir.join(path);
     let bytes = std::fs::read(&file).map_err(|e| {
         r.error(
             "openings",

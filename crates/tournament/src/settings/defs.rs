@@ -267,6 +267,8 @@ pub static SETTINGS: &[Setting] = &[
         kind: Kind::Path,
         default: Default::Machine("arena-out/UTC-TIMESTAMP"),
         help: "Output directory",
+        doc: "In a file, relative to the file's directory; on the command line (and the \
+              default), relative to the current directory.",
         identity: false,
         ..Setting::BASE
     },

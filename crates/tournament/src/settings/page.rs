@@ -29,7 +29,11 @@ pub fn reference_page() -> String {
              A run's *identity* (in `tournament.json`) hashes the settings that decide which \
              games are played and how; shards of one tournament must agree on it (`arena \
              merge` checks). The bots are `[[bot]]` entries (README, \"Tournaments\") or \
-             `--bot NAME=COMMAND` flags.\n\n";
+             `--bot NAME=COMMAND` flags.\n\n\
+             Paths follow one rule: everything in a file (`out`, `openings`, a bot's `cwd`, \
+             where its `command` runs and which defaults to the file's directory) is relative \
+             to that file's directory; everything on the command line, \
+             and the default `out`, to the current directory.\n\n";
     page += "| key | flag | takes | default | commands |\n|---|---|---|---|---|\n";
     for s in SETTINGS {
         let _ = writeln!(

@@ -312,6 +312,12 @@ fn resolve_one(
             .kind
             .read_toml(spanned.get_ref())
             .map_err(|m| src.at(&origin, m))?;
+        // Everything in a file is relative to the file; on the command
+        // line, to the current directory (where the process runs).
+        let value = match value {
+            Value::Path(path) => Value::Path(inputs.base.join(path)),
+            other => other,
+        };
         return Ok(Some(Sourced { value, origin }));
     }
     let origin = Origin::Unlocated {
