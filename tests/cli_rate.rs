@@ -26,7 +26,7 @@ fn games(lines: &[&str]) -> String {
 }
 
 #[test]
-fn rates_merged_files_and_writes_tables_next_to_the_first() {
+fn rates_merged_files_and_writes_tables_only_to_out() {
     let dir = tempfile::tempdir().unwrap();
     let t1 = dir.path().join("t1");
     std::fs::create_dir(&t1).unwrap();
@@ -49,7 +49,14 @@ fn rates_merged_files_and_writes_tables_next_to_the_first() {
     )
     .unwrap();
     let out = arena(
-        &["t1/games.csv", "more.csv", "--variant", "qango6"],
+        &[
+            "t1/games.csv",
+            "more.csv",
+            "--variant",
+            "qango6",
+            "--out",
+            "r",
+        ],
         dir.path(),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -62,23 +69,46 @@ fn rates_merged_files_and_writes_tables_next_to_the_first() {
         stdout.contains("alpha") && stdout.contains("75.0%"),
         "{stdout}"
     );
-    let standings = std::fs::read_to_string(t1.join("standings.csv")).unwrap();
+    let r = dir.path().join("r");
+    let standings = std::fs::read_to_string(r.join("standings.csv")).unwrap();
     assert!(
         standings.contains("\nqango6,1,alpha,4,2,2,0,75.0,"),
         "{standings}"
     );
-    let pairwise = std::fs::read_to_string(t1.join("pairwise.csv")).unwrap();
+    let pairwise = std::fs::read_to_string(r.join("pairwise.csv")).unwrap();
     // One WW pair and one DD pair for alpha.
     assert!(
         pairwise.lines().nth(1).unwrap().ends_with(",0,0,1,0,1"),
         "{pairwise}"
     );
-    assert!(t1.join("model.csv").exists());
+    assert!(r.join("model.csv").exists());
 
-    let elsewhere = dir.path().join("out");
-    let out = arena(&["t1/games.csv", "--out", "out"], dir.path());
-    assert!(out.status.success());
-    assert!(elsewhere.join("standings.csv").exists());
+    // Without --out the tables are printed and nothing is written.
+    let before = listing(dir.path());
+    let out = arena(&["t1/games.csv", "more.csv"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        stdout.contains("alpha") && stdout.contains("Nothing written"),
+        "{stdout}"
+    );
+    assert_eq!(listing(dir.path()), before);
+}
+
+/// Every file under `dir` with its size, to see that nothing changed.
+fn listing(dir: &Path) -> Vec<(String, u64)> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(listing(&path));
+        } else {
+            files.push((path.display().to_string(), entry.metadata().unwrap().len()));
+        }
+    }
+    files.sort();
+    files
 }
 
 #[test]
@@ -245,11 +275,12 @@ fn no_prior_rates_by_maximum_likelihood_or_refuses_naming_the_bots() {
         "{stderr}"
     );
     // With the prior it rates, and marks the ratings that rest on it.
-    let out = arena(&["sweep.csv"], dir.path());
+    let out = arena(&["sweep.csv", "--out", "prior"], dir.path());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(stdout.contains("* rests on the prior"), "{stdout}");
-    let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
+    let standings =
+        std::fs::read_to_string(dir.path().join("prior").join("standings.csv")).unwrap();
     assert!(standings.lines().next().unwrap().contains(",elo_prior,"));
     assert!(standings.contains(",true,"), "{standings}");
     // alpha wins or draws every game against beta: the results are ordered by
@@ -271,7 +302,7 @@ fn tables_and_report_are_replaced_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("games.csv");
     std::fs::write(&csv, games(&["0,0,0,qango6,alpha,beta,,1-0,group,20,5,5"])).unwrap();
-    let first = arena(&["games.csv"], dir.path());
+    let first = arena(&["games.csv", "--out", "r"], dir.path());
     assert!(first.status.success(), "{first:?}");
     let files = [
         "standings.csv",
@@ -283,7 +314,7 @@ fn tables_and_report_are_replaced_atomically() {
     let before: Vec<(std::fs::File, String)> = files
         .iter()
         .map(|f| {
-            let path = dir.path().join(f);
+            let path = dir.path().join("r").join(f);
             (
                 std::fs::File::open(&path).unwrap(),
                 std::fs::read_to_string(&path).unwrap(),
@@ -298,9 +329,9 @@ fn tables_and_report_are_replaced_atomically() {
         ]),
     )
     .unwrap();
-    let second = arena(&["games.csv"], dir.path());
+    let second = arena(&["games.csv", "--out", "r"], dir.path());
     assert!(second.status.success(), "{second:?}");
-    let standings = std::fs::read_to_string(dir.path().join("standings.csv")).unwrap();
+    let standings = std::fs::read_to_string(dir.path().join("r").join("standings.csv")).unwrap();
     assert!(standings.contains("gamma"), "{standings}");
     for (name, (mut old, old_text)) in files.iter().zip(before) {
         let mut still = String::new();
@@ -308,16 +339,15 @@ fn tables_and_report_are_replaced_atomically() {
         assert!(!old_text.is_empty(), "{name}");
         assert_eq!(still, old_text, "{name} was rewritten in place");
         use std::os::unix::fs::MetadataExt;
-        let new_file = std::fs::metadata(dir.path().join(name)).unwrap();
+        let new_file = std::fs::metadata(dir.path().join("r").join(name)).unwrap();
         assert_ne!(new_file.ino(), old.metadata().unwrap().ino(), "{name}");
     }
-    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+    let mut left: Vec<String> = std::fs::read_dir(dir.path().join("r"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     left.sort();
     let mut expected: Vec<String> = files.iter().map(|f| f.to_string()).collect();
-    expected.push("games.csv".into());
     expected.sort();
     assert_eq!(left, expected, "temporary files left behind");
 }
@@ -336,9 +366,9 @@ fn the_report_of_one_variant_holds_its_games_only() {
         ]),
     )
     .unwrap();
-    let report = dir.path().join("report.html");
+    let report = dir.path().join("r").join("report.html");
     for (variant, games) in [(None, 3), (Some("qango6"), 2), (Some("quinque"), 1)] {
-        let mut args = vec!["games.csv"];
+        let mut args = vec!["games.csv", "--out", "r"];
         args.extend(variant.iter().flat_map(|v| ["--variant", v]));
         let out = arena(&args, dir.path());
         assert!(out.status.success(), "{out:?}");

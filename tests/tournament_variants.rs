@@ -175,6 +175,21 @@ fn a_three_variant_round_robin_rates_each_variant_and_pools_them() {
     // Each variant's block is exactly `arena rate --variant X` of the games.
     let games = out.join("games.csv");
     let games = games.to_str().unwrap();
+    // Rating a run's games prints the tables and changes none of its files,
+    // and refuses to write into the run's directory.
+    let files_before = run_files(&out);
+    let said = rate(&[games]);
+    assert!(
+        said.contains("qango6:") && said.contains("Nothing written"),
+        "{said}"
+    );
+    let refused = run_arena(&["rate", games, "--out", out.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("holds a run") && text(&refused).contains("never changes"),
+        "{}",
+        text(&refused)
+    );
     for variant in VARIANTS {
         let alone = dir.path().join(format!("rate-{variant}"));
         rate(&[
@@ -216,7 +231,24 @@ fn a_three_variant_round_robin_rates_each_variant_and_pools_them() {
     let separate = separate.join("standings.csv");
     assert!(block(&separate, "all").is_empty());
     assert_eq!(block(&separate, "quinque"), block(&standings, "quinque"));
+    assert_eq!(
+        run_files(&out),
+        files_before,
+        "arena rate changed the run's files"
+    );
     wait_until_gone(&tag);
+}
+
+/// The run's files (not its logs) and their contents.
+fn run_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    files.sort();
+    files
 }
 
 /// A multi-variant run killed in the middle: the resume plays exactly the

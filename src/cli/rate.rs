@@ -1,6 +1,7 @@
 //! `arena rate FILE... [--out DIR] [--variant ID] [--pool] [--no-prior]
 //! [--allow-duplicates]`: recompute standings and pairwise tables from one or
-//! more games.csv files, refusing files without games and games counted twice
+//! more games.csv files and print them (writing files only to `--out`, never
+//! into a run's directory), refusing files without games and games counted twice
 //! (see [`crate::report::game_ids`] for what identifies a game). The files
 //! are counted into one tally in one pass; the terminal, the tables and
 //! report.html show the same fits of it. Games of several variants are rated
@@ -17,15 +18,16 @@ use crate::report::rating::{Pooling, Ratings};
 use crate::report::standings::POOLED;
 use crate::stats::{FitOptions, Tally};
 use crate::tournament::games_reader::visit_numbered_games_csv;
+use crate::tournament::output_files::run_file_in;
 use crate::tournament::tally::AddRow;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
     after_help = "Rates all games together (joint maximum-likelihood Elo with \
-first-player advantage and 95% intervals), prints the standings and writes \
-standings.csv, model.csv, pairwise.csv, crosstable.csv and report.html.\n\nWithout --out the files go next to the \
-first FILE, where a tournament keeps them, so rating a tournament's games.csv refreshes \
-its tables in place. Give --out to keep merged ratings apart.\n\nA game is identified by \
+first-player advantage and 95% intervals) and prints the standings. It never changes a run's \
+files: with --out DIR it writes standings.csv, model.csv, pairwise.csv, crosstable.csv and \
+report.html there, and DIR must not be a run's directory (a run rates itself as it ends; \
+`arena report DIR` redraws its page).\n\nA game is identified by \
 its tournament (the out directory and seed in the tournament.json next to its file; \
 without one, the file itself) and its id: a game given twice is an error unless \
 --allow-duplicates.\n\nGames of several variants are rated each variant on its own (the \
@@ -37,8 +39,8 @@ pub struct Args {
     /// games.csv files; their games are rated together.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Directory for standings.csv, model.csv, pairwise.csv and crosstable.csv (created if
-    /// missing). [default: the directory of the first FILE]
+    /// Write standings.csv, model.csv, pairwise.csv, crosstable.csv and report.html to DIR
+    /// (created if missing; not a run's directory). Without it nothing is written.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Only rate games of this variant (e.g. qango6).
@@ -58,18 +60,28 @@ pub struct Args {
     pub allow_duplicates: bool,
 }
 
-/// Where the tables go: `--out`, else next to the first file.
-fn output_dir(args: &Args) -> PathBuf {
-    if let Some(out) = &args.out {
-        return out.clone();
+/// Where the tables go: `--out DIR`, if given and not a run's directory
+/// (whose files only the run writes). Checked before any game is read.
+fn output_dir(args: &Args) -> anyhow::Result<Option<&Path>> {
+    let Some(dir) = args.out.as_deref() else {
+        return Ok(None);
+    };
+    if let Some(file) = run_file_in(dir) {
+        bail!(
+            "--out {}: that directory holds a run (its {file}), and arena rate never changes a \
+             run's files; give a new or empty directory (a run rates itself as it ends, and \
+             `arena report DIR` redraws its page)",
+            dir.display()
+        );
     }
-    game_dirs(&args.files[..1]).remove(0)
+    Ok(Some(dir))
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.files.is_empty() {
         bail!("no games files given (usage: arena rate FILE... [--out DIR])");
     }
+    let out = output_dir(&args)?;
     let read = read_files(&args)?;
     if let Some(variant) = &args.variant {
         if read.tally.games() == 0 {
@@ -125,13 +137,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         summary += "; pure maximum likelihood (--no-prior)";
     }
     println!("{summary}.");
-    let dir = output_dir(&args);
-    let mut written = ratings.write_files(&dir)?;
+    let Some(dir) = out else {
+        println!("Nothing written (--out DIR writes the tables and report.html).");
+        return Ok(0);
+    };
+    let mut written = ratings.write_files(dir)?;
     // The page is a view of the games and of these fits: failing to write
     // it is said, and the ratings stand.
     match write_rated_report(
         &game_dirs(&args.files),
-        &dir,
+        dir,
         args.variant.as_deref(),
         &read.tally,
         Fits::Rated(&ratings),
