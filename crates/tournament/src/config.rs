@@ -350,7 +350,8 @@ cwd = "bots"
             }
         );
         assert_eq!((c.concurrency, c.seed, c.opening_plies), (4, 5, 3));
-        assert_eq!(c.out, PathBuf::from("o"));
+        // Relative to the file, as the bots' directories are.
+        assert_eq!(c.out, PathBuf::from("/cfg/o"));
         assert_eq!(c.bot_names(), ["a", "b"]);
         assert_eq!(c.bots[0].cwd.as_deref(), Some(Path::new("/cfg")));
         assert_eq!(c.bots[1].cwd.as_deref(), Some(Path::new("/cfg/bots")));
