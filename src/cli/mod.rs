@@ -24,9 +24,9 @@ pub mod tournament;
     name = "arena",
     version,
     about = "Referee and tournament runner for Qango and Quinque bots",
-    after_help = "Without a command, arena runs the bundled tournament (./arena.toml, else the \
-one in arena's source tree), as `arena tournament` does.\n\nWrite a bot: bots/README.md and \
-protocol/PROTOCOL.md."
+    after_help = "Without a command, arena plays ./arena.toml as `arena tournament` does (in \
+arena's repository: the bundled tournament); without that file it prints a quick start.\n\n\
+Write a bot: bots/README.md and protocol/PROTOCOL.md."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -43,7 +43,7 @@ pub enum Command {
     Play(play::Args),
     /// Check that a bot follows the protocol.
     CheckBot(check_bot::Args),
-    /// Run a round-robin tournament (default: the bundled arena.toml).
+    /// Run a round-robin tournament (default: ./arena.toml).
     Tournament(tournament::Args),
     /// Join the output directories of a tournament's shards into one.
     Merge(merge::Args),
@@ -58,6 +58,24 @@ pub enum Command {
     /// Generate an opening suite (distinct up to symmetry, optionally balanced).
     Openings(openings::Args),
 }
+
+/// What bare `arena` prints where there is no `./arena.toml` to play.
+pub const QUICK_START: &str = "\
+arena: referee and tournament runner for Qango and Quinque bots.
+
+There is no arena.toml here, so there is nothing to play. To start:
+
+  arena games                                the variants and their boards
+  arena check-bot -- python3 my_bot.py       does a bot follow the protocol?
+  arena play qango6 'python3 my_bot.py' human
+                                             play one game against it yourself
+  arena tournament --bot a='python3 a.py' --bot b='python3 b.py'
+                                             a round robin (or: arena tournament FILE.toml)
+  arena --help                               every command
+
+With an arena.toml in the current directory, `arena` alone plays it.
+Write a bot: bots/README.md and protocol/PROTOCOL.md in arena's repository.
+";
 
 /// Parses the command line, runs the subcommand and returns the exit status.
 pub fn main() -> i32 {
@@ -74,7 +92,11 @@ pub fn main() -> i32 {
         Some(Command::Openings(a)) => openings::run(a),
         Some(Command::Report(a)) => report::run(a),
         Some(Command::Show(a)) => show::run(a),
-        None => tournament::run(tournament::Args::default()),
+        None if tournament::bundled_file_here() => tournament::run(tournament::Args::default()),
+        None => {
+            print!("{QUICK_START}");
+            Ok(0)
+        }
     };
     match result {
         Ok(code) => code,

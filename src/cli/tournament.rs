@@ -4,9 +4,8 @@
 //! continues a run of any format. The end of every run (rating its tally,
 //! the last words, the exit status) is here, shared with `arena sprt`.
 //!
-//! Without FILE and without `--bot`, the bundled `arena.toml` is used (the
-//! one in the current directory, else the one at the root of arena's
-//! source tree), so `arena` alone runs the bundled bots against each other.
+//! Without FILE and without `--bot`, `./arena.toml` is played (in arena's
+//! repository, the bundled tournament), as `make` reads `./Makefile`.
 
 use std::path::PathBuf;
 
@@ -39,7 +38,7 @@ setting, in a file and as a flag: docs/SETTINGS.md."
 )]
 pub struct Args {
     /// Tournament file (TOML) with `[tournament]` settings and `[[bot]]` entries.
-    /// Flags override its settings. Default: the bundled arena.toml, unless --bot is given.
+    /// Flags override its settings. Default: ./arena.toml, unless --bot is given.
     pub file: Option<PathBuf>,
     /// A bot as NAME=COMMAND (repeatable); replaces the file's bot of that name.
     #[arg(long = "bot", value_name = "NAME=COMMAND", conflicts_with = "resume")]
@@ -149,19 +148,20 @@ pub fn show_progress(no_progress: bool) -> bool {
     !no_progress && std::io::stderr().is_terminal()
 }
 
-/// `./arena.toml`, else the one in arena's source tree.
+/// `./arena.toml`: like `make`, arena reads the file of the directory it
+/// is started in, never one of the tree it was built from.
 fn bundled_file() -> anyhow::Result<PathBuf> {
     let local = PathBuf::from(BUNDLED_FILE);
     if local.is_file() {
         return Ok(local);
     }
-    let source_tree = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(BUNDLED_FILE);
-    if source_tree.is_file() {
-        return Ok(source_tree);
-    }
     bail!(
-        "no tournament file given and no {BUNDLED_FILE} here or at {}; \
-         pass FILE or --bot NAME=COMMAND (twice or more)",
-        source_tree.display()
+        "no tournament file given and no {BUNDLED_FILE} in this directory; \
+         pass FILE or --bot NAME=COMMAND (twice or more)"
     )
+}
+
+/// Whether bare `arena` has a tournament to play here.
+pub fn bundled_file_here() -> bool {
+    PathBuf::from(BUNDLED_FILE).is_file()
 }
