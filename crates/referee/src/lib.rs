@@ -12,6 +12,8 @@
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
 //! - [`process`]: [`BotProcess`], one running bot in its own process group.
 //! - [`program`]: whether a bot's program can start, asked before any game.
+//! - [`start_slots`]: how many bots start at once (the cores), so that a
+//!   start-up limit measures the bot and not a queue for the CPU.
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
 //! - [`direct_io`]: a move's pipe I/O in plain system calls, without the
 //!   runtime's costs (waiting in `poll(2)` on a current-thread runtime).
@@ -81,6 +83,7 @@ pub mod row;
 pub mod sandbox;
 pub mod seat;
 pub mod spec;
+pub mod start_slots;
 pub mod trace;
 
 pub use clock::{

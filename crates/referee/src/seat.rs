@@ -20,6 +20,7 @@ use super::log::GameLog;
 use super::process::{BotProcess, SendError, SpawnError, SpawnOptions};
 use super::referee_failure::RefereeFailure;
 use super::spec::BotSpec;
+use super::start_slots::start_slot;
 use super::trace::{trace_path_for, Trace, TRACE_CAP};
 use arena_rules::protocol::{
     decode_bot_line, BotMessage, BotMove, FailureReason, Hello, Ready, RefereeMessage, Turn,
@@ -201,6 +202,9 @@ impl Seat {
         options.log = log;
         options.log_path = None;
         self.starts += 1;
+        // The wait for a slot comes before the spawn: the start-up limit,
+        // counted from the spawn, measures the bot and not the queue.
+        let _slot = start_slot().await;
         let mut process = BotProcess::spawn(&self.spec, &options).map_err(|e| match e {
             SpawnError::Bot(e) => StartError::Bot(Failure::new(
                 FailureReason::Startup,

@@ -3,7 +3,8 @@
 //! sandbox works for every sandboxed bot, since a sandbox that cannot start
 //! is the machine's failure, not the bot's; and ([`check_resources`]) that
 //! the descriptors and processes the run needs at its concurrency fit the
-//! limits, after raising the soft descriptor limit to the hard one.
+//! limits, after raising the soft descriptor limit to the hard one; and
+//! ([`oversubscribed`]) whether more games run at once than there are cores.
 
 use std::path::Path;
 
@@ -60,6 +61,20 @@ impl Needs {
             .last()
             .unwrap_or(0)
     }
+}
+
+/// The warning for `concurrency` games at once on fewer `cores`: bots that
+/// think at the same time share the CPUs, and a wall clock charges each
+/// for the wait. `None` when every game can have a core.
+pub fn oversubscribed(concurrency: usize, cores: usize) -> Option<String> {
+    (concurrency > cores).then(|| {
+        format!(
+            "warning: -j {concurrency} plays {concurrency} games at once on {cores} core{}: bots that think at \
+             the same time share the CPUs, and their move times include the wait, so they may \
+             lose on time; use -j {cores} or less for fair clocks",
+            if cores == 1 { "" } else { "s" }
+        )
+    })
 }
 
 /// Raises the soft descriptor limit to the hard one, then `Err` (stop
@@ -202,6 +217,19 @@ pub fn check_sandbox(bots: &[BotSpec], out: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn more_games_than_cores_is_said_once_with_the_fix() {
+        assert_eq!(oversubscribed(2, 2), None);
+        assert_eq!(oversubscribed(1, 4), None);
+        let text = oversubscribed(8, 2).unwrap();
+        assert!(
+            text.starts_with("warning: -j 8 plays 8 games at once on 2 cores:"),
+            "{text}"
+        );
+        assert!(text.ends_with("use -j 2 or less for fair clocks"), "{text}");
+        assert!(oversubscribed(2, 1).unwrap().contains("on 1 core:"));
+    }
 
     #[test]
     fn needs_grow_with_concurrency_not_with_bots() {

@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
-use super::preflight::{check_resources, check_sandbox};
+use super::preflight::{check_resources, check_sandbox, oversubscribed};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use arena_referee::GameRow;
@@ -119,6 +119,10 @@ impl Session {
         self.manifest.config.check_programs()?;
         let now = identify(&self.manifest.config.bots);
         for warning in changed_programs(&self.manifest.programs, &now) {
+            output.warning(&warning);
+        }
+        let cores = arena_referee::start_slots::cores();
+        if let Some(warning) = oversubscribed(self.manifest.config.concurrency, cores) {
             output.warning(&warning);
         }
         // One game at a time needs no second thread: on one, the loop that
