@@ -333,7 +333,11 @@ fn report_works_in_a_real_browser() {
         .collect();
     by_id.sort();
     let expected: Vec<String> = by_id.iter().map(|(d, id)| format!("d{d}g{id}")).collect();
-    assert_eq!(qango_games.len(), 12, "ids up to g11, so g10 must follow g9");
+    assert_eq!(
+        qango_games.len(),
+        12,
+        "ids up to g11, so g10 must follow g9"
+    );
     assert_eq!(r[8], json!(expected), "the list in game-id order");
 
     // The qango game's 2 opening plies (opening_plies = 2) are marked in
@@ -347,7 +351,12 @@ fn report_works_in_a_real_browser() {
     for (i, (shown, played)) in moves.iter().zip(record_moves).enumerate() {
         let text = shown[0].as_str().unwrap();
         assert!(text.starts_with(played.as_str().unwrap()), "{text}");
-        assert_eq!(shown[1], json!(i < 2), "move {} marked as opening: {text}", i + 1);
+        assert_eq!(
+            shown[1],
+            json!(i < 2),
+            "move {} marked as opening: {text}",
+            i + 1
+        );
         assert_eq!(text.contains("opening"), i < 2, "{text}");
     }
     let mut opening_cells = vec![record_moves[0].clone(), record_moves[1].clone()];
@@ -367,6 +376,9 @@ fn report_works_in_a_real_browser() {
         marks["legend"],
         json!([".", "white", "black", "last", "win"])
     );
-    assert!(marks["legendText"].as_str().unwrap().contains("white stack"));
+    assert!(marks["legendText"]
+        .as_str()
+        .unwrap()
+        .contains("white stack"));
     assert_eq!(marks["opening"], json!([]));
 }

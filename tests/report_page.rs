@@ -216,15 +216,21 @@ fn the_report_names_everything_and_keeps_one_order_and_one_colour_per_bot() {
     let folds = texts(settings, "<details class=\"hash\"", "</details>");
     let folded = folds.join("\n");
     for hash in &hashes {
-        assert!(folded.contains(hash.as_str()), "{hash} folded away: {settings}");
+        assert!(
+            folded.contains(hash.as_str()),
+            "{hash} folded away: {settings}"
+        );
         let summary = texts(&folded, "<summary", "</summary>").join(" ");
         assert!(summary.contains(&format!("{}…", &hash[..12])), "{summary}");
     }
-    let unfolded = folds
-        .iter()
-        .fold(settings.to_string(), |page, fold| page.replace(fold.as_str(), ""));
+    let unfolded = folds.iter().fold(settings.to_string(), |page, fold| {
+        page.replace(fold.as_str(), "")
+    });
     for hash in &hashes {
-        assert!(!unfolded.contains(hash.as_str()), "{hash} in full outside a fold");
+        assert!(
+            !unfolded.contains(hash.as_str()),
+            "{hash} in full outside a fold"
+        );
     }
 
     // Elo in whole numbers, as the terminal shows it (`+912`, `-5`, `0`),

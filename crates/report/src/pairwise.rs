@@ -8,7 +8,11 @@
 //!
 //! - `elo_diff` and its 95% interval come from these games alone (fastchess's
 //!   match Elo: see [`arena_stats::head_to_head`]), with game pairs as the
-//!   independent units. `elo_diff` is `inf`/`-inf` at a 100%/0% score. When every
+//!   independent units. `elo_diff` is `inf`/`-inf` at a 100%/0% score: the
+//!   games then give no upper (lower) bound, and the difference is at least
+//!   `elo_low` (at most `elo_high`) at the interval's 95%; always `elo_low <=
+//!   elo_diff <= elo_high` (4-0 in 2 pairs: `inf,-113.4,inf`; 2 pairs are too
+//!   few to exclude 0, see docs/OUTPUT-NOTES.md). When every
 //!   pair (and lone game) scored the same, e.g. all won or all drawn, the interval
 //!   is the Wilson score interval over the pairs, so 20 pairs all won give
 //!   `elo_low` = +286.6 and `elo_high` = `inf`; Wilson is also used where

@@ -525,7 +525,8 @@ pub fn draw_elo_text(elo: f64) -> String {
 
 /// The line under a standings table that says what `*` means, in the
 /// terminal and in report.html.
-pub const PRIOR_NOTE: &str = "* rests on the prior (1 virtual win and loss against the field's mean): \
+pub const PRIOR_NOTE: &str =
+    "* rests on the prior (1 virtual win and loss against the field's mean): \
      this bot's group lost no game, or won none, against the rest.";
 
 /// One bot's cells of the standings table, rounded as in the files first,

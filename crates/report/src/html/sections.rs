@@ -45,7 +45,8 @@ arena (docs/STATISTICS.md; until it exists, the README's Statistics section), un
 
 /// What it means that the white advantage and draw elo rest on the prior
 /// (the terminal's note under its model line).
-pub const MODEL_PRIOR_NOTE: &str = "White advantage and draw elo rest on the prior (1 virtual win, \
+pub const MODEL_PRIOR_NOTE: &str =
+    "White advantage and draw elo rest on the prior (1 virtual win, \
 loss and draw): no game was drawn, every game was, or one colour never lost, so the games alone \
 do not determine them.";
 
@@ -175,7 +176,10 @@ pub(super) fn legend(letters: &str) -> Vec<(char, &'static str)> {
         ('G', "green group"),
         ('P', "pink group"),
         ('X', "grey group"),
-        ('*', "* centre, no group (counts for squares and lines only)"),
+        (
+            '*',
+            "* centre, no group (counts for squares and lines only)",
+        ),
         ('.', "empty cell"),
     ];
     KINDS
