@@ -260,10 +260,25 @@ fn the_report_names_everything_and_keeps_one_order_and_one_colour_per_bot() {
     };
     let shown: Vec<String> = texts(standings, "<tr><td>", "</tr>");
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    // Pooled, then qango6, then quinque, each in rank order.
+    // The tables in the page's order, by their titles (the pooled fit's
+    // first), each in rank order.
+    let blocks: Vec<String> = texts(standings, "<h3", "</h3>")
+        .iter()
+        .map(|title| match title.split_once(", its games alone") {
+            Some((variant, _)) => variant.to_string(),
+            None => {
+                assert!(title.starts_with("All variants pooled"), "{title}");
+                "all".to_string()
+            }
+        })
+        .collect();
+    assert_eq!(blocks[0], "all", "{blocks:?}");
+    let mut sorted = blocks.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["all", "qango6", "quinque"]);
     let mut expected = Vec::new();
-    for block in ["all", "qango6", "quinque"] {
-        for r in rows.iter().filter(|r| r[variant] == block) {
+    for block in blocks {
+        for r in rows.iter().filter(|r| r[variant] == block.as_str()) {
             let mark = if r[prior] == "true" { "*" } else { "" };
             expected.push((
                 r[bot].to_string(),
