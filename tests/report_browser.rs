@@ -114,15 +114,21 @@ fn dom_cells(board: &Value) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Runs a tournament of `bots` in `variant` into `dir/NAME`; its records.
-fn tournament(dir: &Path, name: &str, variant: &str, bots: &[TestBot]) -> (PathBuf, Vec<Value>) {
+/// Runs a tournament of `bots` in `variant` into `dir/NAME`, `games` a
+/// pairing with `opening` random plies; its records.
+fn tournament(
+    dir: &Path,
+    name: &str,
+    (variant, games, opening): (&str, u32, u32),
+    bots: &[TestBot],
+) -> (PathBuf, Vec<Value>) {
     let out = dir.join(name);
     let work = dir.join(format!("{name}-config"));
     std::fs::create_dir_all(&work).unwrap();
     let config = write_config(
         &work,
         &format!(
-            "variant = \"{variant}\"\ngames_per_pairing = 2\ntime_control = \"per-move=2000\"\nopening_plies = 0\nseed = 5"
+            "variant = \"{variant}\"\ngames_per_pairing = {games}\ntime_control = \"per-move=2000\"\nopening_plies = {opening}\nseed = 5"
         ),
         bots,
     );
@@ -152,7 +158,9 @@ fn report_works_in_a_real_browser() {
     let (qango, qango_games) = tournament(
         tmp.path(),
         "qango",
-        "qango6",
+        // 12 games (g0 ... g11, so g2 must come before g10) with a 2-ply
+        // opening.
+        ("qango6", 4, 2),
         &[
             TestBot::new("good", "tests/bots/good_bot.py", &[]),
             TestBot::new("good2", "tests/bots/good_bot.py", &[]),
@@ -162,7 +170,7 @@ fn report_works_in_a_real_browser() {
     let (quinque, quinque_games) = tournament(
         tmp.path(),
         "quinque",
-        "quinque",
+        ("quinque", 2, 0),
         &[
             TestBot::new("random", "bots/python/random_bot.py", &["--seed", "1"]),
             TestBot::new("random2", "bots/python/random_bot.py", &["--seed", "2"]),
@@ -251,6 +259,18 @@ fn report_works_in_a_real_browser() {
   addEventListener("hashchange", () => done([...document.querySelectorAll("#games tbody tr")].map((tr) => tr.dataset.key)), { once: true });
   row.cells[column].querySelector("a").click();
 })"##;
+    // The viewer's marks: the move list (text, opening or not), the cells
+    // marked as placed by the opening, and the legend's kinds.
+    let open_marks = |key: &str, ply: usize| {
+        format!(
+            r##"new Promise((done) => {{ addEventListener("hashchange", () => done({{
+  moves: [...document.querySelectorAll("#v-moves li")].map((li) => [li.textContent, li.classList.contains("opening")]),
+  opening: [...document.querySelectorAll("#v-board td.op")].map((td) => td.dataset.cell).sort(),
+  legend: [...document.querySelectorAll("#v-legend .item")].map((item) => item.dataset.kind),
+  legendText: document.getElementById("v-legend").textContent,
+}}), {{ once: true }}); location.hash = "#game={key}&ply={ply}"; }})"##
+        )
+    };
     let steps = json!([
         {"eval": READ_BOARD},
         {"key": "ArrowRight"},
@@ -261,6 +281,10 @@ fn report_works_in_a_real_browser() {
         {"eval": "window.scrollTo(0, 0)"},
         {"eval": open(&qango_key, qango_game["moves"].as_array().unwrap().len())},
         {"screenshot": shot.display().to_string(), "width": 1200, "height": 1300},
+        // The whole list, unfiltered.
+        {"eval": r##"new Promise((done) => { addEventListener("hashchange", () => done([...document.querySelectorAll("#games tbody tr")].map((tr) => tr.dataset.key)), { once: true }); location.hash = "#list"; })"##},
+        {"eval": open_marks(&qango_key, 3)},
+        {"eval": open_marks(&quinque_key, 1)},
     ]);
     let url = format!("file://{}#game={qango_key}&ply=3", page.display());
     let profile = tmp.path().join("profile");
@@ -299,4 +323,62 @@ fn report_works_in_a_real_browser() {
     listed.sort();
     assert_eq!(listed, crashes);
     assert!(shot.exists());
+
+    // Every game, listed by id (directory first): g2 before g10, whatever
+    // order they finished in.
+    let mut by_id: Vec<(u32, u64)> = qango_games
+        .iter()
+        .map(|r| (1, r["id"].as_u64().unwrap()))
+        .chain(quinque_games.iter().map(|r| (2, r["id"].as_u64().unwrap())))
+        .collect();
+    by_id.sort();
+    let expected: Vec<String> = by_id.iter().map(|(d, id)| format!("d{d}g{id}")).collect();
+    assert_eq!(
+        qango_games.len(),
+        12,
+        "ids up to g11, so g10 must follow g9"
+    );
+    assert_eq!(r[8], json!(expected), "the list in game-id order");
+
+    // The qango game's 2 opening plies (opening_plies = 2) are marked in
+    // the move list, and so are their 2 discs on the board at ply 3 (a
+    // Qango disc never moves); the bots' moves are not.
+    let marks = &r[9];
+    let moves = marks["moves"].as_array().unwrap();
+    let record_moves = qango_game["moves"].as_array().unwrap();
+    assert_eq!(qango_game["opening"].as_array().unwrap().len(), 2);
+    assert_eq!(moves.len(), record_moves.len());
+    for (i, (shown, played)) in moves.iter().zip(record_moves).enumerate() {
+        let text = shown[0].as_str().unwrap();
+        assert!(text.starts_with(played.as_str().unwrap()), "{text}");
+        assert_eq!(
+            shown[1],
+            json!(i < 2),
+            "move {} marked as opening: {text}",
+            i + 1
+        );
+        assert_eq!(text.contains("opening"), i < 2, "{text}");
+    }
+    let mut opening_cells = vec![record_moves[0].clone(), record_moves[1].clone()];
+    opening_cells.sort_by_key(|c| c.as_str().unwrap().to_string());
+    assert_eq!(marks["opening"], json!(opening_cells));
+    // The legend: Qango 6's colour groups (docs/RULES.md: red, yellow,
+    // orange, blue, green), the discs and the marks, the opening's too.
+    assert_eq!(
+        marks["legend"],
+        json!(["R", "Y", "O", "B", "G", "white", "black", "last", "win", "opening"])
+    );
+    assert!(marks["legendText"].as_str().unwrap().contains("red group"));
+    // A Quinque game without an opening: empty cells and stacks, no
+    // opening mark.
+    let marks = &r[10];
+    assert_eq!(
+        marks["legend"],
+        json!([".", "white", "black", "last", "win"])
+    );
+    assert!(marks["legendText"]
+        .as_str()
+        .unwrap()
+        .contains("white stack"));
+    assert_eq!(marks["opening"], json!([]));
 }

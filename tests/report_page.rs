@@ -200,6 +200,134 @@ fn the_report_names_everything_and_keeps_one_order_and_one_colour_per_bot() {
         assert!(settings.contains(row), "{row} not in {settings}");
     }
 
+    // The bots' program files: each SHA-256 of tournament.json folded into
+    // a <details> of its bot, the summary showing its first 12 digits.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap();
+    let hashes: Vec<String> = manifest["programs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["files"].as_array().unwrap())
+        .map(|f| f["sha256"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!hashes.is_empty(), "the Python bots' files are identified");
+    let folds = texts(settings, "<details class=\"hash\"", "</details>");
+    let folded = folds.join("\n");
+    for hash in &hashes {
+        assert!(
+            folded.contains(hash.as_str()),
+            "{hash} folded away: {settings}"
+        );
+        let summary = texts(&folded, "<summary", "</summary>").join(" ");
+        assert!(summary.contains(&format!("{}…", &hash[..12])), "{summary}");
+    }
+    let unfolded = folds.iter().fold(settings.to_string(), |page, fold| {
+        page.replace(fold.as_str(), "")
+    });
+    for hash in &hashes {
+        assert!(
+            !unfolded.contains(hash.as_str()),
+            "{hash} in full outside a fold"
+        );
+    }
+
+    // Elo in whole numbers, as the terminal shows it (`+912`, `-5`, `0`),
+    // in every standings table, equal to standings.csv's one-decimal value
+    // rounded; `*` on the ratings that rest on the prior.
+    let standings = section(&page, "standings");
+    let csv = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let (variant, bot, elo, low, high, prior) = (
+        column("variant"),
+        column("bot"),
+        column("elo"),
+        column("elo_low"),
+        column("elo_high"),
+        column("elo_prior"),
+    );
+    let whole = |text: &str| {
+        let v: f64 = text.parse().unwrap();
+        let r = format!("{v:+.0}");
+        if r == "+0" || r == "-0" {
+            "0".to_string()
+        } else {
+            r
+        }
+    };
+    let shown: Vec<String> = texts(standings, "<tr><td>", "</tr>");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // The tables in the page's order, by their titles (the pooled fit's
+    // first), each in rank order.
+    let blocks: Vec<String> = texts(standings, "<h3", "</h3>")
+        .iter()
+        .map(|title| match title.split_once(", its games alone") {
+            Some((variant, _)) => variant.to_string(),
+            None => {
+                assert!(title.starts_with("All variants pooled"), "{title}");
+                "all".to_string()
+            }
+        })
+        .collect();
+    assert_eq!(blocks[0], "all", "{blocks:?}");
+    let mut sorted = blocks.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["all", "qango6", "quinque"]);
+    let mut expected = Vec::new();
+    for block in blocks {
+        for r in rows.iter().filter(|r| r[variant] == block.as_str()) {
+            let mark = if r[prior] == "true" { "*" } else { "" };
+            expected.push((
+                r[bot].to_string(),
+                format!("{}{mark}", whole(r[elo])),
+                format!("[{}, {}]", whole(r[low]), whole(r[high])),
+            ));
+        }
+    }
+    assert_eq!(shown.len(), 12, "4 bots in 3 tables: {standings}");
+    for (row, (bot, elo, interval)) in shown.iter().zip(&expected) {
+        let cells: Vec<String> = texts(&format!("<td>{row}"), "<td", "</td>");
+        let strip = |html: &str| {
+            let mut text = String::new();
+            let mut inside = false;
+            for c in html.chars() {
+                match c {
+                    '<' => inside = true,
+                    '>' => inside = false,
+                    c if !inside => text.push(c),
+                    _ => {}
+                }
+            }
+            text
+        };
+        assert_eq!(&cells[1], bot);
+        assert_eq!(&strip(&cells[7]), elo, "{row}");
+        assert_eq!(&cells[8], interval, "{row}");
+        let number = elo.trim_end_matches('*');
+        assert!(
+            number == "0"
+                || (number.len() > 1
+                    && number.starts_with(['+', '-'])
+                    && number[1..].bytes().all(|b| b.is_ascii_digit())),
+            "a whole number: {elo}"
+        );
+    }
+    // The illegal-move bot lost every game (after the 2 opening plies it
+    // plays on the last occupied cell), so
+    // its rating rests on the prior in every table; the page says what that
+    // means once, under the tables, and no row says "(prior)".
+    assert!(expected
+        .iter()
+        .filter(|(bot, ..)| bot == "illegal")
+        .all(|(_, elo, _)| elo.ends_with('*')));
+    assert_eq!(page.matches("The rating rests on the prior.").count(), 1);
+    assert_eq!(standings.matches("id=\"prior-note\"").count(), 1);
+    assert!(!standings.contains("(prior)"), "{standings}");
+    assert!(standings.contains("1 virtual win and 1 virtual loss"));
+
     // The pooled standings come first; their order is the page's.
     let standings = section(&page, "standings");
     let pooled = &standings[..standings.find("</table>").unwrap()];

@@ -439,10 +439,8 @@ impl Standings {
         // Bot names read left-aligned, numbers right-aligned.
         let mut out = render_aligned(&lines, &[1]);
         if self.rows.iter().any(|r| r.elo_prior) {
-            out.push_str(
-                "* rests on the prior (1 virtual win and loss against the field's mean): \
-                 this bot's group lost no game, or won none, against the rest.\n",
-            );
+            out.push_str(PRIOR_NOTE);
+            out.push('\n');
         }
         out += &self.model_lines();
         out
@@ -454,13 +452,12 @@ impl Standings {
         let model = |m: &VariantModel| {
             let (adv, draw) = (m.white_advantage, m.draw_elo);
             format!(
-                "advantage {:+.0} Elo [{:+.0}, {:+.0}], draw elo {:.0} [{:.0}, {:.0}]",
-                adv.value,
-                adv.low(),
-                adv.high(),
-                draw.value,
-                draw.low(),
-                draw.high()
+                "advantage {} Elo {}, draw elo {} [{}, {}]",
+                elo_text(adv.value),
+                elo_interval_text(adv.low(), adv.high()),
+                draw_elo_text(draw.value),
+                draw_elo_text(draw.low()),
+                draw_elo_text(draw.high())
             )
         };
         let mut out = String::new();
@@ -497,10 +494,45 @@ impl Standings {
     }
 }
 
+/// An Elo value as the tables show it: a signed whole number, rounded from
+/// the files' one decimal (so a table and its file agree): `+912`, `-5`,
+/// and `0` for what rounds to zero (not `-0`). The terminal and report.html
+/// both show Elo this way.
+pub fn elo_text(elo: f64) -> String {
+    let text = format!("{:+.0}", round(elo, 1));
+    match text.as_str() {
+        "+0" | "-0" => "0".to_string(),
+        _ => text,
+    }
+}
+
+/// A percentage as the tables show it: one decimal, rounded from the
+/// files' two (`56.3%`); `-` where there is nothing to divide by.
+pub fn pct_text(pct: Option<f64>) -> String {
+    pct.map_or("-".to_string(), |v| format!("{:.1}%", round(v, 2)))
+}
+
+/// An Elo interval as the tables show it: `[-35, +120]` ([`elo_text`]).
+pub fn elo_interval_text(low: f64, high: f64) -> String {
+    format!("[{}, {}]", elo_text(low), elo_text(high))
+}
+
+/// A draw elo as the tables show it: a whole number without sign (it is
+/// always positive), rounded like [`elo_text`].
+pub fn draw_elo_text(elo: f64) -> String {
+    format!("{:.0}", round(elo, 1))
+}
+
+/// The line under a standings table that says what `*` means, in the
+/// terminal and in report.html.
+pub const PRIOR_NOTE: &str =
+    "* rests on the prior (1 virtual win and loss against the field's mean): \
+     this bot's group lost no game, or won none, against the rest.";
+
 /// One bot's cells of the standings table, rounded as in the files first,
 /// so the table and the files agree.
 fn table_cells(r: &StandingRow) -> Vec<String> {
-    let pct = |p: Option<f64>| p.map_or("-".to_string(), |v| format!("{:.1}%", round(v, 2)));
+    let pct = pct_text;
     let prior = if r.elo_prior { "*" } else { "" };
     vec![
         r.rank.to_string(),
@@ -510,12 +542,8 @@ fn table_cells(r: &StandingRow) -> Vec<String> {
         r.draws.to_string(),
         r.losses.to_string(),
         pct(r.score_pct),
-        format!("{:+.0}{prior}", round(r.elo, 1)),
-        format!(
-            "[{:+.0}, {:+.0}]",
-            round(r.elo_low, 1),
-            round(r.elo_high, 1)
-        ),
+        format!("{}{prior}", elo_text(r.elo)),
+        elo_interval_text(r.elo_low, r.elo_high),
         pct(r.white_score_pct),
         pct(r.black_score_pct),
     ]
@@ -557,4 +585,22 @@ pub(crate) fn write_rows<T: Serialize>(
     // Atomically, like the journal: a kill mid-write must not leave an
     // empty or half standings.csv in place of the last good one.
     write_atomically(path, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_is_shown_in_whole_numbers_as_in_the_files_rounded() {
+        assert_eq!(elo_text(911.96), "+912");
+        assert_eq!(elo_text(-4.5), "-4");
+        assert_eq!(elo_text(-0.04), "0");
+        assert_eq!(elo_text(0.3), "0");
+        assert_eq!(elo_text(-0.6), "-1");
+        // Rounded to the files' one decimal first: 2.46 is 2.5 in the file.
+        assert_eq!(elo_text(2.46), "+2");
+        assert_eq!(elo_interval_text(-35.2, 120.5), "[-35, +120]");
+        assert_eq!(draw_elo_text(80.6), "81");
+    }
 }

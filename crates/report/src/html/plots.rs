@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use plotters::prelude::*;
 
 use super::data::{Checkpoint, TimeSummary};
+use crate::standings::elo_text;
 
 const WIDTH: u32 = 760;
 
@@ -101,6 +102,7 @@ pub fn elo_intervals(bots: &[(String, f64, f64, f64)], colours: &BotColours) -> 
             .configure_mesh()
             .x_labels(n.max(1))
             .x_label_formatter(&|x| bot_label(x, n, |i| bots[i].0.clone()))
+            .y_label_formatter(&|y| elo_text(*y))
             .y_desc("Elo")
             .disable_x_mesh()
             .draw()
@@ -116,6 +118,13 @@ pub fn elo_intervals(bots: &[(String, f64, f64, f64)], colours: &BotColours) -> 
                     .enumerate()
                     .map(|(i, b)| Circle::new((i as f64, b.1), 5, colours.of(&b.0).filled())),
             )
+            .map_err(|e| e.to_string())?;
+        // Each point's Elo beside it, as the table shows it.
+        chart
+            .draw_series(bots.iter().enumerate().map(|(i, b)| {
+                EmptyElement::at((i as f64, b.1))
+                    + Text::new(elo_text(b.1), (10, -7), ("sans-serif", 13).into_font())
+            }))
             .map_err(|e| e.to_string())?;
         Ok(())
     })
@@ -140,6 +149,7 @@ pub fn progression(checkpoints: &[Checkpoint], bots: &[String], colours: &BotCol
             .configure_mesh()
             .x_desc("games")
             .y_desc("Elo")
+            .y_label_formatter(&|y| elo_text(*y))
             .draw()
             .map_err(|e| e.to_string())?;
         for bot in bots {

@@ -22,11 +22,33 @@ use super::settings::settings;
 use super::{plots, Fits, Source};
 use crate::comparison::{Crosstable, LostBy};
 use crate::rating::Ratings;
-use crate::standings::{Standings, POOLED};
+use crate::standings::{
+    draw_elo_text, elo_interval_text, elo_text, pct_text, StandingRow, Standings, POOLED,
+};
 use arena_referee::lines::variant_info_json;
 use arena_rules::games::{render::letter_of, Cell, Variant};
 use arena_rules::protocol::FailureReason;
 use arena_stats::{Tally, TallyCounts};
+
+/// What `*` after an Elo means, said once under the standings tables of a
+/// page where some rating rests on the prior (as the terminal's note under
+/// its table, in more words; crates/stats/src/prior.rs is the truth).
+pub const PRIOR_NOTE: &str = "* The rating rests on the prior. A bot, or a group of bots, that \
+lost no game against the rest of the field, or won none, has no finite maximum-likelihood \
+rating: from its games alone it would be infinitely strong, or infinitely weak. Only such bots \
+get a weak prior, 1 virtual win and 1 virtual loss against an opponent rated at the field's mean \
+(0), so that their rating is finite; it pulls them toward the mean, so the rating says less \
+than the games about how far ahead or behind they are, and their interval is wide. Every other \
+rating is pure maximum likelihood, without any prior. More in the statistics documentation of \
+arena (docs/STATISTICS.md; until it exists, the README's Statistics section), under \
+\"The prior, and only where it is needed\".";
+
+/// What it means that the white advantage and draw elo rest on the prior
+/// (the terminal's note under its model line).
+pub const MODEL_PRIOR_NOTE: &str =
+    "White advantage and draw elo rest on the prior (1 virtual win, \
+loss and draw): no game was drawn, every game was, or one colour never lost, so the games alone \
+do not determine them.";
 
 /// Where the game lines go in the rendered page.
 pub const GAMES_MARKER: &str = "@@ARENA_GAME_LINES@@";
@@ -62,6 +84,39 @@ struct VariantRow {
     draw_pct: String,
     black_pct: String,
     svg: String,
+}
+
+/// A standings row as the page shows it: Elo as the terminal shows it
+/// ([`elo_text`]: whole numbers), `*` where the rating rests on the prior.
+#[derive(Serialize)]
+struct StandingLine {
+    rank: usize,
+    bot: String,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    score: String,
+    elo: String,
+    interval: String,
+    prior: bool,
+}
+
+impl StandingLine {
+    fn of(r: &StandingRow) -> StandingLine {
+        StandingLine {
+            rank: r.rank,
+            bot: r.bot.clone(),
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            score: pct_text(r.score_pct),
+            elo: elo_text(r.elo),
+            interval: elo_interval_text(r.elo_low, r.elo_high),
+            prior: r.elo_prior,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -108,6 +163,31 @@ fn pct(part: u64, whole: u64) -> String {
     }
 }
 
+/// The viewer's legend of a board's cell kinds: each layout letter of
+/// `letters` (a board's, row by row; `' '` is off the board), in the order
+/// of the plain-letter legend of `arena show` (docs/RULES.md), with what it
+/// is.
+pub(super) fn legend(letters: &str) -> Vec<(char, &'static str)> {
+    const KINDS: [(char, &str); 9] = [
+        ('R', "red group"),
+        ('Y', "yellow group"),
+        ('O', "orange group"),
+        ('B', "blue group"),
+        ('G', "green group"),
+        ('P', "pink group"),
+        ('X', "grey group"),
+        (
+            '*',
+            "* centre, no group (counts for squares and lines only)",
+        ),
+        ('.', "empty cell"),
+    ];
+    KINDS
+        .into_iter()
+        .filter(|(letter, _)| letters.contains(*letter))
+        .collect()
+}
+
 /// What the viewer needs: bots, directories' time controls, and per variant
 /// the rules engine's VARIANT_INFO plus each cell's colour-group letter.
 fn page_data(sources: &[Source], data: &ReportData, order: &[String]) -> String {
@@ -124,7 +204,7 @@ fn page_data(sources: &[Source], data: &ReportData, order: &[String]) -> String 
                 .collect();
             (
                 v.id.to_string(),
-                serde_json::json!({ "info": info, "letters": letters }),
+                serde_json::json!({ "info": info, "letters": letters, "legend": legend(&letters) }),
             )
         })
         .collect();
@@ -197,9 +277,10 @@ fn standings_tables(ratings: &Ratings, colours: &BotColours) -> Vec<Value> {
                 POOLED => "All variants pooled: one rating per bot, each variant's own first-player advantage and draw elo".to_string(),
                 variant => format!("{variant}, its games alone"),
             };
+            let rows: Vec<StandingLine> = fit.standings.rows.iter().map(StandingLine::of).collect();
             context! {
                 title => title,
-                rows => fit.standings.rows.clone(),
+                rows => rows,
                 svg => elo_plot(&fit.standings, colours),
             }
         })
@@ -348,15 +429,21 @@ fn model(ratings: &Ratings) -> Value {
         Some(all) => vec![&all.standings],
         None => ratings.fits.iter().map(|f| &f.standings).collect(),
     };
-    let e = |e: &arena_stats::Estimate| format!("{:.1} [{:.1}, {:.1}]", e.value, e.low(), e.high());
+    // As the terminal's model line: whole numbers.
     let variants: Vec<_> = fits
         .iter()
         .flat_map(|s| &s.model)
         .map(|m| {
+            let (adv, draw) = (&m.white_advantage, &m.draw_elo);
             context! {
                 variant => m.variant.clone(),
-                white_advantage => e(&m.white_advantage),
-                draw_elo => e(&m.draw_elo),
+                white_advantage => format!("{} {}", elo_text(adv.value), elo_interval_text(adv.low(), adv.high())),
+                draw_elo => format!(
+                    "{} [{}, {}]",
+                    draw_elo_text(draw.value),
+                    draw_elo_text(draw.low()),
+                    draw_elo_text(draw.high())
+                ),
             }
         })
         .collect();
@@ -386,6 +473,11 @@ pub fn render(
     let order = page_order(&counts, standings, data);
     let colours = BotColours::new(&order);
     let tables = ratings.map_or(Vec::new(), |r| standings_tables(r, &colours));
+    let on_prior = ratings.is_some_and(|r| {
+        r.fits
+            .iter()
+            .any(|f| f.standings.rows.iter().any(|row| row.elo_prior))
+    });
     let (times, times_svg) = move_times(data, &order, &colours);
     let progression_svg = (data.progression.len() > 1).then(|| {
         let bots: Vec<String> = order
@@ -405,6 +497,8 @@ pub fn render(
         settings => settings(sources),
         standings => tables,
         rating_error => rating_error,
+        prior_note => on_prior.then_some(PRIOR_NOTE),
+        model_prior_note => MODEL_PRIOR_NOTE,
         cross => crosstable(&counts, &order),
         failure_names => FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
         failures => failure_rows(&counts, &order),
@@ -431,6 +525,37 @@ mod tests {
         assert_eq!(heat(0.5), "rgb(255,255,255)");
         assert_eq!(heat(0.0), "rgb(230,110,110)");
         assert_eq!(heat(1.0), "rgb(110,205,110)");
+    }
+
+    fn board_letters(id: &str) -> String {
+        let v = Variant::by_id(id).unwrap();
+        (0..v.rows())
+            .flat_map(|r| (0..v.cols()).map(move |c| Cell::new(r, c)))
+            .map(|cell| letter_of(v, cell).unwrap_or(' '))
+            .collect()
+    }
+
+    #[test]
+    fn the_legend_names_each_kind_of_cell_on_the_board() {
+        let kinds = |id| {
+            legend(&board_letters(id))
+                .into_iter()
+                .map(|(letter, _)| letter)
+                .collect::<String>()
+        };
+        // docs/RULES.md: Qango 6 has red, yellow, orange, blue and green
+        // groups; Qango 7 grey, pink, yellow, orange, green and blue ones and
+        // the centre d4 of no group; Qango 7 Plus loses the grey; Quinque
+        // has no colours.
+        assert_eq!(kinds("qango6"), "RYOBG");
+        assert_eq!(kinds("qango7"), "YOBGPX*");
+        assert_eq!(kinds("qango7plus"), "YOBGP*");
+        assert_eq!(kinds("quinque"), ".");
+        let centre = legend(&board_letters("qango7"))
+            .into_iter()
+            .find(|(letter, _)| *letter == '*')
+            .unwrap();
+        assert!(centre.1.contains("no group"), "{}", centre.1);
     }
 
     #[test]

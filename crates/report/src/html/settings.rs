@@ -20,6 +20,8 @@ pub(super) struct Setting {
     time_control: String,
     games_per_pairing: String,
     openings: String,
+    /// The openings suite file's full SHA-256 (empty without a suite).
+    openings_sha256: String,
     seed: String,
     arena_version: String,
     bots: Vec<BotSetting>,
@@ -31,7 +33,25 @@ pub(super) struct Setting {
 struct BotSetting {
     name: String,
     command: String,
-    identity: Vec<String>,
+    identity: Vec<FileId>,
+}
+
+/// A program file and its SHA-256; the page shows the first
+/// [`SHORT_HASH`] hex digits and folds the full hash away.
+#[derive(Debug, Serialize, PartialEq)]
+struct FileId {
+    path: String,
+    sha256: String,
+    short: String,
+}
+
+/// Hex digits of a SHA-256 the page shows unfolded (as `git log --oneline`
+/// shows a commit: enough to tell files apart at a glance).
+pub(super) const SHORT_HASH: usize = 12;
+
+/// The first [`SHORT_HASH`] characters of `hash`.
+pub(super) fn short_hash(hash: &str) -> String {
+    hash.chars().take(SHORT_HASH).collect()
 }
 
 /// The settings of each source, in order.
@@ -49,6 +69,7 @@ pub(super) fn settings(sources: &[Source]) -> Vec<Setting> {
                     time_control: "-".into(),
                     games_per_pairing: "-".into(),
                     openings: "-".into(),
+                    openings_sha256: String::new(),
                     seed: "-".into(),
                     arena_version: "-".into(),
                     bots: Vec::new(),
@@ -67,6 +88,10 @@ fn setting(dir: String, m: &Manifest) -> Setting {
         time_control: time_control_text(c),
         games_per_pairing: c.games_per_pairing.to_string(),
         openings: openings_text(c),
+        openings_sha256: c
+            .openings
+            .as_ref()
+            .map_or(String::new(), |suite| suite.sha256.clone()),
         seed: c.seed.to_string(),
         arena_version: m.arena_version.clone(),
         bots: c
@@ -80,7 +105,11 @@ fn setting(dir: String, m: &Manifest) -> Setting {
                     .iter()
                     .filter(|p| p.bot == b.name)
                     .flat_map(|p| &p.files)
-                    .map(|f| format!("{} sha256 {}", f.path.display(), f.sha256))
+                    .map(|f| FileId {
+                        path: f.path.display().to_string(),
+                        sha256: f.sha256.clone(),
+                        short: short_hash(&f.sha256),
+                    })
                     .collect(),
             })
             .collect(),
@@ -123,9 +152,9 @@ fn time_control_text(c: &TournamentConfig) -> String {
 fn openings_text(c: &TournamentConfig) -> String {
     match &c.openings {
         Some(suite) => format!(
-            "suite {} (sha256 {}): {} openings, {} order from index {}",
+            "suite {} (sha256 {}…): {} openings, {} order from index {}",
             suite.file.display(),
-            suite.sha256,
+            short_hash(&suite.sha256),
             suite.openings.len(),
             suite.order.name(),
             suite.start

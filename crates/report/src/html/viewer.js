@@ -13,6 +13,10 @@
     return { i: i, key: dec(f[F.key]), dir: +f[F.dir], variant: dec(f[F.variant]), white: +f[F.white],
       black: +f[F.black], result: f[F.result], reason: f[F.reason], plies: +f[F.plies] };
   });
+  // Listed by game id (directory first), g2 before g10, whatever order
+  // the games finished in (the order of the lines).
+  const gameId = (key) => +key.slice(key.lastIndexOf("g") + 1);
+  games.sort((a, b) => a.dir - b.dir || gameId(a.key) - gameId(b.key));
   const byKey = new Map(games.map((g) => [g.key, g]));
   const LIMIT = 500;
 
@@ -100,11 +104,15 @@
       });
     const list = $("v-moves");
     list.textContent = "";
+    cur.opening = +f[F.opening];
     cur.moves.forEach((m, i) => {
-      const li = el("li", {}, m);
+      const opening = i < cur.opening;
+      const li = el("li", opening ? { class: "opening", title: "opening move: from the run's openings, not chosen by the bot" } : {}, m);
+      if (opening) li.appendChild(el("span", { class: "tag" }, "opening"));
       li.addEventListener("click", () => show(i + 1));
       list.appendChild(li);
     });
+    legend(v, cur.opening > 0);
     $("viewer").hidden = false;
     show(Math.max(0, Math.min(ply, cur.plies)));
   }
@@ -116,8 +124,8 @@
   function timeText(ply) {
     if (ply === 0) return "";
     const ms = cur.times[ply - 1];
-    const opening = +cur.f[F.opening];
-    if (ply <= opening) return "opening move (forced)";
+    const opening = cur.opening;
+    if (ply <= opening) return "opening move " + ply + " of " + opening + " (from the run's openings, not chosen by the bot)";
     const tc = (data.dirs[cur.g.dir] || {}).time_control;
     let limit = "";
     if (tc && tc.type === "per_move") limit = " of " + tc.move_ms + " ms";
@@ -133,6 +141,8 @@
     cur.ply = ply;
     const info = v.info, rows = info.rows, cols = info.cols;
     const codes = new Array(rows * cols).fill("0");
+    // The ply that last changed each cell, to mark what the opening placed.
+    const changed = new Array(rows * cols).fill(0);
     let last = new Set();
     for (let p = 0; p < ply; p++) {
       const d = cur.diffs[p];
@@ -140,6 +150,7 @@
       for (let k = 0; k + 1 < d.length; k += 2) {
         const idx = ALPHA.indexOf(d[k]);
         codes[idx] = d[k + 1];
+        changed[idx] = p + 1;
         last.add(idx);
       }
     }
@@ -159,6 +170,7 @@
         const content = code === 0 ? "." : (code <= 3 ? "w" + code : "b" + (code - 3));
         const cls = ["c-" + (letter === "*" ? "star" : letter === "." ? "dot" : letter)];
         if (last.has(i)) cls.push("last");
+        if (code && changed[i] <= cur.opening) cls.push("op");
         if (ply === cur.plies && cur.cells.has(name)) cls.push("win");
         const td = el("td", { class: cls.join(" "), "data-cell": name, "data-content": content, title: name });
         if (code) td.appendChild(el("span", { class: "disc " + content[0] }, quinque ? content.slice(1) : ""));
@@ -170,10 +182,38 @@
     board.textContent = "";
     board.appendChild(table);
     $("v-ply").textContent = "ply " + ply + " / " + cur.plies;
-    $("v-move").textContent = ply > 0 ? "last move: " + cur.moves[ply - 1] + " (" + (ply % 2 ? "white" : "black") + ")" : "start position";
+    $("v-move").textContent = ply > 0
+      ? "last move: " + cur.moves[ply - 1] + " (" + (ply % 2 ? "white" : "black") + (ply <= cur.opening ? ", opening" : "") + ")"
+      : "start position";
     $("v-time").textContent = timeText(ply);
     [...$("v-moves").children].forEach((li, i) => li.classList.toggle("current", i === ply - 1));
     history.replaceState(null, "", "#game=" + encodeURIComponent(cur.g.key) + "&ply=" + ply);
+  }
+  // The legend of the board: the variant's cell kinds (from the page data,
+  // named as `arena show` names them), the discs, and the marks.
+  function legend(v, opening) {
+    const box = $("v-legend");
+    box.textContent = "";
+    const item = (swatch, text, kind) => {
+      const it = el("span", { class: "item", "data-kind": kind });
+      it.appendChild(swatch);
+      it.appendChild(document.createTextNode(" " + text));
+      box.appendChild(it);
+    };
+    const cell = (cls, inner) => {
+      const s = el("span", { class: "swatch " + cls });
+      if (inner) s.appendChild(inner);
+      return s;
+    };
+    v.legend.forEach(([letter, text]) => {
+      item(cell("c-" + (letter === "*" ? "star" : letter === "." ? "dot" : letter)), text, letter);
+    });
+    const quinque = v.info.family === "quinque";
+    item(cell("c-dot", el("span", { class: "disc w" }, quinque ? "1" : "")), quinque ? "white stack (its height)" : "white disc", "white");
+    item(cell("c-dot", el("span", { class: "disc b" }, quinque ? "1" : "")), quinque ? "black stack (its height)" : "black disc", "black");
+    item(cell("c-dot last"), "last move", "last");
+    item(cell("c-dot win", el("span", { class: "disc w" })), "winning cells", "win");
+    if (opening) item(cell("c-dot op", el("span", { class: "disc w" })), "placed in the opening (not by the bot)", "opening");
   }
   $("v-first").addEventListener("click", () => show(0));
   $("v-prev").addEventListener("click", () => show(Math.max(0, cur.ply - 1)));
