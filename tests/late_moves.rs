@@ -185,7 +185,7 @@ fn check_bot_warns_about_moves_saved_only_by_the_grace() {
     assert!(
         timing.contains(" moves took longer than the 200 ms limit (worst ")
             && timing.contains(
-                " ms); only the 100 ms grace kept it from losing on time: with a smaller grace (`grace_ms` in a tournament) it loses."
+                " ms); only the 100 ms grace kept it from losing on time, and in a tournament with a smaller grace (`grace_ms`) it loses. Median "
             ),
         "{timing}"
     );

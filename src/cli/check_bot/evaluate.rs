@@ -305,12 +305,13 @@ fn timing(obs: &Observations) -> Finding {
             Check::Timing,
             Status::Warn,
             format!(
-                "{} of {} took longer than the {} ms limit (worst {} ms); only the {} ms grace kept {it} from losing on time: with a smaller grace (`grace_ms` in a tournament) {they}. {stats}; {limit}",
+                "{} of {} took longer than the {} ms limit (worst {} ms); only the {} ms grace kept {it} from losing on time, and in a tournament with a smaller grace (`grace_ms`) {they}. {}; {limit}",
                 over.moves,
                 count(times.len(), "move"),
                 obs.move_ms,
                 worst,
                 obs.grace_ms,
+                capitalized(&stats),
             ),
         )
         .with_evidence(over.evidence)
@@ -420,6 +421,15 @@ fn stderr(obs: &Observations) -> Finding {
                 "wrote {size} to stderr; that is the bot's log (fine: arena saves it per game and never reads it as protocol)"
             ),
         )
+    }
+}
+
+/// `text` with its first letter in upper case, to start a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -704,7 +714,7 @@ mod tests {
         assert_eq!(f.status, Status::Warn);
         assert!(
             f.summary.starts_with(
-                "3 of 5 moves took longer than the 1000 ms limit (worst 1005 ms); only the 100 ms grace kept them from losing on time: with a smaller grace (`grace_ms` in a tournament) they lose. median 1002 ms, worst 1005 ms over 5 moves; the limit is 1000 ms per move (+100 ms grace)"
+                "3 of 5 moves took longer than the 1000 ms limit (worst 1005 ms); only the 100 ms grace kept them from losing on time, and in a tournament with a smaller grace (`grace_ms`) they lose. Median 1002 ms, worst 1005 ms over 5 moves; the limit is 1000 ms per move (+100 ms grace)"
             ),
             "{}",
             f.summary
