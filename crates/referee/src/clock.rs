@@ -25,6 +25,20 @@ pub struct Flagged {
     pub used_ms: u64,
 }
 
+/// A move's limit as messages name it: `200 ms (+100 ms grace)` per move,
+/// `200 ms, the time left on its clock (+100 ms grace)` on a clock (the
+/// limit is then what was left). Both the limit and the grace are named: a
+/// move over the limit but within the grace is played, one beyond both is a
+/// timeout.
+pub fn limit_text(limit_ms: u64, grace: Duration, on_clock: bool) -> String {
+    let grace_ms = grace.as_millis();
+    if on_clock {
+        format!("{limit_ms} ms, the time left on its clock (+{grace_ms} ms grace)")
+    } else {
+        format!("{limit_ms} ms (+{grace_ms} ms grace)")
+    }
+}
+
 /// Both sides' time during one game. Each side has its own time control
 /// (the same for both unless a bot has time odds).
 #[derive(Debug, Clone)]

@@ -19,7 +19,7 @@ use std::time::Duration;
 use anyhow::bail;
 use tokio::time::Instant;
 
-use super::clock::{Clock, DEFAULT_GRACE};
+use super::clock::{limit_text, Clock, DEFAULT_GRACE};
 use super::human::Human;
 use super::lines::{push_item, write_legal_moves, NewGameRef, TurnRef};
 use super::local::LocalPlayer;
@@ -541,14 +541,16 @@ async fn ask(
             let color = pos.to_move();
             let turn = text.turn(pos, config, clock.turn_clock(color));
             let (answer, used) = seat.request_turn(&turn, clock.wait_limit(color)).await?;
+            let on_clock = clock.remaining_ms(color).is_some();
+            // A line read just as the wait ran out can still be over it: a
+            // timeout, worded as the seat words a late answer.
             clock.charge(color, used).map_err(|flag| {
                 Failure::new(
                     FailureReason::Timeout,
                     format!(
-                        "answered after {} ms; the limit was {} ms (+{} ms grace)",
+                        "answered after {} ms; the limit was {}",
                         flag.used_ms,
-                        flag.limit_ms,
-                        config.grace.as_millis()
+                        limit_text(flag.limit_ms, config.grace, on_clock)
                     ),
                 )
             })?;

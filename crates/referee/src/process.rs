@@ -403,6 +403,13 @@ impl BotProcess {
         }
     }
 
+    /// Writes arena's own note (`#`) into the trace, if the bot is traced.
+    pub fn note(&mut self, text: &str) {
+        if let Some(trace) = &mut self.trace {
+            trace.line(Direction::Note, text.as_bytes());
+        }
+    }
+
     /// Closes the bot's stdin (it reads end-of-file).
     pub fn close_stdin(&mut self) {
         if let (Some(trace), Some(_)) = (&mut self.trace, &self.stdin) {

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::clock::limit_text;
 use super::line_reader::ReadLine;
 use super::lines::{NewGameRef, TurnRef, TurnText};
 use super::log::GameLog;
@@ -22,6 +23,7 @@ use super::referee_failure::RefereeFailure;
 use super::spec::BotSpec;
 use super::start_slots::start_slot;
 use super::trace::{trace_path_for, Trace, TRACE_CAP};
+use arena_rules::games::Color;
 use arena_rules::protocol::{
     decode_bot_line, BotMessage, BotMove, FailureReason, Hello, Ready, RefereeMessage, Turn,
     MAX_LINE_BYTES, PROTOCOL_VERSION,
@@ -337,12 +339,15 @@ impl Seat {
                     )),
                 }
             }
-            ReadLine::Timeout => Err(Failure::new(
-                FailureReason::Timeout,
-                format!(
-                    "did not answer within {limit_ms} ms (its time for this move, counted from arena writing turn to reading the move line; is it flushed?)"
-                ),
-            )),
+            ReadLine::Timeout => {
+                let on_clock = match turn.color {
+                    Color::White => turn.clock.white_ms.is_some(),
+                    Color::Black => turn.clock.black_ms.is_some(),
+                };
+                let grace = wait.saturating_sub(Duration::from_millis(limit_ms));
+                let limit = limit_text(limit_ms, grace, on_clock);
+                Err(diagnose_late_move(process, sent, &limit, wait).await)
+            }
             ReadLine::TooLong => Err(too_long()),
             ReadLine::Eof => Err(output_ended(process).await),
         }
@@ -443,12 +448,22 @@ fn check_ready(line: &[u8]) -> Result<Ready, String> {
     }
 }
 
-/// After the startup limit passes in silence, how long arena keeps
-/// listening (input open) to learn whether the bot is merely slow: as long
-/// as the limit again, at least 500 ms and at most 2.5 s.
-fn late_listen(limit: Duration) -> Duration {
-    limit.clamp(Duration::from_millis(500), Duration::from_millis(2500))
+/// After a deadline passes in silence (the startup limit, or a move's limit
+/// plus grace), how long arena keeps listening (input open) to learn
+/// whether the bot is merely slow: as long as the limit again, at least
+/// [`LATE_LISTEN_MIN`] and at most [`LATE_LISTEN_MAX`]. It is per bot, in
+/// its game's own task: other games go on meanwhile.
+pub fn late_listen(limit: Duration) -> Duration {
+    limit.clamp(LATE_LISTEN_MIN, LATE_LISTEN_MAX)
 }
+
+/// The least time [`late_listen`] gives: a bot on a 200 ms limit that
+/// answers after a second is still told how late it was.
+pub const LATE_LISTEN_MIN: Duration = Duration::from_millis(1000);
+
+/// The most time [`late_listen`] gives, whatever the limit: a bot that hangs
+/// costs its game at most this much more before it is killed.
+pub const LATE_LISTEN_MAX: Duration = Duration::from_millis(2500);
 
 /// After that, how long arena waits for a `ready` once the bot's input is
 /// closed: output that appears only then was sitting in the bot's buffer.
@@ -497,6 +512,48 @@ async fn diagnose_silence(process: &mut BotProcess, limit: Duration) -> String {
         "never answered hello: no line within the {limit_ms} ms startup limit (nor {} ms later, nor after its input closed); it must read hello from stdin and write one ready line, flushed",
         late_ms.as_millis()
     )
+}
+
+/// Why a move did not come within its time (`limit`, the move's limit and
+/// grace in words; `wait`, the two together, counted from `sent`): arena
+/// listens [`late_listen`] more. A move that comes then is not played (the
+/// game is lost on time either way), but the message says how late it was;
+/// only when nothing came does it suggest flushing. The trace notes where
+/// the time ran out.
+async fn diagnose_late_move(
+    process: &mut BotProcess,
+    sent: Instant,
+    limit: &str,
+    wait: Duration,
+) -> Failure {
+    let extra = late_listen(wait);
+    process.note(&format!(
+        "no move within {limit}; arena listens {} ms more",
+        extra.as_millis()
+    ));
+    let late = process.read_answer(Instant::now() + extra).await;
+    let after = sent.elapsed().as_millis();
+    let message = match late {
+        ReadLine::Line(line) => match decode_answer(&line) {
+            Ok(BotMessage::Move(_)) => format!("answered after {after} ms; the limit was {limit}"),
+            Ok(BotMessage::Ready(_)) | Err(_) => format!(
+                "answered after {after} ms, and not with a move: {}; the limit was {limit}",
+                quote(&line)
+            ),
+        },
+        ReadLine::TooLong => format!(
+            "answered after {after} ms, with a line longer than {MAX_LINE_BYTES} bytes; the limit was {limit}"
+        ),
+        ReadLine::Eof => format!(
+            "did not answer within {limit}, and then ended without a move: {}",
+            output_ended(process).await.message
+        ),
+        ReadLine::Timeout => format!(
+            "did not answer within {limit}, nor in the {} ms more that arena listened: it is stuck or far slower than its limit, or its move sits in an unflushed output buffer (flush stdout after each line: {FLUSH_FIX})",
+            extra.as_millis()
+        ),
+    };
+    Failure::new(FailureReason::Timeout, message)
 }
 
 async fn send_message(

@@ -266,16 +266,22 @@ fn timing(obs: &Observations) -> Finding {
             ),
         )
     });
+    let over = over_limit(obs);
     let timeouts = failures(obs, &[FailureReason::Timeout]);
     if !timeouts.is_empty() {
         let answered = stats
             .map(|(_, s)| format!("; answered moves: {s}"))
             .unwrap_or_default();
+        let saved = match over.moves {
+            0 => String::new(),
+            1 => "; 1 answered move took longer than the limit, and only the grace kept it from losing on time".to_string(),
+            n => format!("; {n} answered moves took longer than the limit, and only the grace kept them from losing on time"),
+        };
         return Finding::new(
             Check::Timing,
             Status::Fail,
             format!(
-                "ran out of time in {}; {limit}{answered}",
+                "ran out of time in {}; {limit}{answered}{saved}",
                 count(timeouts.len(), "game")
             ),
         )
@@ -288,7 +294,28 @@ fn timing(obs: &Observations) -> Finding {
             "not checked: the bot answered no turn with a move",
         );
     };
-    if worst as f64 > SLOW_SHARE * obs.move_ms as f64 {
+    if over.moves > 0 {
+        // Not lost, so not a problem here; but over the limit it was told.
+        let (it, they) = if over.moves == 1 {
+            ("it", "it loses")
+        } else {
+            ("them", "they lose")
+        };
+        Finding::new(
+            Check::Timing,
+            Status::Warn,
+            format!(
+                "{} of {} took longer than the {} ms limit (worst {} ms); only the {} ms grace kept {it} from losing on time, and in a tournament with a smaller grace (`grace_ms`) {they}. {}; {limit}",
+                over.moves,
+                count(times.len(), "move"),
+                obs.move_ms,
+                worst,
+                obs.grace_ms,
+                capitalized(&stats),
+            ),
+        )
+        .with_evidence(over.evidence)
+    } else if worst as f64 > SLOW_SHARE * obs.move_ms as f64 {
         Finding::new(
             Check::Timing,
             Status::Warn,
@@ -299,6 +326,39 @@ fn timing(obs: &Observations) -> Finding {
     } else {
         Finding::new(Check::Timing, Status::Pass, format!("{stats}; {limit}"))
     }
+}
+
+/// Answered moves that took longer than the limit (and were played, being
+/// within the grace).
+struct OverLimit {
+    moves: usize,
+    /// Per game with such moves: where, and how long they took.
+    evidence: Vec<String>,
+}
+
+fn over_limit(obs: &Observations) -> OverLimit {
+    let mut moves = 0;
+    let mut evidence = Vec::new();
+    for game in &obs.games {
+        let over: Vec<String> = game
+            .bot_move_times_ms
+            .iter()
+            .filter(|&&t| t > obs.move_ms)
+            .map(|t| format!("{t} ms"))
+            .collect();
+        if over.is_empty() {
+            continue;
+        }
+        moves += over.len();
+        evidence.push(format!(
+            "{}: {} over the {} ms limit ({})",
+            game.label(),
+            count(over.len(), "move"),
+            obs.move_ms,
+            over.join(", ")
+        ));
+    }
+    OverLimit { moves, evidence }
 }
 
 fn stays_up(obs: &Observations) -> Finding {
@@ -361,6 +421,15 @@ fn stderr(obs: &Observations) -> Finding {
                 "wrote {size} to stderr; that is the bot's log (fine: arena saves it per game and never reads it as protocol)"
             ),
         )
+    }
+}
+
+/// `text` with its first letter in upper case, to start a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -630,6 +699,56 @@ mod tests {
         obs.games[0].bot_move_times_ms.pop();
         obs.games[0].bot_move_times_ms.push(500);
         assert_eq!(status(&evaluate(&obs), Check::Timing), Status::Pass);
+    }
+
+    /// Moves over the limit but within the grace were played: a warning
+    /// that says so and names the grace, not the "over half" one.
+    #[test]
+    fn moves_saved_only_by_the_grace_are_a_plain_warning() {
+        let mut obs = good();
+        obs.games[0].bot_move_times_ms = vec![1002, 3, 1005];
+        obs.games[1].bot_move_times_ms = vec![1003, 700];
+        let report = evaluate(&obs);
+        assert!(report.is_compliant());
+        let f = report.finding(Check::Timing).unwrap();
+        assert_eq!(f.status, Status::Warn);
+        assert!(
+            f.summary.starts_with(
+                "3 of 5 moves took longer than the 1000 ms limit (worst 1005 ms); only the 100 ms grace kept them from losing on time, and in a tournament with a smaller grace (`grace_ms`) they lose. Median 1002 ms, worst 1005 ms over 5 moves; the limit is 1000 ms per move (+100 ms grace)"
+            ),
+            "{}",
+            f.summary
+        );
+        assert!(!f.summary.contains("over half"), "{}", f.summary);
+        assert_eq!(
+            f.evidence,
+            [
+                "qango6 game 1 (bot as white): 2 moves over the 1000 ms limit (1002 ms, 1005 ms)",
+                "qango6 game 2 (bot as black): 1 move over the 1000 ms limit (1003 ms)",
+            ]
+        );
+        // One such move, and a timeout elsewhere: the failure mentions it.
+        obs.games[0].bot_move_times_ms = vec![1001];
+        obs.games[1] = game(
+            2,
+            Some((FailureReason::Timeout, "answered after 1400 ms")),
+            &[],
+        );
+        let f = evaluate(&obs).finding(Check::Timing).unwrap().clone();
+        assert_eq!(f.status, Status::Fail);
+        assert!(
+            f.summary.ends_with(
+                "; 1 answered move took longer than the limit, and only the grace kept it from losing on time"
+            ),
+            "{}",
+            f.summary
+        );
+        // Exactly at the limit is within it.
+        let mut obs = good();
+        obs.games[0].bot_move_times_ms = vec![1000];
+        let f = evaluate(&obs).finding(Check::Timing).unwrap().clone();
+        assert_eq!(f.status, Status::Warn);
+        assert!(f.summary.contains("over half the limit"), "{}", f.summary);
     }
 
     #[test]
