@@ -12,6 +12,7 @@
 use std::fmt::Write;
 
 use super::pairwise::{match_row, PairwiseRow};
+use super::standings::elo_text;
 use arena_stats::{MatchCounts, TallyCounts};
 
 /// The name of the pooled opponents in a [`SeedResult`]'s last row.
@@ -92,7 +93,7 @@ fn add(total: &mut MatchCounts, m: &MatchCounts) {
 /// ```text
 /// Gauntlet of new (Elo difference from its games alone, 95% interval):
 ///   opponent   games   W-D-L     score   Elo diff
-///   old1          20   10-5-5    62.5%   +88.7 [+12.3, +170.2]
+///   old1          20   10-5-5    62.5%   +89 [+12, +170]
 ///   (all)         40   ...
 /// ```
 pub fn render_seed(result: &SeedResult) -> String {
@@ -120,23 +121,12 @@ pub fn render_seed(result: &SeedResult) -> String {
             row.games,
             format!("{}-{}-{}", row.wins, row.draws, row.losses),
             row.score_pct,
-            signed(row.elo_diff),
-            signed(row.elo_low),
-            signed(row.elo_high),
+            elo_text(row.elo_diff),
+            elo_text(row.elo_low),
+            elo_text(row.elo_high),
         );
     }
     out
-}
-
-/// `+12.3`, `-4.0`, `+0.0` (also for -0.0), `+inf`.
-fn signed(elo: f64) -> String {
-    if elo == 0.0 {
-        "+0.0".to_string()
-    } else if elo.is_infinite() {
-        if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
-    } else {
-        format!("{elo:+.1}")
-    }
 }
 
 #[cfg(test)]
@@ -221,7 +211,7 @@ mod tests {
             "{table}"
         );
         assert!(
-            table.contains("(all)         8        3-2-3   50.0%  +0.0"),
+            table.contains("(all)         8        3-2-3   50.0%  0 ["),
             "{table}"
         );
         // A name that is no bot, or a bot without games, gives no rows.
