@@ -51,7 +51,10 @@ pub enum LockError {
     InUse { dir: PathBuf, holder: Holder },
     /// The lock file could not be opened or locked (the directory is
     /// missing, read-only, ...).
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
 }
 
 /// Who holds a lock, as its lock file says (each part `None` when the file
@@ -196,7 +199,11 @@ impl fmt::Display for Holder {
             Some(pid) => write!(f, "pid {pid}")?,
             None => write!(f, "pid unknown")?,
         }
-        if let Some(host) = self.host.as_ref().filter(|h| Some(*h) != hostname().as_ref()) {
+        if let Some(host) = self
+            .host
+            .as_ref()
+            .filter(|h| Some(*h) != hostname().as_ref())
+        {
             write!(f, " on {host}")?;
         }
         if let Some(command) = &self.command {

@@ -28,6 +28,7 @@ use super::session::Session;
 use super::settings::Given;
 use super::sprt::{SprtMatch, SprtVerdict};
 use super::tally::AddRow;
+use arena_files::DirLock;
 use arena_referee::GameRow;
 use arena_stats::{InvalidGame, Tally};
 
@@ -103,7 +104,7 @@ pub enum Verdict {
 }
 
 /// How a run ended, with everything the front end needs to show it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Finished {
     pub run: RunOutcome,
     /// Every finished game of the run, earlier ones included, counted in
@@ -112,6 +113,9 @@ pub struct Finished {
     /// The run's settings and plan (as resumed).
     pub manifest: Manifest,
     pub verdict: Verdict,
+    /// The run directory's lock, held until this is dropped: the front
+    /// end writes the standings, the tables and report.html under it.
+    pub lock: DirLock,
 }
 
 /// The format of the run `manifest` plans; checks that the plan can be
@@ -175,6 +179,7 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
         verdict: format.verdict(&state),
         tally: state.tally,
         manifest: session.manifest,
+        lock: session.lock,
     })
 }
 
