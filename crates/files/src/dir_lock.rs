@@ -40,8 +40,11 @@ const COMMAND_CHARS: usize = 200;
 /// process ends).
 #[derive(Debug)]
 pub struct DirLock {
-    file: File,
+    /// The locked lock file; `None` on a file system without locks.
+    file: Option<File>,
     path: PathBuf,
+    /// Why nothing is held, on a file system without locks.
+    not_held: Option<String>,
 }
 
 /// Why a directory could not be locked.
@@ -94,14 +97,30 @@ impl DirLock {
                         holder: Holder::read(file),
                     })
                 }
+                Err(TryLockError::Error(error)) if unsupported(&error) => {
+                    // Refusing every run here would be worse than not
+                    // noticing a second one: go on, and say so.
+                    drop(file);
+                    let _ = std::fs::remove_file(&path);
+                    return Ok(DirLock {
+                        file: None,
+                        not_held: Some(format!(
+                            "cannot lock {} ({error}): the file system does not support locks, \
+                             so another arena writing this directory would not be noticed",
+                            path.display()
+                        )),
+                        path,
+                    });
+                }
                 Err(TryLockError::Error(error)) => return Err(io(error)),
             }
             if !same_file(&file, &path) {
                 continue;
             }
             let mut lock = DirLock {
-                file,
+                file: Some(file),
                 path: path.clone(),
+                not_held: None,
             };
             lock.write_holder().map_err(io)?;
             return Ok(lock);
@@ -116,23 +135,44 @@ impl DirLock {
         &self.path
     }
 
+    /// Why the directory is not actually locked: `Some` only on a file
+    /// system without locks (some Lustre and old NFS mounts), where
+    /// [`DirLock::acquire`] goes on rather than refuse every run. The
+    /// caller shows it as a warning.
+    pub fn not_held(&self) -> Option<&str> {
+        self.not_held.as_deref()
+    }
+
     fn write_holder(&mut self) -> std::io::Result<()> {
         let holder = Holder {
             pid: Some(std::process::id()),
             host: hostname(),
             command: Some(command_line()),
         };
-        self.file.set_len(0)?;
-        self.file.rewind()?;
-        self.file.write_all(holder.to_text().as_bytes())
+        let Some(file) = self.file.as_mut() else {
+            return Ok(());
+        };
+        file.set_len(0)?;
+        file.rewind()?;
+        file.write_all(holder.to_text().as_bytes())
     }
 }
 
 impl Drop for DirLock {
     fn drop(&mut self) {
         // Removed while still locked; the lock goes with the descriptor.
-        let _ = std::fs::remove_file(&self.path);
+        if self.file.is_some() {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
+}
+
+/// Whether `error` from `flock` means the file system has no locks.
+fn unsupported(error: &std::io::Error) -> bool {
+    matches!(
+        error.raw_os_error(),
+        Some(libc::ENOSYS | libc::EOPNOTSUPP | libc::ENOLCK)
+    )
 }
 
 /// Whether `path` still names the file `file` is open on.
@@ -276,6 +316,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let first = DirLock::acquire(dir.path()).unwrap();
         assert_eq!(first.path(), dir.path().join(LOCK_FILE));
+        assert_eq!(first.not_held(), None);
         let error = DirLock::acquire(dir.path()).unwrap_err();
         let LockError::InUse { holder, .. } = &error else {
             panic!("{error}")

@@ -152,7 +152,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<M
     let count = inputs[0].shard.count;
 
     let temp = TempDir::create(out)?;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = lock.not_held().map(str::to_string).into_iter().collect();
     let sort = Sort {
         temp: &temp,
         run_bytes,

@@ -140,6 +140,9 @@ impl Session {
         // A resumed run's bots may have moved since: the one check of every
         // command, before any game.
         self.manifest.config.check_programs()?;
+        if let Some(why) = self.lock.not_held() {
+            output.warning(&format!("warning: {why}"));
+        }
         let now = identify(&self.manifest.config.bots);
         for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);
