@@ -379,6 +379,24 @@ impl<W: Write> RunOutput for Terminal<W> {
         }
     }
 
+    fn finishing(&mut self, games: usize) {
+        self.println(&format!(
+            "Interrupted: finishing {}; Ctrl-C again to stop now",
+            games_text(games)
+        ));
+    }
+
+    fn stopping_now(&mut self, abandoned: usize) {
+        self.println(&if abandoned == 0 {
+            "Stopping now.".to_string()
+        } else {
+            format!(
+                "Stopping now: {} in flight not recorded (--resume plays them again)",
+                games_text(abandoned)
+            )
+        });
+    }
+
     fn stopped_playing(&mut self) {
         // Removes the bar so that what follows starts on a clean line.
         if let Some(bar) = self.bar.take() {
@@ -444,6 +462,14 @@ fn status_text(standing: &Standing) -> String {
                 estimate_text(s)
             )
         }
+    }
+}
+
+/// `1 game`, `2 games`.
+fn games_text(games: usize) -> String {
+    match games {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
     }
 }
 

@@ -22,7 +22,7 @@ use super::game_set::GameSet;
 use super::manifest::{Manifest, Plan};
 use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Standing};
 use super::round_robin::RoundRobin;
-use super::runner::{Flow, GameFeed};
+use super::runner::{Flow, GameFeed, RunEnd};
 use super::schedule::ScheduledGame;
 use super::session::Session;
 use super::settings::Given;
@@ -168,11 +168,20 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
         return Err(anyhow::Error::new(refused).context("counting the finished games"));
     }
 
+    let finished = session.finished + summary.played;
+    let mut end = summary.end;
+    // Ctrl-C during the last games, which then finished: nothing is missing.
+    if end == RunEnd::Interrupted
+        && summary.failed.is_empty()
+        && total.is_some_and(|total| finished >= total)
+    {
+        end = RunEnd::Complete;
+    }
     Ok(Finished {
         run: RunOutcome {
             dir: session.dir.clone(),
-            end: summary.end,
-            finished: session.finished + summary.played,
+            end,
+            finished,
             total,
             failed: summary.failed,
         },
