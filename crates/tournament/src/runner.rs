@@ -15,7 +15,7 @@
 //! ones, so processes and descriptors grow with the concurrency, not with
 //! the number of bots.
 //!
-//! Stopping ([`Stopping`]): the first SIGINT (Ctrl-C) lets the games being
+//! Stopping: the first SIGINT (Ctrl-C) lets the games being
 //! played finish: no game starts any more, the output hears
 //! [`RunOutput::finishing`], each game is recorded as it ends, and then the
 //! run ends [`RunEnd::Interrupted`]. A second SIGINT, or SIGTERM at any
