@@ -43,17 +43,16 @@ impl Session {
         // already and is left as it was (the lock file goes with the lock).
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        let lock = DirLock::acquire(&dir)?;
-        if Manifest::path(&dir).exists() {
-            bail!(
-                "{} already holds a tournament; continue it with --resume {} or choose another --out",
-                dir.display(),
-                dir.display()
-            );
-        }
-        // Games of another run are refused before tournament.json is
-        // written, so a refused directory is left as it was found.
-        Journal::refuse_games(&dir)?;
+        let lock = match DirLock::acquire(&dir) {
+            Ok(lock) => lock,
+            Err(error @ LockError::InUse { .. }) => return Err(error.into()),
+            // (A read-only directory that holds a run: say that first.)
+            Err(error) => {
+                Session::refuse(&dir)?;
+                return Err(error.into());
+            }
+        };
+        Session::refuse(&dir)?;
         manifest.write(&dir)?;
         let journal = Journal::create(&dir)?;
         Ok(Session {
@@ -64,6 +63,20 @@ impl Session {
             repairs: Vec::new(),
             lock,
         })
+    }
+
+    /// `Err` when `dir` holds a run already (its tournament.json, or games
+    /// of another run), before anything of the new run is written, so a
+    /// refused directory is left as it was found.
+    fn refuse(dir: &Path) -> anyhow::Result<()> {
+        if Manifest::path(dir).exists() {
+            bail!(
+                "{} already holds a tournament; continue it with --resume {} or choose another --out",
+                dir.display(),
+                dir.display()
+            );
+        }
+        Journal::refuse_games(dir)
     }
 
     /// Reopens the run in `dir`: reads `tournament.json`, repairs the
