@@ -1,7 +1,8 @@
 //! Stopping a run and sharing its directory, end to end with the real
 //! binary: the first Ctrl-C lets the games in flight finish and records
 //! them, a second one stops at once, and either way `--resume` plays
-//! exactly the missing games; one arena at a time writes a directory (a
+//! exactly the missing games (and a Ctrl-C during the last games ends the
+//! run complete); one arena at a time writes a directory (a
 //! second run, a resume or a merge into it is refused at once, naming the
 //! holder), a SIGKILLed run leaves no lock behind, and the commands that
 //! only read a directory work while a run holds it.
@@ -424,5 +425,41 @@ fn a_merge_into_a_directory_a_run_is_writing_is_refused() {
         "{status:?}: {}",
         stdout_of(dir.path())
     );
+    wait_until_gone(&tag);
+}
+
+/// A Ctrl-C during the last games, which then all finish, leaves nothing
+/// missing: the run is complete (exit status 0, no resume hint).
+#[test]
+fn a_ctrl_c_during_the_last_games_ends_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let tag = unique_tag("stopping-last");
+    let config = write_config(
+        dir.path(),
+        "games_per_pairing = 2\ntime_control = \"per-move=5000\"\nconcurrency = 2\nseed = 7\nopening_plies = 1",
+        &[
+            TestBot::tagged("a", PACED, &[], &tag),
+            TestBot::tagged("b", PACED, &[], &tag),
+        ],
+    );
+    let mut child = spawn_paced(
+        &[
+            "tournament",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        dir.path(),
+        30,
+    );
+    wait_for_bots(&tag, 4);
+    signal(&child, libc::SIGINT);
+    let status = wait_exit(&mut child, Duration::from_secs(15));
+    let stdout = stdout_of(dir.path());
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    assert_eq!(finishing_count(&stdout), 2, "{stdout}");
+    assert!(!stdout.contains("--resume"), "{stdout}");
+    assert_exactly_games(&out, 2);
     wait_until_gone(&tag);
 }
