@@ -168,7 +168,8 @@ fn ctrl_c_stops_cleanly_writes_standings_and_resume_finishes() {
     let stdout = std::fs::read_to_string(dir.path().join("arena.stdout")).unwrap();
     assert_eq!(status.code(), Some(130), "{stdout}");
     assert!(stdout.contains("--resume"), "{stdout}");
-    // Running games were abandoned, not recorded; the bots are gone.
+    // The games in flight were finished and recorded (a first Ctrl-C);
+    // the bots are gone.
     let done = assert_consistent(&out);
     assert!(done.len() >= 2 && done.len() < 18, "{done:?}");
     // Standings of the bots that have played so far.

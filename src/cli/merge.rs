@@ -22,7 +22,7 @@ model.csv, pairwise.csv, crosstable.csv and report.html. Bot logs stay in the sh
 when every game of the tournament is merged, 3 when the merge was written but games are \
 missing (resume the shards with `arena tournament --resume DIR`, then merge again, or \
 `arena tournament --resume OUT` plays the missing games), 2 on an error (nothing is \
-merged)."
+merged; also when another arena is writing OUT)."
 )]
 pub struct Args {
     /// Output directory (created; a previous merge of the same tournament

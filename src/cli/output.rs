@@ -379,6 +379,25 @@ impl<W: Write> RunOutput for Terminal<W> {
         }
     }
 
+    fn finishing(&mut self, games: usize) {
+        self.println(&format!(
+            "Interrupted: finishing {}; Ctrl-C again to stop now",
+            games_text(games)
+        ));
+    }
+
+    fn stopping_now(&mut self, abandoned: usize) {
+        self.println(&if abandoned == 0 {
+            "Stopping now.".to_string()
+        } else {
+            format!(
+                "Stopping now: {} in flight not recorded (--resume plays {} again)",
+                games_text(abandoned),
+                if abandoned == 1 { "it" } else { "them" }
+            )
+        });
+    }
+
     fn stopped_playing(&mut self) {
         // Removes the bar so that what follows starts on a clean line.
         if let Some(bar) = self.bar.take() {
@@ -444,6 +463,14 @@ fn status_text(standing: &Standing) -> String {
                 estimate_text(s)
             )
         }
+    }
+}
+
+/// `1 game`, `2 games`.
+fn games_text(games: usize) -> String {
+    match games {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
     }
 }
 
@@ -743,6 +770,24 @@ mod tests {
             "resume: 6 games already played; LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2]\n\
              \n\
              Undecided after 3 pairs: LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2].\n"
+        );
+    }
+
+    #[test]
+    fn ctrl_c_says_what_it_finishes_or_abandons() {
+        let mut terminal = terminal();
+        terminal.finishing(2);
+        terminal.finishing(1);
+        terminal.stopping_now(2);
+        terminal.stopping_now(1);
+        terminal.stopping_now(0);
+        assert_eq!(
+            text(&terminal),
+            "Interrupted: finishing 2 games; Ctrl-C again to stop now\n\
+             Interrupted: finishing 1 game; Ctrl-C again to stop now\n\
+             Stopping now: 2 games in flight not recorded (--resume plays them again)\n\
+             Stopping now: 1 game in flight not recorded (--resume plays it again)\n\
+             Stopping now.\n"
         );
     }
 

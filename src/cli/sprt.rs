@@ -25,7 +25,8 @@ use crate::tournament::Manifest;
 command line (named after its program or script).\n\nEach pair plays one seeded random \
 opening twice with colours swapped; the LLR is printed after each pair. Exit status: 0 \
 when H1 is accepted (A is stronger by at least elo1), 1 when H0 is accepted, 3 when \
---max-pairs came first, 130 when interrupted (continue with --resume DIR), 2 on errors.\n\n\
+--max-pairs came first, 130 when interrupted (Ctrl-C finishes the games being played, a \
+second Ctrl-C or SIGTERM stops at once; continue with --resume DIR), 2 on errors.\n\n\
 Games are journaled like a tournament's: games.csv, games.jsonl, logs/, standings.csv. \
 Every setting: docs/SETTINGS.md."
 )]

@@ -32,8 +32,11 @@ pub const BUNDLED_FILE: &str = "arena.toml";
     override_usage = usage(),
     after_help = "Files written to the output directory: tournament.json (settings and \
 seed; every game is computed from them), games.csv and games.jsonl (appended as games end), logs/ (bot stderr per game), \
-standings.csv, pairwise.csv, model.csv and crosstable.csv (at the end, and on Ctrl-C).\n\nCtrl-C stops \
-cleanly; `arena tournament --resume DIR` continues where it stopped, also after a crash.\n\nEvery \
+standings.csv, pairwise.csv, model.csv and crosstable.csv (at the end, and on Ctrl-C).\n\nCtrl-C \
+lets the games being played finish and starts no other, then stops (exit status 130); a second \
+Ctrl-C, or SIGTERM, stops at once and the games in flight are not recorded. `arena tournament \
+--resume DIR` continues where it stopped, also after a crash. One arena at a time writes a \
+directory: another run, --resume or merge into it is refused while it runs.\n\nEvery \
 setting, in a file and as a flag: docs/SETTINGS.md."
 )]
 pub struct Args {
@@ -64,7 +67,8 @@ fn usage() -> String {
     )
 }
 
-/// Exit status after Ctrl-C / SIGTERM, as shells report a SIGINT death.
+/// Exit status after Ctrl-C (once the games in flight finished, or at once
+/// after a second one) or SIGTERM, as shells report a SIGINT death.
 pub const EXIT_INTERRUPTED: i32 = 130;
 /// Exit status when some game could not be run (resume to replay it).
 pub const EXIT_GAMES_MISSING: i32 = 1;

@@ -4,13 +4,16 @@
 //! - [`utc`]: UTC times as records and directory names write them.
 //! - [`sha256`]: content hashes of programs and suites.
 //! - [`position`]: the line and column of an offset, for errors about files.
+//! - [`dir_lock`]: one writer per output directory (an exclusive `flock`).
 
 pub mod atomic;
+pub mod dir_lock;
 pub mod position;
 pub mod sha256;
 pub mod utc;
 
 pub use atomic::{write_atomically, write_atomically_with};
+pub use dir_lock::{DirLock, LockError};
 pub use position::line_col;
 pub use sha256::sha256_hex;
 pub use utc::{utc_fields, utc_rfc3339, utc_timestamp};

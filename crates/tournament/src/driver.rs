@@ -22,12 +22,13 @@ use super::game_set::GameSet;
 use super::manifest::{Manifest, Plan};
 use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Standing};
 use super::round_robin::RoundRobin;
-use super::runner::{Flow, GameFeed};
+use super::runner::{Flow, GameFeed, RunEnd};
 use super::schedule::ScheduledGame;
 use super::session::Session;
 use super::settings::Given;
 use super::sprt::{SprtMatch, SprtVerdict};
 use super::tally::AddRow;
+use arena_files::DirLock;
 use arena_referee::GameRow;
 use arena_stats::{InvalidGame, Tally};
 
@@ -103,7 +104,7 @@ pub enum Verdict {
 }
 
 /// How a run ended, with everything the front end needs to show it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Finished {
     pub run: RunOutcome,
     /// Every finished game of the run, earlier ones included, counted in
@@ -112,6 +113,9 @@ pub struct Finished {
     /// The run's settings and plan (as resumed).
     pub manifest: Manifest,
     pub verdict: Verdict,
+    /// The run directory's lock, held until this is dropped: the front
+    /// end writes the standings, the tables and report.html under it.
+    pub lock: DirLock,
 }
 
 /// The format of the run `manifest` plans; checks that the plan can be
@@ -164,17 +168,27 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
         return Err(anyhow::Error::new(refused).context("counting the finished games"));
     }
 
+    let finished = session.finished + summary.played;
+    let mut end = summary.end;
+    // Ctrl-C during the last games, which then finished: nothing is missing.
+    if end == RunEnd::Interrupted
+        && summary.failed.is_empty()
+        && total.is_some_and(|total| finished >= total)
+    {
+        end = RunEnd::Complete;
+    }
     Ok(Finished {
         run: RunOutcome {
             dir: session.dir.clone(),
-            end: summary.end,
-            finished: session.finished + summary.played,
+            end,
+            finished,
             total,
             failed: summary.failed,
         },
         verdict: format.verdict(&state),
         tally: state.tally,
         manifest: session.manifest,
+        lock: session.lock,
     })
 }
 

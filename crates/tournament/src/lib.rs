@@ -18,7 +18,8 @@
 //! - [`game_set`]: finished game ids, one bit each.
 //! - [`preflight`]: warnings about bot programs that cannot be found.
 //! - [`session`]: one output directory, new or resumed.
-//! - [`runner`]: concurrent games with reused bot processes and clean Ctrl-C.
+//! - [`runner`]: concurrent games with reused bot processes; the first
+//!   Ctrl-C finishes the games in flight, a second one (or SIGTERM) stops at once.
 //! - [`breaker`]: stops starting a bot after repeated start-up failures.
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing

@@ -12,7 +12,9 @@
 //! record's `games.csv` row is written from it as the record is written,
 //! so the merged `games.csv` is derived from the merged journal like a
 //! run's. An unfinished last line (a shard killed mid-write) is left out
-//! and noted. The input directories are only read.
+//! and noted. The input directories are only read (not locked: a shard
+//! still running merges as far as it got); the output directory is locked
+//! ([`DirLock`]) for the whole merge and the rating after it.
 //!
 //! Order and memory: the merged files are in game id order. Shards write
 //! games in finishing order, so each shard's journal is first checked in
@@ -36,6 +38,7 @@ use super::journal::{csv_header, format_row, parse_record, record_id, GAMES_CSV,
 use super::lines::Lines;
 use super::manifest::{Manifest, Plan};
 use super::shard::Shard;
+use arena_files::DirLock;
 
 /// Default largest in-memory run of the external sort, in bytes of lines.
 pub const RUN_BYTES: usize = 32 << 20;
@@ -61,6 +64,9 @@ pub struct MergeOutcome {
     /// Things left out that a crash explains (unfinished last lines), for
     /// the user.
     pub notes: Vec<String>,
+    /// `dir`'s lock, held until this is dropped: the front end rates the
+    /// merged games into `dir` under it.
+    pub lock: DirLock,
 }
 
 impl MergeOutcome {
@@ -134,15 +140,19 @@ struct Input {
 /// unreadable; missing games are not an error, they are in the outcome.
 pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<MergeOutcome> {
     let inputs = read_inputs(dirs)?;
+    // No arena may be writing `out` (a run, or a resume of an earlier
+    // merge) while it is checked and replaced. Creating it first changes
+    // nothing the check sees: it refuses only what existed.
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create output directory {}", out.display()))?;
+    let lock = DirLock::acquire(out)?;
     check_out(out, &inputs)?;
     let first = &inputs[0].manifest;
     let total = first.schedule().expect("checked to be a round-robin").len();
     let count = inputs[0].shard.count;
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("cannot create output directory {}", out.display()))?;
 
     let temp = TempDir::create(out)?;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = lock.not_held().map(str::to_string).into_iter().collect();
     let sort = Sort {
         temp: &temp,
         run_bytes,
@@ -184,6 +194,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<M
         absent,
         missing,
         notes,
+        lock,
     })
 }
 

@@ -24,7 +24,10 @@ use arena_stats::{Pentanomial, SprtStatus, Tally};
 /// [`bot_disabled`](RunOutput::bot_disabled) when the game disabled a bot,
 /// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
 /// [`standings_due`](RunOutput::standings_due) every `rating_interval`
-/// finished games (but the last), and [`progress`](RunOutput::progress); then
+/// finished games (but the last), and [`progress`](RunOutput::progress);
+/// on a first Ctrl-C [`finishing`](RunOutput::finishing) (the games in flight
+/// still end as above), on a second one or SIGTERM
+/// [`stopping_now`](RunOutput::stopping_now); then
 /// [`stopped_playing`](RunOutput::stopped_playing). How the run ended is not
 /// an event: the driver ([`super::driver::run`]) returns it as data with the
 /// run's tally, and the front end then rates the tally
@@ -62,6 +65,13 @@ pub trait RunOutput {
     /// standings so far, rated by the front end from the run's `tally`
     /// (this layer does not rate).
     fn standings_due(&mut self, _finished: u64, _tally: &Tally) {}
+    /// The first Ctrl-C (SIGINT): the `games` in flight finish (each then
+    /// reported as usual), no other starts, and the run ends interrupted.
+    /// Another Ctrl-C stops at once.
+    fn finishing(&mut self, _games: usize) {}
+    /// A second Ctrl-C, or SIGTERM: the run stops at once, and the
+    /// `abandoned` games in flight are not recorded (`--resume` plays them).
+    fn stopping_now(&mut self, _abandoned: usize) {}
     /// No more games will be played in this run.
     fn stopped_playing(&mut self) {}
 }

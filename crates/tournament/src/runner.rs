@@ -13,10 +13,23 @@
 //! Bot processes are kept in a [`BotPool`] and reused from game to game (the
 //! referee restarts a bot only after it failed); at most [`idle_cap`] idle
 //! ones, so processes and descriptors grow with the concurrency, not with
-//! the number of bots. SIGINT (Ctrl-C) or SIGTERM
-//! stops the run cleanly: games still running are abandoned and not
-//! recorded, every bot process is killed, and the caller writes standings
-//! from what was finished. A game the referee itself could not run (not a
+//! the number of bots.
+//!
+//! Stopping: the first SIGINT (Ctrl-C) lets the games being
+//! played finish: no game starts any more, the output hears
+//! [`RunOutput::finishing`], each game is recorded as it ends, and then the
+//! run ends [`RunEnd::Interrupted`]. A second SIGINT, or SIGTERM at any
+//! time, stops at once ([`RunOutput::stopping_now`]): games still running
+//! are abandoned and not recorded, every bot process is killed. SIGTERM is
+//! what schedulers send before a SIGKILL a fixed time later (Slurm's
+//! `KillWait`, 30 s by default; systemd's `TimeoutStopSec`; Kubernetes'
+//! grace period), and the games in flight may take longer than that, so it
+//! stops at once and leaves the time to write the standings; a batch job
+//! that wants the games finished sends SIGINT (`kill -INT`, `scancel
+//! --signal=INT`). Either way the caller writes the standings from what was
+//! finished, and `--resume` plays exactly the games not recorded.
+//!
+//! A game the referee itself could not run (not a
 //! bot's fault, e.g. an unwritable log directory, or no descriptor or
 //! process left to start a bot: a [`RefereeFailure`]) or that panicked is
 //! left unrecorded and reported; `--resume` plays it again. After such a
@@ -96,7 +109,7 @@ pub enum RunEnd {
     Complete,
     /// The feed asked to stop.
     Stopped,
-    /// SIGINT or SIGTERM.
+    /// SIGINT or SIGTERM (after the games in flight finished, or at once).
     Interrupted,
     /// The referee itself failed [`STOP_AFTER`] times in a row (out of
     /// descriptors, processes, memory or disk): fix that, then resume.
@@ -134,19 +147,32 @@ pub async fn run_games(
     output: &mut dyn RunOutput,
 ) -> anyhow::Result<RunSummary> {
     let mut run = Run::new(config, journal)?;
-    let signal = shutdown_signal();
-    tokio::pin!(signal);
+    let mut signals = Signals::new();
+    // After the first SIGINT: the games in flight finish, none starts.
+    let mut finishing = false;
     let result = async {
         loop {
-            run.start_games(feed)?;
+            if !finishing {
+                run.start_games(feed)?;
+            }
             if run.running.is_empty() {
                 return Ok(());
             }
             let joined = tokio::select! {
                 biased;
-                _ = &mut signal => {
+                stop = signals.next(finishing) => {
                     run.summary.end = RunEnd::Interrupted;
-                    return Ok(());
+                    match stop {
+                        Stopping::Finish => {
+                            finishing = true;
+                            output.finishing(run.running.len());
+                            continue;
+                        }
+                        Stopping::Now => {
+                            output.stopping_now(run.running.len());
+                            return Ok(());
+                        }
+                    }
                 }
                 written = run.done.recv() => {
                     // `None` cannot happen while the writer is open.
@@ -444,20 +470,48 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Resolves on the first SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let mut term = signal(SignalKind::terminate()).ok();
-    let terminated = async {
-        match term.as_mut() {
-            Some(term) => {
-                term.recv().await;
-            }
-            None => std::future::pending::<()>().await,
+/// What a signal asks of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stopping {
+    /// The first SIGINT: finish the games in flight, start no other.
+    Finish,
+    /// A second SIGINT, or SIGTERM: stop at once.
+    Now,
+}
+
+/// The run's SIGINT and SIGTERM, from the start of the run to its end (once
+/// listened to, neither kills the process by itself any more).
+struct Signals {
+    interrupt: Option<tokio::signal::unix::Signal>,
+    terminate: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        use tokio::signal::unix::{signal, SignalKind};
+        Signals {
+            interrupt: signal(SignalKind::interrupt()).ok(),
+            terminate: signal(SignalKind::terminate()).ok(),
         }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = terminated => {}
+    }
+
+    /// The next signal; `finishing` after the first SIGINT.
+    async fn next(&mut self, finishing: bool) -> Stopping {
+        let interrupt = async {
+            match self.interrupt.as_mut() {
+                Some(signal) => signal.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        let terminate = async {
+            match self.terminate.as_mut() {
+                Some(signal) => signal.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = interrupt => if finishing { Stopping::Now } else { Stopping::Finish },
+            _ = terminate => Stopping::Now,
+        }
     }
 }

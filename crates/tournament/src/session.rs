@@ -14,6 +14,7 @@ use super::manifest::Manifest;
 use super::preflight::{check_resources, check_sandbox, oversubscribed};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
+use arena_files::{DirLock, LockError};
 use arena_referee::GameRow;
 
 use super::identity::{changed_programs, identify, note_ready};
@@ -27,24 +28,31 @@ pub struct Session {
     pub finished: u64,
     /// What recovery repaired, for the user.
     pub repairs: Vec<String>,
+    /// The directory's lock ([`DirLock`]): no other arena writes it while
+    /// the run lives. Whoever ends the run (the driver hands it on in
+    /// [`super::driver::Finished`]) keeps it until the tables are written.
+    pub lock: DirLock,
 }
 
 impl Session {
     /// A new run in `manifest.config.out`, which must not hold a run yet.
     pub fn create(manifest: Manifest) -> anyhow::Result<Session> {
         let dir = manifest.config.out.clone();
-        if Manifest::path(&dir).exists() {
-            bail!(
-                "{} already holds a tournament; continue it with --resume {} or choose another --out",
-                dir.display(),
-                dir.display()
-            );
-        }
-        // Games of another run are refused before tournament.json is
-        // written, so a refused directory is left as it was found.
-        Journal::refuse_games(&dir)?;
+        // Locked before the checks, so that two new runs given one --out
+        // cannot both find it free. A directory the checks refuse existed
+        // already and is left as it was (the lock file goes with the lock).
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        let lock = match DirLock::acquire(&dir) {
+            Ok(lock) => lock,
+            Err(error @ LockError::InUse { .. }) => return Err(error.into()),
+            // (A read-only directory that holds a run: say that first.)
+            Err(error) => {
+                Session::refuse(&dir)?;
+                return Err(error.into());
+            }
+        };
+        Session::refuse(&dir)?;
         manifest.write(&dir)?;
         let journal = Journal::create(&dir)?;
         Ok(Session {
@@ -53,12 +61,39 @@ impl Session {
             journal,
             finished: 0,
             repairs: Vec::new(),
+            lock,
         })
+    }
+
+    /// `Err` when `dir` holds a run already (its tournament.json, or games
+    /// of another run), before anything of the new run is written, so a
+    /// refused directory is left as it was found.
+    fn refuse(dir: &Path) -> anyhow::Result<()> {
+        if Manifest::path(dir).exists() {
+            bail!(
+                "{} already holds a tournament; continue it with --resume {} or choose another --out",
+                dir.display(),
+                dir.display()
+            );
+        }
+        Journal::refuse_games(dir)
     }
 
     /// Reopens the run in `dir`: reads `tournament.json`, repairs the
     /// journal, and checks every finished game against the plan.
+    /// Refused at once while another arena holds the directory.
     pub fn resume(dir: &Path) -> anyhow::Result<Session> {
+        // Locked first: a run that has just taken the directory may not have
+        // written tournament.json yet. A directory that cannot be locked
+        // (missing, read-only) and holds no run gets the manifest's error.
+        let lock = match DirLock::acquire(dir) {
+            Ok(lock) => lock,
+            Err(error @ LockError::InUse { .. }) => return Err(error.into()),
+            Err(error) => {
+                Manifest::read(dir)?;
+                return Err(error.into());
+            }
+        };
         let mut manifest = Manifest::read(dir)?;
         manifest.config.out = dir.to_path_buf();
         let names = manifest.config.bot_names();
@@ -102,6 +137,7 @@ impl Session {
             finished: recovery.finished.len(),
             repairs: recovery.repairs,
             manifest,
+            lock,
         })
     }
 
@@ -117,6 +153,9 @@ impl Session {
         // A resumed run's bots may have moved since: the one check of every
         // command, before any game.
         self.manifest.config.check_programs()?;
+        if let Some(why) = self.lock.not_held() {
+            output.warning(&format!("warning: {why}"));
+        }
         let now = identify(&self.manifest.config.bots);
         for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);
