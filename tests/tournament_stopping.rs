@@ -320,10 +320,18 @@ fn a_second_arena_on_a_running_directory_is_refused_at_once() {
         out.to_str().unwrap(),
         "--no-progress",
     ]);
-    // What only reads the directory works while the run holds it.
+    // What only reads the directory works while the run holds it; rating
+    // its games into it is refused like the rest.
     wait_for_rows(&out, 1, Duration::from_secs(15));
-    let rate = run_fast(&["rate", out.join("games.csv").to_str().unwrap()]);
+    let games = out.join("games.csv");
+    let rate = run_fast(&["rate", games.to_str().unwrap()]);
     assert_eq!(rate.status.code(), Some(0), "{}", text(&rate));
+    refused(&[
+        "rate",
+        games.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let game = csv_rows(&out)[0].id.to_string();
     let show = run_fast(&["show", out.to_str().unwrap(), &game, "--ply", "1"]);
     assert_eq!(show.status.code(), Some(0), "{}", text(&show));

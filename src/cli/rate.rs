@@ -10,8 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 
+use crate::files::DirLock;
 use crate::report::game_ids::{first_place, GameIds, TournamentId};
 use crate::report::html::{write_rated_report, Fits};
 use crate::report::rating::{Pooling, Ratings};
@@ -60,21 +61,33 @@ pub struct Args {
     pub allow_duplicates: bool,
 }
 
-/// Where the tables go: `--out DIR`, if given and not a run's directory
-/// (whose files only the run writes). Checked before any game is read.
-fn output_dir(args: &Args) -> anyhow::Result<Option<&Path>> {
+/// Where the tables go: `--out DIR`, if given, locked against any other
+/// arena writing it, and not a run's directory (whose files only the run
+/// writes). Taken before any game is read; the lock lasts until the files
+/// are written.
+fn output_dir(args: &Args) -> anyhow::Result<Option<(&Path, DirLock)>> {
     let Some(dir) = args.out.as_deref() else {
         return Ok(None);
     };
-    if let Some(file) = run_file_in(dir) {
-        bail!(
-            "--out {}: that directory holds a run (its {file}), and arena rate never changes a \
-             run's files; give a new or empty directory (a run rates itself as it ends, and \
-             `arena report DIR` redraws its page)",
-            dir.display()
-        );
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    // The lock first: a run playing there is named as its holder.
+    let lock = DirLock::acquire(dir)?;
+    if let Some(why) = lock.not_held() {
+        eprintln!("warning: {why}");
     }
-    Ok(Some(dir))
+    if let Some(file) = run_file_in(dir) {
+        bail!(refuse_run_dir(dir, file));
+    }
+    Ok(Some((dir, lock)))
+}
+
+fn refuse_run_dir(dir: &Path, file: &str) -> String {
+    format!(
+        "--out {}: that directory holds a run (its {file}), and arena rate never changes a \
+         run's files; give a new or empty directory (a run rates itself as it ends, and \
+         `arena report DIR` redraws its page)",
+        dir.display()
+    )
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -137,7 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         summary += "; pure maximum likelihood (--no-prior)";
     }
     println!("{summary}.");
-    let Some(dir) = out else {
+    let Some((dir, _lock)) = out else {
         println!("Nothing written (--out DIR writes the tables and report.html).");
         return Ok(0);
     };
