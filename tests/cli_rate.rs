@@ -379,3 +379,33 @@ fn the_report_of_one_variant_holds_its_games_only() {
         );
     }
 }
+
+/// A 4-0 in two game pairs: the estimate is infinite and the interval holds
+/// it, with the lower bound of a 2-pair sweep, 400 log10(2 / 1.96^2) =
+/// -113.4 (docs/OUTPUT-NOTES.md); from the loser's side the mirror image.
+#[test]
+fn a_sweep_is_infinite_with_an_interval_that_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("games.csv"),
+        games(&[
+            "0,0,0,qango6,alpha,beta,,1-0,group,20,5,5",
+            "1,0,0,qango6,beta,alpha,,0-1,group,20,5,5",
+            "2,0,1,qango6,alpha,beta,,1-0,group,20,5,5",
+            "3,0,1,qango6,beta,alpha,,0-1,group,20,5,5",
+        ]),
+    )
+    .unwrap();
+    let out = arena(&["games.csv", "--out", "r"], dir.path());
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let pairwise = std::fs::read_to_string(dir.path().join("r/pairwise.csv")).unwrap();
+    let header: Vec<&str> = pairwise.lines().next().unwrap().split(',').collect();
+    let line: Vec<&str> = pairwise.lines().nth(1).unwrap().split(',').collect();
+    let column = |name: &str| line[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!((column("bot_a"), column("bot_b")), ("alpha", "beta"));
+    assert_eq!(
+        (column("elo_diff"), column("elo_low"), column("elo_high")),
+        ("inf", "-113.4", "inf"),
+        "{pairwise}"
+    );
+}
