@@ -125,11 +125,15 @@ fn files() -> Vec<(&'static str, &'static str)> {
             "the journal: one game record (JSON) per finished game, appended as each game ends \
              and synced at most every `sync_interval_ms`; a game counts as played when its \
              record is here. Each line replays with `arena judge`. Fields: `id`, `round`, `pair`, \
-             `game` (the variant), `white`, `black`, `opening`, `moves`, `result`, `reason`, \
-             `message`, `plies`, move times and clocks, `ended_utc`, each side's time control, \
+             `game` (the variant), `game_id`, `white`, `black`, `time_control`, \
+             `white_time_control` / `black_time_control` (each side's own; they differ with \
+             time odds), `opening`, `moves`, \
+             `move_times_ms`, `result`, `winner`, `reason`, `message`, `cells` (the winning \
+             cells), `plies`, `white_time_ms`, `black_time_ms`, `duration_ms`, `ended_utc`, \
              `white_ready` / `black_ready` (the bots' `ready` answers), `white_log` / \
-             `black_log` (paths of the stderr logs, left out when there is none), and on a log \
-             that could not be written `white_log_tail` / `black_log_tail` and `warnings`",
+             `black_log` and `white_trace` / `black_trace` (paths under `logs/`, left out when \
+             there is none), and on a log that could not be written `white_log_tail` / \
+             `black_log_tail` and `warnings`",
         ),
         (
             GAMES_CSV,
