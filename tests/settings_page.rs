@@ -116,3 +116,13 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
     }
     assert!(compared >= 8, "{compared}");
 }
+
+/// `arena tournament --help` shows the default of `--games` (it once did
+/// not, while the README promised it).
+#[test]
+fn tournament_help_shows_the_games_default() {
+    let line = help_line("tournament", "games");
+    assert!(line.ends_with("[default: 2]"), "{line}");
+    let line = help_line("sprt", "tc");
+    assert!(line.contains("[default: "), "{line}");
+}

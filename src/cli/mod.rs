@@ -6,13 +6,16 @@
 use clap::{Parser, Subcommand};
 
 pub mod check_bot;
+pub mod completions;
 pub mod games;
 pub mod judge;
+pub mod man;
 pub mod merge;
 pub mod openings;
 pub mod output;
 pub mod play;
 pub mod rate;
+pub mod reference;
 pub mod report;
 pub mod setting_flags;
 pub mod show;
@@ -57,6 +60,10 @@ pub enum Command {
     Sprt(sprt::Args),
     /// Generate an opening suite (distinct up to symmetry, optionally balanced).
     Openings(openings::Args),
+    /// Print the man page (roff) of arena or of one command: `arena man | man -l -`.
+    Man(man::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
 }
 
 /// What bare `arena` prints where there is no `./arena.toml` to play.
@@ -92,6 +99,8 @@ pub fn main() -> i32 {
         Some(Command::Openings(a)) => openings::run(a),
         Some(Command::Report(a)) => report::run(a),
         Some(Command::Show(a)) => show::run(a),
+        Some(Command::Man(a)) => man::run(a),
+        Some(Command::Completions(a)) => completions::run(a),
         None if tournament::bundled_file_here() => tournament::run(tournament::Args::default()),
         None => {
             print!("{QUICK_START}");

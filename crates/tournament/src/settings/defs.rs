@@ -382,7 +382,8 @@ pub static SETTINGS: &[Setting] = &[
         flag: Some("sandbox"),
         kind: Kind::Switch,
         default: Default::Value("false"),
-        help: "Run every bot in the sandbox (bubblewrap; README \"Running untrusted bots\"), \
+        help:
+            "Run every bot in the sandbox (bubblewrap; docs/GUIDE.md, \"Running untrusted bots\"), \
                whatever the bots' own settings say",
         doc: "In a file: the default for bots without their own `sandbox`. It is recorded in each \
               bot of `tournament.json`.",

@@ -28,8 +28,9 @@ pub fn reference_page() -> String {
     page += " may be given again then.\n\n\
              A run's *identity* (in `tournament.json`) hashes the settings that decide which \
              games are played and how; shards of one tournament must agree on it (`arena \
-             merge` checks). The bots are `[[bot]]` entries (README, \"Tournaments\") or \
-             `--bot NAME=COMMAND` flags.\n\n\
+             merge` checks). The bots are `[[bot]]` entries ([GUIDE.md](GUIDE.md#tournaments)) or \
+             `--bot NAME=COMMAND` flags. Every command with its other flags, the exit statuses \
+             and the output files: [REFERENCE.md](REFERENCE.md).\n\n\
              Paths follow one rule: everything in a file (`out`, `openings`, a bot's `cwd`, \
              where its `command` runs and which defaults to the file's directory) is relative \
              to that file's directory; everything on the command line, \
