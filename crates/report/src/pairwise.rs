@@ -12,7 +12,7 @@
 //!   games then give no upper (lower) bound, and the difference is at least
 //!   `elo_low` (at most `elo_high`) at the interval's 95%; always `elo_low <=
 //!   elo_diff <= elo_high` (4-0 in 2 pairs: `inf,-113.4,inf`; 2 pairs are too
-//!   few to exclude 0, see docs/OUTPUT-NOTES.md). When every
+//!   few to exclude 0, see docs/STATISTICS.md, "Infinite estimates"). When every
 //!   pair (and lone game) scored the same, e.g. all won or all drawn, the interval
 //!   is the Wilson score interval over the pairs, so 20 pairs all won give
 //!   `elo_low` = +286.6 and `elo_high` = `inf`; Wilson is also used where

@@ -40,7 +40,7 @@ get a weak prior, 1 virtual win and 1 virtual loss against an opponent rated at 
 (0), so that their rating is finite; it pulls them toward the mean, so the rating says less \
 than the games about how far ahead or behind they are, and their interval is wide. Every other \
 rating is pure maximum likelihood, without any prior. More in the statistics documentation of \
-arena (docs/STATISTICS.md; until it exists, the README's Statistics section), under \
+arena (docs/STATISTICS.md), under \
 \"The prior, and only where it is needed\".";
 
 /// What it means that the white advantage and draw elo rest on the prior
