@@ -121,3 +121,33 @@ fn a_value_of_the_wrong_type_is_said_in_words() {
         assert!(!stderr.contains(rust), "{rust}: {stderr}");
     }
 }
+
+/// A reader that goes away (`arena games | head -1`) ends nothing and
+/// panics nowhere: the output is a view, and the command finishes.
+#[test]
+fn a_closed_stdout_is_no_panic() {
+    for args in [
+        &["games"][..],
+        &["games", "qango7"],
+        &["man"],
+        &["completions", "bash"],
+    ] {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe(2) returns.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: both descriptors are open and owned here alone: the read
+        // end is closed at once, the write end handed to the child.
+        let writer = unsafe {
+            libc::close(fds[0]);
+            <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fds[1])
+        };
+        let output = common::arena()
+            .args(args)
+            .stdout(std::process::Stdio::from(writer))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

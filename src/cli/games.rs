@@ -40,8 +40,8 @@ impl ColorChoice {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     match args.id {
         None => {
-            print!("{}", variant_table());
-            println!("\nComplete rules with boards and examples: {RULES_PAGE}");
+            out!("{}", variant_table());
+            outln!("\nComplete rules with boards and examples: {RULES_PAGE}");
             Ok(0)
         }
         Some(id) => {
@@ -51,10 +51,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                     Variant::ids().join(", ")
                 );
             };
-            println!("{} ({})\n", variant.id, variant.board_name());
-            print!("{}", render::board(variant, args.color.enabled()));
-            println!("draw: {}", variant.draw_text);
-            println!("rules: {RULES_PAGE}");
+            outln!("{} ({})\n", variant.id, variant.board_name());
+            out!("{}", render::board(variant, args.color.enabled()));
+            outln!("draw: {}", variant.draw_text);
+            outln!("rules: {RULES_PAGE}");
             Ok(0)
         }
     }

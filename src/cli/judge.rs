@@ -39,11 +39,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     match result {
         Ok(verdict) => {
-            println!("{verdict}");
+            outln!("{verdict}");
             Ok(0)
         }
         Err(problem) => {
-            println!("{problem}");
+            outln!("{problem}");
             Ok(1)
         }
     }

@@ -44,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let rated = rate_dir(&outcome.dir)?;
     terminal.ratings(&outcome.dir, &rated);
     for line in summary(&outcome) {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(if outcome.complete() {
         0

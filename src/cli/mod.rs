@@ -5,6 +5,24 @@
 
 use clap::{Parser, Subcommand};
 
+/// `println!` for the commands' output: a closed stdout (`arena games |
+/// head`) ends nothing and panics nowhere; what a command prints is a view,
+/// and what it writes to files is the record.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` as [`outln!`] is `println!`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod check_bot;
 pub mod completions;
 pub mod games;
@@ -103,7 +121,7 @@ pub fn main() -> i32 {
         Some(Command::Completions(a)) => completions::run(a),
         None if tournament::bundled_file_here() => tournament::run(tournament::Args::default()),
         None => {
-            print!("{QUICK_START}");
+            out!("{QUICK_START}");
             Ok(0)
         }
     };

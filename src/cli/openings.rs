@@ -105,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     match &args.out {
         Some(path) => std::fs::write(path, &text)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     eprintln!(
         "{} openings from {} candidates ({} repeats up to symmetry, {} outside the band) in {:.1} s",

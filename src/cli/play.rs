@@ -124,7 +124,7 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     let mut players = players(&args, &settings, ansi)?;
     let config = game_config(&args, variant, &settings, &players);
     let someone_human = players.iter().any(|p| matches!(p, Participant::Human(_)));
-    println!(
+    outln!(
         "{} | white: {} | black: {} | {}",
         variant.id,
         name_of(&players[0]),
@@ -140,18 +140,18 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     // are drawn before the person's moves, so the final one is still due.
     if someone_human && !args.quiet {
         if let Some(position) = final_position(variant, &record) {
-            println!("{}", position.render(ansi));
+            outln!("{}", position.render(ansi));
         }
         if !record.cells.is_empty() {
-            println!("winning cells: {}", record.cells.join(" "));
+            outln!("winning cells: {}", record.cells.join(" "));
         }
     }
-    println!(
+    outln!(
         "result {}  reason {}",
         record.result.as_str(),
         record.reason
     );
-    println!("{}", record.message);
+    outln!("{}", record.message);
     if let Some(path) = &args.record {
         write_record(path, &record)?;
     }
@@ -231,7 +231,7 @@ fn play(
         let mut observer = |event: GameEvent<'_>| match event {
             GameEvent::Started { position } => {
                 if draw_boards {
-                    println!("{}", position.render(ansi));
+                    outln!("{}", position.render(ansi));
                 }
             }
             GameEvent::Moved {
@@ -240,9 +240,9 @@ fn play(
                 notation,
                 time_ms,
             } => {
-                println!("{:>3}. {color} {notation}  ({time_ms} ms)", position.ply());
+                outln!("{:>3}. {color} {notation}  ({time_ms} ms)", position.ply());
                 if draw_boards {
-                    println!("{}", position.render(ansi));
+                    outln!("{}", position.render(ansi));
                 }
             }
         };

@@ -118,12 +118,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         if ratings.fits.len() > 1 {
             let label = fit.standings.label();
             if label == POOLED {
-                println!("All {variants} variants pooled (--pool):");
+                outln!("All {variants} variants pooled (--pool):");
             } else {
-                println!("{label}:");
+                outln!("{label}:");
             }
         }
-        println!("{}", fit.standings.render_table());
+        outln!("{}", fit.standings.render_table());
     }
     let files = args.files.len();
     let mut summary = format!(
@@ -149,9 +149,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.no_prior {
         summary += "; pure maximum likelihood (--no-prior)";
     }
-    println!("{summary}.");
+    outln!("{summary}.");
     let Some((dir, _lock)) = out else {
-        println!("Nothing written (--out DIR writes the tables and report.html).");
+        outln!("Nothing written (--out DIR writes the tables and report.html).");
         return Ok(0);
     };
     let mut written = ratings.write_files(dir)?;
@@ -168,7 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Err(e) => eprintln!("warning: report.html not written: {e:#}"),
     }
     let names: Vec<String> = written.iter().map(|p| display(p)).collect();
-    println!("Wrote {}.", names.join(", "));
+    outln!("Wrote {}.", names.join(", "));
     Ok(0)
 }
 

@@ -24,6 +24,6 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
     let path = write_report(&args.dirs, &out)?;
-    println!("Wrote {}.", path.display());
+    outln!("Wrote {}.", path.display());
     Ok(0)
 }

@@ -51,9 +51,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let variant = Variant::by_id(&record.game)
         .ok_or_else(|| anyhow!("unknown variant {:?} in the record", record.game))?;
     let ansi = std::io::stdout().is_terminal();
-    println!(
+    outln!(
         "{}: {} (white) vs {} (black), {}: {} by {}",
-        args.game, record.white, record.black, record.game, record.result, record.reason
+        args.game,
+        record.white,
+        record.black,
+        record.game,
+        record.result,
+        record.reason
     );
     let last = args
         .ply
@@ -62,13 +67,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut pos = Position::new(variant);
     let stdin = std::io::stdin();
     if args.ply.is_none() {
-        println!("Enter shows the next ply, q then Enter quits.");
+        outln!("Enter shows the next ply, q then Enter quits.");
     }
     for (ply, m) in record.moves.iter().enumerate().take(last) {
         if let Err(e) = pos.play_str(m) {
             // The move that ended the game by the referee's verdict (an
             // illegal move is recorded as played): the board stays.
-            println!(
+            outln!(
                 "\nply {}: {m} was refused by the rules: {}",
                 ply + 1,
                 e.message
@@ -77,8 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
         if args.ply.is_none() {
             let ms = record.move_times_ms.get(ply).copied().unwrap_or(0);
-            println!("\nply {}: {m} ({ms} ms)", ply + 1);
-            print!("{}", render::position(&pos, ansi));
+            outln!("\nply {}: {m} ({ms} ms)", ply + 1);
+            out!("{}", render::position(&pos, ansi));
             let mut answer = String::new();
             if stdin.lock().read_line(&mut answer)? == 0 || answer.trim() == "q" {
                 return Ok(0);
@@ -86,11 +91,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     }
     if args.ply.is_some() {
-        println!("ply {last}");
-        print!("{}", render::position(&pos, ansi));
+        outln!("ply {last}");
+        out!("{}", render::position(&pos, ansi));
     }
     if last == record.moves.len() {
-        println!("{}: {}", record.result, record.message);
+        outln!("{}: {}", record.result, record.message);
     }
     Ok(0)
 }

@@ -139,7 +139,7 @@ fn start(args: Args) -> anyhow::Result<Start> {
         }
         None => {
             let file = bundled_file()?;
-            println!("Using {}", file.display());
+            outln!("Using {}", file.display());
             config::load(&file, &given, &defaults)?
         }
     };

@@ -95,8 +95,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         spec.sandbox = Some(true);
     }
     let variant_ids: Vec<&str> = options.variants.iter().map(|v| v.id).collect();
-    println!("arena check-bot: {}", shell_line(&spec.command));
-    println!(
+    outln!("arena check-bot: {}", shell_line(&spec.command));
+    outln!(
         "{} games: {} x {} (colours alternate, white first), {} ms per move (+{} ms grace), against an in-process random mover (seed {})",
         variant_ids.len() as u32 * options.games_per_variant,
         options.games_per_variant,
@@ -106,44 +106,44 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         options.seed
     );
     if args.sandbox {
-        println!("{SANDBOX_NOTE}");
+        outln!("{SANDBOX_NOTE}");
     }
-    println!();
+    outln!();
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     let width = GameSeen::label_width(&variant_ids, options.games_per_variant);
-    let mut print_game = |game: &GameSeen| println!("  {}", game.summary_line(width));
+    let mut print_game = |game: &GameSeen| outln!("  {}", game.summary_line(width));
     let (report, wire_tail) = runtime.block_on(check_bot(spec, &options, &mut print_game))?;
     if let Some(tail) = wire_tail.filter(|_| !report.is_compliant()) {
         print_wire_tail(&tail);
     }
-    println!();
-    print!("{}", report.render());
+    outln!();
+    out!("{}", report.render());
     if args.sandbox && !report.is_compliant() {
-        println!("{SANDBOX_HINT}");
+        outln!("{SANDBOX_HINT}");
     }
     Ok(if report.is_compliant() { 0 } else { 1 })
 }
 
 /// The last lines of the wire trace before the bot's first failure.
 fn print_wire_tail(tail: &WireTail) {
-    println!();
+    outln!();
     if tail.lines.is_empty() {
-        println!(
+        outln!(
             "Nothing was exchanged with the bot before it failed in {}.",
             tail.when
         );
         return;
     }
-    println!(
+    outln!(
         "Last lines exchanged before the first failure ({}; ms since start, > arena to bot, < bot to arena, # arena's note):",
         tail.when
     );
     for line in &tail.lines {
-        println!("  {line}");
+        outln!("  {line}");
     }
 }
 
