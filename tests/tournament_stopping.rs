@@ -49,6 +49,12 @@ fn spawn_paced(args: &[&str], dir: &Path, pace_ms: u64) -> Child {
     })
 }
 
+/// `arena tournament CONFIG --out OUT` started as [`spawn_paced`] starts it.
+fn spawn_paced_run(config: &Path, out: &Path, dir: &Path, pace_ms: u64) -> Child {
+    let (config, out) = (config.to_str().unwrap(), out.to_str().unwrap());
+    spawn_paced(&["tournament", config, "--out", out], dir, pace_ms)
+}
+
 /// `arena ARGS` to completion with bots that do not wait.
 fn run_fast(args: &[&str]) -> Output {
     arena()
@@ -156,16 +162,7 @@ fn the_first_ctrl_c_finishes_the_games_in_flight_and_records_them() {
     let tag = unique_tag("stopping-graceful");
     let config = paced_config(dir.path(), &tag);
     // The first two games take 31 plies each: about 2 s at 60 ms a move.
-    let mut child = spawn_paced(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        dir.path(),
-        60,
-    );
+    let mut child = spawn_paced_run(&config, &out, dir.path(), 60);
     wait_for_bots(&tag, 4);
     std::thread::sleep(Duration::from_millis(150));
     let before = journal_lines(&out);
@@ -204,16 +201,7 @@ fn a_second_ctrl_c_stops_at_once() {
     let tag = unique_tag("stopping-now");
     let config = paced_config(dir.path(), &tag);
     // The first two games take 31 plies each: over 6 s at 200 ms a move.
-    let mut child = spawn_paced(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        dir.path(),
-        200,
-    );
+    let mut child = spawn_paced_run(&config, &out, dir.path(), 200);
     wait_for_bots(&tag, 4);
     signal(&child, libc::SIGINT);
     let stdout = wait_for_stdout(dir.path(), "Ctrl-C again to stop now");
@@ -246,16 +234,7 @@ fn sigterm_stops_at_once() {
     let out = dir.path().join("out");
     let tag = unique_tag("stopping-term");
     let config = paced_config(dir.path(), &tag);
-    let mut child = spawn_paced(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        dir.path(),
-        200,
-    );
+    let mut child = spawn_paced_run(&config, &out, dir.path(), 200);
     wait_for_bots(&tag, 4);
     signal(&child, libc::SIGTERM);
     let status = wait_exit(&mut child, Duration::from_secs(15));
@@ -277,16 +256,7 @@ fn a_second_arena_on_a_running_directory_is_refused_at_once() {
     let out = dir.path().join("out");
     let tag = unique_tag("lock-running");
     let config = paced_config(dir.path(), &tag);
-    let mut child = spawn_paced(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        dir.path(),
-        40,
-    );
+    let mut child = spawn_paced_run(&config, &out, dir.path(), 40);
     wait_for_lock(&out);
     let in_use = format!(
         "arena: error: {} is in use by another arena (pid {}, \"arena tournament {} --out {} --no-progress\"); wait for it to finish or stop it\n",
@@ -351,16 +321,7 @@ fn a_killed_run_leaves_no_lock_behind() {
     let out = dir.path().join("out");
     let tag = unique_tag("lock-killed");
     let config = paced_config(dir.path(), &tag);
-    let mut child = spawn_paced(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        dir.path(),
-        40,
-    );
+    let mut child = spawn_paced_run(&config, &out, dir.path(), 40);
     wait_for_rows(&out, 1, Duration::from_secs(15));
     signal(&child, libc::SIGKILL);
     wait_exit(&mut child, Duration::from_secs(5));
@@ -451,16 +412,7 @@ fn a_ctrl_c_during_the_last_games_ends_complete() {
             TestBot::tagged("b", PACED, &[], &tag),
         ],
     );
-    let mut child = spawn_paced(
-        &[
-            "tournament",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        dir.path(),
-        30,
-    );
+    let mut child = spawn_paced_run(&config, &out, dir.path(), 30);
     wait_for_bots(&tag, 4);
     signal(&child, libc::SIGINT);
     let status = wait_exit(&mut child, Duration::from_secs(15));
