@@ -71,3 +71,85 @@ fn more_games_at_once_than_cores_is_warned_at_the_start() {
     assert!(said.contains(&format!("use -j {cores} or less")), "{said}");
     assert!(!run(cores).contains("games at once"));
 }
+
+/// Runs three bots of `script ARG` in a round robin of 6 games, all at once
+/// on a third as many cores; returns what the terminal said and the records.
+fn crowded_run(script: &str, arg: &str, tag: &str) -> (String, Vec<serde_json::Value>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let bots: Vec<TestBot> = ["a", "b", "c"]
+        .into_iter()
+        .map(|name| TestBot::tagged(name, script, &[arg], tag))
+        .collect();
+    let jobs = 3 * std::thread::available_parallelism().unwrap().get();
+    let config = write_config(
+        dir.path(),
+        &format!(
+            "variant = \"qango6\"\ngames_per_pairing = 2\ntime_control = \"per-move=5000\"\n\
+             concurrency = {jobs}\nseed = 5"
+        ),
+        &bots,
+    );
+    let output = run_tournament(&config, &out);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    wait_until_gone(tag);
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        jsonl_records(&out),
+    )
+}
+
+/// Each bot move's (wall ms, CPU ms) in `records`, opening moves excluded.
+fn bot_moves(records: &[serde_json::Value]) -> Vec<(u64, u64)> {
+    let mut moves = Vec::new();
+    for record in records {
+        let skip = record["opening"].as_array().unwrap().len();
+        let wall = record["move_times_ms"].as_array().unwrap();
+        let cpu = record["move_cpu_ms"].as_array().unwrap();
+        assert_eq!(wall.len(), cpu.len(), "{record}");
+        for (w, c) in wall.iter().zip(cpu).skip(skip) {
+            moves.push((w.as_u64().unwrap(), c.as_u64().unwrap()));
+        }
+    }
+    moves
+}
+
+/// Bots that think 20 ms of CPU per move, three games thinking at once per
+/// core: every record has each move's CPU time beside its wall time, and
+/// the run ends saying the bots were kept waiting, with the fix.
+#[test]
+fn crowded_thinking_bots_are_told_to_have_waited() {
+    let (said, records) = crowded_run("tests/bots/cpu_moves.py", "20", &unique_tag("crowded"));
+    let moves = bot_moves(&records);
+    assert!(moves.len() > 60, "{}", moves.len());
+    for &(wall, cpu) in &moves {
+        // The CPU time is the bot's 20 ms (and a little for the protocol;
+        // a little less when the bot began before arena read its clock,
+        // which then also starts the wall time later), never more than the
+        // wall time it took.
+        assert!(
+            (15..=60).contains(&cpu) && cpu <= wall + 1,
+            "{wall} ms wall, {cpu} ms CPU"
+        );
+    }
+    assert!(
+        said.contains("warning: bots were often kept waiting:")
+            && said.contains("run fewer games at once (-j"),
+        "{said}"
+    );
+}
+
+/// Bots that sleep 30 ms per move use almost no CPU: waiting on purpose is
+/// no waiting for a CPU, and nothing is said.
+#[test]
+fn sleeping_bots_are_not_told_to_have_waited() {
+    let (said, records) = crowded_run("tests/bots/paced_bot.py", "30", &unique_tag("sleepy"));
+    let moves = bot_moves(&records);
+    assert!(moves.len() > 60, "{}", moves.len());
+    for &(wall, cpu) in &moves {
+        // (The clock starts once the turn is written, which on a crowded
+        // machine may be a few ms after the bot has it.)
+        assert!(wall >= 20 && cpu < 10, "{wall} ms wall, {cpu} ms CPU");
+    }
+    assert!(!said.contains("kept waiting"), "{said}");
+}

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::referee::start_slots::cores;
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
 use crate::report::comparison::render_failures;
@@ -21,6 +22,7 @@ use crate::report::rating::{RatingReport, Ratings, RunRatings};
 use crate::report::standings::POOLED;
 use crate::stats::{FitOptions, Tally};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
+use crate::tournament::cpu_wait::CpuWait;
 use crate::tournament::driver::{Finished, Verdict};
 use crate::tournament::progress::{
     Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
@@ -37,6 +39,8 @@ pub struct Terminal<W: Write = Stdout> {
     bar: Option<ProgressBar>,
     /// The run's gauntlet seeds, whose tables follow the standings.
     seeds: Vec<String>,
+    /// How often this run's bots waited for a CPU, said at its end.
+    cpu_wait: CpuWait,
 }
 
 impl Terminal {
@@ -47,6 +51,7 @@ impl Terminal {
             show_bar,
             bar: None,
             seeds: Vec::new(),
+            cpu_wait: CpuWait::default(),
         }
     }
 }
@@ -69,6 +74,10 @@ impl<W: Write> Terminal<W> {
 
     /// The last words of a run, as its format has them.
     pub fn run_ended(&mut self, finished: &Finished) {
+        let concurrency = finished.manifest.config.concurrency;
+        if let Some(warning) = self.cpu_wait.warning(concurrency, cores()) {
+            self.println(&warning);
+        }
         match &finished.verdict {
             Verdict::Standings => self.round_robin_ended(&finished.run),
             Verdict::Sprt(verdict) => self.sprt_ended(&finished.run, verdict),
@@ -339,6 +348,7 @@ impl<W: Write> RunOutput for Terminal<W> {
     }
 
     fn game_finished(&mut self, row: &GameRow, record: &GameRecord) {
+        self.cpu_wait.add(record);
         self.println(&game_line(row, &record.message));
         // The referee's own problems in the game (a log it could not write).
         for warning in &record.warnings {
@@ -540,6 +550,7 @@ mod tests {
             show_bar: false,
             bar: None,
             seeds: Vec::new(),
+            cpu_wait: CpuWait::default(),
         }
     }
 

@@ -128,7 +128,7 @@ fn files() -> Vec<(&'static str, &'static str)> {
              `game` (the variant), `game_id`, `white`, `black`, `time_control`, \
              `white_time_control` / `black_time_control` (each side's own; they differ with \
              time odds), `opening`, `moves`, \
-             `move_times_ms`, `result`, `winner`, `reason`, `message`, `cells` (the winning \
+             `move_times_ms` (wall time per move, ms), `move_cpu_ms` (the CPU time the bot's process used for each move, ms; `null` where not measured), `result`, `winner`, `reason`, `message`, `cells` (the winning \
              cells), `plies`, `white_time_ms`, `black_time_ms`, `duration_ms`, `ended_utc`, \
              `white_ready` / `black_ready` (the bots' `ready` answers), `white_log` / \
              `black_log` and `white_trace` / `black_trace` (paths under `logs/`, left out when \

@@ -26,7 +26,7 @@ use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
 use super::referee_failure::RefereeFailure;
-use super::seat::{Failure, Seat, StartError, CONTROL_SEND_TIMEOUT};
+use super::seat::{Failure, MoveTime, Seat, StartError, CONTROL_SEND_TIMEOUT};
 use super::trace::trace_path_for;
 use arena_rules::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use arena_rules::protocol::{
@@ -291,6 +291,8 @@ struct Game<'c> {
     pos: Position,
     moves: Vec<String>,
     times: Vec<u64>,
+    /// Each move's CPU time in ms, where measured (see [`MoveTime`]).
+    cpu_times: Vec<Option<u64>>,
 }
 
 impl<'c> Game<'c> {
@@ -333,6 +335,7 @@ impl<'c> Game<'c> {
             traces,
             pos,
             times: vec![0; moves.len()],
+            cpu_times: vec![Some(0); moves.len()],
             moves,
         })
     }
@@ -385,6 +388,7 @@ impl<'c> Game<'c> {
             plies: self.moves.len() as u32,
             moves: self.moves,
             move_times_ms: self.times,
+            move_cpu_ms: self.cpu_times,
             result: GameResult::from_winner(ending.winner),
             winner: ending.winner,
             reason: ending.reason,
@@ -514,10 +518,12 @@ async fn play_moves(
                 return Ok(Ending::failure(color, game.name(color), f));
             }
         };
-        let time_ms = used.as_millis() as u64;
+        let time_ms = used.wall.as_millis() as u64;
         text.push_move(&notation);
         game.moves.push(notation);
         game.times.push(time_ms);
+        game.cpu_times
+            .push(used.cpu.map(|cpu| cpu.as_millis() as u64));
         observer(GameEvent::Moved {
             position: &game.pos,
             color,
@@ -528,14 +534,14 @@ async fn play_moves(
 }
 
 /// Asks the side to move for its move: the text it answered and the time it
-/// took. A bot's time is charged to its clock here.
+/// took (a bot's CPU time too). A bot's time is charged to its clock here.
 async fn ask(
     player: &mut Player<'_>,
     pos: &Position,
     text: &mut TurnText,
     clock: &mut Clock,
     config: &GameConfig,
-) -> Result<(String, Duration), Failure> {
+) -> Result<(String, MoveTime), Failure> {
     match player {
         Player::Bot(seat) => {
             let color = pos.to_move();
@@ -544,7 +550,7 @@ async fn ask(
             let on_clock = clock.remaining_ms(color).is_some();
             // A line read just as the wait ran out can still be over it: a
             // timeout, worded as the seat words a late answer.
-            clock.charge(color, used).map_err(|flag| {
+            clock.charge(color, used.wall).map_err(|flag| {
                 Failure::new(
                     FailureReason::Timeout,
                     format!(
@@ -559,11 +565,13 @@ async fn ask(
         // A bot's time is measured by its seat, from the write of the turn.
         Player::Human(human) => {
             let asked = Instant::now();
-            Ok((human.choose_move(pos).await?, asked.elapsed()))
+            let answer = human.choose_move(pos).await?;
+            Ok((answer, MoveTime::wall(asked.elapsed())))
         }
         Player::Local(local) => {
             let asked = Instant::now();
-            Ok((local.choose_move(pos), asked.elapsed()))
+            let answer = local.choose_move(pos);
+            Ok((answer, MoveTime::wall(asked.elapsed())))
         }
     }
 }

@@ -27,6 +27,7 @@
 //! - [`exit`]: how a process ended and which game-end reason that is.
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
+//! - [`cpu_clock`]: the CPU time of a bot's process, for each move.
 //!
 //! Playing games from a pool of bots (what a tournament does):
 //!
@@ -66,6 +67,7 @@
 
 pub mod clock;
 pub mod command_line;
+pub mod cpu_clock;
 pub mod direct_io;
 pub mod exit;
 pub mod game;

@@ -24,6 +24,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::{Instant, Sleep};
 
+use super::cpu_clock::{bot_process, CpuClock};
 use super::direct_io;
 use super::exit::{classify_death, ExitInfo};
 use super::limits::{tree_cpu_time, ChildSetup};
@@ -137,6 +138,10 @@ pub struct BotProcess {
     sandboxed: bool,
     /// When the process tree's CPU time was last read.
     tree_checked_at: Option<Instant>,
+    /// The bot's CPU-time clock, found on first use (after `ready`: in the
+    /// sandbox the bot is a process below `bwrap`); `Some(None)` when it
+    /// has none.
+    cpu_clock: Option<Option<CpuClock>>,
     /// The wire trace of the current game, when asked for.
     trace: Option<Trace>,
     /// The deadline of [`BotProcess::read_line`], kept from read to read:
@@ -260,6 +265,7 @@ impl BotProcess {
             group_dead: false,
             sandboxed,
             tree_checked_at: None,
+            cpu_clock: None,
             trace: None,
             read_timer: None,
             queued: String::new(),
@@ -629,6 +635,17 @@ impl BotProcess {
     pub async fn death_reason(&mut self, wait: Duration) -> Option<(FailureReason, String)> {
         let exit = self.wait_exit(wait).await?;
         Some(classify_death(&exit, &self.limits, &self.log.tail()))
+    }
+
+    /// CPU time the bot's process (all its threads) has used so far, by its
+    /// CPU-time clock ([`CpuClock`]); `None` when it cannot be read (the
+    /// process is gone).
+    pub fn cpu_used(&mut self) -> Option<Duration> {
+        let (pid, sandboxed) = (self.pid, self.sandboxed);
+        let clock = *self
+            .cpu_clock
+            .get_or_insert_with(|| CpuClock::of(bot_process(pid, sandboxed)));
+        clock?.read()
     }
 
     /// `limits.cpu_seconds` for the whole process tree: the failure when the

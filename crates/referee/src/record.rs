@@ -46,8 +46,15 @@ pub struct GameRecord {
     pub opening: Vec<String>,
     /// Every move of the game in notation, opening included.
     pub moves: Vec<String>,
-    /// Thinking time of each move in `moves`, in ms (0 for opening moves).
+    /// Thinking time of each move in `moves`, in ms (0 for opening moves):
+    /// wall time from writing the turn to reading the move.
     pub move_times_ms: Vec<u64>,
+    /// CPU time (user + system, all threads of the bot's process) of each
+    /// move in `moves` over the same span, in ms; 0 for opening moves,
+    /// `null` where not measured (a person, an in-process player). Absent
+    /// in records written before arena measured it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub move_cpu_ms: Vec<Option<u64>>,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: GameResult,
     /// `null` for a draw.
@@ -231,6 +238,7 @@ pub fn record_with_result(
         black_time_control: None,
         opening: Vec::new(),
         move_times_ms: vec![1; moves.len()],
+        move_cpu_ms: vec![Some(1); moves.len()],
         plies: moves.len() as u32,
         moves,
         result,

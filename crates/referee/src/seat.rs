@@ -288,7 +288,7 @@ impl Seat {
         &mut self,
         turn: &Turn,
         wait: Duration,
-    ) -> Result<(BotMove, Duration), Failure> {
+    ) -> Result<(BotMove, MoveTime), Failure> {
         let text = TurnText::of(turn);
         self.request_turn(&text.turn_ref(turn), wait).await
     }
@@ -299,7 +299,7 @@ impl Seat {
         &mut self,
         turn: &TurnRef<'_>,
         wait: Duration,
-    ) -> Result<(BotMove, Duration), Failure> {
+    ) -> Result<(BotMove, MoveTime), Failure> {
         let limit_ms = turn.clock.move_ms;
         let process = self.process.as_mut().ok_or_else(no_process)?;
         // Anything already waiting was written when nothing was asked.
@@ -319,10 +319,18 @@ impl Seat {
         self.turn_line.clear();
         turn.write_line(&mut self.turn_line);
         send_line(process, &self.turn_line, wait).await?;
+        // Both clocks start here, so a move's CPU time is never more than
+        // its wall time.
         let sent = Instant::now();
+        let cpu_before = process.cpu_used();
         match process.read_answer(sent + wait).await {
             ReadLine::Line(line) => {
-                let used = sent.elapsed();
+                let used = MoveTime {
+                    wall: sent.elapsed(),
+                    cpu: cpu_before
+                        .zip(process.cpu_used())
+                        .map(|(before, after)| after.saturating_sub(before)),
+                };
                 match decode_answer(&line) {
                     // The CPU limit binds the bot's whole process tree.
                     Ok(BotMessage::Move(m)) => match process.tree_cpu_exceeded() {
@@ -401,6 +409,22 @@ impl Seat {
 
 fn no_process() -> Failure {
     Failure::new(FailureReason::Crash, "has no running process")
+}
+
+/// How long a move took: from writing the turn to reading the move (wall
+/// time, what the clock charges), and the CPU time the bot's process used
+/// meanwhile ([`crate::cpu_clock`]; `None` where it cannot be read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveTime {
+    pub wall: Duration,
+    pub cpu: Option<Duration>,
+}
+
+impl MoveTime {
+    /// A move of a player whose CPU time is not measured.
+    pub fn wall(wall: Duration) -> MoveTime {
+        MoveTime { wall, cpu: None }
+    }
 }
 
 /// `hello`, then one `ready` line with protocol 1 before the startup limit.

@@ -21,6 +21,7 @@
 //! - [`runner`]: concurrent games with reused bot processes; the first
 //!   Ctrl-C finishes the games in flight, a second one (or SIGTERM) stops at once.
 //! - [`breaker`]: stops starting a bot after repeated start-up failures.
+//! - [`cpu_wait`]: whether the bots were often kept waiting for a CPU.
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
 //!   in this module prints.
@@ -39,6 +40,7 @@
 
 pub mod breaker;
 pub mod config;
+pub mod cpu_wait;
 pub mod driver;
 pub mod game_set;
 pub mod games_reader;

@@ -23,9 +23,12 @@ const MAX_LLR_POINTS: usize = 2000;
 /// One bot's thinking times (its own moves, opening moves excluded).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MoveTimes {
-    /// Milliseconds -> moves that took that long (exact quantiles in the
-    /// memory of the distinct values, which the clock bounds).
+    /// Milliseconds of wall time -> moves that took that long (exact
+    /// quantiles in the memory of the distinct values, which the clock
+    /// bounds).
     pub histogram: BTreeMap<u64, u64>,
+    /// The same for the moves' CPU time, where it was measured.
+    pub cpu_histogram: BTreeMap<u64, u64>,
     /// The largest per-move limit among its games (`None` with a clock).
     pub move_limit_ms: Option<u64>,
     /// The clock's base when the games had one.
@@ -40,32 +43,48 @@ pub struct TimeSummary {
     pub max_ms: u64,
 }
 
-impl MoveTimes {
-    fn add(&mut self, ms: u64) {
-        *self.histogram.entry(ms).or_default() += 1;
-    }
-
-    /// The smallest time with at least `q` of the moves at or below it.
-    fn quantile(&self, total: u64, q: f64) -> u64 {
-        let need = ((total as f64) * q).ceil().max(1.0) as u64;
-        let mut seen = 0;
-        for (&ms, &n) in &self.histogram {
-            seen += n;
-            if seen >= need {
-                return ms;
-            }
-        }
-        0
-    }
-
-    pub fn summary(&self) -> Option<TimeSummary> {
-        let moves: u64 = self.histogram.values().sum();
+impl TimeSummary {
+    /// Of the times counted in `histogram`; `None` without any.
+    fn of(histogram: &BTreeMap<u64, u64>) -> Option<TimeSummary> {
+        let moves: u64 = histogram.values().sum();
         (moves > 0).then(|| TimeSummary {
             moves,
-            median_ms: self.quantile(moves, 0.5),
-            p90_ms: self.quantile(moves, 0.9),
-            max_ms: self.histogram.keys().next_back().copied().unwrap_or(0),
+            median_ms: quantile(histogram, moves, 0.5),
+            p90_ms: quantile(histogram, moves, 0.9),
+            max_ms: histogram.keys().next_back().copied().unwrap_or(0),
         })
+    }
+}
+
+/// The smallest time with at least `q` of the `total` moves at or below it.
+fn quantile(histogram: &BTreeMap<u64, u64>, total: u64, q: f64) -> u64 {
+    let need = ((total as f64) * q).ceil().max(1.0) as u64;
+    let mut seen = 0;
+    for (&ms, &n) in histogram {
+        seen += n;
+        if seen >= need {
+            return ms;
+        }
+    }
+    0
+}
+
+impl MoveTimes {
+    fn add(&mut self, ms: u64, cpu_ms: Option<u64>) {
+        *self.histogram.entry(ms).or_default() += 1;
+        if let Some(cpu) = cpu_ms {
+            *self.cpu_histogram.entry(cpu).or_default() += 1;
+        }
+    }
+
+    /// The wall times.
+    pub fn summary(&self) -> Option<TimeSummary> {
+        TimeSummary::of(&self.histogram)
+    }
+
+    /// The CPU times, where measured.
+    pub fn cpu_summary(&self) -> Option<TimeSummary> {
+        TimeSummary::of(&self.cpu_histogram)
     }
 }
 
@@ -223,7 +242,8 @@ impl ReportData {
         let skip = record.opening.len();
         for (ply, &ms) in record.move_times_ms.iter().enumerate().skip(skip) {
             let bot = if ply % 2 == 0 { white } else { black };
-            self.move_times[bot].add(ms);
+            let cpu = record.move_cpu_ms.get(ply).copied().flatten();
+            self.move_times[bot].add(ms, cpu);
         }
         for bot in [white, black] {
             let times = &mut self.move_times[bot];
@@ -364,6 +384,20 @@ mod tests {
         assert_eq!((black.moves, black.max_ms), (1, 0));
         assert_eq!(data.move_times[0].move_limit_ms, Some(400));
         assert_eq!(data.move_times[1].clock_base_ms, None);
+        // A record without CPU times (written before arena measured them).
+        assert_eq!(data.move_times[0].cpu_summary(), None);
+    }
+
+    #[test]
+    fn cpu_times_are_summarised_beside_wall_times_where_measured() {
+        let mut record: GameRecord = serde_json::from_str(RECORD).unwrap();
+        // White's moves used 40 and 50 ms of CPU; black was not measured.
+        record.move_cpu_ms = vec![Some(0), Some(0), Some(40), None, Some(50)];
+        let mut data = ReportData::new(1);
+        data.add(0, &record.to_games_row(), Some(&record));
+        let white = data.move_times[0].cpu_summary().unwrap();
+        assert_eq!((white.moves, white.median_ms, white.max_ms), (2, 40, 50));
+        assert_eq!(data.move_times[1].cpu_summary(), None);
     }
 
     #[test]
@@ -406,7 +440,7 @@ mod tests {
     fn move_time_quantiles_are_exact() {
         let mut t = MoveTimes::default();
         for ms in [10, 20, 30, 40, 50, 60, 70, 80, 90, 100] {
-            t.add(ms);
+            t.add(ms, None);
         }
         let s = t.summary().unwrap();
         assert_eq!(

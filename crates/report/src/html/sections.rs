@@ -126,6 +126,10 @@ struct TimeRow {
     median: u64,
     p90: u64,
     max: u64,
+    /// The CPU times' median, p90 and max, `-` where not measured.
+    cpu_median: String,
+    cpu_p90: String,
+    cpu_max: String,
     limit: String,
 }
 
@@ -387,17 +391,28 @@ fn move_times(
     let clock_base = data.move_times.iter().find_map(|t| t.clock_base_ms);
     let rows = times
         .iter()
-        .map(|(bot, s, limit)| TimeRow {
-            bot: bot.clone(),
-            moves: s.moves,
-            median: s.median_ms,
-            p90: s.p90_ms,
-            max: s.max_ms,
-            limit: match (limit, clock_base) {
-                (Some(l), _) => format!("{l} ms per move"),
-                (None, Some(base)) => format!("clock {base} ms"),
-                _ => "-".into(),
-            },
+        .map(|(bot, s, limit)| {
+            let cpu = data
+                .index_of(bot)
+                .and_then(|i| data.move_times[i].cpu_summary());
+            let cpu_text = |ms: fn(&TimeSummary) -> u64| {
+                cpu.as_ref().map_or("-".into(), |c| ms(c).to_string())
+            };
+            TimeRow {
+                bot: bot.clone(),
+                moves: s.moves,
+                median: s.median_ms,
+                p90: s.p90_ms,
+                max: s.max_ms,
+                cpu_median: cpu_text(|c| c.median_ms),
+                cpu_p90: cpu_text(|c| c.p90_ms),
+                cpu_max: cpu_text(|c| c.max_ms),
+                limit: match (limit, clock_base) {
+                    (Some(l), _) => format!("{l} ms per move"),
+                    (None, Some(base)) => format!("clock {base} ms"),
+                    _ => "-".into(),
+                },
+            }
         })
         .collect();
     let svg = (!times.is_empty()).then(|| plots::move_times(&times, colours));
