@@ -23,6 +23,11 @@
 //!
 //! The aim is layer 4 at most twice layer 1.
 //!
+//! Beside them, `CPU-time accounting`: the two reads of a bot's CPU-time
+//! clock that every move makes (when the turn is written and when the
+//! move is read, [`BotProcess::cpu_used`]), timed on their own against the
+//! echo child, part of layers 3 and 4.
+//!
 //! The process and everything it starts run pinned to one CPU (see
 //! [`pin_to_one_cpu`]; `ARENA_BENCH_PIN=0` turns that off).
 //! The runtime is the current-thread one a tournament uses at `-j 1` (and
@@ -129,6 +134,21 @@ async fn turn_round_trips(seat: &mut Seat, turn: &Turn, count: usize, samples: &
     }
 }
 
+/// `count` times a move's CPU-time accounting: two reads of the bot's
+/// CPU-time clock.
+fn cpu_clock_reads(process: &mut BotProcess, count: usize, samples: &mut Vec<Duration>) {
+    for _ in 0..count {
+        let began = Instant::now();
+        let before = process.cpu_used();
+        let after = process.cpu_used();
+        samples.push(began.elapsed());
+        assert!(
+            before.is_some() && after >= before,
+            "the echo child's CPU clock"
+        );
+    }
+}
+
 /// Layer 4: `count` whole games; each game's wall time per move.
 async fn referee_per_move(
     white: &mut Seat,
@@ -229,6 +249,7 @@ async fn run() {
     let mut raw_turn = Vec::new();
     let mut proc_short = Vec::new();
     let mut turns = Vec::new();
+    let mut cpu_reads = Vec::new();
     let mut per_move: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
     let mut next_id = 0;
     let rounds = std::env::var("ARENA_BENCH_ROUNDS")
@@ -239,7 +260,13 @@ async fn run() {
     for round in 0..=rounds {
         if round == 1 {
             // Round 0 was the warm-up.
-            for samples in [&mut raw_short, &mut raw_turn, &mut proc_short, &mut turns] {
+            for samples in [
+                &mut raw_short,
+                &mut raw_turn,
+                &mut proc_short,
+                &mut turns,
+                &mut cpu_reads,
+            ] {
                 samples.clear();
             }
             per_move.iter_mut().for_each(Vec::clear);
@@ -249,6 +276,7 @@ async fn run() {
             raw.round_trips(&turn_line, ROUND_TRIPS, &mut raw_turn);
             process_round_trips(&mut process, short, ROUND_TRIPS, &mut proc_short).await;
             turn_round_trips(&mut seat, &turn, ROUND_TRIPS, &mut turns).await;
+            cpu_clock_reads(&mut process, ROUND_TRIPS, &mut cpu_reads);
         }
         for (&variant, samples) in variants.iter().zip(per_move.iter_mut()) {
             referee_per_move(
@@ -306,6 +334,7 @@ async fn run() {
     );
     row("BotProcess round trip (tokio), short line", &mut proc_short);
     row("turn -> move round trip (Seat, instant bot)", &mut turns);
+    row("CPU-time accounting (2 clock reads a move)", &mut cpu_reads);
     for (variant, samples) in variants.iter().zip(per_move.iter_mut()) {
         row(&format!("referee per move, {} games", variant.id), samples);
     }
