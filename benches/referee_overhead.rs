@@ -117,6 +117,7 @@ fn sample_turn() -> Turn {
             white_ms: None,
             black_ms: None,
             move_ms: 5000,
+            basis: Default::default(),
         },
     }
 }

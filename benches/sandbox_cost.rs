@@ -48,6 +48,7 @@ fn first_turn() -> Turn {
             white_ms: None,
             black_ms: None,
             move_ms: 5000,
+            basis: Default::default(),
         },
     }
 }

@@ -153,3 +153,100 @@ fn sleeping_bots_are_not_told_to_have_waited() {
     }
     assert!(!said.contains("kept waiting"), "{said}");
 }
+
+/// Two bots that each use 30 ms of CPU per move (60% of a 50 ms limit),
+/// three games thinking at once per core: on the wall clock they wait for
+/// the CPUs and lose on time; on the CPU clock none does.
+#[test]
+fn a_cpu_clock_charges_the_bot_not_the_crowd() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let run = |clock: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let tag = unique_tag(&format!("clock-{clock}"));
+        let bots: Vec<TestBot> = ["a", "b"]
+            .into_iter()
+            .map(|name| TestBot::tagged(name, "tests/bots/cpu_moves.py", &["30"], &tag))
+            .collect();
+        let games = 2 * ((3 * cores).div_ceil(2));
+        let config = write_config(
+            dir.path(),
+            &format!(
+                "variant = \"qango6\"\ngames_per_pairing = {games}\ntime_control = \"per-move=50\"\n\
+                 grace_ms = 20\nconcurrency = {games}\nseed = 8\nclock = \"{clock}\"\nwall_cap = 20"
+            ),
+            &bots,
+        );
+        let output = run_tournament(&config, &out);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        wait_until_gone(&tag);
+        // tournament.json says what the clocks counted, and on a CPU clock
+        // how CPU time was measured.
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+                .unwrap();
+        let cpu = clock == "cpu";
+        assert_eq!(manifest["config"]["clock"].as_str() == Some("cpu"), cpu);
+        assert_eq!(manifest["cpu_time"].as_str().is_some(), cpu, "{manifest}");
+        csv_rows(&out)
+    };
+    let timeouts = |rows: &[arena::referee::GameRow]| {
+        rows.iter()
+            .filter(|row| row.reason.as_str() == "timeout")
+            .count()
+    };
+    let wall = run("wall");
+    assert!(
+        timeouts(&wall) > 0,
+        "no timeout on the crowded wall clock: {wall:?}"
+    );
+    let cpu = run("cpu");
+    assert_eq!(timeouts(&cpu), 0, "{cpu:?}");
+    assert!(cpu.iter().all(|row| row.reason.is_rule()), "{cpu:?}");
+}
+
+/// `arena play` with `--clock cpu`: the turn says so, the record says so,
+/// and a bot that sleeps past the wall-time cap loses on time, told why.
+#[test]
+fn on_a_cpu_clock_a_sleeping_bot_meets_the_wall_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("r.json");
+    let sleeper = format!("python3 {}", repo_path("tests/bots/paced_bot.py").display());
+    let thinker = format!(
+        "python3 {} 5",
+        repo_path("tests/bots/cpu_moves.py").display()
+    );
+    let output = common::arena()
+        .args(["play", "qango6", &thinker, &sleeper, "--tc", "per-move=100"])
+        .args(["--clock", "cpu", "--wall-cap", "2", "--quiet", "--record"])
+        .arg(&record)
+        .args(["--trace", dir.path().to_str().unwrap()])
+        .env("PACED_BOT_MS", "500")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(record["clock"], "cpu");
+    assert_eq!(record["reason"], "timeout");
+    assert_eq!(record["winner"], "white");
+    // 2 x 100 ms + 100 ms of grace.
+    let message = record["message"].as_str().unwrap();
+    assert!(
+        message.contains("answered after") && message.contains("the wall-time cap of 300 ms"),
+        "{message}"
+    );
+    // Every turn said what the clock counts.
+    let traces: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "trace"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(!traces.is_empty());
+    for trace in &traces {
+        for turn in trace.lines().filter(|l| l.contains("\"type\":\"turn\"")) {
+            assert!(turn.contains("\"basis\":\"cpu\""), "{turn}");
+        }
+    }
+}

@@ -66,6 +66,7 @@ fn longest_turn_of_a_random_game(variant: &'static Variant, rng: &mut SmallRng) 
                 white_ms: Some(MS),
                 black_ms: Some(MS),
                 move_ms: MS,
+                basis: Default::default(),
             },
         }
         .to_line();

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::protocol::ClockBasis;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
@@ -74,9 +75,11 @@ impl<W: Write> Terminal<W> {
 
     /// The last words of a run, as its format has them.
     pub fn run_ended(&mut self, finished: &Finished) {
-        let concurrency = finished.manifest.config.concurrency;
-        if let Some(warning) = self.cpu_wait.warning(concurrency, cores()) {
-            self.println(&warning);
+        let config = &finished.manifest.config;
+        if config.clock == ClockBasis::Wall {
+            if let Some(warning) = self.cpu_wait.warning(config.concurrency, cores()) {
+                self.println(&warning);
+            }
         }
         match &finished.verdict {
             Verdict::Standings => self.round_robin_ended(&finished.run),

@@ -14,7 +14,7 @@ use anyhow::{anyhow, bail, Context};
 use crate::cli::games::ColorChoice;
 use crate::cli::setting_flags::{self, SettingFlags};
 use crate::games::Variant;
-use crate::protocol::TimeControl;
+use crate::protocol::{ClockBasis, TimeControl};
 use crate::referee::{
     format_time_control, play_game, program_problem, read_bots_file, resolve_player, BotSpec,
     GameConfig, GameEvent, GameRecord, Human, Player, Seat, SpawnOptions,
@@ -82,11 +82,14 @@ impl Participant {
     }
 }
 
-/// The settings of one game: the flags `--tc`, `--grace-ms` and
-/// `--sandbox`, read by their definitions like a tournament's.
+/// The settings of one game: the flags `--tc`, `--grace-ms`, `--clock`,
+/// `--wall-cap` and `--sandbox`, read by their definitions like a
+/// tournament's.
 struct PlaySettings {
     time_control: TimeControl,
     grace: Duration,
+    clock: ClockBasis,
+    wall_cap: u32,
     sandbox: bool,
 }
 
@@ -100,9 +103,18 @@ impl PlaySettings {
             unreachable!("time_control and grace_ms have defaults of their kinds");
         };
         let sandbox = value("sandbox")? == Some(Value::Switch(true));
+        let clock = match value("clock")? {
+            Some(Value::Word("cpu")) => ClockBasis::Cpu,
+            _ => ClockBasis::Wall,
+        };
+        let Some(Value::Whole(wall_cap)) = value("wall_cap")? else {
+            unreachable!("wall_cap has a default of its kind");
+        };
         Ok(PlaySettings {
             time_control,
             grace: Duration::from_millis(grace_ms),
+            clock,
+            wall_cap: wall_cap as u32,
             sandbox,
         })
     }
@@ -201,6 +213,8 @@ fn game_config(
 ) -> GameConfig {
     let mut config = GameConfig::new("play", variant, settings.time_control);
     config.grace = settings.grace;
+    config.clock = settings.clock;
+    config.wall_cap = settings.wall_cap;
     for (side, participant) in players.iter().enumerate() {
         if let Participant::Bot(seat) = participant {
             config.own_time_controls[side] = seat.spec().time_control;

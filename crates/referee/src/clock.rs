@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use arena_rules::games::Color;
-use arena_rules::protocol::TurnClock;
+use arena_rules::protocol::{ClockBasis, TurnClock};
 
 /// Allowance beyond a move's limit before it counts as a timeout.
 pub const DEFAULT_GRACE: Duration = Duration::from_millis(100);
@@ -46,6 +46,8 @@ pub struct Clock {
     /// Time control per side, indexed by [`Color::index`].
     tc: [TimeControl; 2],
     grace: Duration,
+    /// What the times count (said in every `turn`).
+    basis: ClockBasis,
     /// Remaining clock time per side in ms (unused for per-move).
     remaining_ms: [u64; 2],
 }
@@ -65,8 +67,19 @@ impl Clock {
         Clock {
             tc,
             grace,
+            basis: ClockBasis::Wall,
             remaining_ms: start,
         }
+    }
+
+    /// The clock counting `basis` (wall time unless told).
+    pub fn counting(mut self, basis: ClockBasis) -> Clock {
+        self.basis = basis;
+        self
+    }
+
+    pub fn basis(&self) -> ClockBasis {
+        self.basis
     }
 
     /// `color`'s time control.
@@ -106,6 +119,7 @@ impl Clock {
             white_ms: self.remaining_ms(Color::White),
             black_ms: self.remaining_ms(Color::Black),
             move_ms: self.move_limit_ms(color),
+            basis: self.basis,
         }
     }
 
@@ -159,7 +173,8 @@ mod tests {
             TurnClock {
                 white_ms: None,
                 black_ms: None,
-                move_ms: 100
+                move_ms: 100,
+                basis: Default::default(),
             }
         );
     }
@@ -180,7 +195,8 @@ mod tests {
             TurnClock {
                 white_ms: Some(750),
                 black_ms: Some(1000),
-                move_ms: 1000
+                move_ms: 1000,
+                basis: Default::default(),
             }
         );
         // Inside the grace: the clock stops at zero, then gets the increment.
@@ -214,7 +230,8 @@ mod tests {
             TurnClock {
                 white_ms: Some(3850),
                 black_ms: None,
-                move_ms: 200
+                move_ms: 200,
+                basis: Default::default(),
             }
         );
         // Black's 250 ms is inside 200 + 100 grace; 301 ms is not.

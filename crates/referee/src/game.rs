@@ -26,16 +26,21 @@ use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
 use super::referee_failure::RefereeFailure;
-use super::seat::{Failure, MoveTime, Seat, StartError, CONTROL_SEND_TIMEOUT};
+use super::seat::{cpu_ran_out, Failure, MoveTime, Seat, StartError, CONTROL_SEND_TIMEOUT};
 use super::trace::trace_path_for;
 use arena_rules::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use arena_rules::protocol::{
-    FailureReason, GameOver, GameResult, Ready, Reason, RefereeMessage, TimeControl, TurnClock,
+    ClockBasis, FailureReason, GameOver, GameResult, Ready, Reason, RefereeMessage, TimeControl,
+    TurnClock,
 };
 
 /// Guard against a rules bug making a game endless; no real game comes near
 /// (Qango ends within 40 plies, Quinque within 80).
 pub const PLY_CAP: u32 = 1000;
+
+/// On a CPU clock, a move ends after this many times its limit of wall
+/// time unless set otherwise (`wall_cap`).
+pub const DEFAULT_WALL_CAP: u32 = 3;
 
 /// How long a bot that just failed gets to take `game_over` off its pipe.
 const FAILED_SEND_TIMEOUT: Duration = Duration::from_millis(200);
@@ -54,6 +59,11 @@ pub struct GameConfig {
     pub grace: Duration,
     /// Moves played before the players start (a tournament opening).
     pub opening: Vec<String>,
+    /// What the bots' clocks count.
+    pub clock: ClockBasis,
+    /// On a CPU clock, a move also ends after this many times its limit of
+    /// wall time (a bot that sleeps, blocks or hangs), plus the grace.
+    pub wall_cap: u32,
     /// Where each bot's stderr for this game goes
     /// (`<log_dir>/<game_id>-<color>-<bot>.log`, created when the bot first
     /// writes to stderr); no logs when `None`.
@@ -69,6 +79,8 @@ impl std::fmt::Debug for GameConfig {
             .field("own_time_controls", &self.own_time_controls)
             .field("grace", &self.grace)
             .field("opening", &self.opening)
+            .field("clock", &self.clock)
+            .field("wall_cap", &self.wall_cap)
             .field("log_dir", &self.log_dir)
             .finish()
     }
@@ -83,8 +95,16 @@ impl GameConfig {
             own_time_controls: [None, None],
             grace: DEFAULT_GRACE,
             opening: Vec::new(),
+            clock: ClockBasis::Wall,
+            wall_cap: DEFAULT_WALL_CAP,
             log_dir: None,
         }
+    }
+
+    /// On a CPU clock, the most wall time a move with a limit of
+    /// `move_ms` may take: [`GameConfig::wall_cap`] times it, plus the grace.
+    pub fn wall_cap_of(&self, move_ms: u64) -> Duration {
+        Duration::from_millis(move_ms.saturating_mul(self.wall_cap as u64)) + self.grace
     }
 
     /// The time control `color` plays under.
@@ -387,6 +407,7 @@ impl<'c> Game<'c> {
             opening: self.moves[..opening_plies].to_vec(),
             plies: self.moves.len() as u32,
             moves: self.moves,
+            clock: config.clock,
             move_times_ms: self.times,
             move_cpu_ms: self.cpu_times,
             result: GameResult::from_winner(ending.winner),
@@ -495,7 +516,8 @@ async fn play_moves(
     let mut clock = Clock::per_side(
         [Color::White, Color::Black].map(|color| config.time_control_of(color)),
         config.grace,
-    );
+    )
+    .counting(config.clock);
     let mut text = TurnText::new(&game.moves);
     loop {
         if let Some(outcome) = game.pos.outcome() {
@@ -546,20 +568,28 @@ async fn ask(
         Player::Bot(seat) => {
             let color = pos.to_move();
             let turn = text.turn(pos, config, clock.turn_clock(color));
-            let (answer, used) = seat.request_turn(&turn, clock.wait_limit(color)).await?;
+            let budget = clock.wait_limit(color);
+            let cap =
+                (config.clock == ClockBasis::Cpu).then(|| config.wall_cap_of(turn.clock.move_ms));
+            let (answer, used) = seat.request_turn(&turn, budget, cap).await?;
             let on_clock = clock.remaining_ms(color).is_some();
             // A line read just as the wait ran out can still be over it: a
             // timeout, worded as the seat words a late answer.
-            clock.charge(color, used.wall).map_err(|flag| {
-                Failure::new(
-                    FailureReason::Timeout,
-                    format!(
-                        "answered after {} ms; the limit was {}",
-                        flag.used_ms,
-                        limit_text(flag.limit_ms, config.grace, on_clock)
-                    ),
-                )
-            })?;
+            match (config.clock, used.cpu) {
+                (ClockBasis::Cpu, Some(cpu)) => clock
+                    .charge(color, cpu)
+                    .map_err(|_| cpu_ran_out(cpu, budget))?,
+                _ => clock.charge(color, used.wall).map_err(|flag| {
+                    Failure::new(
+                        FailureReason::Timeout,
+                        format!(
+                            "answered after {} ms; the limit was {}",
+                            flag.used_ms,
+                            limit_text(flag.limit_ms, config.grace, on_clock)
+                        ),
+                    )
+                })?,
+            }
             Ok((answer.mv, used))
         }
         // A bot's time is measured by its seat, from the write of the turn.
@@ -727,6 +757,7 @@ mod tests {
                         white_ms: (game % 2 == 0).then_some(9000 - pos.ply() as u64),
                         black_ms: (game % 2 == 0).then_some(8000),
                         move_ms: 700,
+                        basis: Default::default(),
                     };
                     line.clear();
                     text.turn(&pos, &config, clock).write_line(&mut line);

@@ -74,6 +74,11 @@ impl TurnRef<'_> {
         push_ms(line, self.clock.black_ms);
         line.push_str(",\"move_ms\":");
         line.push_str(itoa::Buffer::new().format(self.clock.move_ms));
+        if !self.clock.basis.is_wall() {
+            line.push_str(",\"basis\":\"");
+            line.push_str(self.clock.basis.as_str());
+            line.push('"');
+        }
         line.push_str("}}\n");
     }
 }
@@ -421,6 +426,7 @@ mod tests {
                             white_ms: Some(900),
                             black_ms: Some(0),
                             move_ms: 700,
+                            basis: Default::default(),
                         },
                         "g\"1\\\n",
                     ),
@@ -429,8 +435,18 @@ mod tests {
                             white_ms: None,
                             black_ms: None,
                             move_ms: u64::MAX,
+                            basis: Default::default(),
                         },
                         "round 3 / é",
+                    ),
+                    (
+                        TurnClock {
+                            white_ms: Some(5),
+                            black_ms: None,
+                            move_ms: 5,
+                            basis: arena_rules::protocol::ClockBasis::Cpu,
+                        },
+                        "on a CPU clock",
                     ),
                 ] {
                     let owned = Turn {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::clock::format_time_control;
 use super::row::GameRow;
 use arena_rules::games::Color;
-use arena_rules::protocol::{GameResult, Ready, Reason, TimeControl};
+use arena_rules::protocol::{ClockBasis, GameResult, Ready, Reason, TimeControl};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -46,6 +46,9 @@ pub struct GameRecord {
     pub opening: Vec<String>,
     /// Every move of the game in notation, opening included.
     pub moves: Vec<String>,
+    /// What the clocks counted: `cpu` (CPU time) or, when absent, wall time.
+    #[serde(default, skip_serializing_if = "ClockBasis::is_wall")]
+    pub clock: ClockBasis,
     /// Thinking time of each move in `moves`, in ms (0 for opening moves):
     /// wall time from writing the turn to reading the move.
     pub move_times_ms: Vec<u64>,
@@ -237,6 +240,7 @@ pub fn record_with_result(
         white_time_control: None,
         black_time_control: None,
         opening: Vec::new(),
+        clock: ClockBasis::Wall,
         move_times_ms: vec![1; moves.len()],
         move_cpu_ms: vec![Some(1); moves.len()],
         plies: moves.len() as u32,

@@ -290,15 +290,21 @@ impl Seat {
         wait: Duration,
     ) -> Result<(BotMove, MoveTime), Failure> {
         let text = TurnText::of(turn);
-        self.request_turn(&text.turn_ref(turn), wait).await
+        self.request_turn(&text.turn_ref(turn), wait, None).await
     }
 
     /// [`Seat::request_move`] for a turn that borrows the game's data (no
     /// copies of the history, state and move list on every move).
+    ///
+    /// `wall_cap` is `None` on a wall clock, where `wait` is the wall time
+    /// the move may take. On a CPU clock it is the wall time the move may
+    /// take at most, and `wait` the CPU time: the move ends as soon as the
+    /// bot's process used more ([`Seat::await_answer`]).
     pub async fn request_turn(
         &mut self,
         turn: &TurnRef<'_>,
         wait: Duration,
+        wall_cap: Option<Duration>,
     ) -> Result<(BotMove, MoveTime), Failure> {
         let limit_ms = turn.clock.move_ms;
         let process = self.process.as_mut().ok_or_else(no_process)?;
@@ -323,7 +329,14 @@ impl Seat {
         // its wall time.
         let sent = Instant::now();
         let cpu_before = process.cpu_used();
-        match process.read_answer(sent + wait).await {
+        let read = match wall_cap {
+            None => process.read_answer(sent + wait).await,
+            Some(cap) => match await_answer(process, sent, cap, cpu_before, wait).await {
+                Ok(read) => read,
+                Err(failure) => return Err(failure),
+            },
+        };
+        match read {
             ReadLine::Line(line) => {
                 let used = MoveTime {
                     wall: sent.elapsed(),
@@ -346,6 +359,16 @@ impl Seat {
                         format!("answered a turn with a line that is not a move: {e} (stdout carries protocol lines only; write logs to stderr)"),
                     )),
                 }
+            }
+            ReadLine::Timeout if wall_cap.is_some() => {
+                let cap = wall_cap.unwrap_or_default();
+                let used = cpu_since(process, cpu_before).as_millis();
+                let limit = format!(
+                    "the wall-time cap of {} ms (its clock counts CPU time, of which it used {used} ms of a {} ms limit: it was sleeping, blocked or waiting)",
+                    cap.as_millis(),
+                    turn.clock.move_ms
+                );
+                Err(diagnose_late_move(process, sent, &limit, cap).await)
             }
             ReadLine::Timeout => {
                 let on_clock = match turn.color {
@@ -409,6 +432,58 @@ impl Seat {
 
 fn no_process() -> Failure {
     Failure::new(FailureReason::Crash, "has no running process")
+}
+
+/// The CPU time the bot's process used since `before` (zero when either
+/// reading is missing).
+fn cpu_since(process: &mut BotProcess, before: Option<Duration>) -> Duration {
+    before
+        .zip(process.cpu_used())
+        .map_or(Duration::ZERO, |(before, now)| now.saturating_sub(before))
+}
+
+/// Waits for the answer to a turn written at `sent` on a CPU clock: until
+/// the line comes, `cap` of wall time passes (then [`ReadLine::Timeout`]),
+/// or the bot's process has used more than `budget` of CPU time since
+/// `before` (then the timeout failure, at once). The CPU time is looked at
+/// whenever the bot could have used up what was left of its budget (one
+/// thread cannot use CPU time faster than wall time), so a bot that computes
+/// is stopped within a few milliseconds of its budget.
+async fn await_answer(
+    process: &mut BotProcess,
+    sent: Instant,
+    cap: Duration,
+    before: Option<Duration>,
+    budget: Duration,
+) -> Result<ReadLine, Failure> {
+    let deadline = sent + cap;
+    loop {
+        let used = cpu_since(process, before);
+        if used > budget {
+            return Err(cpu_ran_out(used, budget));
+        }
+        let next = Instant::now() + (budget - used).max(CPU_CHECK_MIN);
+        match process.read_answer(next.min(deadline)).await {
+            ReadLine::Timeout if Instant::now() < deadline => continue,
+            read => return Ok(read),
+        }
+    }
+}
+
+/// The shortest wait between two looks at a bot's CPU time on a CPU clock.
+const CPU_CHECK_MIN: Duration = Duration::from_millis(2);
+
+/// The timeout of a bot that used `used` of CPU time for a move whose
+/// limit with grace was `budget`.
+pub fn cpu_ran_out(used: Duration, budget: Duration) -> Failure {
+    Failure::new(
+        FailureReason::Timeout,
+        format!(
+            "used {} ms of CPU time for the move; its CPU-time limit was {} ms (grace included)",
+            used.as_millis(),
+            budget.as_millis()
+        ),
+    )
 }
 
 /// How long a move took: from writing the turn to reading the move (wall

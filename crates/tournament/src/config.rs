@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use arena_referee::{program_problem, BotSpec};
 use arena_rules::games::Variant;
-use arena_rules::protocol::TimeControl;
+use arena_rules::protocol::{ClockBasis, TimeControl};
 
 use super::openings::OpeningSuite;
 use super::settings::build::{build, file_base, Programs, Run};
@@ -65,6 +65,15 @@ pub struct TournamentConfig {
     /// Allowance beyond each move's limit before it counts as a timeout, in ms.
     #[serde(default = "default_grace_ms")]
     pub grace_ms: u64,
+    /// What the bots' clocks count (`clock`).
+    #[serde(default, skip_serializing_if = "ClockBasis::is_wall")]
+    pub clock: ClockBasis,
+    /// On a CPU clock, a move's most wall time as a multiple of its limit.
+    #[serde(
+        default = "default_wall_cap",
+        skip_serializing_if = "is_default_wall_cap"
+    )]
+    pub wall_cap: u32,
     /// The journal is synced to disk at most this often, in ms (0: after
     /// every game).
     #[serde(default = "default_sync_interval_ms")]
@@ -98,6 +107,14 @@ fn default_whole(key: &str) -> u64 {
         Ok(Value::Whole(n)) => n,
         other => panic!("the default of {key} is no whole number: {other:?}"),
     }
+}
+
+fn default_wall_cap() -> u32 {
+    default_whole("wall_cap") as u32
+}
+
+fn is_default_wall_cap(cap: &u32) -> bool {
+    *cap == default_wall_cap()
 }
 
 fn default_grace_ms() -> u64 {

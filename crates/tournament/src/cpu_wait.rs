@@ -4,7 +4,8 @@
 //! almost no CPU, so only moves that thought (at least [`THINKING_MS`] of
 //! CPU) are looked at, and such a move waited when its wall time is over
 //! [`WAIT_FACTOR`] times its CPU time. The terminal says so at the end of
-//! a run, with the fix.
+//! a run on a wall clock, with the fix (a CPU clock does not charge the
+//! wait).
 
 use std::collections::BTreeMap;
 
@@ -61,9 +62,11 @@ impl CpuWait {
             return None;
         }
         let fix = if concurrency > cores {
-            format!("run fewer games at once (-j {cores} or less: {cores} cores here)")
+            format!(
+                "run fewer games at once (-j {cores} or less: {cores} cores here), or count CPU time (--clock cpu)"
+            )
         } else {
-            "run on a machine with less else to do, or fewer games at once (-j)".to_string()
+            "run on a machine with less else to do, fewer games at once (-j), or count CPU time (--clock cpu)".to_string()
         };
         Some(format!(
             "warning: bots were often kept waiting: {} took over {WAIT_FACTOR} times their CPU time (moves of at least {THINKING_MS} ms of CPU), and their clocks ran meanwhile; {fix}",
@@ -115,7 +118,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.ends_with("run fewer games at once (-j 2 or less: 2 cores here)"),
+            text.ends_with(
+                "run fewer games at once (-j 2 or less: 2 cores here), or count CPU time (--clock cpu)"
+            ),
             "{text}"
         );
         assert!(!text.contains(" b "), "{text}");

@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+use arena_rules::protocol::ClockBasis;
 use arena_stats::EloModel;
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +45,15 @@ pub struct Manifest {
     /// runs recorded before it existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub programs: Vec<BotIdentity>,
+    /// On a CPU clock (`clock = "cpu"`), how a move's CPU time is measured
+    /// ([`CPU_TIME_SOURCE`]); absent on a wall clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_time: Option<String>,
 }
+
+/// How arena measures a move's CPU time (said in `tournament.json` on a CPU
+/// clock): see `arena_referee::cpu_clock`.
+pub const CPU_TIME_SOURCE: &str = "the POSIX CPU-time clock of each bot's process (user + system time of all its threads; processes it starts are not counted)";
 
 /// What games the run consists of.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -105,6 +114,7 @@ impl Manifest {
         let identity = shard::identity(&config).unwrap_or_default();
         Manifest {
             programs: identify(&config.bots),
+            cpu_time: (config.clock == ClockBasis::Cpu).then(|| CPU_TIME_SOURCE.to_string()),
             format: MANIFEST_FORMAT,
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
             identity,

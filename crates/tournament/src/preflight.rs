@@ -65,13 +65,15 @@ impl Needs {
 
 /// The warning for `concurrency` games at once on fewer `cores`: bots that
 /// think at the same time share the CPUs, and a wall clock charges each
-/// for the wait. `None` when every game can have a core.
+/// for the wait. `None` when every game can have a core (and on a CPU
+/// clock, which does not charge the wait: the caller does not ask then).
 pub fn oversubscribed(concurrency: usize, cores: usize) -> Option<String> {
     (concurrency > cores).then(|| {
         format!(
             "warning: -j {concurrency} plays {concurrency} games at once on {cores} core{}: bots that think at \
              the same time share the CPUs, and their move times include the wait, so they may \
-             lose on time; use -j {cores} or less for fair clocks",
+             lose on time; use -j {cores} or less, or count CPU time (--clock cpu), for fair \
+             clocks",
             if cores == 1 { "" } else { "s" }
         )
     })
@@ -227,7 +229,10 @@ mod tests {
             text.starts_with("warning: -j 8 plays 8 games at once on 2 cores:"),
             "{text}"
         );
-        assert!(text.ends_with("use -j 2 or less for fair clocks"), "{text}");
+        assert!(
+            text.ends_with("use -j 2 or less, or count CPU time (--clock cpu), for fair clocks"),
+            "{text}"
+        );
         assert!(oversubscribed(2, 1).unwrap().contains("on 1 core:"));
     }
 

@@ -429,6 +429,8 @@ async fn play_one(
         own_time_controls: [game.white, game.black].map(|bot| config.bots[bot].time_control),
         grace: std::time::Duration::from_millis(config.grace_ms),
         opening: game.opening.clone(),
+        clock: config.clock,
+        wall_cap: config.wall_cap,
         log_dir: Some(log_dir),
     };
     let (white_spec, black_spec) = (&config.bots[game.white], &config.bots[game.black]);

@@ -16,6 +16,7 @@ use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
 use arena_files::{DirLock, LockError};
 use arena_referee::GameRow;
+use arena_rules::protocol::ClockBasis;
 
 use super::identity::{changed_programs, identify, note_ready};
 
@@ -161,8 +162,11 @@ impl Session {
             output.warning(&warning);
         }
         let cores = arena_referee::start_slots::cores();
-        if let Some(warning) = oversubscribed(self.manifest.config.concurrency, cores) {
-            output.warning(&warning);
+        let config = &self.manifest.config;
+        if config.clock == ClockBasis::Wall {
+            if let Some(warning) = oversubscribed(config.concurrency, cores) {
+                output.warning(&warning);
+            }
         }
         // One game at a time needs no second thread: on one, the loop that
         // starts games and the game itself hand over without waking another

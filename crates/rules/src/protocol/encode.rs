@@ -56,6 +56,7 @@ mod tests {
                 white_ms: None,
                 black_ms: None,
                 move_ms: 1000,
+                basis: Default::default(),
             },
         })
     }

@@ -72,6 +72,34 @@ pub struct TurnClock {
     pub black_ms: Option<u64>,
     /// The hard limit for this move, already capped by what is left on a clock.
     pub move_ms: u64,
+    /// What the times count; sent only when it is CPU time (`"cpu"`), so a
+    /// turn without it counts wall time.
+    #[serde(default, skip_serializing_if = "ClockBasis::is_wall")]
+    pub basis: ClockBasis,
+}
+
+/// What a bot's clock counts: the wall time from the turn being written to
+/// the move being read, or the CPU time the bot's process used meanwhile.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClockBasis {
+    #[default]
+    Wall,
+    Cpu,
+}
+
+impl ClockBasis {
+    pub fn is_wall(&self) -> bool {
+        *self == ClockBasis::Wall
+    }
+
+    /// The word of the settings and the records: `wall` or `cpu`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockBasis::Wall => "wall",
+            ClockBasis::Cpu => "cpu",
+        }
+    }
 }
 
 /// Tells the bot how a game ended; no answer expected.

@@ -22,8 +22,8 @@ pub use crate::games::{GameResult, RuleReason};
 pub use decode::{decode_bot_line, decode_referee_line, ProtocolError};
 pub use encode::encode_line;
 pub use messages::{
-    BotMessage, BotMove, GameOver, Hello, NewGame, Ready, RefereeMessage, TimeControl, Turn,
-    TurnClock,
+    BotMessage, BotMove, ClockBasis, GameOver, Hello, NewGame, Ready, RefereeMessage, TimeControl,
+    Turn, TurnClock,
 };
 pub use reasons::{FailureReason, Reason};
 pub use time_control::{format_time_control, parse_time_control, TimeControlError, MAX_TIME_MS};

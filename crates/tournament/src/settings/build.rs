@@ -11,7 +11,7 @@ use anyhow::{anyhow, Context};
 
 use arena_referee::program_problem;
 use arena_rules::games::Variant;
-use arena_rules::protocol::TimeControl;
+use arena_rules::protocol::{ClockBasis, TimeControl};
 use arena_stats::{EloModel, MAX_BOTS};
 
 use super::defs::{setting, SETTINGS};
@@ -78,6 +78,11 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
             _ => r.whole("opening_plies") as u32,
         },
         grace_ms: r.whole("grace_ms"),
+        clock: match r.word("clock") {
+            Some("cpu") => ClockBasis::Cpu,
+            _ => ClockBasis::Wall,
+        },
+        wall_cap: r.whole("wall_cap") as u32,
         sync_interval_ms: r.whole("sync_interval_ms"),
         startup_failures: r.whole("startup_failures") as u32,
         bots: r.bots.iter().map(|b| b.value.clone()).collect(),

@@ -337,6 +337,34 @@ pub static SETTINGS: &[Setting] = &[
         ..Setting::BASE
     },
     Setting {
+        key: "clock",
+        flag: Some("clock"),
+        value_name: "BASIS",
+        kind: Kind::Choice(&["wall", "cpu"]),
+        default: Default::Value("wall"),
+        help: "What a bot's time counts: `wall` time from the turn to the move, or the `cpu` \
+               time its process used meanwhile (a bot waiting for a CPU held by others is not \
+               charged)",
+        doc: "`cpu` reads the POSIX CPU-time clock of the bot's process: user and system time of \
+              all its threads (a bot with 4 busy threads uses 4 ms of CPU per ms), not of \
+              processes it starts. Clocks (`BASE+INC`) run on the same basis; the `turn` \
+              message says `\"basis\":\"cpu\"` and each record `\"clock\":\"cpu\"`. A move \
+              still ends after `wall_cap` times its limit of wall time.",
+        commands: &[Command::Tournament, Command::Sprt, Command::Play],
+        ..Setting::BASE
+    },
+    Setting {
+        key: "wall_cap",
+        flag: Some("wall-cap"),
+        value_name: "N",
+        kind: Kind::Whole { min: 1, max: 100 },
+        default: Default::Value("3"),
+        help: "With `clock = \"cpu\"`: a move also ends (`timeout`) after N times its limit of \
+               wall time, plus the grace, so a bot that sleeps, blocks or hangs is stopped",
+        commands: &[Command::Tournament, Command::Sprt, Command::Play],
+        ..Setting::BASE
+    },
+    Setting {
         key: "sync_interval_ms",
         flag: Some("sync-ms"),
         value_name: "MS",
