@@ -82,12 +82,13 @@ impl Participant {
     }
 }
 
-/// The settings of one game: the flags `--tc`, `--grace-ms` and
-/// `--sandbox`, read by their definitions like a tournament's.
+/// The settings of one game: the flags `--tc`, `--grace-ms`, `--sandbox`
+/// and `--suspend-idle`, read by their definitions like a tournament's.
 struct PlaySettings {
     time_control: TimeControl,
     grace: Duration,
     sandbox: bool,
+    suspend_idle: bool,
 }
 
 impl PlaySettings {
@@ -100,10 +101,12 @@ impl PlaySettings {
             unreachable!("time_control and grace_ms have defaults of their kinds");
         };
         let sandbox = value("sandbox")? == Some(Value::Switch(true));
+        let suspend_idle = value("suspend_idle")? == Some(Value::Switch(true));
         Ok(PlaySettings {
             time_control,
             grace: Duration::from_millis(grace_ms),
             sandbox,
+            suspend_idle,
         })
     }
 }
@@ -201,6 +204,7 @@ fn game_config(
 ) -> GameConfig {
     let mut config = GameConfig::new("play", variant, settings.time_control);
     config.grace = settings.grace;
+    config.suspend_idle = settings.suspend_idle;
     for (side, participant) in players.iter().enumerate() {
         if let Participant::Bot(seat) = participant {
             config.own_time_controls[side] = seat.spec().time_control;

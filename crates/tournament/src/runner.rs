@@ -430,6 +430,7 @@ async fn play_one(
         grace: std::time::Duration::from_millis(config.grace_ms),
         opening: game.opening.clone(),
         log_dir: Some(log_dir),
+        suspend_idle: config.suspend_idle,
     };
     let (white_spec, black_spec) = (&config.bots[game.white], &config.bots[game.black]);
     let (mut white, mut black) = {
