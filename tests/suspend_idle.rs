@@ -249,6 +249,20 @@ async fn a_game_with_suspension_is_the_same_game_and_both_bots_hear_game_over() 
 /// with it, no process of `ponder` survives the tournament.
 #[test]
 fn on_one_cpu_a_pondering_opponent_slows_moves_only_without_suspend_idle() {
+    pinned_comparison(false);
+}
+
+/// The same in the sandbox, where the bot's processes are not in the
+/// group of the referee's child.
+#[test]
+fn on_one_cpu_in_the_sandbox_too() {
+    if !sandbox_works() {
+        return;
+    }
+    pinned_comparison(true);
+}
+
+fn pinned_comparison(sandbox: bool) {
     let mut medians = Vec::new();
     for suspend in [false, true] {
         let dir = tempfile::tempdir().unwrap();
@@ -264,7 +278,9 @@ fn on_one_cpu_a_pondering_opponent_slows_moves_only_without_suspend_idle() {
         ];
         let config = write_config(
             dir.path(),
-            "move_ms = 10000\ngames_per_pairing = 2\nconcurrency = 1\nseed = 1",
+            &format!(
+                "move_ms = 10000\ngames_per_pairing = 2\nconcurrency = 1\nseed = 1\nsandbox = {sandbox}"
+            ),
             &bots,
         );
         let out = dir.path().join("out");
@@ -289,7 +305,7 @@ fn on_one_cpu_a_pondering_opponent_slows_moves_only_without_suspend_idle() {
         let times = worker_move_times(&out);
         let median = median_ms(&times);
         eprintln!(
-            "suspend_idle {suspend}: worker's median move {median} ms over {} moves; run {:?}",
+            "sandbox {sandbox}, suspend_idle {suspend}: worker's median move {median} ms over {} moves; run {:?}",
             times.len(),
             began.elapsed()
         );
@@ -307,7 +323,7 @@ fn on_one_cpu_a_pondering_opponent_slows_moves_only_without_suspend_idle() {
     let [without, with] = [medians[0], medians[1]];
     assert!(
         without >= 1.5 * with,
-        "worker's median move: {without} ms without --suspend-idle, {with} ms with it"
+        "sandbox {sandbox}: worker's median move: {without} ms without --suspend-idle, {with} ms with it"
     );
 }
 

@@ -404,7 +404,7 @@ pub static SETTINGS: &[Setting] = &[
               clock: its move times are unchanged. Its process group is stopped; processes \
               that left the group (`setsid`) are found by a read of the process tree at most \
               every 100 ms, which in the sandbox finds every process and without it misses one \
-              whose parent has exited. Costs a few microseconds per move (docs/PERFORMANCE.md).",
+              whose parent has exited. Costs about two pipe round trips per move, some 10 µs (docs/PERFORMANCE.md).",
         commands: &[Command::Tournament, Command::Sprt, Command::Play],
         ..Setting::BASE
     },
