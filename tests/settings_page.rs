@@ -107,10 +107,16 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
             Value::Whole(n) => serde_json::json!(n),
             Value::TimeControl(tc) => serde_json::to_value(tc).unwrap(),
             Value::List(ids) if s.key == "variant" => serde_json::json!(ids[0]),
+            Value::Switch(on) => serde_json::json!(on),
             other => panic!("{}: add a comparison for {other:?}", s.key),
         };
-        // `rating_interval` 0 is left out of tournament.json.
-        let found = saved.get(s.key).cloned().unwrap_or(serde_json::json!(0));
+        // `rating_interval` 0 and `suspend_idle` off are left out of
+        // tournament.json.
+        let absent = match expected {
+            serde_json::Value::Bool(_) => serde_json::json!(false),
+            _ => serde_json::json!(0),
+        };
+        let found = saved.get(s.key).cloned().unwrap_or(absent);
         assert_eq!(found, expected, "{}", s.key);
         compared += 1;
     }
