@@ -25,7 +25,7 @@ fn turn(history: &[&str]) -> Turn {
     Turn {
         game_id: "t".into(),
         variant: "qango6".into(),
-        color: if history.len() % 2 == 0 {
+        color: if history.len().is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
@@ -305,7 +305,7 @@ fn pinned_comparison(sandbox: bool) {
         let times = worker_move_times(&out);
         let median = median_ms(&times);
         eprintln!(
-            "sandbox {sandbox}, suspend_idle {suspend}: worker's median move {median} ms over {} moves; run {:?}",
+            "sandbox {sandbox}, suspend_idle {suspend}: worker's median move {median} ms over {} moves ({times:?}); run {:?}",
             times.len(),
             began.elapsed()
         );
@@ -320,9 +320,12 @@ fn pinned_comparison(sandbox: bool) {
             assert!(manifest.contains("\"suspend_idle\": true"), "{manifest}");
         }
     }
+    // Sharing the CPU with the spinning child doubles the worker's moves;
+    // a process of someone else's on the same CPU throughout would make
+    // that 3 against 2 (1.5x), so the margin is below that.
     let [without, with] = [medians[0], medians[1]];
     assert!(
-        without >= 1.5 * with,
+        without >= 1.35 * with,
         "sandbox {sandbox}: worker's median move: {without} ms without --suspend-idle, {with} ms with it"
     );
 }
