@@ -316,6 +316,8 @@ fn pinned_comparison(sandbox: bool) {
             live_processes_with_arg(&tag)
         );
         if suspend {
+            let said = String::from_utf8_lossy(&output.stdout);
+            assert!(said.contains("; idle bots suspended"), "{said}");
             let manifest = std::fs::read_to_string(out.join("tournament.json")).unwrap();
             assert!(manifest.contains("\"suspend_idle\": true"), "{manifest}");
         }
