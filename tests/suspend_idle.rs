@@ -189,6 +189,33 @@ async fn a_sandboxed_bot_and_its_children_are_stopped() {
     background_work_stops_while_suspended(true, true).await;
 }
 
+/// Ending a stopped bot continues it first: its SIGTERM handler runs (a
+/// stopped process would act on it only when continued, after the grace,
+/// by when it would have been SIGKILLed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_bot_is_continued_before_it_is_ended() {
+    let tag = unique_tag("term");
+    let mut seat = Seat::new(
+        bot("pondering_bot", &["--on-term", &tag]),
+        SpawnOptions::default(),
+    );
+    seat.prepare(None).await.unwrap();
+    seat.request_move(&turn(&[]), Duration::from_secs(5))
+        .await
+        .unwrap();
+    seat.suspend();
+    let process = seat.process_mut().unwrap();
+    assert!(process.is_suspended());
+    let exit = process.kill().await;
+    assert_eq!((exit.code, exit.signal), (Some(0), None), "{exit:?}");
+    let logged = eventually(Duration::from_secs(2), || {
+        process.stderr_tail().contains("pondering_bot: SIGTERM")
+    })
+    .await;
+    assert!(logged, "{}", process.stderr_tail());
+    assert!(live_processes_with_arg(&tag).is_empty());
+}
+
 /// A game with suspension plays exactly the game without it, both bots
 /// hear `game_over` (a stopped bot is continued for it) and are kept
 /// running, not stopped, for their next game.

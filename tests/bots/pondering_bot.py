@@ -2,8 +2,10 @@
 move it forks a child that spins on the CPU for ever (`--ponder`; with
 `--setsid` the child leaves the bot's process group first). With
 `--work N` every move first spins N loop iterations (a fixed amount of CPU
-work, whatever else shares the CPU). Logs `quit` and exits 0 on quit."""
+work, whatever else shares the CPU). Logs `quit` and exits 0 on quit, and
+on SIGTERM logs it and exits 0 too (`--on-term`)."""
 import os
+import signal
 import sys
 import botlib
 
@@ -27,6 +29,15 @@ def turn(msg):
                 n += 1
         botlib.log(f"pondering_bot: burner {burner}")
     return botlib.first_legal(msg)
+
+
+def on_term(signum, frame):
+    botlib.log("pondering_bot: SIGTERM")
+    os._exit(0)
+
+
+if "--on-term" in sys.argv:
+    signal.signal(signal.SIGTERM, on_term)
 
 
 def quit(msg):
