@@ -189,9 +189,11 @@ async fn a_sandboxed_bot_and_its_children_are_stopped() {
     background_work_stops_while_suspended(true, true).await;
 }
 
-/// Ending a stopped bot continues it first: its SIGTERM handler runs (a
-/// stopped process would act on it only when continued, after the grace,
-/// by when it would have been SIGKILLed).
+/// Ending a stopped bot continues it first, so it acts on the end within
+/// the grace: `kill` closes its input and sends SIGTERM, and the bot exits
+/// on either (0 from its SIGTERM handler or at end of input, or SIGTERM
+/// itself when it comes as Python shuts down). A bot left stopped would act
+/// on neither and be SIGKILLed after the grace.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopped_bot_is_continued_before_it_is_ended() {
     let tag = unique_tag("term");
@@ -207,12 +209,11 @@ async fn a_stopped_bot_is_continued_before_it_is_ended() {
     let process = seat.process_mut().unwrap();
     assert!(process.is_suspended());
     let exit = process.kill().await;
-    assert_eq!((exit.code, exit.signal), (Some(0), None), "{exit:?}");
-    let logged = eventually(Duration::from_secs(2), || {
-        process.stderr_tail().contains("pondering_bot: SIGTERM")
-    })
-    .await;
-    assert!(logged, "{}", process.stderr_tail());
+    let ended = matches!(
+        (exit.code, exit.signal),
+        (Some(0), None) | (None, Some(libc::SIGTERM))
+    );
+    assert!(ended, "not by itself within the grace: {exit:?}");
     assert!(live_processes_with_arg(&tag).is_empty());
 }
 
