@@ -3,7 +3,7 @@
 //!
 //! Run: `cargo bench --bench referee_overhead`.
 //!
-//! Four layers, measured in interleaved rounds so that both sides of the
+//! Five layers, measured in interleaved rounds so that both sides of the
 //! ratio see the same machine load (the medians over the rounds are
 //! reported):
 //!
@@ -20,6 +20,10 @@
 //!    [`play_bots`] (bots kept across games, as in a tournament), wall time
 //!    divided by the moves played: state and legal moves for each turn, the
 //!    history, rules checks, clocks, `new_game` and `game_over`.
+//!
+//! 5. `referee per move, suspend_idle`: layer 4 with `suspend_idle` on
+//!    (the bot not on move stopped and continued every ply); its excess
+//!    over layer 4 is the cost of suspension per ply.
 //!
 //! The aim is layer 4 at most twice layer 1.
 //!
@@ -151,21 +155,24 @@ fn cpu_clock_reads(process: &mut BotProcess, count: usize, samples: &mut Vec<Dur
 }
 
 /// Layer 4: `count` whole games; each game's wall time per move.
+#[allow(clippy::too_many_arguments)]
 async fn referee_per_move(
     white: &mut Seat,
     black: &mut Seat,
     variant: &'static Variant,
+    suspend_idle: bool,
     count: usize,
     next_id: &mut u64,
     samples: &mut Vec<Duration>,
 ) {
     for _ in 0..count {
         *next_id += 1;
-        let config = GameConfig::new(
+        let mut config = GameConfig::new(
             &format!("g{next_id}"),
             variant,
             TimeControl::PerMove { move_ms: 5000 },
         );
+        config.suspend_idle = suspend_idle;
         let began = Instant::now();
         let record = play_bots(white, black, &config)
             .await
@@ -252,6 +259,7 @@ async fn run() {
     let mut turns = Vec::new();
     let mut cpu_reads = Vec::new();
     let mut per_move: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
+    let mut suspended: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
     let mut next_id = 0;
     let rounds = std::env::var("ARENA_BENCH_ROUNDS")
         .ok()
@@ -271,6 +279,7 @@ async fn run() {
                 samples.clear();
             }
             per_move.iter_mut().for_each(Vec::clear);
+            suspended.iter_mut().for_each(Vec::clear);
         }
         if !games_only {
             raw.round_trips(&short_line, ROUND_TRIPS, &mut raw_short);
@@ -284,11 +293,26 @@ async fn run() {
                 &mut white,
                 &mut black,
                 variant,
+                false,
                 GAMES,
                 &mut next_id,
                 samples,
             )
             .await;
+        }
+        if !games_only {
+            for (&variant, samples) in variants.iter().zip(suspended.iter_mut()) {
+                referee_per_move(
+                    &mut white,
+                    &mut black,
+                    variant,
+                    true,
+                    GAMES,
+                    &mut next_id,
+                    samples,
+                )
+                .await;
+            }
         }
     }
     seat.shutdown().await;
@@ -338,5 +362,22 @@ async fn run() {
     row("CPU-time accounting (2 clock reads a move)", &mut cpu_reads);
     for (variant, samples) in variants.iter().zip(per_move.iter_mut()) {
         row(&format!("referee per move, {} games", variant.id), samples);
+    }
+    for (variant, samples) in variants.iter().zip(suspended.iter_mut()) {
+        row(
+            &format!("referee per move, {} games, suspend_idle", variant.id),
+            samples,
+        );
+    }
+    for (i, variant) in variants.iter().enumerate() {
+        let plain = quantile(&mut per_move[i], 0.5);
+        let with = quantile(&mut suspended[i], 0.5);
+        let cost = with.saturating_sub(plain);
+        println!(
+            "  suspension's cost per ply, {}: {} ({:.2}x the raw round trip)",
+            variant.id,
+            micros(cost),
+            cost.as_secs_f64() / floor.as_secs_f64()
+        );
     }
 }

@@ -2,7 +2,9 @@
 //! (`turn` out, `move` back), each with and without bubblewrap, measured in
 //! interleaved rounds so both sides see the same machine load; plus one
 //! read of a bot's process-tree CPU time from `/proc` (what the tree-wide
-//! CPU limit costs, at most every 100 ms per bot).
+//! CPU limit costs, at most every 100 ms per bot); and a move of a bot
+//! suspended before it (`suspend_idle`: stopped, then continued by the
+//! turn), with and without bubblewrap.
 //!
 //! Run: `cargo bench --bench sandbox_cost` (`ARENA_BENCH_ROUNDS` changes the
 //! rounds). Without a usable `bwrap` it says so and measures nothing.
@@ -62,9 +64,12 @@ async fn start(sandbox: bool, samples: &mut Vec<Duration>) {
     seat.shutdown().await;
 }
 
-async fn moves(seat: &mut Seat, turn: &Turn, samples: &mut Vec<Duration>) {
+async fn moves(seat: &mut Seat, turn: &Turn, suspend: bool, samples: &mut Vec<Duration>) {
     for _ in 0..MOVES {
         let began = Instant::now();
+        if suspend {
+            seat.suspend();
+        }
         seat.request_move(turn, Duration::from_secs(5))
             .await
             .expect("instant bot answers");
@@ -102,6 +107,7 @@ async fn run() {
     let pid = boxed.process().expect("running").pid();
     let (mut start_plain, mut start_boxed) = (Vec::new(), Vec::new());
     let (mut move_plain, mut move_boxed) = (Vec::new(), Vec::new());
+    let (mut stopped_plain, mut stopped_boxed) = (Vec::new(), Vec::new());
     let mut tree = Vec::new();
     for round in 0..=rounds {
         if round == 1 {
@@ -110,6 +116,8 @@ async fn run() {
                 &mut start_boxed,
                 &mut move_plain,
                 &mut move_boxed,
+                &mut stopped_plain,
+                &mut stopped_boxed,
                 &mut tree,
             ] {
                 s.clear();
@@ -119,13 +127,17 @@ async fn run() {
         if round % 2 == 0 {
             start(false, &mut start_plain).await;
             start(true, &mut start_boxed).await;
-            moves(&mut plain, &turn, &mut move_plain).await;
-            moves(&mut boxed, &turn, &mut move_boxed).await;
+            moves(&mut plain, &turn, false, &mut move_plain).await;
+            moves(&mut boxed, &turn, false, &mut move_boxed).await;
+            moves(&mut plain, &turn, true, &mut stopped_plain).await;
+            moves(&mut boxed, &turn, true, &mut stopped_boxed).await;
         } else {
             start(true, &mut start_boxed).await;
             start(false, &mut start_plain).await;
-            moves(&mut boxed, &turn, &mut move_boxed).await;
-            moves(&mut plain, &turn, &mut move_plain).await;
+            moves(&mut boxed, &turn, true, &mut stopped_boxed).await;
+            moves(&mut plain, &turn, true, &mut stopped_plain).await;
+            moves(&mut boxed, &turn, false, &mut move_boxed).await;
+            moves(&mut plain, &turn, false, &mut move_plain).await;
         }
         let began = Instant::now();
         tree_cpu_time(pid).expect("bot is running");
@@ -153,6 +165,14 @@ async fn run() {
         us(mp),
         us(mb),
         mb.as_secs_f64() / mp.as_secs_f64()
+    );
+    let (spl, sbx) = (median(&mut stopped_plain), median(&mut stopped_boxed));
+    println!(
+        "  suspended move   plain {:>10}   sandboxed {:>10}   (+{} / +{}: a stop and a continue)",
+        us(spl),
+        us(sbx),
+        us(spl.saturating_sub(mp)),
+        us(sbx.saturating_sub(mb))
     );
     println!(
         "  tree CPU read    {:>10} (one pass over /proc)",

@@ -108,6 +108,7 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
             Value::TimeControl(tc) => serde_json::to_value(tc).unwrap(),
             Value::List(ids) if s.key == "variant" => serde_json::json!(ids[0]),
             Value::Word(word) => serde_json::json!(word),
+            Value::Switch(on) => serde_json::json!(on),
             other => panic!("{}: add a comparison for {other:?}", s.key),
         };
         // tournament.json leaves some settings out at their defaults (so
@@ -116,6 +117,7 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
             "rating_interval" => serde_json::json!(run.config.rating_interval),
             "clock" => serde_json::json!(run.config.clock.as_str()),
             "wall_cap" => serde_json::json!(run.config.wall_cap),
+            "suspend_idle" => serde_json::json!(run.config.suspend_idle),
             other => panic!("{other} is not in tournament.json"),
         });
         assert_eq!(found, expected, "{}", s.key);

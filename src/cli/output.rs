@@ -229,6 +229,15 @@ impl<W: Write> Terminal<W> {
     }
 }
 
+/// "; idle bots suspended" with `suspend_idle`, else nothing.
+fn describe_suspension(config: &crate::tournament::TournamentConfig) -> &'static str {
+    if config.suspend_idle {
+        "; idle bots suspended"
+    } else {
+        ""
+    }
+}
+
 /// "; time odds: a 5+0.05, b per-move=100" for bots with their own time
 /// control, else nothing.
 fn describe_time_odds(config: &crate::tournament::TournamentConfig) -> String {
@@ -266,7 +275,7 @@ impl<W: Write> RunOutput for Terminal<W> {
                     seeds => format!("Gauntlet of {}", seeds.join(", ")),
                 };
                 self.println(&format!(
-                    "{format}: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}{}",
+                    "{format}: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
                     config.bots.len(),
                     config.variant_ids().join(", "),
                     games,
@@ -277,13 +286,14 @@ impl<W: Write> RunOutput for Terminal<W> {
                     config.seed,
                     describe_openings(config),
                     describe_time_odds(config),
+                    describe_suspension(config),
                 ));
                 self.println(&format!("Output: {dir}"));
             }
             RunKind::Sprt { plan, lower, upper } => {
                 let unit = plan.model.unit();
                 self.println(&format!(
-                    "SPRT {} vs {}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, {}{}",
+                    "SPRT {} vs {}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
                     config.bots[0].name,
                     config.bots[1].name,
                     plan.elo0,
@@ -298,6 +308,7 @@ impl<W: Write> RunOutput for Terminal<W> {
                     config.seed,
                     describe_openings(config),
                     plan.max_pairs.map_or(String::new(), |m| format!(", at most {m} pairs")),
+                    describe_suspension(config),
                 ));
                 self.println(&format!(
                     "LLR bounds [{lower:+.2}, {upper:+.2}]. Output: {dir}"

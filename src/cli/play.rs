@@ -83,14 +83,15 @@ impl Participant {
 }
 
 /// The settings of one game: the flags `--tc`, `--grace-ms`, `--clock`,
-/// `--wall-cap` and `--sandbox`, read by their definitions like a
-/// tournament's.
+/// `--wall-cap`, `--sandbox` and `--suspend-idle`, read by their
+/// definitions like a tournament's.
 struct PlaySettings {
     time_control: TimeControl,
     grace: Duration,
     clock: ClockBasis,
     wall_cap: u32,
     sandbox: bool,
+    suspend_idle: bool,
 }
 
 impl PlaySettings {
@@ -110,12 +111,14 @@ impl PlaySettings {
         let Some(Value::Whole(wall_cap)) = value("wall_cap")? else {
             unreachable!("wall_cap has a default of its kind");
         };
+        let suspend_idle = value("suspend_idle")? == Some(Value::Switch(true));
         Ok(PlaySettings {
             time_control,
             grace: Duration::from_millis(grace_ms),
             clock,
             wall_cap: wall_cap as u32,
             sandbox,
+            suspend_idle,
         })
     }
 }
@@ -215,6 +218,7 @@ fn game_config(
     config.grace = settings.grace;
     config.clock = settings.clock;
     config.wall_cap = settings.wall_cap;
+    config.suspend_idle = settings.suspend_idle;
     for (side, participant) in players.iter().enumerate() {
         if let Participant::Bot(seat) = participant {
             config.own_time_controls[side] = seat.spec().time_control;

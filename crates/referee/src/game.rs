@@ -68,6 +68,9 @@ pub struct GameConfig {
     /// (`<log_dir>/<game_id>-<color>-<bot>.log`, created when the bot first
     /// writes to stderr); no logs when `None`.
     pub log_dir: Option<PathBuf>,
+    /// Stop the bot that is not on move (`SIGSTOP`, see
+    /// [`crate::suspend`]) until its next turn, `game_over` or `quit`.
+    pub suspend_idle: bool,
 }
 
 impl std::fmt::Debug for GameConfig {
@@ -82,6 +85,7 @@ impl std::fmt::Debug for GameConfig {
             .field("clock", &self.clock)
             .field("wall_cap", &self.wall_cap)
             .field("log_dir", &self.log_dir)
+            .field("suspend_idle", &self.suspend_idle)
             .finish()
     }
 }
@@ -98,6 +102,7 @@ impl GameConfig {
             clock: ClockBasis::Wall,
             wall_cap: DEFAULT_WALL_CAP,
             log_dir: None,
+            suspend_idle: false,
         }
     }
 
@@ -527,6 +532,9 @@ async fn play_moves(
             return Ok(Ending::ply_cap());
         }
         let color = game.pos.to_move();
+        if config.suspend_idle {
+            suspend_idle(&mut players[color.opponent().index()]);
+        }
         let player = &mut players[color.index()];
         let (answer, used) = match ask(player, &game.pos, &mut text, &mut clock, config).await {
             Ok(answer) => answer,
@@ -552,6 +560,17 @@ async fn play_moves(
             notation: game.moves.last().map(String::as_str).unwrap_or_default(),
             time_ms,
         });
+    }
+}
+
+/// With `suspend_idle`: stops the side that is not on move, a bot, before
+/// its opponent's turn is written (its last move was read already; before
+/// its first turn, its `new_game` was written). Anything the referee next
+/// sends it continues it first, outside any clock: its next turn (before
+/// the turn is written and the move's time starts), `game_over`, `quit`.
+fn suspend_idle(player: &mut Player<'_>) {
+    if let Player::Bot(seat) = player {
+        seat.suspend();
     }
 }
 

@@ -19,6 +19,7 @@
 //!   runtime's costs (waiting in `poll(2)` on a current-thread runtime).
 //! - [`lines`]: `turn` and `new_game` encoded from borrowed game data.
 //! - [`log`]: the bot's stderr drained into a capped log file.
+//! - [`suspend`]: a bot stopped while it is not on move (`suspend_idle`).
 //! - [`limits`]: rlimits and the rest of the child's setup before exec; the
 //!   CPU time of a bot's process tree.
 //! - [`sandbox`]: [`Sandbox`], the bot's argv wrapped in bubblewrap.
@@ -86,6 +87,7 @@ pub mod sandbox;
 pub mod seat;
 pub mod spec;
 pub mod start_slots;
+pub mod suspend;
 pub mod trace;
 
 pub use clock::{

@@ -211,6 +211,64 @@ pub fn tree_cpu_time(root: i32) -> Option<Duration> {
     Some(Duration::from_millis(ticks.saturating_mul(1000) / hz))
 }
 
+/// One process of a bot's tree, as [`tree_members`] found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeMember {
+    pub pid: i32,
+    pub ppid: i32,
+    pub pgrp: i32,
+}
+
+/// The processes [`tree_cpu_time`] counts (`root`, its live descendants,
+/// the live members of `root`'s group), `root` included, from one pass over
+/// `/proc`; empty when `root` is gone. At most [`MAX_TREE`].
+pub fn tree_members(root: i32) -> Vec<TreeMember> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut procs: HashMap<i32, TreeMember> = HashMap::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        if let Some(t) = read_stat(pid) {
+            let (ppid, pgrp) = (t.ppid, t.pgrp);
+            procs.insert(pid, TreeMember { pid, ppid, pgrp });
+        }
+    }
+    if !procs.contains_key(&root) {
+        return Vec::new();
+    }
+    let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
+    for m in procs.values() {
+        children.entry(m.ppid).or_default().push(m.pid);
+    }
+    let mut stack: Vec<i32> = vec![root];
+    stack.extend(procs.values().filter(|m| m.pgrp == root).map(|m| m.pid));
+    let mut seen = std::collections::HashSet::new();
+    let mut members = Vec::new();
+    while let Some(pid) = stack.pop() {
+        if seen.len() >= MAX_TREE || !seen.insert(pid) {
+            continue;
+        }
+        if let Some(m) = procs.get(&pid) {
+            members.push(*m);
+        }
+        stack.extend(children.get(&pid).into_iter().flatten());
+    }
+    members
+}
+
+/// `pid` as `/proc` shows it now (`None` when it is gone).
+pub fn member_now(pid: i32) -> Option<TreeMember> {
+    let t = read_stat(pid)?;
+    Some(TreeMember {
+        pid,
+        ppid: t.ppid,
+        pgrp: t.pgrp,
+    })
+}
+
 struct ProcTimes {
     ppid: i32,
     pgrp: i32,

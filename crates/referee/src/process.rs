@@ -9,7 +9,9 @@
 //! [`BotProcess::kill`] still SIGKILLs the group. The child dies with the
 //! referee (`PR_SET_PDEATHSIG`) and inherits no descriptor but its three
 //! pipes ([`ChildSetup`]). A sandboxed bot ([`super::sandbox`]) runs under
-//! `bwrap`, which then is the process (and group leader) seen here.
+//! `bwrap`, which then is the process (and group leader) seen here. A bot
+//! may be stopped while it is not on move ([`BotProcess::suspend`]); every
+//! method that talks to it, waits for it or ends it continues it first.
 
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::path::{Path, PathBuf};
@@ -33,6 +35,7 @@ use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
 use super::referee_failure::{classify_spawn_error, FailureKind, RefereeFailure};
 use super::sandbox::{self, Sandbox};
 use super::spec::{BotSpec, Limits};
+use super::suspend::Suspension;
 use super::trace::{Direction, Trace};
 use arena_rules::protocol::FailureReason;
 
@@ -151,6 +154,8 @@ pub struct BotProcess {
     read_timer: Option<Pin<Box<Sleep>>>,
     /// Lines queued by [`BotProcess::queue_line`], each with its `\n`.
     queued: String,
+    /// Stopped while not on move ([`BotProcess::suspend`]).
+    suspension: Suspension,
 }
 
 /// Writing to a closed pipe must be an error (EPIPE), not a SIGPIPE that
@@ -269,6 +274,7 @@ impl BotProcess {
             trace: None,
             read_timer: None,
             queued: String::new(),
+            suspension: Suspension::default(),
         })
     }
 
@@ -344,6 +350,31 @@ impl BotProcess {
         &self.limits
     }
 
+    /// Stops the bot's processes (`SIGSTOP`; see [`super::suspend`]) until
+    /// the referee next writes to it, reads from it, waits for it or ends
+    /// it, each of which continues it first ([`BotProcess::resume`]). For a
+    /// bot that is not on move (`suspend_idle`). Nothing for a bot that has
+    /// exited.
+    pub fn suspend(&mut self) {
+        if self.exit.is_none() && !self.group_dead {
+            self.suspension.stop(self.pid, self.sandboxed);
+        }
+    }
+
+    /// Continues a bot [`BotProcess::suspend`] stopped (`SIGCONT`); nothing
+    /// when it is not stopped.
+    #[inline]
+    pub fn resume(&mut self) {
+        if self.suspension.is_stopped() {
+            self.suspension.resume();
+        }
+    }
+
+    /// Whether the bot is stopped by [`BotProcess::suspend`].
+    pub fn is_suspended(&self) -> bool {
+        self.suspension.is_stopped()
+    }
+
     /// Queues `line` (without its `\n`) to be written just before the next
     /// line sent, in the same write: a message that needs no answer and is
     /// followed at once by another (the first mover's `new_game`, then its
@@ -363,6 +394,7 @@ impl BotProcess {
     /// read its input for `timeout` gets [`SendError::Timeout`]; after any
     /// error the input stays closed (a partial line cannot be taken back).
     pub async fn send_line(&mut self, line: &str, timeout: Duration) -> Result<(), SendError> {
+        self.resume();
         let body = line.strip_suffix('\n').unwrap_or(line);
         debug_assert!(
             !body.contains('\n'),
@@ -418,6 +450,7 @@ impl BotProcess {
 
     /// Closes the bot's stdin (it reads end-of-file).
     pub fn close_stdin(&mut self) {
+        self.resume();
         if let (Some(trace), Some(_)) = (&mut self.trace, &self.stdin) {
             trace.line(Direction::Note, b"arena closed the bot's input");
         }
@@ -433,6 +466,7 @@ impl BotProcess {
     /// stderr is logged when the wait sees it, or by
     /// [`BotProcess::settle_stderr`] at the game's end.
     pub async fn read_answer(&mut self, deadline: Instant) -> ReadLine {
+        self.resume();
         self.stdout.fill_now();
         if self.direct_wait {
             while self.exited_at.is_none() && !self.stdout.at_eof() {
@@ -503,6 +537,7 @@ impl BotProcess {
     /// process has exited, even if a forked descendant still holds stdout
     /// open (what the bot wrote before it died is still returned first).
     pub async fn read_line(&mut self, deadline: Instant) -> ReadLine {
+        self.resume();
         loop {
             if let Some(done) = self.stdout.take_buffered() {
                 return self.traced(done);
@@ -548,6 +583,7 @@ impl BotProcess {
     /// which made every move wait up to 1 ms. Instead it reads the pipe
     /// without waiting and takes only what is already there.
     pub async fn poll_pending(&mut self) -> Option<ReadLine> {
+        self.resume();
         loop {
             if let Some(done) = self.stdout.take_buffered() {
                 return Some(self.traced(done));
@@ -608,6 +644,7 @@ impl BotProcess {
 
     /// The exit status if the bot has exited (reaping it if needed).
     pub fn try_exit(&mut self) -> Option<ExitInfo> {
+        self.resume();
         if self.exit.is_none() {
             match self.child.try_wait() {
                 Ok(Some(status)) => self.record_exit(Ok(status)),
@@ -620,6 +657,7 @@ impl BotProcess {
 
     /// Waits up to `timeout` for the bot to exit on its own.
     pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitInfo> {
+        self.resume();
         if self.exit.is_none() {
             if let Ok(status) = tokio::time::timeout(timeout, self.child.wait()).await {
                 self.record_exit(status);
@@ -680,6 +718,9 @@ impl BotProcess {
     /// any descendant that outlived it), reap it, and let the stderr log
     /// finish. Returns how the bot ended; calling it again returns the same.
     pub async fn kill(&mut self) -> ExitInfo {
+        // A stopped process acts on no SIGTERM (and its processes outside
+        // the group must not stay stopped).
+        self.resume();
         self.stdin = None;
         if !self.group_dead {
             self.try_exit();

@@ -398,6 +398,14 @@ impl Seat {
         }
     }
 
+    /// Stops the bot while it is not on move (`suspend_idle`; see
+    /// [`BotProcess::suspend`]): the next message to it continues it.
+    pub fn suspend(&mut self) {
+        if let Some(process) = self.process.as_mut() {
+            process.suspend();
+        }
+    }
+
     /// Marks the game as properly ended: the process may be reused.
     pub fn finish_game(&mut self) {
         self.in_game = false;

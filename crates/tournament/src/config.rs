@@ -97,6 +97,10 @@ pub struct TournamentConfig {
     /// Show the standings every this many finished games (0: only at the end).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rating_interval: u64,
+    /// Stop the bot that is not on move until its next turn. Left out when
+    /// off, so the identity of runs without it is what it was.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub suspend_idle: bool,
 }
 
 /// A setting's default whole number, from its definition (for the fields
@@ -131,6 +135,10 @@ fn default_startup_failures() -> u32 {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+fn is_false(on: &bool) -> bool {
+    !*on
 }
 
 impl TournamentConfig {

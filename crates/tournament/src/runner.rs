@@ -432,6 +432,7 @@ async fn play_one(
         clock: config.clock,
         wall_cap: config.wall_cap,
         log_dir: Some(log_dir),
+        suspend_idle: config.suspend_idle,
     };
     let (white_spec, black_spec) = (&config.bots[game.white], &config.bots[game.black]);
     let (mut white, mut black) = {

@@ -136,14 +136,21 @@ fn format_text(m: &Manifest) -> String {
 }
 
 /// The run's time control, then each bot's own (time odds), as the
-/// terminal says it: `per-move=2000; time odds: rnd per-move=1500`.
+/// terminal says it: `per-move=2000; time odds: rnd per-move=1500`; and
+/// `; idle bots suspended` with `suspend_idle`, which the move times owe
+/// something to.
 fn time_control_text(c: &TournamentConfig) -> String {
     let odds = c.time_odds();
     let all = format_time_control(&c.time_control);
-    if odds.is_empty() {
+    let text = if odds.is_empty() {
         all
     } else {
         format!("{all}; time odds: {}", odds.join(", "))
+    };
+    if c.suspend_idle {
+        format!("{text}; idle bots suspended")
+    } else {
+        text
     }
 }
 
@@ -219,6 +226,11 @@ mod tests {
             (s.variant.as_str(), s.time_control.as_str()),
             ("qango7", "per-move=2000")
         );
+        // Suspension is said with the time control.
+        let mut config = self::config("qango7", &[]);
+        config.suspend_idle = true;
+        let s = shown(Manifest::round_robin(config));
+        assert_eq!(s.time_control, "per-move=2000; idle bots suspended");
     }
 
     #[test]

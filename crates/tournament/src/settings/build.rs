@@ -90,6 +90,7 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
         shard,
         seeds,
         rating_interval: r.whole("rating_interval"),
+        suspend_idle: r.switch("suspend_idle"),
     };
     check_config(&config).map_err(|problem| locate(&r, problem))?;
     if programs == Programs::Check {

@@ -420,6 +420,23 @@ pub static SETTINGS: &[Setting] = &[
         ..Setting::BASE
     },
     Setting {
+        key: "suspend_idle",
+        flag: Some("suspend-idle"),
+        kind: Kind::Switch,
+        default: Default::Value("false"),
+        help: "Stop the bot that is not on move (SIGSTOP to its processes) from its move until \
+               its next turn, so that what it computes in the background takes no CPU from its \
+               opponent",
+        doc: "Piskvork's \"suspend opponent's brain\". The bot is continued before anything is \
+              written to it (its turn, `game_over`, `quit`) and before it is ended, outside its \
+              clock: its move times are unchanged. Its process group is stopped; processes \
+              that left the group (`setsid`) are found by a read of the process tree at most \
+              every 100 ms, which in the sandbox finds every process and without it misses one \
+              whose parent has exited. Costs about two pipe round trips per move, some 10 µs (docs/PERFORMANCE.md).",
+        commands: &[Command::Tournament, Command::Sprt, Command::Play],
+        ..Setting::BASE
+    },
+    Setting {
         key: "rating_interval",
         flag: Some("rating-interval"),
         value_name: "N",

@@ -166,6 +166,11 @@ impl Resolved<'_> {
         }
     }
 
+    /// `key`'s switch; off when it has no value.
+    pub fn switch(&self, key: &str) -> bool {
+        matches!(self.get(key).map(|v| &v.value), Some(Value::Switch(true)))
+    }
+
     /// `key`'s number, if it has one.
     pub fn decimal(&self, key: &str) -> Option<f64> {
         match self.get(key).map(|v| &v.value) {
