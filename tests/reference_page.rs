@@ -20,15 +20,11 @@ fn repo_file(path: &str) -> PathBuf {
 
 #[test]
 fn the_reference_page_is_the_generated_one() {
-    let path = repo_file(PAGE);
-    let generated = reference_page();
-    if std::env::var_os("ARENA_WRITE_DOCS").is_some() {
-        std::fs::write(&path, &generated).unwrap();
-    }
-    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        on_disk == generated,
-        "{PAGE} differs from the command line's definitions: run `ARENA_WRITE_DOCS=1 cargo test --test reference_page` and commit it"
+    common::assert_page_is_current(
+        PAGE,
+        &reference_page(),
+        "reference_page",
+        "the command line's definitions",
     );
 }
 

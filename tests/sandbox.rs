@@ -17,18 +17,7 @@ use std::time::Duration;
 use arena::games::{Color, Variant};
 use arena::protocol::TimeControl;
 use arena::referee::{play_bots, BotSpec, GameConfig, GameRecord, Seat, SpawnOptions};
-use common::{bot, eventually, live_processes_with_arg, unique_tag};
-
-/// False (after saying so) when the sandbox cannot run here.
-fn sandbox_works() -> bool {
-    match arena::referee::sandbox::check_available() {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("SKIPPED: bwrap not installed or not usable here: {e:#}");
-            false
-        }
-    }
-}
+use common::{bot, eventually, live_processes_with_arg, sandbox_works, unique_tag};
 
 /// A bot directory with the output directory inside it, as configs often
 /// have it: `dir/out` holds a journal and a log with secrets in them.

@@ -8,8 +8,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use arena::tournament::config::{from_given, Defaults};
 use arena::tournament::settings::page::{reference_page, PAGE};
 use arena::tournament::settings::{Command, Default, Given, Kind, Value, SETTINGS};
@@ -17,15 +15,11 @@ use common::arena;
 
 #[test]
 fn the_reference_page_is_the_generated_one() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(PAGE);
-    let generated = reference_page();
-    if std::env::var_os("ARENA_WRITE_DOCS").is_some() {
-        std::fs::write(&path, &generated).unwrap();
-    }
-    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        on_disk == generated,
-        "{PAGE} differs from the settings' definitions: run `ARENA_WRITE_DOCS=1 cargo test --test settings_page` and commit it"
+    common::assert_page_is_current(
+        PAGE,
+        &reference_page(),
+        "settings_page",
+        "the settings' definitions",
     );
 }
 

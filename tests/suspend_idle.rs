@@ -17,7 +17,7 @@ use arena::protocol::{TimeControl, Turn, TurnClock};
 use arena::referee::limits::tree_cpu_time;
 use arena::referee::{play_bots, GameConfig, Seat, SpawnOptions};
 use common::tournament::{jsonl_records, text, write_config, TestBot};
-use common::{bot, eventually, live_processes_with_arg, proc_entry, unique_tag};
+use common::{bot, eventually, live_processes_with_arg, proc_entry, sandbox_works, unique_tag};
 
 const QUIT: &str = r#"{"type":"quit"}"#;
 
@@ -40,17 +40,6 @@ fn turn(history: &[&str]) -> Turn {
             move_ms: 5000,
             basis: Default::default(),
         },
-    }
-}
-
-/// False (after saying so) when the sandbox cannot run here.
-fn sandbox_works() -> bool {
-    match arena::referee::sandbox::check_available() {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("SKIPPED: bwrap not installed or not usable here: {e:#}");
-            false
-        }
     }
 }
 

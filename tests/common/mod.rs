@@ -193,3 +193,29 @@ pub fn row_with_result(id: u64, pair: u64, white: &str, black: &str, result: &st
     let result = result.parse().expect("a result spelled as in games.csv");
     arena::referee::row::row_with_result(id, pair, white, black, result)
 }
+
+/// False (after saying so) when the sandbox cannot run here.
+pub fn sandbox_works() -> bool {
+    match arena::referee::sandbox::check_available() {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("SKIPPED: bwrap not installed or not usable here: {e:#}");
+            false
+        }
+    }
+}
+
+/// Checks that the generated page `page` (a path from the repository's
+/// root) is `generated`, after writing it there with `ARENA_WRITE_DOCS=1`;
+/// the failure names the test that regenerates it and what it follows.
+pub fn assert_page_is_current(page: &str, generated: &str, test: &str, source: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(page);
+    if std::env::var_os("ARENA_WRITE_DOCS").is_some() {
+        std::fs::write(&path, generated).unwrap();
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == generated,
+        "{page} differs from {source}: run `ARENA_WRITE_DOCS=1 cargo test --test {test}` and commit it"
+    );
+}
