@@ -88,7 +88,7 @@ mod tests {
         let mut child = Command::new("sh")
             .args([
                 "-c",
-                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; sleep 5",
+                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; exec sleep 5",
             ])
             .spawn()
             .unwrap();
