@@ -30,7 +30,9 @@
 //! Beside them, `CPU-time accounting`: the two reads of a bot's CPU-time
 //! clock that every move makes (when the turn is written and when the
 //! move is read, [`BotProcess::cpu_used`]), timed on their own against the
-//! echo child, part of layers 3 and 4.
+//! echo child, part of layers 3 and 4; and where arena can give a bot a
+//! cgroup, the same two reads of its `cpu.stat` (what the CPU clock,
+//! `clock = "cpu"`, uses to count the bot's whole process tree).
 //!
 //! The process and everything it starts run pinned to one CPU (see
 //! [`pin_to_one_cpu`]; `ARENA_BENCH_PIN=0` turns that off).
@@ -258,6 +260,16 @@ async fn run() {
     let mut proc_short = Vec::new();
     let mut turns = Vec::new();
     let mut cpu_reads = Vec::new();
+    let mut cgroup_reads = Vec::new();
+    // The same echo child in a cgroup of its own (the CPU clock's tree
+    // measure), where arena can make one.
+    let mut in_cgroup = arena::referee::cgroup::available().then(|| {
+        let options = SpawnOptions {
+            cpu_tree: true,
+            ..SpawnOptions::default()
+        };
+        BotProcess::spawn(&spec("echo", ECHO), &options).expect("spawn echo")
+    });
     let mut per_move: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
     let mut suspended: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
     let mut next_id = 0;
@@ -275,6 +287,7 @@ async fn run() {
                 &mut proc_short,
                 &mut turns,
                 &mut cpu_reads,
+                &mut cgroup_reads,
             ] {
                 samples.clear();
             }
@@ -287,6 +300,9 @@ async fn run() {
             process_round_trips(&mut process, short, ROUND_TRIPS, &mut proc_short).await;
             turn_round_trips(&mut seat, &turn, ROUND_TRIPS, &mut turns).await;
             cpu_clock_reads(&mut process, ROUND_TRIPS, &mut cpu_reads);
+            if let Some(p) = in_cgroup.as_mut() {
+                cpu_clock_reads(p, ROUND_TRIPS, &mut cgroup_reads);
+            }
         }
         for (&variant, samples) in variants.iter().zip(per_move.iter_mut()) {
             referee_per_move(
@@ -319,6 +335,9 @@ async fn run() {
     white.shutdown().await;
     black.shutdown().await;
     process.kill().await;
+    if let Some(mut p) = in_cgroup {
+        p.kill().await;
+    }
 
     if games_only {
         for (variant, samples) in variants.iter().zip(per_move.iter_mut()) {
@@ -360,6 +379,12 @@ async fn run() {
     row("BotProcess round trip (tokio), short line", &mut proc_short);
     row("turn -> move round trip (Seat, instant bot)", &mut turns);
     row("CPU-time accounting (2 clock reads a move)", &mut cpu_reads);
+    if !cgroup_reads.is_empty() {
+        row(
+            "CPU clock's tree (2 cgroup cpu.stat reads)",
+            &mut cgroup_reads,
+        );
+    }
     for (variant, samples) in variants.iter().zip(per_move.iter_mut()) {
         row(&format!("referee per move, {} games", variant.id), samples);
     }

@@ -250,3 +250,43 @@ fn on_a_cpu_clock_a_sleeping_bot_meets_the_wall_cap() {
         }
     }
 }
+
+/// On a CPU clock the processes a bot starts count too, where arena can
+/// give the bot a cgroup: a bot that does its thinking in a child process
+/// is charged for it and stopped at its budget.
+#[test]
+fn on_a_cpu_clock_the_processes_a_bot_starts_count_too() {
+    if !arena::referee::cgroup::available() {
+        eprintln!("SKIPPED: no writable cgroup v2 here (the CPU clock counts the bot's process)");
+        return;
+    }
+    for sandbox in [false, true] {
+        if sandbox && arena::referee::sandbox::check_available().is_err() {
+            eprintln!("SKIPPED: bwrap not usable here");
+            continue;
+        }
+        let offload = format!(
+            "python3 {} 300",
+            repo_path("tests/bots/offload.py").display()
+        );
+        let thinker = format!(
+            "python3 {} 5",
+            repo_path("tests/bots/cpu_moves.py").display()
+        );
+        let mut command = common::arena();
+        command.args(["play", "qango6", &offload, &thinker, "--tc", "per-move=100"]);
+        command.args(["--clock", "cpu", "--wall-cap", "10", "--quiet"]);
+        if sandbox {
+            command.arg("--sandbox");
+        }
+        let output = command.output().unwrap();
+        let said = text(&output);
+        assert_eq!(output.status.code(), Some(0), "{said}");
+        // 100 ms + 100 ms of grace, of the child's CPU time.
+        assert!(
+            said.contains("reason timeout")
+                && said.contains("ms of CPU time for the move; its CPU-time limit was 200 ms"),
+            "sandbox {sandbox}: {said}"
+        );
+    }
+}

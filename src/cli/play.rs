@@ -199,9 +199,10 @@ fn players(args: &Args, settings: &PlaySettings, ansi: bool) -> anyhow::Result<[
             **b = Seat::new(spec, SpawnOptions::default());
         }
     }
-    if settings.sandbox || args.log_dir.is_some() || args.trace.is_some() {
+    let cpu_tree = settings.clock == ClockBasis::Cpu;
+    if settings.sandbox || args.log_dir.is_some() || args.trace.is_some() || cpu_tree {
         let [white, black] = &mut players;
-        sandbox_seats([white, black], args, settings.sandbox);
+        sandbox_seats([white, black], args, settings.sandbox, cpu_tree);
     }
     Ok(players)
 }
@@ -317,10 +318,12 @@ fn participant(arg: &str, bots: &[BotSpec], ansi: bool) -> anyhow::Result<Partic
 }
 
 /// With `--sandbox`, the bots run in the sandbox; a sandboxed bot never
-/// sees `--log-dir`.
-fn sandbox_seats(participants: [&mut Participant; 2], args: &Args, sandbox: bool) {
+/// sees `--log-dir`. On a CPU clock (`cpu_tree`) each gets a cgroup where
+/// arena can make one.
+fn sandbox_seats(participants: [&mut Participant; 2], args: &Args, sandbox: bool, cpu_tree: bool) {
     let options = SpawnOptions {
         sandbox_hide: args.log_dir.iter().cloned().collect(),
+        cpu_tree,
         ..SpawnOptions::default()
     };
     for participant in participants {

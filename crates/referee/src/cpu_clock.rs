@@ -7,9 +7,10 @@
 //! others is not charged.
 //!
 //! What it does not count: processes the bot starts (forked workers, a
-//! shell's children) have clocks of their own; their time is bounded by the
-//! bot's `cpu_seconds` limit over the whole tree (`limits.rs`), not per
-//! move. In the sandbox the process arena spawns is `bwrap`, so the clock
+//! shell's children) have clocks of their own. On a CPU clock a bot gets a
+//! cgroup where arena can make one ([`crate::cgroup`]), which counts them;
+//! elsewhere their time is bounded by the bot's `cpu_seconds` limit over
+//! the whole tree (`limits.rs`) and the wall-time cap, not per move. In the sandbox the process arena spawns is `bwrap`, so the clock
 //! is the one of the bot inside it (the first process below the `bwrap`
 //! processes), found once, after the bot said `ready`.
 

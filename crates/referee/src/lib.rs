@@ -26,6 +26,7 @@
 //! - [`referee_failure`]: [`RefereeFailure`], a failure of the referee or
 //!   the machine (never a game result), and which start failures are whose.
 //! - [`exit`]: how a process ended and which game-end reason that is.
+//! - [`cgroup`]: a cgroup v2 per bot, for the CPU time of its whole tree.
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
 //! - [`cpu_clock`]: the CPU time of a bot's process, for each move.
@@ -66,6 +67,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod cgroup;
 pub mod clock;
 pub mod command_line;
 pub mod cpu_clock;

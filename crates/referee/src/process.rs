@@ -26,6 +26,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::{Instant, Sleep};
 
+use super::cgroup::BotCgroup;
 use super::cpu_clock::{bot_process, CpuClock};
 use super::direct_io;
 use super::exit::{classify_death, ExitInfo};
@@ -75,6 +76,10 @@ pub struct SpawnOptions {
     pub log_header: String,
     /// Directories a sandboxed bot must not see (the output directory).
     pub sandbox_hide: Vec<PathBuf>,
+    /// Give the bot a cgroup of its own where arena can ([`BotCgroup`]), so
+    /// that [`BotProcess::cpu_used`] counts its whole process tree (the CPU
+    /// clock, `clock = "cpu"`).
+    pub cpu_tree: bool,
 }
 
 impl Default for SpawnOptions {
@@ -87,6 +92,7 @@ impl Default for SpawnOptions {
             term_grace: DEFAULT_TERM_GRACE,
             log_header: String::new(),
             sandbox_hide: Vec::new(),
+            cpu_tree: false,
         }
     }
 }
@@ -145,6 +151,8 @@ pub struct BotProcess {
     /// sandbox the bot is a process below `bwrap`); `Some(None)` when it
     /// has none.
     cpu_clock: Option<Option<CpuClock>>,
+    /// The bot's own cgroup, when it has one: the CPU time of its tree.
+    cgroup: Option<BotCgroup>,
     /// The wire trace of the current game, when asked for.
     trace: Option<Trace>,
     /// The deadline of [`BotProcess::read_line`], kept from read to read:
@@ -213,10 +221,21 @@ impl BotProcess {
             cmd.current_dir(cwd);
         }
         let setup = ChildSetup::new(&spec.limits);
+        let mut cgroup = if opts.cpu_tree {
+            BotCgroup::create()
+        } else {
+            None
+        };
+        let joiner = cgroup.as_ref().map(BotCgroup::joiner);
         // SAFETY: the closure only makes system calls (async-signal-safe)
         // with values computed before the fork.
         unsafe {
-            cmd.pre_exec(move || setup.apply_in_child());
+            cmd.pre_exec(move || {
+                if let Some(joiner) = &joiner {
+                    joiner.join_in_child();
+                }
+                setup.apply_in_child()
+            });
         }
         let mut child = cmd.spawn().map_err(|e| {
             let cwd = spec
@@ -238,6 +257,10 @@ impl BotProcess {
         })? as i32;
         // Past this point an early return must not leave the bot running.
         let guard = KillGroupOnError(pid);
+        // A join that failed counts the bot's process alone.
+        if cgroup.as_ref().is_some_and(|c| !c.holds(pid)) {
+            cgroup = None;
+        }
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -271,6 +294,7 @@ impl BotProcess {
             sandboxed,
             tree_checked_at: None,
             cpu_clock: None,
+            cgroup,
             trace: None,
             read_timer: None,
             queued: String::new(),
@@ -675,10 +699,14 @@ impl BotProcess {
         Some(classify_death(&exit, &self.limits, &self.log.tail()))
     }
 
-    /// CPU time the bot's process (all its threads) has used so far, by its
-    /// CPU-time clock ([`CpuClock`]); `None` when it cannot be read (the
-    /// process is gone).
+    /// CPU time the bot has used so far: its whole process tree's when it
+    /// has a cgroup ([`BotCgroup`]), else its process's (all its threads),
+    /// by its CPU-time clock ([`CpuClock`]); `None` when it cannot be read
+    /// (the process is gone).
     pub fn cpu_used(&mut self) -> Option<Duration> {
+        if let Some(cgroup) = &self.cgroup {
+            return cgroup.cpu_used();
+        }
         let (pid, sandboxed) = (self.pid, self.sandboxed);
         let clock = *self
             .cpu_clock

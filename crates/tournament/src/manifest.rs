@@ -46,14 +46,22 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub programs: Vec<BotIdentity>,
     /// On a CPU clock (`clock = "cpu"`), how a move's CPU time is measured
-    /// ([`CPU_TIME_SOURCE`]); absent on a wall clock.
+    /// ([`cpu_time_source`]); absent on a wall clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_time: Option<String>,
 }
 
-/// How arena measures a move's CPU time (said in `tournament.json` on a CPU
-/// clock): see `arena_referee::cpu_clock`.
-pub const CPU_TIME_SOURCE: &str = "the POSIX CPU-time clock of each bot's process (user + system time of all its threads; processes it starts are not counted)";
+/// How arena measures a move's CPU time on this machine (said in
+/// `tournament.json` on a CPU clock): a cgroup per bot where it can make
+/// one (`arena_referee::cgroup`), else the bot's process clock
+/// (`arena_referee::cpu_clock`).
+pub fn cpu_time_source() -> &'static str {
+    if arena_referee::cgroup::available() {
+        "a cgroup v2 per bot (cpu.stat): user + system time of the bot's whole process tree"
+    } else {
+        "the POSIX CPU-time clock of each bot's process (user + system time of all its threads; processes it starts are not counted: no writable cgroup v2 here)"
+    }
+}
 
 /// What games the run consists of.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,7 +122,7 @@ impl Manifest {
         let identity = shard::identity(&config).unwrap_or_default();
         Manifest {
             programs: identify(&config.bots),
-            cpu_time: (config.clock == ClockBasis::Cpu).then(|| CPU_TIME_SOURCE.to_string()),
+            cpu_time: (config.clock == ClockBasis::Cpu).then(|| cpu_time_source().to_string()),
             format: MANIFEST_FORMAT,
             arena_version: env!("CARGO_PKG_VERSION").to_string(),
             identity,

@@ -55,7 +55,7 @@ use arena_referee::GameRow;
 use arena_referee::{
     play_bots, BotPool, GameConfig, GameRecord, RefereeFailure, RepeatedFailure, SpawnOptions,
 };
-use arena_rules::protocol::Ready;
+use arena_rules::protocol::{ClockBasis, Ready};
 
 /// Idle bot processes kept per game slot (`-j`): enough for both bots of
 /// the slot's last game and of the one before.
@@ -215,6 +215,8 @@ impl Run {
         let options = SpawnOptions {
             // Journal, tournament.json and every bot's logs.
             sandbox_hide: vec![journal.dir().to_path_buf()],
+            // A CPU clock counts each bot's whole tree where it can.
+            cpu_tree: config.clock == ClockBasis::Cpu,
             ..SpawnOptions::default()
         };
         let pool = BotPool::new(options).with_idle_cap(idle_cap(config.concurrency));

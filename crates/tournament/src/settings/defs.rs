@@ -345,9 +345,10 @@ pub static SETTINGS: &[Setting] = &[
         help: "What a bot's time counts: `wall` time from the turn to the move, or the `cpu` \
                time its process used meanwhile (a bot waiting for a CPU held by others is not \
                charged)",
-        doc: "`cpu` reads the POSIX CPU-time clock of the bot's process: user and system time of \
-              all its threads (a bot with 4 busy threads uses 4 ms of CPU per ms), not of \
-              processes it starts. Clocks (`BASE+INC`) run on the same basis; the `turn` \
+        doc: "`cpu` counts user and system time of all the bot's threads (a bot with 4 busy \
+              threads uses 4 ms of CPU per ms) and, where arena can give each bot a cgroup v2 \
+              (root, or a delegated subtree), of every process it starts; elsewhere of its own \
+              process only (`tournament.json`'s `cpu_time` says which). Clocks (`BASE+INC`) run on the same basis; the `turn` \
               message says `\"basis\":\"cpu\"` and each record `\"clock\":\"cpu\"`. A move \
               still ends after `wall_cap` times its limit of wall time.",
         commands: &[Command::Tournament, Command::Sprt, Command::Play],
