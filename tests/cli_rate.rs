@@ -382,7 +382,7 @@ fn the_report_of_one_variant_holds_its_games_only() {
 
 /// A 4-0 in two game pairs: the estimate is infinite and the interval holds
 /// it, with the lower bound of a 2-pair sweep, 400 log10(2 / 1.96^2) =
-/// -113.4 (docs/STATISTICS.md); from the loser's side the mirror image.
+/// -113.4 (docs/STATISTICS.md).
 #[test]
 fn a_sweep_is_infinite_with_an_interval_that_holds_it() {
     let dir = tempfile::tempdir().unwrap();
