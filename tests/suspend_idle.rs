@@ -281,6 +281,10 @@ fn on_one_cpu_in_the_sandbox_too() {
 }
 
 fn pinned_comparison(sandbox: bool) {
+    // Both comparisons pin to the same CPU: one at a time (under cargo
+    // test they are threads of one process; nextest runs each alone).
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut medians = Vec::new();
     for suspend in [false, true] {
         let dir = tempfile::tempdir().unwrap();
