@@ -201,21 +201,6 @@ fn keep_first_games(out: &std::path::Path, games: usize) {
     }
 }
 
-/// The numbers of the `pair N:` lines of an SPRT's output.
-fn pair_numbers(stdout: &str) -> Vec<u64> {
-    stdout
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("pair ")?
-                .split(':')
-                .next()?
-                .trim()
-                .parse()
-                .ok()
-        })
-        .collect()
-}
-
 #[test]
 fn an_sprt_resumes_through_arena_tournament_resume() {
     let dir = tempfile::tempdir().unwrap();

@@ -261,18 +261,8 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
     let pairs = stdout.lines().filter(|l| l.starts_with("pair ")).count();
     assert!(pairs >= 2, "{stdout}");
     // Progress counts completed pairs from 1 in the order they finish.
-    let numbers: Vec<usize> = stdout
-        .lines()
-        .filter_map(|l| {
-            l.strip_prefix("pair ")?
-                .split(':')
-                .next()?
-                .trim()
-                .parse()
-                .ok()
-        })
-        .collect();
-    assert_eq!(numbers, (1..=pairs).collect::<Vec<_>>(), "{stdout}");
+    let numbers = pair_numbers(&stdout);
+    assert_eq!(numbers, (1..=pairs as u64).collect::<Vec<_>>(), "{stdout}");
     // Every completed pair is in the journal; abandoned games are not.
     assert!(ids.len() >= 2 * pairs, "{ids:?}");
     for row in csv_rows(&out) {

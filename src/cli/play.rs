@@ -105,8 +105,8 @@ impl PlaySettings {
         };
         let sandbox = value("sandbox")? == Some(Value::Switch(true));
         let clock = match value("clock")? {
-            Some(Value::Word("cpu")) => ClockBasis::Cpu,
-            _ => ClockBasis::Wall,
+            Some(Value::Word(word)) => ClockBasis::from_word(word).unwrap_or_default(),
+            _ => ClockBasis::default(),
         };
         let Some(Value::Whole(wall_cap)) = value("wall_cap")? else {
             unreachable!("wall_cap has a default of its kind");

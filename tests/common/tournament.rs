@@ -424,3 +424,18 @@ pub fn assert_same_games(merged: &Path, single: &Path) {
         assert_eq!(read(merged), read(single), "{file}");
     }
 }
+
+/// The numbers of the `pair N:` lines of an SPRT's output, in order.
+pub fn pair_numbers(stdout: &str) -> Vec<u64> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("pair ")?
+                .split(':')
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .collect()
+}

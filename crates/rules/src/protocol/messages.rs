@@ -93,6 +93,15 @@ impl ClockBasis {
         *self == ClockBasis::Wall
     }
 
+    /// The basis a settings word names (`wall`, `cpu`).
+    pub fn from_word(word: &str) -> Option<ClockBasis> {
+        match word {
+            "wall" => Some(ClockBasis::Wall),
+            "cpu" => Some(ClockBasis::Cpu),
+            _ => None,
+        }
+    }
+
     /// The word of the settings and the records: `wall` or `cpu`.
     pub fn as_str(self) -> &'static str {
         match self {

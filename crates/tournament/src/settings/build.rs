@@ -78,10 +78,10 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
             _ => r.whole("opening_plies") as u32,
         },
         grace_ms: r.whole("grace_ms"),
-        clock: match r.word("clock") {
-            Some("cpu") => ClockBasis::Cpu,
-            _ => ClockBasis::Wall,
-        },
+        clock: r
+            .word("clock")
+            .and_then(ClockBasis::from_word)
+            .unwrap_or_default(),
         wall_cap: r.whole("wall_cap") as u32,
         sync_interval_ms: r.whole("sync_interval_ms"),
         startup_failures: r.whole("startup_failures") as u32,
