@@ -10,7 +10,13 @@ fn main() {
     let mib: usize = args.get(3).map_or(1024, |s| s.parse().unwrap());
     let mut solver = Solver::new(v, mib << 20);
     let pos = Position::new(v);
-    let s = solver.solve(&pos, Budget { time: Some(Duration::from_secs(secs)), nodes: None });
+    let s = solver.solve(
+        &pos,
+        Budget {
+            time: Some(Duration::from_secs(secs)),
+            nodes: None,
+        },
+    );
     let (bytes, used) = solver.memory();
     println!(
         "{} value={:?} best={:?} nodes={} ms={} table={}MiB used={}",

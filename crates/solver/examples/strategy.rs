@@ -10,8 +10,17 @@ fn main() {
     let v = Variant::by_id(&args[1]).expect("variant");
     let secs: u64 = args.get(3).map_or(600, |s| s.parse().unwrap());
     let t = Instant::now();
-    let limits = Limits { deadline: Some(t + Duration::from_secs(secs)), max_nodes: None };
+    let limits = Limits {
+        deadline: Some(t + Duration::from_secs(secs)),
+        max_nodes: None,
+    };
     let text = qango_win_strategy(&Position::new(v), 1 << 30, limits).expect("a win");
     std::fs::write(&args[2], &text).unwrap();
-    println!("{} lines={} bytes={} ms={}", v.id, text.lines().count(), text.len(), t.elapsed().as_millis());
+    println!(
+        "{} lines={} bytes={} ms={}",
+        v.id,
+        text.lines().count(),
+        text.len(),
+        t.elapsed().as_millis()
+    );
 }

@@ -100,13 +100,42 @@ impl<'a, R: Rules> Search<'a, R> {
         self.mid(s, key, 0, attacker, INFINITE, INFINITE)
     }
 
+    /// A move of `s` (one of `moves`) after which the child's mover fails
+    /// at `attacker`'s question, with that child. The children the table
+    /// already holds as proven come first; the others are searched, the
+    /// most promising (least `delta`) first.
+    pub fn winning_child(
+        &mut self,
+        s: &R::State,
+        moves: &[R::Move],
+        attacker: usize,
+    ) -> Option<(R::Move, R::State)> {
+        let mut kids: Vec<(R::Move, R::State, Numbers)> = moves
+            .iter()
+            .map(|&m| {
+                let child = self.rules.play(s, m);
+                let n = self.leaf(&child, self.rules.key(&child), attacker);
+                (m, child, n)
+            })
+            .collect();
+        kids.sort_by_key(|k| k.2.delta);
+        for (m, child, n) in kids {
+            if n.delta == 0 || self.prove(&child, attacker).delta == 0 {
+                return Some((m, child));
+            }
+            if self.stopped {
+                return None;
+            }
+        }
+        None
+    }
+
     fn out_of_budget(&mut self) -> bool {
         if self.stopped {
             return true;
         }
         if self.limits.max_nodes.is_some_and(|max| self.nodes >= max)
-            || (self.nodes % 1024 == 0
-                && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes.is_multiple_of(1024) && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;
         }
@@ -138,7 +167,9 @@ impl<'a, R: Rules> Search<'a, R> {
             let (best, delta2) = pick(&kids);
             let kid = &kids[best];
             let others = n.delta as u64 - kid.n.phi as u64;
-            let child_phi = (th_delta as u64).saturating_sub(others).min(INFINITE as u64) as u32;
+            let child_phi = (th_delta as u64)
+                .saturating_sub(others)
+                .min(INFINITE as u64) as u32;
             let widened = delta2 as u64 + 1 + delta2 as u64 / 4;
             let child_delta = (th_phi as u64).min(widened).min(INFINITE as u64) as u32;
             let state = kid.state.clone();

@@ -135,9 +135,7 @@ impl Solver {
         };
         let (value, best, nodes) = match &self.rules {
             Family2::Qango(r) => solve_state(r, &mut self.table, &r.state_of(pos), limits, true),
-            Family2::Quinque(r) => {
-                solve_state(r, &mut self.table, &r.state_of(pos), limits, false)
-            }
+            Family2::Quinque(r) => solve_state(r, &mut self.table, &r.state_of(pos), limits, false),
         };
         Solution {
             value,
@@ -198,14 +196,7 @@ fn keeping_move<R: Rules>(
         Value::Win => mover,
         Value::Draw => 1 - mover,
     };
-    for &m in &moves {
-        let child = rules.play(s, m);
-        if search.prove(&child, attacker).delta == 0 {
-            return Some(rules.to_move(s, m));
-        }
-        if search.stopped {
-            return None;
-        }
-    }
-    None
+    search
+        .winning_child(s, &moves, attacker)
+        .map(|(m, _)| rules.to_move(s, m))
 }

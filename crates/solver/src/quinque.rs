@@ -57,9 +57,8 @@ impl Rules for QuinqueRules {
             .iter()
             .map(|map| {
                 let mut stacks: u128 = 0;
-                for i in 0..CELLS {
-                    let code = (s.stacks[i] + 3) as u128;
-                    stacks |= code << (3 * map[i] as u32);
+                for (&h, &to) in s.stacks.iter().zip(map) {
+                    stacks |= ((h + 3) as u128) << (3 * to as u32);
                 }
                 stacks << 17 | tail(locked.map(|i| map[i] as usize))
             })
@@ -118,7 +117,13 @@ mod tests {
             }
             rules.key(&rules.state_of(&pos))
         };
-        assert_eq!(after(&["place a1", "place e5"]), after(&["place e1", "place a5"]));
-        assert_ne!(after(&["place a1", "place e5"]), after(&["place a1", "place e4"]));
+        assert_eq!(
+            after(&["place a1", "place e5"]),
+            after(&["place e1", "place a5"])
+        );
+        assert_ne!(
+            after(&["place a1", "place e5"]),
+            after(&["place a1", "place e4"])
+        );
     }
 }

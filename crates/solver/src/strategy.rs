@@ -98,18 +98,7 @@ impl Walk<'_, '_> {
         }
         let mut moves = Vec::new();
         rules.moves(s, &mut moves);
-        let mut chosen = None;
-        for &m in &moves {
-            let child = rules.play(s, m);
-            if self.search.prove(&child, self.attacker).delta == 0 {
-                chosen = Some((m, child));
-                break;
-            }
-            if self.search.stopped {
-                return Err(StrategyError::OutOfBudget);
-            }
-        }
-        let Some((m, child)) = chosen else {
+        let Some((m, child)) = self.search.winning_child(s, &moves, self.attacker) else {
             return Err(StrategyError::OutOfBudget);
         };
         self.lines.insert(key, oriented(m));

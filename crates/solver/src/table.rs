@@ -10,18 +10,28 @@
 /// Proof and disproof numbers at or above this are infinite.
 pub const INFINITE: u32 = u32::MAX / 4;
 
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C)]
-struct Entry {
-    key: u128,
-    /// 0: empty; 1 + attacker colour index otherwise.
-    tag: u8,
-    phi: u32,
-    delta: u32,
-    work: u32,
-}
+/// An entry: `[key, data]`, data packing the tag (0: empty; 1 + the
+/// attacker's colour index otherwise) in bits 0..8, `phi` in 8..40,
+/// `delta` in 40..72 and the work in 72..104. Plain integers, so a new
+/// table is zeroed memory the system hands out lazily.
+type Entry = [u128; 2];
 
 const WAYS: usize = 4;
+
+fn tag(e: &Entry) -> u8 {
+    e[1] as u8
+}
+
+fn unpack(e: &Entry) -> (u32, u32, u32) {
+    ((e[1] >> 8) as u32, (e[1] >> 40) as u32, (e[1] >> 72) as u32)
+}
+
+fn pack(key: u128, tag: u8, phi: u32, delta: u32, work: u32) -> Entry {
+    [
+        key,
+        tag as u128 | (phi as u128) << 8 | (delta as u128) << 40 | (work as u128) << 72,
+    ]
+}
 
 pub struct Table {
     buckets: Vec<[Entry; WAYS]>,
@@ -47,7 +57,7 @@ impl Table {
             n *= 2;
         }
         Table {
-            buckets: vec![[Entry::default(); WAYS]; n],
+            buckets: vec![[[0u128; 2]; WAYS]; n],
             mask: n - 1,
             used: 0,
         }
@@ -64,7 +74,9 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = [Entry::default(); WAYS]);
+        self.buckets
+            .iter_mut()
+            .for_each(|b| *b = [[0u128; 2]; WAYS]);
         self.used = 0;
     }
 
@@ -80,10 +92,10 @@ impl Table {
         let tag = 1 + attacker as u8;
         self.buckets[self.bucket(key)]
             .iter()
-            .find(|e| e.tag == tag && e.key == key)
-            .map(|e| Numbers {
-                phi: e.phi,
-                delta: e.delta,
+            .find(|e| self::tag(e) == tag && e[0] == key)
+            .map(|e| {
+                let (phi, delta, _) = unpack(e);
+                Numbers { phi, delta }
             })
     }
 
@@ -92,30 +104,28 @@ impl Table {
         let b = self.bucket(key);
         let bucket = &mut self.buckets[b];
         let worth = |e: &Entry| -> u64 {
-            if e.tag == 0 {
+            let (phi, delta, work) = unpack(e);
+            if self::tag(e) == 0 {
                 0
-            } else if e.phi == 0 || e.delta == 0 {
+            } else if phi == 0 || delta == 0 {
                 u64::MAX
             } else {
-                e.work as u64 + 1
+                work as u64 + 1
             }
         };
-        let slot = match bucket.iter().position(|e| e.tag == tag && e.key == key) {
+        let slot = match bucket
+            .iter()
+            .position(|e| self::tag(e) == tag && e[0] == key)
+        {
             Some(i) => i,
             None => {
                 let i = (0..WAYS).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0);
-                if bucket[i].tag == 0 {
+                if self::tag(&bucket[i]) == 0 {
                     self.used += 1;
                 }
                 i
             }
         };
-        bucket[slot] = Entry {
-            key,
-            tag,
-            phi: n.phi,
-            delta: n.delta,
-            work: work.min(u32::MAX as u64) as u32,
-        };
+        bucket[slot] = pack(key, tag, n.phi, n.delta, work.min(u32::MAX as u64) as u32);
     }
 }
