@@ -88,7 +88,13 @@ fn the_solver_agrees_with_exhaustive_search_on_late_positions() {
             }
             let expected = exhaustive(&pos, &mut HashMap::new());
             let got = solver.solve(&pos, Budget::default());
-            assert_eq!(got.value, Some(expected), "{} after {:?}", variant.id, pos.history());
+            assert_eq!(
+                got.value,
+                Some(expected),
+                "{} after {:?}",
+                variant.id,
+                pos.history()
+            );
             let best = got.best.expect("a best move in an open position");
             let mut next = pos.clone();
             next.play(&best).unwrap();
