@@ -1,0 +1,200 @@
+//! The tables of a Swiss (its final table with the tie-breaks, then each
+//! round's pairings and results) and of a knockout (one table per bracket
+//! round, and the winner), as plain rows of text: the terminal aligns
+//! them ([`render_tables`]), report.html draws them as HTML tables. Their
+//! numbers come from [`arena_tournament::swiss`] and
+//! [`arena_tournament::knockout`].
+
+use serde::Serialize;
+
+use super::comparison::render_aligned;
+use arena_tournament::knockout::{Bracket, BracketMatch};
+use arena_tournament::paired::points_text;
+use arena_tournament::progress::PairedRound;
+use arena_tournament::swiss::{SwissRow, SwissSummary};
+
+/// A titled table of text cells.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextTable {
+    pub title: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Columns read left-aligned (names); the others are numbers.
+    #[serde(skip)]
+    pub left: Vec<usize>,
+}
+
+/// `Round 2 of 5: a - c, b - d; bye: e`.
+pub fn paired_line(round: &PairedRound) -> String {
+    let boards: Vec<String> = round
+        .boards
+        .iter()
+        .map(|[a, b]| format!("{a} - {b}"))
+        .collect();
+    let mut line = format!("{}: {}", round.title, boards.join(", "));
+    if !round.byes.is_empty() {
+        line.push_str(&format!("; bye: {}", round.byes.join(", ")));
+    }
+    line
+}
+
+/// The final table (after the complete rounds), then each round.
+pub fn swiss_tables(summary: &SwissSummary) -> Vec<TextTable> {
+    let title = if summary.complete == summary.rounds as usize {
+        format!(
+            "Swiss table after {} rounds (score, then Buchholz, then game points among the tied, then all game points)",
+            summary.rounds
+        )
+    } else {
+        format!(
+            "Swiss table after {} of {} rounds (score, then Buchholz, then game points among the tied, then all game points)",
+            summary.complete, summary.rounds
+        )
+    };
+    let columns = [
+        "#",
+        "Bot",
+        "Score",
+        "Buchholz",
+        "Tied",
+        "Game points",
+        "Byes",
+    ];
+    let mut tables = vec![TextTable {
+        title,
+        columns: columns.map(String::from).to_vec(),
+        rows: summary.table.iter().map(swiss_row).collect(),
+        left: vec![1],
+    }];
+    for round in &summary.played {
+        let mut rows: Vec<Vec<String>> = round
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(k, board)| {
+                let [a, b] = &board.bots;
+                let [pa, pb] = board.points;
+                let result = if board.finished == board.games {
+                    format!("{} - {}", points_text(pa), points_text(pb))
+                } else {
+                    format!(
+                        "{} - {} ({} of {} games)",
+                        points_text(pa),
+                        points_text(pb),
+                        board.finished,
+                        board.games
+                    )
+                };
+                vec![(k + 1).to_string(), a.clone(), result, b.clone()]
+            })
+            .collect();
+        if let Some(bye) = &round.bye {
+            rows.push(vec![
+                String::new(),
+                bye.clone(),
+                "bye (1 point)".into(),
+                String::new(),
+            ]);
+        }
+        tables.push(TextTable {
+            title: format!("Swiss round {}", round.round),
+            columns: ["Board", "Bot", "Game points", "Bot"]
+                .map(String::from)
+                .to_vec(),
+            rows,
+            left: vec![1, 2, 3],
+        });
+    }
+    tables
+}
+
+fn swiss_row(row: &SwissRow) -> Vec<String> {
+    vec![
+        row.rank.to_string(),
+        row.bot.clone(),
+        points_text(row.score),
+        points_text(row.buchholz),
+        row.tied_points.map_or("-".into(), points_text),
+        points_text(row.game_points),
+        row.byes.to_string(),
+    ]
+}
+
+/// One table per bracket round ([`winner_line`] says who won).
+pub fn bracket_tables(bracket: &Bracket) -> Vec<TextTable> {
+    let rounds = bracket.size.trailing_zeros();
+    let columns = ["Seed", "Bot", "Game points", "Seed", "Bot", "Advances"];
+    let mut tables: Vec<TextTable> = bracket
+        .rounds
+        .iter()
+        .map(|round| TextTable {
+            title: format!("Knockout round {} of {rounds}", round.round),
+            columns: columns.map(String::from).to_vec(),
+            rows: round.matches.iter().map(bracket_row).collect(),
+            left: vec![1, 2, 4, 5],
+        })
+        .collect();
+    tables
+}
+
+/// `Winner: a`, or that the bracket is not decided yet.
+pub fn winner_line(bracket: &Bracket) -> String {
+    match &bracket.winner {
+        Some(winner) => format!("Winner: {winner}"),
+        None => "No winner yet: the bracket is not decided.".into(),
+    }
+}
+
+fn bracket_row(m: &BracketMatch) -> Vec<String> {
+    if m.bye {
+        let winner = m.winner.clone().unwrap_or_default();
+        return vec![
+            m.seeds[0].to_string(),
+            m.bots[0].clone(),
+            "bye".into(),
+            String::new(),
+            String::new(),
+            winner,
+        ];
+    }
+    let [pa, pb] = m.points;
+    let mut result = format!("{} - {}", points_text(pa), points_text(pb));
+    if m.tiebreak_pairs > 0 {
+        let pairs = if m.tiebreak_pairs == 1 {
+            "pair"
+        } else {
+            "pairs"
+        };
+        result.push_str(&format!(" (with {} tie-break {pairs})", m.tiebreak_pairs));
+    }
+    let advances = match &m.winner {
+        Some(w) if m.by_seed => format!("{w} (tied: higher seed)"),
+        Some(w) => w.clone(),
+        None => format!("({} games so far)", m.finished),
+    };
+    vec![
+        m.seeds[0].to_string(),
+        m.bots[0].clone(),
+        result,
+        m.seeds[1].to_string(),
+        m.bots[1].clone(),
+        advances,
+    ]
+}
+
+/// The tables for the terminal: each title, then its aligned rows, with a
+/// blank line between tables.
+pub fn render_tables(tables: &[TextTable]) -> String {
+    let mut out = String::new();
+    for (i, table) in tables.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&table.title);
+        out.push_str(":\n");
+        let mut lines = vec![table.columns.clone()];
+        lines.extend(table.rows.iter().cloned());
+        out.push_str(&render_aligned(&lines, &table.left));
+    }
+    out
+}
