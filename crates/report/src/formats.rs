@@ -124,7 +124,7 @@ fn swiss_row(row: &SwissRow) -> Vec<String> {
 pub fn bracket_tables(bracket: &Bracket) -> Vec<TextTable> {
     let rounds = bracket.size.trailing_zeros();
     let columns = ["Seed", "Bot", "Game points", "Seed", "Bot", "Advances"];
-    let mut tables: Vec<TextTable> = bracket
+    bracket
         .rounds
         .iter()
         .map(|round| TextTable {
@@ -133,8 +133,7 @@ pub fn bracket_tables(bracket: &Bracket) -> Vec<TextTable> {
             rows: round.matches.iter().map(bracket_row).collect(),
             left: vec![1, 2, 4, 5],
         })
-        .collect();
-    tables
+        .collect()
 }
 
 /// `Winner: a`, or that the bracket is not decided yet.
