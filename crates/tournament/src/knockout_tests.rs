@@ -191,7 +191,7 @@ fn a_tie_break_pair_that_decides_ends_the_match() {
 #[test]
 fn a_resumed_knockout_plays_what_an_uninterrupted_one_plays() {
     let result = |g: &ScheduledGame| {
-        if g.id % 3 == 0 {
+        if g.id.is_multiple_of(3) {
             GameResult::WhiteWins
         } else {
             GameResult::BlackWins

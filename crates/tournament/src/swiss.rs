@@ -119,7 +119,7 @@ fn preference(rest: &[usize], field: &Field) -> Vec<usize> {
         .take_while(|&&b| field.score[b] == field.score[top])
         .count();
     // In the group with `a` first, its partner is half the group away.
-    let partner = (group + 1) / 2 - 1;
+    let partner = group.div_ceil(2) - 1;
     let mut order: Vec<usize> = rest[partner..group].to_vec();
     order.extend(rest[..partner].iter().rev());
     order.extend(&rest[group..]);
