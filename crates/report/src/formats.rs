@@ -8,9 +8,12 @@
 use serde::Serialize;
 
 use super::comparison::render_aligned;
-use arena_tournament::knockout::{Bracket, BracketMatch};
+use arena_referee::GameRow;
+use arena_tournament::knockout::{Bracket, BracketMatch, Knockout};
+use arena_tournament::manifest::{Manifest, Plan};
 use arena_tournament::paired::points_text;
 use arena_tournament::progress::PairedRound;
+use arena_tournament::swiss::Swiss;
 use arena_tournament::swiss::{SwissRow, SwissSummary};
 
 /// A titled table of text cells.
@@ -196,4 +199,63 @@ pub fn render_tables(tables: &[TextTable]) -> String {
         out.push_str(&render_aligned(&lines, &table.left));
     }
     out
+}
+
+/// A Swiss or knockout rebuilt from a directory's games, for report.html.
+pub enum Replay {
+    Swiss(Box<Swiss>),
+    Knockout(Box<Knockout>),
+}
+
+/// A format's tables and its last line (the knockout's winner, or why the
+/// games could not be replayed).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FormatTables {
+    pub tables: Vec<TextTable>,
+    pub note: Option<String>,
+}
+
+impl Replay {
+    /// The replay of `manifest`'s run when it is a Swiss or a knockout.
+    pub fn of(manifest: &Manifest) -> Option<anyhow::Result<Replay>> {
+        Some(match manifest.plan {
+            Plan::Swiss(plan) => Swiss::new(manifest, plan).map(|s| Replay::Swiss(Box::new(s))),
+            Plan::Knockout(plan) => {
+                Knockout::new(manifest, plan).map(|k| Replay::Knockout(Box::new(k)))
+            }
+            _ => return None,
+        })
+    }
+
+    /// A finished game of the directory.
+    pub fn record(&mut self, row: &GameRow) {
+        match self {
+            Replay::Swiss(s) => s.record(row),
+            Replay::Knockout(k) => k.record(row),
+        }
+    }
+
+    /// The tables, once every game is recorded.
+    pub fn tables(mut self) -> FormatTables {
+        let caught_up = match &mut self {
+            Replay::Swiss(s) => s.catch_up(),
+            Replay::Knockout(k) => k.catch_up(),
+        };
+        let error = caught_up
+            .err()
+            .map(|e| format!("the games do not follow the plan: {e:#}"));
+        match self {
+            Replay::Swiss(s) => FormatTables {
+                tables: swiss_tables(&s.summary()),
+                note: error,
+            },
+            Replay::Knockout(k) => {
+                let bracket = k.bracket();
+                FormatTables {
+                    tables: bracket_tables(&bracket),
+                    note: Some(error.unwrap_or_else(|| winner_line(&bracket))),
+                }
+            }
+        }
+    }
 }
