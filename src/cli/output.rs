@@ -290,10 +290,11 @@ impl<W: Write> RunOutput for Terminal<W> {
         let dir = run.dir.display();
         match run.kind {
             RunKind::RoundRobin { .. } | RunKind::Swiss { .. } | RunKind::Knockout { .. } => {
+                let gpp = config.games_per_pairing;
                 let (format, games) = match run.kind {
                     RunKind::Swiss { rounds, games, .. } => (
                         format!("Swiss of {rounds} rounds"),
-                        format!("{games} games"),
+                        format!("{games} games ({gpp} per pairing)"),
                     ),
                     RunKind::Knockout {
                         size,
@@ -301,24 +302,20 @@ impl<W: Write> RunOutput for Terminal<W> {
                         ..
                     } => (
                         format!("Knockout of {size} places"),
-                        format!("at most {tiebreak_pairs} tie-break pairs per match"),
+                        format!("{gpp} games per match, then while tied at most {tiebreak_pairs} tie-break pairs"),
                     ),
-                    _ => match config.seeds.as_slice() {
-                        [] => (
-                            "Round robin".to_string(),
-                            format!("{} games", run.kind.games()),
-                        ),
-                        seeds => (
-                            format!("Gauntlet of {}", seeds.join(", ")),
-                            format!("{} games", run.kind.games()),
-                        ),
-                    },
+                    _ => {
+                        let games = format!("{} games ({gpp} per pairing)", run.kind.games());
+                        match config.seeds.as_slice() {
+                            [] => ("Round robin".to_string(), games),
+                            seeds => (format!("Gauntlet of {}", seeds.join(", ")), games),
+                        }
+                    }
                 };
                 self.println(&format!(
-                    "{format}: {} bots, {}, {games} ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
+                    "{format}: {} bots, {}, {games}, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
                     config.bots.len(),
                     config.variant_ids().join(", "),
-                    config.games_per_pairing,
                     format_time_control(&config.time_control),
                     config.grace_ms,
                     config.concurrency,
