@@ -259,3 +259,88 @@ impl Replay {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_tournament::knockout::BracketRound;
+    use arena_tournament::swiss::{BoardResult, SwissRound};
+
+    #[test]
+    fn a_swiss_shows_its_table_then_each_round() {
+        let summary = SwissSummary {
+            rounds: 2,
+            complete: 1,
+            played: vec![SwissRound {
+                round: 1,
+                boards: vec![BoardResult {
+                    bots: ["a".into(), "b".into()],
+                    points: [3, 1],
+                    finished: 2,
+                    games: 2,
+                }],
+                bye: Some("c".into()),
+            }],
+            table: vec![SwissRow {
+                rank: 1,
+                bot: "a".into(),
+                score: 2,
+                buchholz: 0,
+                tied_points: None,
+                game_points: 3,
+                byes: 0,
+            }],
+        };
+        let text = render_tables(&swiss_tables(&summary));
+        assert!(
+            text.starts_with("Swiss table after 1 of 2 rounds"),
+            "{text}"
+        );
+        assert!(
+            text.contains("1  a        1         0     -          1.5     0"),
+            "{text}"
+        );
+        assert!(text.contains("    1  a    1.5 - 0.5      b"), "{text}");
+        assert!(text.contains("c    bye (1 point)"), "{text}");
+    }
+
+    #[test]
+    fn a_bracket_shows_byes_tie_breaks_and_the_seed_decision() {
+        let m = |bye: bool, by_seed: bool| BracketMatch {
+            seeds: [1, if bye { 0 } else { 4 }],
+            bots: ["a".into(), if bye { "" } else { "d" }.into()],
+            points: [4, 4],
+            finished: 4,
+            tiebreak_pairs: 1,
+            winner: Some("a".into()),
+            by_seed,
+            bye,
+        };
+        let bracket = Bracket {
+            size: 4,
+            tiebreak_pairs: 1,
+            rounds: vec![BracketRound {
+                round: 1,
+                matches: vec![m(true, false), m(false, true)],
+            }],
+            winner: None,
+        };
+        let text = render_tables(&bracket_tables(&bracket));
+        assert!(text.starts_with("Knockout round 1 of 2:"), "{text}");
+        assert!(text.contains("a    bye"), "{text}");
+        assert!(
+            text.contains("2 - 2 (with 1 tie-break pair)     4  d    a (tied: higher seed)"),
+            "{text}"
+        );
+        assert_eq!(
+            winner_line(&bracket),
+            "No winner yet: the bracket is not decided."
+        );
+        let paired = PairedRound {
+            title: "Round 1 of 2".into(),
+            boards: vec![["d".into(), "e".into()]],
+            byes: vec!["a".into()],
+        };
+        assert_eq!(paired_line(&paired), "Round 1 of 2: d - e; bye: a");
+    }
+}

@@ -10,7 +10,9 @@
 //! fastchess's formats do on its one tournament base; what the run knows
 //! (the tally of finished games and which games are done, [`RunState`]) is
 //! the driver's, and a format reads it when it needs results (the SPRT
-//! does; a Swiss or an adaptive ranking would). The driver counts each game
+//! does). A format whose games follow from earlier results (a Swiss, a
+//! knockout) also hears of each game finished before a resume
+//! ([`Format::recorded`]) as of each one finished since. The driver counts each game
 //! in the tally as it ends, and asks the front end for the standings every
 //! `rating_interval` games.
 

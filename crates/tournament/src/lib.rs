@@ -1,4 +1,5 @@
-//! Runs that survive crashes (round robins, gauntlets, SPRTs): a seeded
+//! Runs that survive crashes (round robins, gauntlets, SPRTs, Swiss,
+//! knockouts): a seeded
 //! schedule, a journal written as games finish, a runner that plays games
 //! concurrently, and one driver for every kind of run.
 //!

@@ -4,9 +4,10 @@
 //! files have changed since.
 //!
 //! The games themselves are not listed: each is computed from the settings
-//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs), so the file and
-//! the memory of a run stay the same size however many games it has. The
-//! plan records the schedule version it was made with.
+//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs; a Swiss's or
+//! knockout's from the results before them too, [`crate::paired`]), so the
+//! file stays the same size however many games the run has. The plan
+//! records the schedule version it was made with.
 
 use std::path::{Path, PathBuf};
 

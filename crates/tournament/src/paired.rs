@@ -66,6 +66,9 @@ pub struct Stages {
     rows: HashMap<u64, GameRow>,
     /// The next game to consider starting.
     next: u64,
+    /// Finished games of the last stage (so that whether it is complete
+    /// is one comparison, whatever its size).
+    last_done: u64,
 }
 
 impl Stages {
@@ -78,6 +81,7 @@ impl Stages {
             games: Vec::new(),
             rows: HashMap::new(),
             next: 0,
+            last_done: 0,
         }
     }
 
@@ -117,8 +121,12 @@ impl Stages {
                 games[offset + 1] = Some(g1);
             }
         }
+        let start = self.len();
         self.games.extend(games.into_iter().flatten());
         self.stages.push(stage);
+        self.last_done = (start..self.len())
+            .filter(|id| self.rows.contains_key(id))
+            .count() as u64;
         Ok(())
     }
 
@@ -138,7 +146,15 @@ impl Stages {
 
     /// A finished game, before this run or in it (counted once).
     pub fn record(&mut self, row: &GameRow) {
-        self.rows.insert(row.id, row.clone());
+        let new = self.rows.insert(row.id, row.clone()).is_none();
+        if new && (self.last_start()..self.len()).contains(&row.id) {
+            self.last_done += 1;
+        }
+    }
+
+    /// The last stage's first game id (0 before the first stage).
+    fn last_start(&self) -> u64 {
+        self.stages.last().map_or(0, |s| 2 * s.first_pair)
     }
 
     /// Finished games known.
@@ -149,8 +165,7 @@ impl Stages {
     /// Whether every game of the last stage has finished (true before the
     /// first stage).
     pub fn last_complete(&self) -> bool {
-        let start = self.stages.last().map_or(0, |s| 2 * s.first_pair);
-        (start..self.len()).all(|id| self.rows.contains_key(&id))
+        self.last_done == self.len() - self.last_start()
     }
 
     /// The last stage's next game not finished and not started yet.
@@ -169,8 +184,7 @@ impl Stages {
     /// games.csv edited, or from another plan, is refused), once the stage
     /// is complete.
     pub fn check_last(&self) -> anyhow::Result<()> {
-        let start = self.stages.last().map_or(0, |s| 2 * s.first_pair);
-        for game in &self.games[start as usize..] {
+        for game in &self.games[self.last_start() as usize..] {
             let Some(row) = self.rows.get(&game.id) else {
                 continue;
             };
@@ -260,5 +274,74 @@ pub fn points_text(half: u32) -> String {
         format!("{}", half / 2)
     } else {
         format!("{}.5", half / 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{from_given, Defaults};
+    use crate::settings::{Command, Given};
+
+    fn stages(given: Given) -> Stages {
+        let given = given
+            .with_bot("a=x")
+            .with_bot("b=y")
+            .with_bot("c=z")
+            .with_bot("d=w");
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 3,
+            out: "o".into(),
+            current_dir: "/".into(),
+        };
+        let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
+        Stages::new(&run.config)
+    }
+
+    #[test]
+    fn a_stage_spreads_its_boards_and_turns_variants_and_colours_as_the_round_robin() {
+        let given = Given::new()
+            .with("variant", "qango6,quinque")
+            .with("games_per_pairing", "4")
+            .with("opening_plies", "1");
+        let mut s = stages(given);
+        // Two boards, four pairs each (two games in each of two variants).
+        s.push(1, vec![[0, 2], [1, 3]], 0, 4).unwrap();
+        assert_eq!(s.len(), 16);
+        let games: Vec<(u64, &str, usize, usize)> = s
+            .games
+            .iter()
+            .map(|g| (g.pair, g.variant_id, g.white, g.black))
+            .collect();
+        // Pair i of board k is pair 2i + k: the boards alternate; pair j of
+        // a board is of variant j mod 2, and its first bot is white first
+        // in cycle j / 2 = 0, second in cycle 1.
+        assert_eq!(
+            games[..8],
+            [
+                (0, "qango6", 0, 2),
+                (0, "qango6", 2, 0),
+                (1, "qango6", 1, 3),
+                (1, "qango6", 3, 1),
+                (2, "quinque", 0, 2),
+                (2, "quinque", 2, 0),
+                (3, "quinque", 1, 3),
+                (3, "quinque", 3, 1),
+            ]
+        );
+        assert_eq!((games[8].0, games[8].1, games[8].2), (4, "qango6", 2));
+        assert!(s
+            .games
+            .iter()
+            .all(|g| g.round == 1 && g.id == s.games[g.id as usize].id));
+        // A later stage numbers on; its pairs continue the board's count.
+        s.push(2, vec![[0, 1]], 4, 1).unwrap();
+        let g = &s.games[16];
+        assert_eq!(
+            (g.id, g.pair, g.round, g.variant_id, g.white),
+            (16, 8, 2, "qango6", 0)
+        );
+        assert!(!s.last_complete());
     }
 }

@@ -23,6 +23,8 @@ use arena_stats::{Pentanomial, SprtStatus, Tally};
 /// [`game_not_recorded`](RunOutput::game_not_recorded)),
 /// [`bot_disabled`](RunOutput::bot_disabled) when the game disabled a bot,
 /// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
+/// [`round_paired`](RunOutput::round_paired) when it completed a Swiss or
+/// knockout round (or a stage of one) and the next is paired,
 /// [`standings_due`](RunOutput::standings_due) every `rating_interval`
 /// finished games (but the last), and [`progress`](RunOutput::progress);
 /// on a first Ctrl-C [`finishing`](RunOutput::finishing) (the games in flight
