@@ -106,10 +106,10 @@ pub fn pair_round(field: &Field) -> RoundPairing {
 }
 
 /// The opponents the top unpaired bot prefers among `rest` (the others,
-/// in rank order), best first: in the
-/// score group of the next bots (its own, or the next one down when it is
-/// left over) the one half the group away, then those below it, then those
-/// above it; then the rest in rank order.
+/// in rank order), best first: in the score group of the next bots (its
+/// own, or the next one down when it is left over) the one half the group
+/// away, then those below it, then those above it; then the rest in rank
+/// order.
 fn preference(rest: &[usize], field: &Field) -> Vec<usize> {
     let Some(&top) = rest.first() else {
         return Vec::new();
@@ -118,7 +118,7 @@ fn preference(rest: &[usize], field: &Field) -> Vec<usize> {
         .iter()
         .take_while(|&&b| field.score[b] == field.score[top])
         .count();
-    // In the group with `a` first, its partner is half the group away.
+    // In the group with the top bot first, its partner is half the group away.
     let partner = group.div_ceil(2) - 1;
     let mut order: Vec<usize> = rest[partner..group].to_vec();
     order.extend(rest[..partner].iter().rev());
