@@ -296,3 +296,28 @@ fn a_replayed_game_that_the_plan_does_not_have_is_refused() {
     let err = s.next_game(&run).unwrap_err().to_string();
     assert!(err.contains("game 2 does not match the plan"), "{err}");
 }
+
+#[test]
+fn rematches_and_second_byes_come_only_when_unavoidable() {
+    // Three bots, four rounds: one board a round. Rounds 1-3 pair each two
+    // bots once and give each bot one bye; round 4 must repeat both.
+    let mut s = swiss(3, 4);
+    let games = play(&mut s, &mut RunState::new());
+    assert_eq!(games.len(), 4 * 2);
+    let boards: Vec<(usize, usize)> = games
+        .chunks(2)
+        .map(|p| (p[0].white.min(p[0].black), p[0].white.max(p[0].black)))
+        .collect();
+    let first_three: std::collections::BTreeSet<_> = boards[..3].iter().collect();
+    assert_eq!(first_three.len(), 3, "{boards:?}");
+    let summary = s.summary();
+    let byes: Vec<&str> = summary
+        .played
+        .iter()
+        .map(|r| r.bye.as_deref().unwrap())
+        .collect();
+    let first_byes: std::collections::BTreeSet<_> = byes[..3].iter().collect();
+    assert_eq!(first_byes.len(), 3, "{byes:?}");
+    let total: u32 = summary.table.iter().map(|r| r.byes).sum();
+    assert_eq!(total, 4);
+}
