@@ -4,9 +4,10 @@
 //! files have changed since.
 //!
 //! The games themselves are not listed: each is computed from the settings
-//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs), so the file and
-//! the memory of a run stay the same size however many games it has. The
-//! plan records the schedule version it was made with.
+//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs; a Swiss's or
+//! knockout's from the results before them too, [`crate::paired`]), so the
+//! file stays the same size however many games the run has. The plan
+//! records the schedule version it was made with.
 
 use std::path::{Path, PathBuf};
 
@@ -74,6 +75,32 @@ pub enum Plan {
     /// Game pairs between bot 0 and bot 1 until the test decides; pair `p`
     /// has games `2p` and `2p + 1` and its opening from the config's seed.
     Sprt(SprtPlan),
+    /// A Swiss of `rounds` rounds ([`crate::swiss`]): each round's games
+    /// follow from the results of the rounds before it and the seed.
+    Swiss(SwissPlan),
+    /// A seeded single-elimination bracket ([`crate::knockout`]).
+    Knockout(KnockoutPlan),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwissPlan {
+    pub rounds: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnockoutPlan {
+    /// Extra game pairs a tied match plays, one at a time, before the
+    /// higher seed advances.
+    pub tiebreak_pairs: u32,
+}
+
+impl Plan {
+    /// Whether the plan's games depend on the results of earlier games (a
+    /// Swiss, a knockout): then no game can be computed from its id alone,
+    /// and the format checks the finished games it replays.
+    pub fn follows_results(&self) -> bool {
+        matches!(self, Plan::Swiss(_) | Plan::Knockout(_))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -110,9 +137,11 @@ impl Manifest {
     /// The manifest of a run's settings: its SPRT's plan, or the round
     /// robin (gauntlet) of its config.
     pub fn for_run(run: crate::Run) -> Manifest {
-        match run.sprt {
-            Some(plan) => Manifest::new(run.config, Plan::Sprt(plan)),
-            None => Manifest::round_robin(run.config),
+        match (run.sprt, run.swiss, run.knockout) {
+            (Some(plan), _, _) => Manifest::new(run.config, Plan::Sprt(plan)),
+            (_, Some(plan), _) => Manifest::new(run.config, Plan::Swiss(plan)),
+            (_, _, Some(plan)) => Manifest::new(run.config, Plan::Knockout(plan)),
+            _ => Manifest::round_robin(run.config),
         }
     }
 
@@ -186,6 +215,17 @@ impl Manifest {
         Ok(manifest)
     }
 
+    /// The plan's format as `format` names it (a gauntlet is a round robin's plan).
+    pub fn format_name(&self) -> &'static str {
+        match self.plan {
+            Plan::RoundRobin { .. } if !self.config.seeds.is_empty() => "gauntlet",
+            Plan::RoundRobin { .. } => "round_robin",
+            Plan::Sprt(_) => "sprt",
+            Plan::Swiss(_) => "swiss",
+            Plan::Knockout(_) => "knockout",
+        }
+    }
+
     /// The part of the schedule this run plays (the whole when unsharded).
     pub fn shard(&self) -> Shard {
         self.config.shard.unwrap_or(Shard::WHOLE)
@@ -195,7 +235,7 @@ impl Manifest {
     pub fn schedule(&self) -> Option<RoundRobinSchedule> {
         match self.plan {
             Plan::RoundRobin { .. } => Some(round_robin_schedule(&self.config)),
-            Plan::Sprt(_) => None,
+            Plan::Sprt(_) | Plan::Swiss(_) | Plan::Knockout(_) => None,
         }
     }
 
@@ -216,6 +256,10 @@ impl Manifest {
                 let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
                 Ok(Some(if id.is_multiple_of(2) { first } else { second }))
             }
+            Plan::Swiss(_) | Plan::Knockout(_) => bail!(
+                "game {id}: the games of a {} follow from the results before them; its format computes them",
+                self.format_name()
+            ),
         }
     }
 }

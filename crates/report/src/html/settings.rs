@@ -116,8 +116,8 @@ fn setting(dir: String, m: &Manifest) -> Setting {
     }
 }
 
-/// `round robin, 40 games`, `gauntlet of new, old, 24 games`, or the SPRT
-/// and its bounds.
+/// `round robin, 40 games`, `gauntlet of new, old, 24 games`, the SPRT
+/// and its bounds, `swiss, 5 rounds`, or the knockout's tie-break cap.
 fn format_text(m: &Manifest) -> String {
     match &m.plan {
         Plan::RoundRobin { games, .. } => match m.config.seeds.as_slice() {
@@ -131,6 +131,11 @@ fn format_text(m: &Manifest) -> String {
             p.alpha,
             p.beta,
             p.model.name()
+        ),
+        Plan::Swiss(p) => format!("swiss, {} rounds", p.rounds),
+        Plan::Knockout(p) => format!(
+            "knockout, at most {} tie-break pairs per match",
+            p.tiebreak_pairs
         ),
     }
 }
