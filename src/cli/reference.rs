@@ -192,7 +192,7 @@ const COLUMNS: &[(&str, &str)] = &[
     (
         "reason",
         "why the game ended: a win pattern (`group`, `square`, `line`), a draw (`full`, \
-         `out_of_discs`, `ply_cap`), `no_moves` (the side to move loses), or the loser's failure (`timeout`, `illegal_move`, `crash`, `protocol_error`, \
+         `out_of_discs`, `ply_cap`), `no_moves` (the side to move loses), `adjudicated` (the solver proved the result, with `adjudicate = \"solved\"`), or the loser's failure (`timeout`, `illegal_move`, `crash`, `protocol_error`, \
          `disconnect`, `startup`, `memory`, `cpu`)",
     ),
     ("plies", "plies of the game"),

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context};
 
+use arena_referee::adjudicate::Adjudication;
 use arena_referee::program_problem;
 use arena_rules::games::Variant;
 use arena_rules::protocol::{ClockBasis, TimeControl};
@@ -94,6 +95,7 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
         seeds,
         rating_interval: r.whole("rating_interval"),
         suspend_idle: r.switch("suspend_idle"),
+        adjudicate: adjudication(&r)?,
     };
     check_config(&config).map_err(|problem| locate(&r, problem))?;
     if programs == Programs::Check {
@@ -415,6 +417,21 @@ fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<S
     };
     plan.sprt().map_err(|e| r.error("elo1", format!("{e:#}")))?;
     Ok(Some(plan))
+}
+
+/// `adjudicate = "solved"` with its budget; `adjudicate_ms` alone is a
+/// mistake worth saying.
+fn adjudication(r: &Resolved) -> anyhow::Result<Option<Adjudication>> {
+    let on = r.word("adjudicate") == Some("solved");
+    if !on && r.given("adjudicate_ms") {
+        return Err(r.error(
+            "adjudicate_ms",
+            "is the budget of `adjudicate = \"solved\"` (--adjudicate solved), which is off",
+        ));
+    }
+    Ok(on.then(|| Adjudication {
+        budget_ms: r.whole("adjudicate_ms"),
+    }))
 }
 
 /// The Swiss's or the knockout's plan when the run is one; `rounds` and

@@ -400,6 +400,34 @@ pub static SETTINGS: &[Setting] = &[
         ..Setting::BASE
     },
     Setting {
+        key: "adjudicate",
+        flag: Some("adjudicate"),
+        value_name: "HOW",
+        kind: Kind::Choice(&["off", "solved"]),
+        default: Default::Value("off"),
+        help: "`solved`: after every move the referee's solver tries to prove the position's \
+               value, and a game whose value is proven ends at once (reason `adjudicated`) with \
+               the result of perfect play from there",
+        doc: "The result is the solver's proof, never a guess: a position it cannot settle \
+              within `adjudicate_ms` is played on. The record's `moves` are the moves actually \
+              played (`arena judge` replays them) and `proven_line` the proven continuation. \
+              Each game's solver table takes at most 64 MiB. Values of the start positions: \
+              docs/SOLVED.md.",
+        commands: &[Command::Tournament, Command::Sprt],
+        ..Setting::BASE
+    },
+    Setting {
+        key: "adjudicate_ms",
+        flag: Some("adjudicate-ms"),
+        value_name: "MS",
+        kind: Kind::Whole { min: 1, max: 60_000 },
+        default: Default::Value("50"),
+        help: "With `adjudicate = \"solved\"`: how long the solver may try each position, in ms \
+               (between moves, on no bot's clock)",
+        commands: &[Command::Tournament, Command::Sprt],
+        ..Setting::BASE
+    },
+    Setting {
         key: "sync_interval_ms",
         flag: Some("sync-ms"),
         value_name: "MS",
