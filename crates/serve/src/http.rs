@@ -60,6 +60,10 @@ async fn handle(State(runs): State<Runs>, request: Request) -> Response {
         return plain(StatusCode::PAYLOAD_TOO_LARGE, "a request has no body here");
     }
     let path = request.uri().path();
+    if path == "/favicon.ico" {
+        // Asked for by every browser: nothing, rather than an error in its console.
+        return StatusCode::NO_CONTENT.into_response();
+    }
     let (run, rest) = if runs.len() == 1 {
         (&runs[0], path.strip_prefix('/').unwrap_or(path))
     } else if path == "/" {
