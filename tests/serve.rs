@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::serve::Server;
-use common::tournament::{run_arena, run_tournament, text, write_instant_config};
+use common::tournament::{
+    run_arena, run_tournament, text, write_config, write_instant_config, TestBot,
+};
 
 /// A finished round robin of instant bots in `dir/name`.
 fn finished_run(dir: &Path, name: &str, settings: &str) -> PathBuf {
@@ -288,4 +290,61 @@ fn several_runs_are_listed_and_shards_of_one_are_one() {
     let (_, status) = server.get("/run/1/_live/status");
     let status: serde_json::Value = serde_json::from_str(&status).unwrap();
     assert_eq!(status["planned"], status["games"], "{status}");
+}
+
+#[test]
+fn a_tournament_serves_its_own_page_while_it_plays() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Paced bots (30 ms a move): the run lasts a second or two.
+    let config = write_config(
+        tmp.path(),
+        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 3",
+        &[
+            TestBot::new("p1", "tests/bots/paced_bot.py", &["30"]),
+            TestBot::new("p2", "tests/bots/paced_bot.py", &["30"]),
+        ],
+    );
+    let out = tmp.path().join("run");
+    let args = [
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let mut run = Server::run(&[&args[..], &["--no-progress", "--serve", "0"]].concat());
+    assert!(
+        run.first.starts_with("Serving http://127.0.0.1:"),
+        "{:?}",
+        run.first
+    );
+    assert!(run.second.contains("127.0.0.1 only"), "{:?}", run.second);
+    // The page while it plays, then every game of the run.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        let (code, status) = run.get("/_live/status");
+        assert_eq!(code, 200);
+        let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+        if status["version"].as_u64() > Some(0) {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "no page: {status}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status["planned"], serde_json::json!(2), "{status}");
+    let (code, page) = run.get("/");
+    assert_eq!(code, 200);
+    assert!(page.contains("<div id=\"live\""));
+    // The server's threads yield the CPU; the run's do not.
+    let threads = run.thread_priorities();
+    let niceness = |which: &str| -> Vec<i64> {
+        threads
+            .iter()
+            .filter(|(name, _)| name.starts_with("arena-serve") == (which == "server"))
+            .map(|(_, nice)| *nice)
+            .collect()
+    };
+    assert!(niceness("server").iter().all(|n| *n >= 10), "{threads:?}");
+    assert!(niceness("server").len() >= 3, "{threads:?}");
+    assert!(niceness("run").contains(&0), "{threads:?}");
+    assert!(run.wait(Duration::from_secs(30)).success());
 }

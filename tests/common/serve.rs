@@ -21,9 +21,14 @@ pub struct Server {
 }
 
 impl Server {
+    /// `arena serve ARGS`.
     pub fn start(args: &[&str]) -> Server {
+        Server::run(&[&["serve"], args].concat())
+    }
+
+    /// `arena ARGS`, a command that serves a page (its first line says where).
+    pub fn run(args: &[&str]) -> Server {
         let mut child = arena()
-            .arg("serve")
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -51,6 +56,48 @@ impl Server {
     }
 
     /// `GET path` on a connection of its own: (status, body).
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// (name, nice value) of each of its threads.
+    pub fn thread_priorities(&self) -> Vec<(String, i64)> {
+        let tasks = format!("/proc/{}/task", self.child.id());
+        std::fs::read_dir(tasks)
+            .unwrap()
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("stat")).ok())
+            .map(|stat| {
+                let open = stat.find('(').unwrap();
+                let close = stat.rfind(')').unwrap();
+                let name = stat[open + 1..close].to_string();
+                // Fields after the name: state is field 3, nice field 19.
+                let nice = stat[close + 2..]
+                    .split(' ')
+                    .nth(16)
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                (name, nice)
+            })
+            .collect()
+    }
+
+    /// Waits for the command to end (`limit` at most): its exit status.
+    pub fn wait(&mut self, limit: Duration) -> std::process::ExitStatus {
+        let end = std::time::Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < end,
+                "did not end within {limit:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     pub fn get(&self, path: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(self.addr).unwrap();
         stream

@@ -11,6 +11,9 @@
 //! are closed at once), a request's headers must arrive within the idle
 //! timeout and fit in a small buffer, a request with a body is refused, and
 //! only the page and the runs' own files are served ([`http::file_under`]).
+//!
+//! Its threads run at a lower CPU priority ([`lower_priority`]): on a busy
+//! machine the tournament's referee and bots get the CPU first.
 
 pub mod http;
 pub mod run;
@@ -46,6 +49,21 @@ impl Default for Limits {
             idle: Duration::from_secs(20),
             request_bytes: 16 * 1024,
         }
+    }
+}
+
+/// How much lower the server's threads run than the tournament (nice).
+pub const NICENESS: i32 = 10;
+
+/// Lowers the calling thread's CPU priority by [`NICENESS`]; the threads it
+/// starts afterwards inherit it. A failure leaves the priority as it was.
+pub fn lower_priority() {
+    // SAFETY: gettid and setpriority take and keep no pointers; on Linux
+    // the priority is the thread's own.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        let now = libc::getpriority(libc::PRIO_PROCESS, tid);
+        libc::setpriority(libc::PRIO_PROCESS, tid, now + NICENESS);
     }
 }
 
