@@ -16,8 +16,8 @@
 //! 2. Throughput: a round robin of 5 instant bots, Qango 6, `-j 2`,
 //!    `ARENA_BENCH_SERVE_TOURNAMENT` games (default 10,000), alone and with
 //!    `arena serve` on its directory and 20 clients that each do what a
-//!    live page does (hold `_live/events` open and fetch `_live/page` at
-//!    every new version), alternately (which goes first alternates too),
+//!    live page does (hold `_live/events` open and, at every new version,
+//!    fetch `_live/update?from=N`: the page without the N games it has), alternately (which goes first alternates too),
 //!    `ARENA_BENCH_SERVE_RUNS` times each (default 3): games per second of
 //!    each run, and the median of each.
 
@@ -192,6 +192,24 @@ fn memory(root: &Path) {
     }
 }
 
+/// What a live page does at a new version: fetch the page without the
+/// `have` games it has; the games it has then.
+fn update(addr: SocketAddr, have: usize) -> usize {
+    let answer = get(addr, &format!("/_live/update?from={have}"));
+    let text = String::from_utf8_lossy(&answer);
+    let from: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("x-arena-from: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    let open = "<script id=\"game-lines\" type=\"text/plain\">\n";
+    let added = text
+        .split_once(open)
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map_or(0, |(lines, _)| lines.matches('\n').count());
+    from + added
+}
+
 /// 20 clients doing what live pages do, until `stop`; the pages fetched.
 fn clients(
     addr: SocketAddr,
@@ -207,7 +225,7 @@ fn clients(
                     .set_read_timeout(Some(Duration::from_millis(100)))
                     .unwrap();
                 write!(events, "GET /_live/events HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-                let mut shown = 0u64;
+                let (mut shown, mut have) = (0u64, 0usize);
                 let mut buf = vec![0u8; 16 * 1024];
                 while !stop.load(Ordering::Relaxed) {
                     let Ok(n) = events.read(&mut buf) else {
@@ -225,7 +243,7 @@ fn clients(
                         .unwrap_or(0);
                     if newest > shown {
                         shown = newest;
-                        get(addr, "/_live/page");
+                        have = update(addr, have);
                         fetched.fetch_add(1, Ordering::Relaxed);
                     }
                 }

@@ -3,8 +3,9 @@
 //! still running and stays on the page while the rest of its games end:
 //! no console errors; the games that end after the page loaded appear in
 //! its list without a reload, and the standings change; at the end the
-//! list holds every game of the run, and the standings, crosstable and
-//! failures the page shows are those of the report.html the run wrote.
+//! list holds every game of the run, and the standings, crosstable,
+//! failures and game lines (the viewer's data) the page shows are those of
+//! the report.html the run wrote.
 //! Skipped, saying so, where Chromium or Node is not installed.
 
 mod common;
@@ -36,6 +37,7 @@ const AT_THE_END: &str = r##"new Promise((done) => {
         keys: rows(),
         progress: document.querySelector("#live .progress").textContent,
         standings: text("standings"), cross: text("crosstable"), failures: text("failures"),
+        lines: document.getElementById("game-lines").textContent,
       }), 300);
     } else setTimeout(poll, 100);
   };
@@ -43,7 +45,8 @@ const AT_THE_END: &str = r##"new Promise((done) => {
 })"##;
 
 /// What report.html shows, in the same words.
-const REPORT: &str = r##"({ standings: text("standings"), cross: text("crosstable"), failures: text("failures") })"##;
+const REPORT: &str = r##"({ standings: text("standings"), cross: text("crosstable"), failures: text("failures"),
+  lines: document.getElementById("game-lines").textContent })"##;
 
 #[test]
 fn the_live_page_follows_a_running_tournament() {
@@ -56,13 +59,18 @@ fn the_live_page_follows_a_running_tournament() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    // A paced bot (80 ms a move) against two quick ones: a few seconds of
-    // games, so most end after the page has loaded.
+    // A gated bot against two quick ones: the test holds the run after its
+    // first game, until the page has loaded.
+    let gate = tmp.path().join("gate");
     let config = write_config(
         tmp.path(),
-        "variant = \"qango6\"\ngames_per_pairing = 4\ntime_control = \"per-move=2000\"\nseed = 9",
+        "variant = \"qango6\"\ngames_per_pairing = 4\ntime_control = \"per-move=60000\"\nseed = 9",
         &[
-            TestBot::new("paced", "tests/bots/paced_bot.py", &["80"]),
+            TestBot::new(
+                "gated",
+                "tests/bots/gated_bot.py",
+                &[gate.to_str().unwrap(), "20"],
+            ),
             TestBot::new("random", "bots/python/random_bot.py", &["--seed", "1"]),
             TestBot::new("crasher", "tests/bots/crash.py", &[]),
         ],
@@ -70,6 +78,7 @@ fn the_live_page_follows_a_running_tournament() {
     let out = tmp.path().join("run");
     let mut tournament = spawn_tournament(&config, &out, tmp.path());
     wait_for_rows(&out, 1, Duration::from_secs(30));
+    std::fs::write(&gate, "").unwrap();
     let server = Server::start(&[out.to_str().unwrap(), "--port", "0"]);
 
     let at_load = r##"(window.arenaTestMark = "the same page", {
@@ -78,6 +87,7 @@ fn the_live_page_follows_a_running_tournament() {
 })"##;
     let steps = json!([
         {"eval": at_load},
+        {"remove": gate.display().to_string()},
         {"eval": format!("{TEXT} {}", AT_THE_END.replace("GAMES", &GAMES.to_string()))},
     ]);
     let url = format!("http://{}/", server.addr);
@@ -85,12 +95,12 @@ fn the_live_page_follows_a_running_tournament() {
     let status = wait_exit(&mut tournament, Duration::from_secs(60));
     assert!(status.success(), "the tournament ended with {status:?}");
     assert_eq!(session.errors, Vec::<String>::new(), "console errors");
-    let (first, last) = (&session.results[0], &session.results[1]);
+    let (first, last) = (&session.results[0], &session.results[2]);
 
     let loaded = first["keys"].as_u64().unwrap() as usize;
     assert!(
-        loaded < GAMES,
-        "the page loaded before the run ended ({loaded} games listed)"
+        (1..GAMES).contains(&loaded),
+        "the page loaded while the run was held ({loaded} games listed)"
     );
     assert_eq!(last["mark"], json!("the same page"), "no reload");
     // Every game of the run, listed by id.
@@ -121,7 +131,9 @@ fn the_live_page_follows_a_running_tournament() {
     let written = drive(&chrome, &tmp.path().join("profile2"), &url, &steps);
     assert_eq!(written.errors, Vec::<String>::new(), "console errors");
     let report: &Value = &written.results[0];
-    for section in ["standings", "cross", "failures"] {
+    // The game lines too, those the page had before each update (their bots
+    // renamed into the new order) and those it was sent.
+    for section in ["standings", "cross", "failures", "lines"] {
         assert!(report[section].is_string(), "{report}");
         assert_eq!(last[section], report[section], "{section}");
     }

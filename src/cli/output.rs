@@ -579,6 +579,7 @@ mod tests {
             bar: None,
             seeds: Vec::new(),
             cpu_wait: CpuWait::default(),
+            serve: None,
         }
     }
 

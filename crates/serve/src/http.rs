@@ -5,7 +5,9 @@
 //!
 //! With one run it is at `/`; with several, run `k` is at `/run/k/` and `/`
 //! lists them. Under a run's place: `` (the live page), `_live/page` (the
-//! page as `arena report` renders it), `_live/status`, `_live/events`, and
+//! page as `arena report` renders it), `_live/update?from=N` (that page
+//! without the first N games, see [`Page::parts_from`]), `_live/status`,
+//! `_live/events`, and
 //! any other path names a file of the run's directories
 //! ([`file_under`]).
 
@@ -25,6 +27,7 @@ use tokio_stream::wrappers::WatchStream;
 use tokio_stream::StreamExt;
 use tokio_util::io::ReaderStream;
 
+use crate::page::{find, Page};
 use crate::run::{Run, Status};
 
 const LIVE_JS: &str = include_str!("live.js");
@@ -90,6 +93,7 @@ async fn handle(State(runs): State<Runs>, request: Request) -> Response {
     match rest {
         "" => live_page(run).await,
         "_live/page" => report_page(run).await,
+        "_live/update" => update(run, request.uri().query()).await,
         "_live/status" => status(run),
         "_live/events" => events(run).into_response(),
         _ => file(run, rest).await,
@@ -113,6 +117,7 @@ async fn live_page(run: &Run) -> Response {
     let Some(page) = first_page(run).await else {
         return no_page(run, version);
     };
+    let page = page.bytes.clone();
     let bar = live_bar(version);
     let script = format!("<script>{LIVE_JS}</script>\n");
     let after_body = find(&page, b"<body>\n").map_or(0, |i| i + 7);
@@ -134,16 +139,34 @@ async fn live_page(run: &Run) -> Response {
 /// The page as `arena report` renders it (what the script swaps in).
 async fn report_page(run: &Run) -> Response {
     match first_page(run).await {
-        Some(page) => html(Body::from(page)),
-        None => plain(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "no page yet: see _live/status",
-        ),
+        Some(page) => html(Body::from(page.bytes.clone())),
+        None => plain(StatusCode::SERVICE_UNAVAILABLE, NO_PAGE),
     }
 }
 
+const NO_PAGE: &str = "no page yet: see _live/status";
+
+/// The page without the first `from` games (`?from=N`) when it can, and
+/// how many it left out (`x-arena-from`).
+async fn update(run: &Run, query: Option<&str>) -> Response {
+    let from = query
+        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("from=")))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let Some(page) = first_page(run).await else {
+        return plain(StatusCode::SERVICE_UNAVAILABLE, NO_PAGE);
+    };
+    let (parts, from) = page.parts_from(from);
+    let mut r = html(Body::from_stream(tokio_stream::iter(
+        parts.into_iter().map(Ok::<_, Infallible>),
+    )));
+    r.headers_mut()
+        .insert("x-arena-from", HeaderValue::from(from as u64));
+    r
+}
+
 /// The page, once rendered (waiting up to a minute for the first).
-async fn first_page(run: &Run) -> Option<Bytes> {
+async fn first_page(run: &Run) -> Option<Arc<Page>> {
     if let Some(page) = run.page() {
         return Some(page);
     }
@@ -337,10 +360,6 @@ fn escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {

@@ -16,6 +16,7 @@
 //! machine the tournament's referee and bots get the CPU first.
 
 pub mod http;
+pub mod page;
 pub mod run;
 
 use std::net::SocketAddr;

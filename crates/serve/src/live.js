@@ -22,9 +22,27 @@
     if (s.eta_seconds !== null) t += " · about " + duration(s.eta_seconds) + " left";
     return t;
   }
-  function swap(doc) {
+  const lines = (root) => root.getElementById("game-lines").textContent.split("\n").filter((l) => l.length > 0);
+  // The game lines this page keeps (its first `from`, their bots renamed
+  // from the old page's order to the new's) and those of `doc`.
+  function gameLines(doc, from) {
+    const before = JSON.parse(document.getElementById("page-data").textContent);
+    const after = JSON.parse(doc.getElementById("page-data").textContent);
+    const F = {};
+    after.fields.forEach((name, i) => { F[name] = i; });
+    const place = before.bots.map((name) => after.bots.indexOf(name));
+    const kept = lines(document).slice(0, from).map((line) => {
+      const f = line.split("\t");
+      f[F.white] = String(place[+f[F.white]]);
+      f[F.black] = String(place[+f[F.black]]);
+      return f.join("\t");
+    });
+    return kept.concat(lines(doc));
+  }
+  function swap(doc, from) {
     const main = document.querySelector("main"), fresh = doc.querySelector("main");
     if (!main || !fresh || !window.arenaReport) { location.reload(); return; }
+    const games = gameLines(doc, from);
     document.title = doc.title;
     document.querySelector("header").replaceWith(document.adoptNode(doc.querySelector("header")));
     for (const section of [...fresh.querySelectorAll(":scope > section")]) {
@@ -33,9 +51,8 @@
       if (old) old.replaceWith(document.adoptNode(section));
       else document.getElementById("list").before(document.adoptNode(section));
     }
-    for (const id of ["page-data", "game-lines"]) {
-      document.getElementById(id).textContent = doc.getElementById(id).textContent;
-    }
+    document.getElementById("page-data").textContent = doc.getElementById("page-data").textContent;
+    document.getElementById("game-lines").textContent = "\n" + games.map((l) => l + "\n").join("");
     window.arenaReport.reload();
   }
   async function refresh() {
@@ -44,9 +61,11 @@
     try {
       while (wanted > shown) {
         const target = wanted;
-        const answer = await fetch("_live/page", { cache: "no-store" });
+        const have = document.getElementById("game-lines") ? lines(document).length : 0;
+        const answer = await fetch("_live/update?from=" + have, { cache: "no-store" });
         if (!answer.ok) break;
-        swap(new DOMParser().parseFromString(await answer.text(), "text/html"));
+        const from = +(answer.headers.get("x-arena-from") || 0);
+        swap(new DOMParser().parseFromString(await answer.text(), "text/html"), from);
         shown = target;
         bar.dataset.version = String(shown);
       }

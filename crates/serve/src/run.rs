@@ -21,9 +21,10 @@ use anyhow::{bail, Context};
 use arena_report::html::render_report;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, MANIFEST_FILE};
 use arena_tournament::{Manifest, Plan};
-use axum::body::Bytes;
 use serde::Serialize;
 use tokio::sync::watch;
+
+use crate::page::Page;
 
 /// How often the watcher looks at the files.
 pub const POLL: Duration = Duration::from_millis(500);
@@ -55,7 +56,7 @@ pub struct Run {
     /// parent.
     pub base: PathBuf,
     /// The page last rendered (`None` before the first rendering).
-    page: RwLock<Option<Bytes>>,
+    page: RwLock<Option<Arc<Page>>>,
     status: watch::Sender<Status>,
 }
 
@@ -83,7 +84,7 @@ impl Run {
     }
 
     /// The page last rendered.
-    pub fn page(&self) -> Option<Bytes> {
+    pub fn page(&self) -> Option<Arc<Page>> {
         self.page.read().unwrap().clone()
     }
 
@@ -160,7 +161,7 @@ impl Run {
         let result = render_report(&self.dirs, &self.base);
         let error = match result {
             Ok(page) => {
-                *self.page.write().unwrap() = Some(Bytes::from(page));
+                *self.page.write().unwrap() = Some(Arc::new(Page::new(page, self.dirs.len())));
                 None
             }
             Err(e) => Some(format!("{e:#}")),
