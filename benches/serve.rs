@@ -12,14 +12,15 @@
 //!    child) is started on each; the time to its first page (the first
 //!    rendering, polled on `_live/status`), the page's size, and the
 //!    child's resident memory after the page was fetched twice (`VmRSS`)
-//!    and at its peak (`VmHWM`).
+//!    and at its peak (`VmHWM`); and what an update sends a page that has
+//!    every game but the last (`_live/update?from=N-1`).
 //! 2. Throughput: a round robin of 5 instant bots, Qango 6, `-j 2`,
 //!    `ARENA_BENCH_SERVE_TOURNAMENT` games (default 10,000), alone and with
 //!    `arena serve` on its directory and 20 clients that each do what a
 //!    live page does (hold `_live/events` open and, at every new version,
 //!    fetch `_live/update?from=N`: the page without the N games it has), alternately (which goes first alternates too),
 //!    `ARENA_BENCH_SERVE_RUNS` times each (default 3): games per second of
-//!    each run, and the median of each.
+//!    each run, and the median of each. `ARENA_BENCH_SERVE_RUNS=0` skips it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -162,8 +163,8 @@ fn memory(root: &Path) {
     }
     println!("memory of arena serve (release), one directory of N games copied from a real run");
     println!(
-        "  {:>7}  {:>11}  {:>9}  {:>9}  {:>9}",
-        "games", "first page", "page", "RSS", "peak RSS"
+        "  {:>7}  {:>11}  {:>9}  {:>13}  {:>9}  {:>9}",
+        "games", "first page", "page", "update, 1 new", "RSS", "peak RSS"
     );
     for games in env_or("ARENA_BENCH_SERVE_GAMES", "1000,100000").split(',') {
         let games: u64 = games
@@ -182,10 +183,13 @@ fn memory(root: &Path) {
         let first = started.elapsed();
         let page = get(server.addr, "/").len();
         get(server.addr, "/_live/page");
+        // What a page that has all games but the last is sent.
+        let update = get(server.addr, &format!("/_live/update?from={}", games - 1)).len();
         println!(
-            "  {games:>7}  {:>9.2} s  {:>6.1} MB  {:>5} MiB  {:>5} MiB",
+            "  {games:>7}  {:>9.2} s  {:>6.1} MB  {:>10.0} kB  {:>5} MiB  {:>5} MiB",
             first.as_secs_f64(),
             page as f64 / 1e6,
+            update as f64 / 1e3,
             server.rss_kib("VmRSS:") / 1024,
             server.rss_kib("VmHWM:") / 1024
         );
@@ -287,6 +291,9 @@ fn throughput(root: &Path) {
     let runs: usize = env_or("ARENA_BENCH_SERVE_RUNS", "3")
         .parse()
         .expect("a number");
+    if runs == 0 {
+        return;
+    }
     println!(
         "throughput: round robin of 5 instant bots, qango6, -j 2, {games} games, alone and with \
          arena serve + {CLIENTS} live clients, alternately"
