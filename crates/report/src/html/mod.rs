@@ -15,7 +15,9 @@
 //! and once more into the page's game table ([`moves::game_line`]), so a
 //! report over 100,000 games takes the memory of its aggregates. The page is
 //! rendered by `minijinja` from `page.html`, the plots by `plotters`
-//! ([`plots`]).
+//! ([`plots`]). `arena serve` shows the same page, rendered into memory by
+//! [`render_report`]; the page's script re-reads its data when the server's
+//! script calls `window.arenaReport.reload()` after swapping newer data in.
 
 pub mod data;
 pub mod moves;
