@@ -35,6 +35,7 @@ pub mod play;
 pub mod rate;
 pub mod reference;
 pub mod report;
+pub mod serve;
 pub mod setting_flags;
 pub mod show;
 pub mod solve;
@@ -75,6 +76,8 @@ pub enum Command {
     Rate(rate::Args),
     /// Write report.html (plots, game list, board viewer) over output directories.
     Report(report::Args),
+    /// Serve a live page of output directories that updates itself as games end.
+    Serve(serve::Args),
     /// Replay one game of an output directory in the terminal.
     Show(show::Args),
     /// Play game pairs between two bots until an SPRT decides.
@@ -120,6 +123,7 @@ pub fn main() -> i32 {
         Some(Command::Sprt(a)) => sprt::run(a),
         Some(Command::Openings(a)) => openings::run(a),
         Some(Command::Report(a)) => report::run(a),
+        Some(Command::Serve(a)) => serve::run(a),
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Man(a)) => man::run(a),
         Some(Command::Completions(a)) => completions::run(a),

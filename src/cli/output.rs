@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::cli::serve::Live;
 use crate::protocol::ClockBasis;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRow;
@@ -46,6 +47,8 @@ pub struct Terminal<W: Write = Stdout> {
     seeds: Vec<String>,
     /// How often this run's bots waited for a CPU, said at its end.
     cpu_wait: CpuWait,
+    /// The live page to start once the run has its directory (`--serve`).
+    serve: Option<Live>,
 }
 
 impl Terminal {
@@ -57,7 +60,13 @@ impl Terminal {
             bar: None,
             seeds: Vec::new(),
             cpu_wait: CpuWait::default(),
+            serve: None,
         }
+    }
+
+    /// Starts `live` on the run's directory when the run starts.
+    pub fn serve_on(&mut self, live: Live) {
+        self.serve = Some(live);
     }
 }
 
@@ -285,6 +294,11 @@ fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
 
 impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
+        if let Some(live) = self.serve.take() {
+            if let Err(e) = live.start(run.dir) {
+                self.println(&format!("warning: no live page: {e:#}"));
+            }
+        }
         let config = run.config;
         self.seeds = config.seeds.clone();
         let dir = run.dir.display();
@@ -608,6 +622,7 @@ mod tests {
             bar: None,
             seeds: Vec::new(),
             cpu_wait: CpuWait::default(),
+            serve: None,
         }
     }
 

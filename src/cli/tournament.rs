@@ -7,6 +7,7 @@
 //! Without FILE and without `--bot`, `./arena.toml` is played (in arena's
 //! repository, the bundled tournament), as `make` reads `./Makefile`.
 
+use std::net::Ipv4Addr;
 use std::path::PathBuf;
 
 use anyhow::bail;
@@ -14,6 +15,7 @@ use anyhow::bail;
 use std::io::IsTerminal;
 
 use crate::cli::output::Terminal;
+use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::cli::sprt;
 use crate::report::rating::rate_run;
@@ -51,6 +53,10 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Serve the run's live page (as `arena serve DIR`) on this port of
+    /// 127.0.0.1 while it plays; 0 picks a free port (the first line says which).
+    #[arg(long, value_name = "PORT")]
+    pub serve: Option<u16>,
     #[arg(long, value_name = "DIR", conflicts_with = "file", help = resume_help(Command::Tournament, "run"))]
     pub resume: Option<PathBuf>,
 }
@@ -78,6 +84,9 @@ pub const EXIT_REFEREE_FAILING: i32 = 4;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(show_progress(args.no_progress));
+    if let Some(port) = args.serve {
+        terminal.serve_on(Live::bind(Ipv4Addr::LOCALHOST.into(), port)?);
+    }
     let start = start(args)?;
     let finished = driver::run(start, &mut terminal)?;
     end(&mut terminal, &finished)
