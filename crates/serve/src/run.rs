@@ -20,7 +20,7 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{bail, Context};
 use arena_report::html::render_report;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, MANIFEST_FILE};
-use arena_tournament::{Manifest, Plan};
+use arena_tournament::Manifest;
 use serde::Serialize;
 use tokio::sync::watch;
 
@@ -223,14 +223,10 @@ fn planned(dirs: &[PathBuf]) -> Option<u64> {
     dirs.iter()
         .map(|d| {
             let manifest = Manifest::read(d).ok()?;
-            let whole = match manifest.plan {
-                Plan::RoundRobin { games, .. } => games,
-                Plan::Sprt(plan) => plan.max_pairs? * 2,
-            };
-            Some(match manifest.config.shard {
-                Some(shard) => shard.games_of(whole),
-                None => whole,
-            })
+            // The format's own count, of this shard's games when it is one
+            // (none for a knockout, whose tie-breaks add games, or an SPRT
+            // without a cap).
+            arena_tournament::driver::format_of(&manifest).ok()?.total()
         })
         .sum()
 }
