@@ -17,6 +17,7 @@ use crate::protocol::ClockBasis;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
+use crate::report::certificate::{certificate_rows, certificate_sentence};
 use crate::report::comparison::render_failures;
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
@@ -84,6 +85,11 @@ impl<W: Write> Terminal<W> {
         match &finished.verdict {
             Verdict::Standings => self.round_robin_ended(&finished.run),
             Verdict::Sprt(verdict) => self.sprt_ended(&finished.run, verdict),
+            Verdict::Adaptive(verdict) => {
+                self.println("");
+                self.println(&certificate_sentence(&certificate_rows(verdict)));
+                self.round_robin_ended(&finished.run);
+            }
         }
     }
 
@@ -280,6 +286,23 @@ impl<W: Write> RunOutput for Terminal<W> {
                     config.variant_ids().join(", "),
                     games,
                     config.games_per_pairing,
+                    format_time_control(&config.time_control),
+                    config.grace_ms,
+                    config.concurrency,
+                    config.seed,
+                    describe_openings(config),
+                    describe_time_odds(config),
+                    describe_suspension(config),
+                ));
+                self.println(&format!("Output: {dir}"));
+            }
+            RunKind::Adaptive { plan } => {
+                self.println(&format!(
+                    "Adaptive ranking: {} bots, {}, certified at confidence {}, at most {} games, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
+                    config.bots.len(),
+                    config.variant_ids().join(", "),
+                    plan.confidence,
+                    plan.max_games,
                     format_time_control(&config.time_control),
                     config.grace_ms,
                     config.concurrency,

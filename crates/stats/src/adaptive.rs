@@ -21,6 +21,18 @@
 //! holds at all times; Howard, Ramdas et al., "Time-uniform, nonparametric,
 //! nonasymptotic confidence sequences", 2021).
 //!
+//! A pair is also separated by its own games (head to head): under "`i`
+//! is not stronger than `j`" the expected score of `i` over a pair of
+//! games with colours swapped is at most 1 of 2 points in the fit's model
+//! (at equal strength it is exactly 1, whatever the white advantage and
+//! draw rate), so the wealth of bets on `i`, `W = prod (1 + lambda (s - 1))`
+//! over its pair scores `s`, averaged over the stakes [`BETS`], is a
+//! nonnegative supermartingale and reaches `2 / alpha'` with chance at most
+//! `alpha' / 2` (Ville's inequality), however long it runs. This test
+//! needs no fit, so it also separates bots whose results are perfect (all
+//! wins), where the fit's interval rests on its prior and never narrows.
+//! Either test may separate a pair, each at `alpha' / 2`.
+//!
 //! The ranking is **certified** when every pair, not only every adjacent
 //! one, is separated. If the certified order is wrong, some two bots
 //! adjacent in the *true* order are inverted in it and certified so; those
@@ -45,6 +57,11 @@
 
 use crate::elo::{fit_pooled, FitError, FitOptions, PairCounts, RatingFit};
 use crate::logistic::NATS_PER_ELO;
+use crate::pentanomial::Pentanomial;
+
+/// The stakes of the head-to-head test: the share of its wealth a bet puts
+/// on each pair (see the module docs); the test's wealth is their mean.
+pub const BETS: [f64; 4] = [0.125, 0.25, 0.5, 0.75];
 
 /// `rho` of the mixture boundary, in nats^-2: the information at which the
 /// boundary is tightest relative to a fixed-sample test is a few times
@@ -89,6 +106,10 @@ pub struct PairCheck {
     /// `difference / sd`, and what it must reach.
     pub z: f64,
     pub needed: f64,
+    /// The head-to-head test's wealth (an e-value) from `upper`'s pair
+    /// scores against `lower`, and what it must reach.
+    pub wealth: f64,
+    pub needed_wealth: f64,
     pub separated: bool,
 }
 
@@ -113,26 +134,46 @@ impl Certifier {
         }
     }
 
+    /// Each test's error `alpha' / 2` among `bots` bots.
+    fn alpha(&self, bots: usize) -> f64 {
+        (1.0 - self.confidence) / (bots.max(2) - 1) as f64 / 2.0
+    }
+
     /// The `z` a difference with `information` (nats^-2) must reach among
     /// `bots` bots.
     pub fn needed_z(&self, information: f64, bots: usize) -> f64 {
         match self.boundary {
-            Boundary::Sequential => {
-                let alpha = (1.0 - self.confidence) / (bots.max(2) - 1) as f64;
-                mixture_z(information, alpha)
-            }
+            Boundary::Sequential => mixture_z(information, self.alpha(bots)),
             Boundary::Naive => normal_quantile(0.5 + self.confidence / 2.0),
         }
     }
 
-    /// Fits `groups` (one per variant, the same bots) and judges every pair.
-    pub fn assess(&self, groups: &[PairCounts]) -> Result<Assessment, FitError> {
+    /// The wealth the head-to-head test must reach among `bots` bots
+    /// (infinite for the naive rule, which has no such test).
+    pub fn needed_wealth(&self, bots: usize) -> f64 {
+        match self.boundary {
+            Boundary::Sequential => 1.0 / self.alpha(bots),
+            Boundary::Naive => f64::INFINITY,
+        }
+    }
+
+    /// Fits `groups` (one per variant, the same bots) and judges every
+    /// pair; `head_to_head(i, j)` is `i`'s pair scores against `j`.
+    pub fn assess(
+        &self,
+        groups: &[PairCounts],
+        head_to_head: impl Fn(usize, usize) -> Pentanomial,
+    ) -> Result<Assessment, FitError> {
         let fit = fit_pooled(groups, &FitOptions::default())?;
-        Ok(self.judge(&fit))
+        Ok(self.judge(&fit, head_to_head))
     }
 
     /// Judges every pair of `fit`'s ranking.
-    pub fn judge(&self, fit: &RatingFit) -> Assessment {
+    pub fn judge(
+        &self,
+        fit: &RatingFit,
+        head_to_head: impl Fn(usize, usize) -> Pentanomial,
+    ) -> Assessment {
         let n = fit.ratings().len();
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| {
@@ -146,6 +187,9 @@ impl Certifier {
             let information = 1.0 / (d.sd * NATS_PER_ELO).powi(2);
             let z = if d.sd > 0.0 { d.value / d.sd } else { 0.0 };
             let needed = self.needed_z(information, n);
+            let wealth = bet_wealth(&head_to_head(upper, lower));
+            let needed_wealth = self.needed_wealth(n);
+            let by_fit = z.is_finite() && needed.is_finite() && z >= needed;
             PairCheck {
                 upper,
                 lower,
@@ -153,7 +197,9 @@ impl Certifier {
                 sd: d.sd,
                 z,
                 needed,
-                separated: z.is_finite() && needed.is_finite() && z >= needed,
+                wealth,
+                needed_wealth,
+                separated: by_fit || wealth >= needed_wealth,
             }
         };
         let adjacent: Vec<PairCheck> = order.windows(2).map(|w| check(w[0], w[1])).collect();
@@ -218,11 +264,31 @@ pub fn seeding(bots: usize) -> Vec<(usize, usize)> {
 /// crossing chance of at most `alpha` (see the module docs).
 pub fn mixture_z(information: f64, alpha: f64) -> f64 {
     let rho = MIXTURE_INFORMATION;
-    if !(information > 0.0) {
+    if information.is_nan() || information <= 0.0 {
         return f64::INFINITY;
     }
     let t = information;
     ((1.0 + rho / t) * (2.0 * (1.0 / alpha).ln() + (1.0 + t / rho).ln())).sqrt()
+}
+
+/// The head-to-head test's wealth after `pairs` (see the module docs):
+/// the mean over [`BETS`] of `prod (1 + lambda (s - 1))`, `s` the pair
+/// score in points (0 to 2). The product does not depend on the order of
+/// the pairs, so counts suffice.
+pub fn bet_wealth(pairs: &Pentanomial) -> f64 {
+    let counts = pairs.by_score();
+    let total: f64 = BETS
+        .iter()
+        .map(|&lambda| {
+            let ln: f64 = counts
+                .iter()
+                .enumerate()
+                .map(|(k, &n)| n as f64 * (1.0 + lambda * (k as f64 / 2.0 - 1.0)).ln())
+                .sum();
+            ln.exp()
+        })
+        .sum();
+    total / BETS.len() as f64
 }
 
 /// The standard normal quantile at `p`.
@@ -261,7 +327,7 @@ mod tests {
             counts.add_counts(a, b, [0, 0, (50 - wins) / 2]);
             counts.add_counts(b, a, [(50 - wins) / 2, 0, 0]);
         }
-        let a = Certifier::new(0.95).assess(&[counts]).unwrap();
+        let a = Certifier::new(0.95).assess(&[counts], none).unwrap();
         assert_eq!(a.order, [0, 1, 2]);
         assert!(a.certified, "{a:?}");
         assert!(a.next_round().is_empty());
@@ -272,7 +338,7 @@ mod tests {
         few.add(1, 0, GameResult::BlackWins);
         few.add(1, 2, GameResult::WhiteWins);
         few.add(2, 1, GameResult::Draw);
-        let a = Certifier::new(0.95).assess(&[few]).unwrap();
+        let a = Certifier::new(0.95).assess(&[few], none).unwrap();
         assert!(!a.certified);
         assert_eq!(a.unseparated().count(), 2);
         let next = a.next_round();
@@ -284,6 +350,36 @@ mod tests {
             let k = a.order.iter().position(|&b| b == upper).unwrap();
             assert_eq!(a.order[k + 1], lower);
         }
+    }
+
+    fn none(_: usize, _: usize) -> Pentanomial {
+        Pentanomial::default()
+    }
+
+    #[test]
+    fn perfect_head_to_head_results_separate_a_pair_the_fit_cannot() {
+        // 0 won all 24 games against 1: the fit's interval rests on the
+        // prior and z stays short of the boundary; the bets do not.
+        let mut counts = PairCounts::new(2);
+        counts.add_counts(0, 1, [12, 0, 0]);
+        counts.add_counts(1, 0, [0, 0, 12]);
+        let c = Certifier::new(0.95);
+        let wins = |i: usize, _: usize| Pentanomial {
+            ww: if i == 0 { 12 } else { 0 },
+            ll: if i == 1 { 12 } else { 0 },
+            ..Pentanomial::default()
+        };
+        let without = c.assess(std::slice::from_ref(&counts), none).unwrap();
+        assert!(!without.certified, "{without:?}");
+        let with = c.assess(&[counts], wins).unwrap();
+        assert!(with.certified, "{with:?}");
+        // Even results make no wealth; all lost, none either.
+        let even = Pentanomial {
+            wl: 10,
+            ..Pentanomial::default()
+        };
+        assert!((bet_wealth(&even) - 1.0).abs() < 1e-12);
+        assert!(bet_wealth(&wins(1, 0)) < 1.0);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
+use super::adaptive::{AdaptiveRanking, AdaptiveVerdict};
 use super::game_set::GameSet;
 use super::manifest::{Manifest, Plan};
 use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Standing};
@@ -88,6 +89,9 @@ pub trait Format {
     /// completed SPRT pair) go to `output`; [`Flow::Stop`] ends the run
     /// (games still running are abandoned).
     fn finished(&mut self, row: &GameRow, run: &RunState, output: &mut dyn RunOutput) -> Flow;
+    /// `row` finished before this run (on resume) and is counted in the
+    /// run's state; called in games.csv order before any game starts.
+    fn earlier(&mut self, _row: &GameRow) {}
     /// Where the run stands, for progress displays.
     fn standing(&self, run: &RunState) -> Standing;
     /// What the format concludes from the games of `run`.
@@ -101,6 +105,8 @@ pub enum Verdict {
     Standings,
     /// An SPRT's decision so far. (Boxed: the other variant is empty.)
     Sprt(Box<SprtVerdict>),
+    /// Whether the adaptive ranking is certified, and what is not.
+    Adaptive(Box<AdaptiveVerdict>),
 }
 
 /// How a run ended, with everything the front end needs to show it.
@@ -125,6 +131,7 @@ pub fn format_of(manifest: &Manifest) -> anyhow::Result<Box<dyn Format>> {
     Ok(match &manifest.plan {
         Plan::RoundRobin { .. } => Box::new(RoundRobin::of(manifest)?),
         Plan::Sprt(plan) => Box::new(SprtMatch::new(manifest, *plan)?),
+        Plan::Adaptive(plan) => Box::new(AdaptiveRanking::new(manifest, *plan)?),
     })
 }
 
@@ -142,7 +149,12 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
 
     let mut state = RunState::new();
     session
-        .visit_finished(|row| Ok(state.add(&row).map(|_| ())?))
+        .visit_finished(|row| {
+            if state.add(&row)? {
+                format.earlier(&row);
+            }
+            Ok(())
+        })
         .context("reading the finished games")?;
     if resuming {
         output.resumed(&Resumed {

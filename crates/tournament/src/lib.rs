@@ -30,7 +30,9 @@
 //!   a [`driver::Format`] only chooses the next game and when to stop:
 //! - [`round_robin`]: the round robin, or a gauntlet (the same schedule
 //!   over only the seeds' pairings);
-//! - [`sprt`]: game pairs between two bots until an SPRT decides.
+//! - [`sprt`]: game pairs between two bots until an SPRT decides;
+//! - [`adaptive`]: rounds of game pairs where the ranking is uncertain,
+//!   until it is certified.
 //! - [`tally`]: a `games.csv` row counted by the run's tally
 //!   ([`arena_stats::Tally`]).
 //!
@@ -38,6 +40,7 @@
 //! front end (`report::rating::rate_run`): this layer imports nothing from
 //! `report` or `cli`.
 
+pub mod adaptive;
 pub mod breaker;
 pub mod config;
 pub mod cpu_wait;
@@ -65,7 +68,7 @@ pub mod tally;
 
 pub use config::{Defaults, TournamentConfig};
 pub use journal::{Journal, Recovery};
-pub use manifest::{Manifest, Plan, SprtPlan};
+pub use manifest::{AdaptivePlan, Manifest, Plan, SprtPlan};
 pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;
 pub use settings::build::Run;

@@ -74,6 +74,18 @@ pub enum Plan {
     /// Game pairs between bot 0 and bot 1 until the test decides; pair `p`
     /// has games `2p` and `2p + 1` and its opening from the config's seed.
     Sprt(SprtPlan),
+    /// Rounds of game pairs chosen from the results until the ranking is
+    /// certified or `max_games` are played ([`crate::adaptive`]).
+    Adaptive(AdaptivePlan),
+}
+
+/// An adaptive ranking's plan (`format = "adaptive"`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AdaptivePlan {
+    /// The certified order is wrong with at most `1 - confidence`.
+    pub confidence: f64,
+    /// Stop uncertified after this many games (rounded down to pairs).
+    pub max_games: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -110,9 +122,10 @@ impl Manifest {
     /// The manifest of a run's settings: its SPRT's plan, or the round
     /// robin (gauntlet) of its config.
     pub fn for_run(run: crate::Run) -> Manifest {
-        match run.sprt {
-            Some(plan) => Manifest::new(run.config, Plan::Sprt(plan)),
-            None => Manifest::round_robin(run.config),
+        match (run.sprt, run.adaptive) {
+            (Some(plan), _) => Manifest::new(run.config, Plan::Sprt(plan)),
+            (None, Some(plan)) => Manifest::new(run.config, Plan::Adaptive(plan)),
+            (None, None) => Manifest::round_robin(run.config),
         }
     }
 
@@ -195,17 +208,19 @@ impl Manifest {
     pub fn schedule(&self) -> Option<RoundRobinSchedule> {
         match self.plan {
             Plan::RoundRobin { .. } => Some(round_robin_schedule(&self.config)),
-            Plan::Sprt(_) => None,
+            Plan::Sprt(_) | Plan::Adaptive(_) => None,
         }
     }
 
     /// The game with id `id` under this plan, or `None` if the plan has no
     /// such game. SPRT games are computed: pair `id / 2`, bot 0 white in
     /// the pair's first game, the pair's seeded opening. (To look up many
-    /// round-robin games, keep [`Manifest::schedule`] instead.)
+    /// round-robin games, keep [`Manifest::schedule`] instead.) An adaptive
+    /// plan's games depend on the results, so it has none here.
     pub fn scheduled_game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
         match &self.plan {
             Plan::RoundRobin { .. } => round_robin_schedule(&self.config).game(id),
+            Plan::Adaptive(_) => Ok(None),
             Plan::Sprt(sprt) => {
                 let pair = id / 2;
                 if sprt.max_pairs.is_some_and(|max| pair >= max) {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::config::TournamentConfig;
-use super::manifest::SprtPlan;
+use super::manifest::{AdaptivePlan, SprtPlan};
 use super::runner::RunEnd;
 use arena_referee::GameRecord;
 use arena_referee::GameRow;
@@ -111,6 +111,8 @@ pub enum RunKind<'a> {
         lower: f64,
         upper: f64,
     },
+    /// Rounds of game pairs until the ranking is certified.
+    Adaptive { plan: &'a AdaptivePlan },
 }
 
 /// A run continued from its directory.

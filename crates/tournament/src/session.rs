@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 
 use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
-use super::manifest::Manifest;
+use super::manifest::{Manifest, Plan};
 use super::preflight::{check_resources, check_sandbox, oversubscribed};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
@@ -101,6 +101,10 @@ impl Session {
         let schedule = manifest.schedule();
         let shard = manifest.shard();
         let check = |row: &GameRow| -> anyhow::Result<()> {
+            if let Plan::Adaptive(_) = manifest.plan {
+                // Its bots follow from the results: the format checks them.
+                return super::adaptive::check_row(&manifest, row);
+            }
             let game = match &schedule {
                 Some(schedule) => schedule.game(row.id)?,
                 None => manifest.scheduled_game(row.id)?,

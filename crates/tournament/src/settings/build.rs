@@ -18,7 +18,7 @@ use super::defs::{setting, SETTINGS};
 use super::kind::Value;
 use super::resolve::{Origin, Resolved};
 use crate::config::TournamentConfig;
-use crate::manifest::SprtPlan;
+use crate::manifest::{AdaptivePlan, SprtPlan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
 use crate::shard::Shard;
 
@@ -27,6 +27,8 @@ use crate::shard::Shard;
 pub struct Run {
     pub config: TournamentConfig,
     pub sprt: Option<SprtPlan>,
+    /// An adaptive ranking's plan (`format = "adaptive"`).
+    pub adaptive: Option<AdaptivePlan>,
 }
 
 /// What a rule found wrong, and with what: a setting, a bot (its index),
@@ -101,7 +103,12 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
         }
     }
     let sprt = sprt_plan(&r, &config)?;
-    Ok(Run { config, sprt })
+    let adaptive = adaptive_plan(&r)?;
+    Ok(Run {
+        config,
+        sprt,
+        adaptive,
+    })
 }
 
 /// Where `problem`'s value came from, and what is wrong.
@@ -405,6 +412,48 @@ fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<S
         },
     };
     plan.sprt().map_err(|e| r.error("elo1", format!("{e:#}")))?;
+    Ok(Some(plan))
+}
+
+/// The adaptive ranking's plan when the run is one (`format =
+/// "adaptive"`): `max_games` given, `confidence` in range, no games per
+/// pairing and no shard; a run that is not one takes neither setting.
+fn adaptive_plan(r: &Resolved) -> anyhow::Result<Option<AdaptivePlan>> {
+    if r.sprt || r.word("format") != Some("adaptive") {
+        for key in ["max_games", "confidence"] {
+            if r.given(key) {
+                return Err(r.error(
+                    key,
+                    "is a setting of an adaptive ranking (format = \"adaptive\")",
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if r.given("games_per_pairing") {
+        return Err(r.error(
+            "games_per_pairing",
+            "an adaptive ranking chooses its game pairs from the results; give `max_games` to limit it",
+        ));
+    }
+    if r.given("shard") {
+        return Err(r.error(
+            "shard",
+            "an adaptive ranking cannot be sharded: each round is chosen from all the games before it",
+        ));
+    }
+    if !r.given("max_games") {
+        return Err(r.error(
+            "max_games",
+            "an adaptive ranking needs `max_games` (two bots of equal strength are never separated), e.g. max_games = 2000",
+        ));
+    }
+    let plan = AdaptivePlan {
+        confidence: r.decimal("confidence").expect("confidence has a default"),
+        max_games: r.whole("max_games"),
+    };
+    plan.check()
+        .map_err(|e| r.error("confidence", format!("{e:#}")))?;
     Ok(Some(plan))
 }
 
