@@ -55,7 +55,7 @@ impl AdaptivePlan {
 
 /// One finished game as the rounds count it: bot and variant indices.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Result_ {
+struct Counted {
     white: usize,
     black: usize,
     variant: usize,
@@ -112,7 +112,7 @@ pub struct AdaptiveRanking {
     names: Vec<String>,
     variants: Vec<&'static Variant>,
     openings: Openings,
-    results: BTreeMap<u64, Result_>,
+    results: BTreeMap<u64, Counted>,
     rounds: Vec<Round>,
     /// The next game id of the decided rounds to consider starting.
     next_id: u64,
@@ -153,7 +153,7 @@ impl AdaptiveRanking {
         if let (Some(white), Some(black), Some(variant)) =
             (index(&row.white), index(&row.black), variant)
         {
-            let result = Result_ {
+            let result = Counted {
                 white,
                 black,
                 variant,
@@ -320,10 +320,9 @@ impl Format for AdaptiveRanking {
         }
     }
 
-    fn verdict(&self, run: &RunState) -> Verdict {
+    fn verdict(&self, _run: &RunState) -> Verdict {
         // A fit that fails (it does not with the prior) leaves no verdict.
         let assessment = self.assess(u64::MAX).ok().flatten();
-        let _ = run;
         Verdict::Adaptive(Box::new(AdaptiveVerdict {
             plan: self.plan,
             bots: self.names.clone(),
@@ -357,4 +356,208 @@ pub fn check_row(manifest: &Manifest, row: &GameRow) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{from_given, Defaults};
+    use crate::settings::{Command, Given};
+    use arena_rules::games::RuleReason;
+
+    fn manifest(max_games: u64) -> Manifest {
+        let given = Given::new()
+            .with_bot("a=x")
+            .with_bot("b=y")
+            .with_bot("c=z")
+            .with("format", "adaptive")
+            .with("max_games", max_games.to_string())
+            .with("opening_plies", "2");
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 3,
+            out: "o".into(),
+            current_dir: "/".into(),
+        };
+        Manifest::for_run(from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap())
+    }
+
+    fn format(m: &Manifest) -> AdaptiveRanking {
+        let crate::Plan::Adaptive(plan) = m.plan else {
+            panic!("not adaptive: {:?}", m.plan)
+        };
+        AdaptiveRanking::new(m, plan).unwrap()
+    }
+
+    /// The result of `game` when the bot of lower index always wins.
+    fn row(m: &Manifest, game: &ScheduledGame) -> GameRow {
+        let names = m.config.bot_names();
+        GameRow {
+            id: game.id,
+            round: game.round,
+            pair: game.pair,
+            variant: game.variant_id.into(),
+            white: names[game.white].clone(),
+            black: names[game.black].clone(),
+            opening: game.opening.join(" "),
+            result: if game.white < game.black {
+                GameResult::WhiteWins
+            } else {
+                GameResult::BlackWins
+            },
+            reason: RuleReason::Group.into(),
+            plies: 9,
+            white_time_ms: 0,
+            black_time_ms: 0,
+            ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
+        }
+    }
+
+    struct Quiet;
+    impl RunOutput for Quiet {}
+
+    /// Plays the whole run one game at a time; returns every game started.
+    fn play(format: &mut AdaptiveRanking, m: &Manifest, run: &mut RunState) -> Vec<ScheduledGame> {
+        let mut games = Vec::new();
+        while let Some(game) = format.next_game(run).unwrap() {
+            let row = row(m, &game);
+            run.add(&row).unwrap();
+            format.finished(&row, run, &mut Quiet);
+            games.push(game);
+        }
+        games
+    }
+
+    #[test]
+    fn a_round_waits_for_the_one_before_and_plays_where_the_order_is_open() {
+        let m = manifest(1000);
+        let mut f = format(&m);
+        let mut run = RunState::new();
+        // The seeding: every pairing once, as game pairs.
+        let seeding: Vec<ScheduledGame> =
+            std::iter::from_fn(|| f.next_game(&run).unwrap()).collect();
+        assert_eq!(seeding.len(), 6);
+        for pair in seeding.chunks(2) {
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(pair[0].round, 0);
+        }
+        // Nothing more until the round is finished.
+        for game in &seeding[..5] {
+            let row = row(&m, game);
+            run.add(&row).unwrap();
+            f.finished(&row, &run, &mut Quiet);
+        }
+        assert!(f.next_game(&run).unwrap().is_none());
+        let row = row(&m, &seeding[5]);
+        run.add(&row).unwrap();
+        f.finished(&row, &run, &mut Quiet);
+        // Round 1: the adjacent pairs of a > b > c, 4 pairs in all.
+        let next = f.next_game(&run).unwrap().unwrap();
+        assert_eq!((next.id, next.round), (6, 1));
+        let row = self::row(&m, &next);
+        run.add(&row).unwrap();
+        f.finished(&row, &run, &mut Quiet);
+        let rest = play(&mut f, &m, &mut run);
+        // Round 1 holds only the adjacent pairs of a > b > c.
+        for game in std::iter::once(&next).chain(&rest).filter(|g| g.round == 1) {
+            let bots = (game.white.min(game.black), game.white.max(game.black));
+            assert!(bots == (0, 1) || bots == (1, 2), "{game:?}");
+        }
+        assert_eq!(rest.iter().filter(|g| g.round == 1).count() + 1, 8);
+        let Verdict::Adaptive(v) = f.verdict(&run) else {
+            panic!()
+        };
+        assert!(v.certified(), "{v:?}");
+        assert_eq!(v.assessment.unwrap().order, [0, 1, 2]);
+        assert!(rest.len() + 7 < 1000, "stopped when certified");
+    }
+
+    #[test]
+    fn a_resumed_run_replays_its_rounds_and_plays_what_an_uninterrupted_one_plays() {
+        let m = manifest(60);
+        let whole = play(&mut format(&m), &m, &mut RunState::new());
+        assert_eq!(whole.len(), 60, "the limit, in whole pairs");
+        // Killed in round 2, its games finished out of order.
+        let mut run = RunState::new();
+        let mut resumed = format(&m);
+        let cut = 21;
+        let mut earlier: Vec<&ScheduledGame> = whole[..cut].iter().collect();
+        earlier.swap(cut - 1, cut - 4);
+        earlier.remove(cut - 2);
+        for game in earlier {
+            let row = row(&m, game);
+            run.add(&row).unwrap();
+            resumed.earlier(&row);
+        }
+        let left = play(&mut resumed, &m, &mut run);
+        let expected: Vec<&ScheduledGame> = whole
+            .iter()
+            .filter(|g| g.id == whole[cut - 2].id || g.id >= cut as u64)
+            .collect();
+        assert_eq!(left.iter().collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn finished_games_the_plan_would_not_choose_are_an_error() {
+        let m = manifest(60);
+        let whole = play(&mut format(&m), &m, &mut RunState::new());
+        let mut wrong = row(&m, &whole[8]);
+        std::mem::swap(&mut wrong.white, &mut wrong.black);
+        wrong.white = "c".into();
+        let mut run = RunState::new();
+        let mut f = format(&m);
+        for game in &whole[..8] {
+            let row = row(&m, game);
+            run.add(&row).unwrap();
+            f.earlier(&row);
+        }
+        run.add(&wrong).unwrap();
+        f.earlier(&wrong);
+        let err = std::iter::from_fn(|| Some(f.next_game(&run)))
+            .find_map(|r| r.err())
+            .unwrap()
+            .to_string();
+        assert!(err.contains("game 8 in games.csv is c against"), "{err}");
+    }
+
+    #[test]
+    fn plans_out_of_range_and_shards_are_refused() {
+        let m = manifest(60);
+        for (plan, expected) in [
+            (
+                AdaptivePlan {
+                    confidence: 1.0,
+                    max_games: 10,
+                },
+                "confidence must be between 0 and 1",
+            ),
+            (
+                AdaptivePlan {
+                    confidence: 0.9,
+                    max_games: 1,
+                },
+                "max_games must be at least 2",
+            ),
+        ] {
+            let err = AdaptiveRanking::new(&m, plan).err().unwrap().to_string();
+            assert!(err.contains(expected), "{err}");
+        }
+        let mut sharded = m.clone();
+        sharded.config.shard = Some(crate::shard::Shard::WHOLE);
+        let plan = AdaptivePlan {
+            confidence: 0.9,
+            max_games: 10,
+        };
+        let err = AdaptiveRanking::new(&sharded, plan)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("cannot be sharded"), "{err}");
+    }
 }

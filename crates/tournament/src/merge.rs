@@ -278,9 +278,14 @@ fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
     let mut shards: BTreeMap<u64, usize> = BTreeMap::new();
     for dir in dirs {
         let manifest = Manifest::read(dir)?;
-        if let Plan::Sprt(_) = manifest.plan {
+        let kind = match manifest.plan {
+            Plan::Sprt(_) => Some("an SPRT run"),
+            Plan::Adaptive(_) => Some("an adaptive ranking"),
+            Plan::RoundRobin { .. } => None,
+        };
+        if let Some(kind) = kind {
             bail!(
-                "{} holds an SPRT run; only round-robin shards can be merged",
+                "{} holds {kind}; only round-robin shards can be merged",
                 dir.display()
             );
         }
