@@ -36,7 +36,7 @@ fn line(label: &str, s: &Summary) -> String {
 fn main() {
     let certifier = Certifier::new(0.95);
     let limit = 2_000_000;
-    for (bots, runs) in [(6, 40), (20, 10)] {
+    for (bots, runs) in [(6, 200), (20, 40)] {
         let f = field(bots, &[60.0, 100.0, 140.0, 80.0]);
         let start = std::time::Instant::now();
         let adaptive = f.adaptive_runs(&certifier, limit, runs, 1).expect("fits");

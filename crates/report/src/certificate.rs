@@ -132,8 +132,8 @@ pub fn certificate_sentence(rows: &[CertificateRow]) -> String {
         .filter(|r| !r.separated)
         .map(|r| {
             format!(
-                "{} > {} (z {:.2} of {:.2})",
-                r.upper, r.lower, r.z, r.needed_z
+                "{} > {} (z {:.2} of {:.2}, head to head {:.1} of {:.0})",
+                r.upper, r.lower, r.z, r.needed_z, r.wealth, r.needed_wealth
             )
         })
         .collect();
@@ -175,7 +175,8 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("b > c (z 1.67 of 3.50)") && !text.contains("a > b"),
+            text.contains("b > c (z 1.67 of 3.50, head to head 2.5 of 80)")
+                && !text.contains("a > b"),
             "{text}"
         );
         let done = [row("a", "b", true, true)];

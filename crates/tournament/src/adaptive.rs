@@ -332,30 +332,44 @@ impl Format for AdaptiveRanking {
     }
 }
 
-/// Checks a finished game of an adaptive run read back on resume: its
-/// variant and opening are its pair's, its bots two of the run's. (Which
-/// two is decided by the results before it: the format checks that as it
-/// replays its rounds.)
-pub fn check_row(manifest: &Manifest, row: &GameRow) -> anyhow::Result<()> {
-    let config = &manifest.config;
-    let names = config.bot_names();
-    let variants = config.variants();
-    let pair = row.id / 2;
-    let variant = variants[(pair % variants.len() as u64) as usize];
-    let opening = Openings::of(config).for_pair(variant, pair)?.join(" ");
-    let known = |name: &str| names.iter().any(|n| n == name);
-    if row.variant != variant.id
-        || row.opening != opening
-        || !known(&row.white)
-        || !known(&row.black)
-        || row.white == row.black
-    {
-        bail!(
-            "game {} does not match the plan in tournament.json: expected two of the bots in {} from opening {opening:?}, found {} against {} in {} from {:?}",
-            row.id, variant.id, row.white, row.black, row.variant, row.opening
-        );
+/// Checks the finished games of an adaptive run read back on resume: each
+/// game's variant and opening are its pair's, its bots two of the run's.
+/// (Which two is decided by the results before it: the format checks that
+/// as it replays its rounds.)
+pub struct RowCheck {
+    names: Vec<String>,
+    variants: Vec<&'static Variant>,
+    openings: Openings,
+}
+
+impl RowCheck {
+    pub fn new(manifest: &Manifest) -> RowCheck {
+        let config = &manifest.config;
+        RowCheck {
+            names: config.bot_names(),
+            variants: config.variants(),
+            openings: Openings::of(config),
+        }
     }
-    Ok(())
+
+    pub fn check(&self, row: &GameRow) -> anyhow::Result<()> {
+        let pair = row.id / 2;
+        let variant = self.variants[(pair % self.variants.len() as u64) as usize];
+        let opening = self.openings.for_pair(variant, pair)?.join(" ");
+        let known = |name: &str| self.names.iter().any(|n| n == name);
+        if row.variant != variant.id
+            || row.opening != opening
+            || !known(&row.white)
+            || !known(&row.black)
+            || row.white == row.black
+        {
+            bail!(
+                "game {} does not match the plan in tournament.json: expected two of the bots in {} from opening {opening:?}, found {} against {} in {} from {:?}",
+                row.id, variant.id, row.white, row.black, row.variant, row.opening
+            );
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

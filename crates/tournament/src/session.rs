@@ -100,10 +100,12 @@ impl Session {
         let names = manifest.config.bot_names();
         let schedule = manifest.schedule();
         let shard = manifest.shard();
+        // An adaptive run's bots follow from the results: the format checks them.
+        let adaptive = matches!(manifest.plan, Plan::Adaptive(_))
+            .then(|| super::adaptive::RowCheck::new(&manifest));
         let check = |row: &GameRow| -> anyhow::Result<()> {
-            if let Plan::Adaptive(_) = manifest.plan {
-                // Its bots follow from the results: the format checks them.
-                return super::adaptive::check_row(&manifest, row);
+            if let Some(adaptive) = &adaptive {
+                return adaptive.check(row);
             }
             let game = match &schedule {
                 Some(schedule) => schedule.game(row.id)?,
