@@ -187,7 +187,7 @@ impl AdaptiveRanking {
         for (&id, r) in self.results.range(..end) {
             groups[r.variant].add(r.white, r.black, r.result);
             any = true;
-            let Some(second) = self.results.get(&(id + 1)).filter(|_| id % 2 == 0) else {
+            let Some(second) = self.results.get(&(id + 1)).filter(|_| id.is_multiple_of(2)) else {
                 continue;
             };
             if id + 1 >= end || (second.white, second.black) != (r.black, r.white) {
