@@ -37,6 +37,7 @@ pub mod reference;
 pub mod report;
 pub mod setting_flags;
 pub mod show;
+pub mod solve;
 pub mod sprt;
 pub mod tournament;
 
@@ -60,6 +61,8 @@ pub enum Command {
     Games(games::Args),
     /// Replay a game record (JSON) and print its outcome.
     Judge(judge::Args),
+    /// Prove a record's position: win, draw or loss for the side to move, and a move that keeps it.
+    Solve(solve::Args),
     /// Play one game between two bots.
     Play(play::Args),
     /// Check that a bot follows the protocol.
@@ -108,6 +111,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Some(Command::Games(a)) => games::run(a),
         Some(Command::Judge(a)) => judge::run(a),
+        Some(Command::Solve(a)) => solve::run(a),
         Some(Command::Play(a)) => play::run(a),
         Some(Command::CheckBot(a)) => check_bot::run(a),
         Some(Command::Tournament(a)) => tournament::run(a),

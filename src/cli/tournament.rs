@@ -105,7 +105,9 @@ pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> 
 /// schedule's ([`schedule_exit_status`]).
 pub fn exit_status(finished: &Finished) -> i32 {
     match &finished.verdict {
-        Verdict::Standings | Verdict::Adaptive(_) => schedule_exit_status(&finished.run),
+        Verdict::Standings | Verdict::Swiss(_) | Verdict::Knockout(_) | Verdict::Adaptive(_) => {
+            schedule_exit_status(&finished.run)
+        }
         Verdict::Sprt(verdict) => sprt::exit_status(&finished.run, verdict),
     }
 }

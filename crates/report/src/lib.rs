@@ -5,6 +5,7 @@
 
 pub mod certificate;
 pub mod comparison;
+pub mod formats;
 pub mod game_ids;
 pub mod gauntlet;
 pub mod html;

@@ -278,15 +278,11 @@ fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
     let mut shards: BTreeMap<u64, usize> = BTreeMap::new();
     for dir in dirs {
         let manifest = Manifest::read(dir)?;
-        let kind = match manifest.plan {
-            Plan::Sprt(_) => Some("an SPRT run"),
-            Plan::Adaptive(_) => Some("an adaptive ranking"),
-            Plan::RoundRobin { .. } => None,
-        };
-        if let Some(kind) = kind {
+        if !matches!(manifest.plan, Plan::RoundRobin { .. }) {
             bail!(
-                "{} holds {kind}; only round-robin shards can be merged",
-                dir.display()
+                "{} holds a run of format = {:?}; only round-robin shards can be merged",
+                dir.display(),
+                manifest.format_name()
             );
         }
         if manifest.identity.is_empty() {

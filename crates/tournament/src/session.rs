@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 
 use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
-use super::manifest::{Manifest, Plan};
+use super::manifest::Manifest;
 use super::preflight::{check_resources, check_sandbox, oversubscribed};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
@@ -100,12 +100,13 @@ impl Session {
         let names = manifest.config.bot_names();
         let schedule = manifest.schedule();
         let shard = manifest.shard();
-        // An adaptive run's bots follow from the results: the format checks them.
-        let adaptive = matches!(manifest.plan, Plan::Adaptive(_))
-            .then(|| super::adaptive::RowCheck::new(&manifest));
+        let variants = manifest.config.variant_ids();
+        let follows_results = manifest.plan.follows_results();
         let check = |row: &GameRow| -> anyhow::Result<()> {
-            if let Some(adaptive) = &adaptive {
-                return adaptive.check(row);
+            if follows_results {
+                // Which games a Swiss or knockout has follows from the
+                // results: its format checks each game as it replays them.
+                return check_names(row, &names, &variants);
             }
             let game = match &schedule {
                 Some(schedule) => schedule.game(row.id)?,
@@ -206,4 +207,23 @@ impl Session {
     ) -> anyhow::Result<()> {
         visit_games_csv(&self.dir.join(GAMES_CSV), visit)
     }
+}
+
+/// A game of a plan whose games follow from the results: between two of
+/// the run's bots, in one of its variants.
+fn check_names(row: &GameRow, names: &[String], variants: &[String]) -> anyhow::Result<()> {
+    for name in [&row.white, &row.black] {
+        if !names.contains(name) {
+            bail!("game {}: {name:?} is not one of this run's bots", row.id);
+        }
+    }
+    if !variants.contains(&row.variant) {
+        bail!(
+            "game {}: variant {} is not one of this run's ({})",
+            row.id,
+            row.variant,
+            variants.join(", ")
+        );
+    }
+    Ok(())
 }

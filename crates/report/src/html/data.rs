@@ -180,6 +180,8 @@ pub struct ReportData {
     pub progression: Vec<Checkpoint>,
     /// One per SPRT directory, by directory index.
     pub llr: BTreeMap<usize, LlrPath>,
+    /// One per Swiss or knockout directory, by directory index.
+    pub formats: BTreeMap<usize, crate::formats::FormatTables>,
 }
 
 impl ReportData {
@@ -196,6 +198,7 @@ impl ReportData {
             checkpoint_every: expected.div_ceil(CHECKPOINTS).max(1),
             progression: Vec::new(),
             llr: BTreeMap::new(),
+            formats: BTreeMap::new(),
         }
     }
 

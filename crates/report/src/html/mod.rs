@@ -2,8 +2,9 @@
 //! `file://`) over the games of one or more output directories: settings,
 //! standings with an Elo plot, crosstable heatmap, first-player advantage and
 //! draw model, failures per bot (each number a link to its games), rating
-//! progression, game lengths, move times, the SPRT's LLR path, and a game
-//! list with a board viewer.
+//! progression, game lengths, move times, the SPRT's LLR path, a Swiss's
+//! table and rounds or a knockout's bracket, and a game list with a board
+//! viewer.
 //!
 //! The counts and ratings come from the tally of the games
 //! ([`arena_stats::Tally`]) and its fits: after a run the run's own tally and
@@ -30,6 +31,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context};
 
+use crate::formats::{FormatTables, Replay};
 use crate::rating::{Pooling, Ratings};
 use arena_files::write_atomically_with;
 use arena_referee::{GameRecord, GameRow};
@@ -140,13 +142,39 @@ fn gather(
         }
     }
     for (k, source) in sources.iter().enumerate() {
-        visit_source(source, variant, |row, record| {
+        // A Swiss or knockout is replayed from all its games, whatever
+        // variant the page shows.
+        let mut replay = match source.manifest.as_ref().and_then(Replay::of) {
+            Some(Ok(replay)) => Some(replay),
+            Some(Err(e)) => {
+                let note = Some(format!("{e:#}"));
+                data.formats.insert(
+                    k,
+                    FormatTables {
+                        tables: Vec::new(),
+                        note,
+                    },
+                );
+                None
+            }
+            None => None,
+        };
+        visit_source(source, None, |row, record| {
+            if let Some(replay) = replay.as_mut() {
+                replay.record(&row);
+            }
+            if variant.is_some_and(|v| row.variant != v) {
+                return Ok(());
+            }
             if let Some(tally) = tally.as_deref_mut() {
                 tally.add_row(&row)?;
             }
             data.add(k, &row, record);
             Ok(())
         })?;
+        if let Some(replay) = replay {
+            data.formats.insert(k, replay.tables());
+        }
     }
     data.finish();
     Ok(data)

@@ -118,8 +118,8 @@ fn setting(dir: String, m: &Manifest, path: &std::path::Path) -> Setting {
 }
 
 /// `round robin, 40 games`, `gauntlet of new, old, 24 games`, the SPRT
-/// and its bounds, or the adaptive ranking with its certificate (from
-/// `dir`'s certificate.csv).
+/// and its bounds, `swiss, 5 rounds`, the knockout's tie-break cap, or the
+/// adaptive ranking with its certificate (from `dir`'s certificate.csv).
 fn format_text(m: &Manifest, dir: &std::path::Path) -> String {
     match &m.plan {
         Plan::RoundRobin { games, .. } => match m.config.seeds.as_slice() {
@@ -133,6 +133,11 @@ fn format_text(m: &Manifest, dir: &std::path::Path) -> String {
             p.alpha,
             p.beta,
             p.model.name()
+        ),
+        Plan::Swiss(p) => format!("swiss, {} rounds", p.rounds),
+        Plan::Knockout(p) => format!(
+            "knockout, at most {} tie-break pairs per match",
+            p.tiebreak_pairs
         ),
         Plan::Adaptive(p) => {
             let certificate = match read_certificate(dir) {

@@ -46,6 +46,11 @@ impl Symmetry {
             .join(" ")
     }
 
+    /// The row-major index that cell index `i` goes to.
+    pub fn map_index(&self, i: usize) -> usize {
+        self.map[i]
+    }
+
     pub fn is_identity(&self) -> bool {
         self.map.iter().enumerate().all(|(i, &j)| i == j)
     }
@@ -69,6 +74,17 @@ fn patterns(variant: &Variant) -> Vec<(u64, PatternKind)> {
 
 /// Every symmetry of `variant`, the identity first.
 pub fn symmetries(variant: &Variant) -> Vec<Symmetry> {
+    symmetries_where(variant, true)
+}
+
+/// Every symmetry of `variant`'s board and patterns, whether or not it keeps
+/// the cells allowed for the first move: the symmetries of every position
+/// after the first move (the opening rule restricts only that move).
+pub fn board_symmetries(variant: &Variant) -> Vec<Symmetry> {
+    symmetries_where(variant, false)
+}
+
+fn symmetries_where(variant: &Variant, keep_first_move: bool) -> Vec<Symmetry> {
     let (rows, cols) = (variant.rows(), variant.cols());
     let square = rows == cols;
     let (r_max, c_max) = (rows - 1, cols - 1);
@@ -105,7 +121,7 @@ pub fn symmetries(variant: &Variant) -> Vec<Symmetry> {
         })
         .filter(|s| {
             s.map_mask(playable) == playable
-                && s.map_mask(first) == first
+                && (!keep_first_move || s.map_mask(first) == first)
                 && patterns
                     .iter()
                     .all(|&(mask, kind)| known.contains(&(s.map_mask(mask), kind)))

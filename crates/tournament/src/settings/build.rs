@@ -18,15 +18,18 @@ use super::defs::{setting, SETTINGS};
 use super::kind::Value;
 use super::resolve::{Origin, Resolved};
 use crate::config::TournamentConfig;
-use crate::manifest::{AdaptivePlan, SprtPlan};
+use crate::manifest::{AdaptivePlan, KnockoutPlan, SprtPlan, SwissPlan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
 use crate::shard::Shard;
 
-/// A run's settings: the config, and the SPRT's plan when it is one.
+/// A run's settings: the config, and the SPRT's, Swiss's or knockout's
+/// plan when it is one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
     pub config: TournamentConfig,
     pub sprt: Option<SprtPlan>,
+    pub swiss: Option<SwissPlan>,
+    pub knockout: Option<KnockoutPlan>,
     /// An adaptive ranking's plan (`format = "adaptive"`).
     pub adaptive: Option<AdaptivePlan>,
 }
@@ -103,10 +106,13 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
         }
     }
     let sprt = sprt_plan(&r, &config)?;
+    let (swiss, knockout) = paired_plans(&r, &config)?;
     let adaptive = adaptive_plan(&r)?;
     Ok(Run {
         config,
         sprt,
+        swiss,
+        knockout,
         adaptive,
     })
 }
@@ -413,6 +419,55 @@ fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<S
     };
     plan.sprt().map_err(|e| r.error("elo1", format!("{e:#}")))?;
     Ok(Some(plan))
+}
+
+/// The Swiss's or the knockout's plan when the run is one; `rounds` and
+/// `tiebreak_pairs` belong to them alone, and neither is sharded (each
+/// round depends on the results before it). An SPRT is made by the file's
+/// `format = "sprt"` or `arena sprt`, not by `--format`.
+fn paired_plans(
+    r: &Resolved,
+    config: &TournamentConfig,
+) -> anyhow::Result<(Option<SwissPlan>, Option<KnockoutPlan>)> {
+    let format = r.word("format").unwrap_or("round_robin");
+    if r.command == super::Command::Tournament && (format == "sprt") != r.sprt {
+        return Err(r.error(
+            "format",
+            "an SPRT is `format = \"sprt\"` in the tournament file (with elo0 and elo1), or `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1`; --format cannot make or unmake one",
+        ));
+    }
+    for (key, owner) in [("rounds", "swiss"), ("tiebreak_pairs", "knockout")] {
+        if format != owner && r.given(key) {
+            return Err(r.error(
+                key,
+                format!(
+                    "is a setting of a {owner} (format = \"{owner}\"), not of a {}",
+                    format.replace('_', " ")
+                ),
+            ));
+        }
+    }
+    if !matches!(format, "swiss" | "knockout") {
+        return Ok((None, None));
+    }
+    if config.shard.is_some() {
+        return Err(r.error(
+            "shard",
+            format!("a {format} cannot be sharded: each round is paired from the results before it, so one run plays it whole (leave out shard)"),
+        ));
+    }
+    if format == "knockout" {
+        let tiebreak_pairs = r.whole("tiebreak_pairs") as u32;
+        return Ok((None, Some(KnockoutPlan { tiebreak_pairs })));
+    }
+    if !r.given("rounds") {
+        return Err(r.error(
+            "format",
+            "a swiss needs its number of rounds: give `rounds = N` (--rounds N)",
+        ));
+    }
+    let rounds = r.whole("rounds") as u32;
+    Ok((Some(SwissPlan { rounds }), None))
 }
 
 /// The adaptive ranking's plan when the run is one (`format =

@@ -150,15 +150,49 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "format",
         value_name: "FORMAT",
-        kind: Kind::Choice(&["round_robin", "gauntlet", "sprt", "adaptive"]),
+        flag: Some("format"),
+        kind: Kind::Choice(&["round_robin", "gauntlet", "sprt", "swiss", "knockout", "adaptive"]),
         default: Default::Value("round_robin"),
         help: "Who plays whom: `round_robin`, `gauntlet` (only the seeds' games), `sprt` \
-               (game pairs between two bots until the test decides) or `adaptive` (game pairs \
-               where the ranking is uncertain, until it is certified)",
+               (game pairs between two bots until the test decides), `swiss` (`rounds` rounds, \
+               each bot against one of a like score), `knockout` (a seeded single-elimination \
+               bracket) or `adaptive` (game pairs where the ranking is uncertain, until it is \
+               certified)",
         doc: "`--gauntlet NAME` makes a gauntlet; `arena sprt` an SPRT. A file with \
-              `format = \"sprt\"` needs exactly two bots, `elo0` and `elo1`; one with \
+              `format = \"sprt\"` needs exactly two bots, `elo0` and `elo1` (an SPRT is not \
+              made with the flag: use `arena sprt`). Swiss and knockout: docs/FORMATS.md; \
               `format = \"adaptive\"` needs `max_games` (docs/STATISTICS.md, \"Adaptive \
               ranking\").",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "rounds",
+        flag: Some("rounds"),
+        value_name: "N",
+        kind: Kind::Whole { min: 1, max: 1000 },
+        default: Default::Unset("required in a Swiss"),
+        help: "Swiss: the number of rounds; each round pairs every bot with one opponent of the \
+               same or the nearest score",
+        doc: "A pairing is `games_per_pairing` games (in each variant). Round r + 1 is paired \
+              when every game of round r has finished, from the results so far alone, so a \
+              resumed run plays what an uninterrupted one would. Pairing, byes and tie-breaks: \
+              docs/FORMATS.md.",
+        identity: false,
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "tiebreak_pairs",
+        flag: Some("tiebreak-pairs"),
+        value_name: "N",
+        kind: Kind::Whole { min: 0, max: 100 },
+        default: Default::Value("2"),
+        help: "Knockout: after a tied match, at most N more colour-swapped game pairs, one at a \
+               time; still tied, the higher seed advances",
+        identity: false,
         stored: false,
         commands: TOURNAMENT,
         ..Setting::BASE

@@ -1,0 +1,269 @@
+//! Qango for the search: two bitboards, the threats read from the
+//! patterns, and a canonical key over the board's symmetries.
+
+use arena_rules::games::geometry::{bits, Geometry};
+use arena_rules::games::symmetry::{board_symmetries, symmetries, Symmetry};
+use arena_rules::games::variant::QANGO_MAX_DISCS;
+use arena_rules::games::{Cell, Color, Family, Move, Position, Variant};
+
+use crate::game::{Glance, Rules};
+
+/// Discs each player has.
+const DISCS_EACH: u32 = QANGO_MAX_DISCS / 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct State {
+    /// Discs of white (`[0]`) and black (`[1]`).
+    pub discs: [u64; 2],
+    pub ply: u32,
+    /// The last move completed a pattern: the mover has lost.
+    pub lost: bool,
+}
+
+/// A symmetry as byte tables: `table[k][b]` is where the bits `b` of byte
+/// `k` of a mask go, so a mask maps in eight lookups.
+struct MaskMap {
+    table: Box<[[u64; 256]; 8]>,
+}
+
+impl MaskMap {
+    fn of(s: &Symmetry, cells: usize) -> MaskMap {
+        let mut table = Box::new([[0u64; 256]; 8]);
+        for (k, row) in table.iter_mut().enumerate() {
+            for (b, slot) in row.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    let i = k * 8 + bit;
+                    if b & (1 << bit) != 0 && i < cells {
+                        *slot |= 1u64 << s.map_index(i);
+                    }
+                }
+            }
+        }
+        MaskMap { table }
+    }
+
+    #[inline]
+    fn map(&self, mask: u64) -> u64 {
+        let mut out = 0;
+        for k in 0..8 {
+            out |= self.table[k][((mask >> (8 * k)) & 0xff) as usize];
+        }
+        out
+    }
+}
+
+pub struct QangoRules {
+    geometry: &'static Geometry,
+    first_move: u64,
+    /// Symmetries of the empty board (they keep the first-move cells) and
+    /// of every later position (the board's, identity excluded in both).
+    first_maps: Vec<MaskMap>,
+    later_maps: Vec<MaskMap>,
+    /// Cells in search order: those in more patterns first.
+    order: Vec<u8>,
+}
+
+impl QangoRules {
+    pub fn new(variant: &'static Variant) -> QangoRules {
+        let Family::Qango(board) = variant.family else {
+            panic!("{} is not a Qango variant", variant.id)
+        };
+        let geometry = board.geometry();
+        let cells = geometry.rows as usize * geometry.cols as usize;
+        let maps = |syms: Vec<Symmetry>| -> Vec<MaskMap> {
+            syms.iter()
+                .filter(|s| !s.is_identity())
+                .map(|s| MaskMap::of(s, cells))
+                .collect()
+        };
+        let mut order: Vec<u8> = bits(geometry.playable).map(|i| i as u8).collect();
+        let weight = |i: u8| geometry.masks_at(i as usize).len();
+        order.sort_by_key(|&i| std::cmp::Reverse(weight(i)));
+        QangoRules {
+            geometry,
+            first_move: variant.first_move_mask(),
+            first_maps: maps(symmetries(variant)),
+            later_maps: maps(board_symmetries(variant)),
+            order,
+        }
+    }
+
+    pub fn state_of(&self, pos: &Position) -> State {
+        let q = pos.qango().expect("a Qango position");
+        State {
+            discs: q.discs,
+            ply: q.ply,
+            lost: q.win.is_some(),
+        }
+    }
+
+    /// The canonical key of `s` and a map of moves into that orientation.
+    pub fn orient(&self, s: &State) -> (u128, impl Fn(u8) -> u8 + '_) {
+        let pack = |w: u64, b: u64| (b as u128) << 64 | w as u128;
+        let maps = if s.ply == 0 {
+            &self.first_maps
+        } else {
+            &self.later_maps
+        };
+        let mut best = (pack(s.discs[0], s.discs[1]), None);
+        for m in maps {
+            let k = pack(m.map(s.discs[0]), m.map(s.discs[1]));
+            if k < best.0 {
+                best = (k, Some(m));
+            }
+        }
+        let map = best.1;
+        (best.0, move |cell: u8| match map {
+            Some(m) => m.map(1u64 << cell).trailing_zeros() as u8,
+            None => cell,
+        })
+    }
+
+    /// Every legal move of `s`, not only those the search tries.
+    pub fn all_moves(&self, s: &State) -> Vec<u8> {
+        if s.lost || s.ply >= QANGO_MAX_DISCS {
+            return Vec::new();
+        }
+        bits(self.legal(s)).map(|i| i as u8).collect()
+    }
+
+    fn legal(&self, s: &State) -> u64 {
+        let free = self.geometry.playable & !(s.discs[0] | s.discs[1]);
+        if s.ply == 0 {
+            free & self.first_move
+        } else {
+            free
+        }
+    }
+}
+
+/// Threat cells and whether each side can still complete a pattern.
+struct Threats {
+    mine: u64,
+    theirs: u64,
+    mover_can_win: bool,
+    opponent_can_win: bool,
+}
+
+fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threats {
+    let mut t = Threats {
+        mine: 0,
+        theirs: 0,
+        mover_can_win: false,
+        opponent_can_win: false,
+    };
+    for p in &g.patterns {
+        let m = p.mask;
+        if op & m == 0 {
+            let need = (m & !me).count_ones();
+            if need == 1 {
+                t.mine |= m & !me;
+            }
+            t.mover_can_win |= need <= my_left;
+        } else if me & m == 0 {
+            let need = (m & !op).count_ones();
+            if need == 1 {
+                t.theirs |= m & !op;
+            }
+            t.opponent_can_win |= need <= op_left;
+        }
+    }
+    t
+}
+
+impl Rules for QangoRules {
+    type State = State;
+    type Move = u8;
+
+    #[inline]
+    fn mover(&self, s: &State) -> Color {
+        Color::to_move_at(s.ply)
+    }
+
+    fn key(&self, s: &State) -> u128 {
+        let pack = |w: u64, b: u64| (b as u128) << 64 | w as u128;
+        let maps = if s.ply == 0 {
+            &self.first_maps
+        } else {
+            &self.later_maps
+        };
+        let mut best = pack(s.discs[0], s.discs[1]);
+        for m in maps {
+            best = best.min(pack(m.map(s.discs[0]), m.map(s.discs[1])));
+        }
+        best
+    }
+
+    fn glance(&self, s: &State) -> Glance {
+        if s.lost {
+            return Glance::Lost;
+        }
+        let legal = self.legal(s);
+        if legal == 0 || s.ply >= QANGO_MAX_DISCS {
+            return Glance::Drawn;
+        }
+        let side = (s.ply % 2) as usize;
+        let (me, op) = (s.discs[side], s.discs[1 - side]);
+        let placed = |d: u64| d.count_ones();
+        let t = threats(
+            self.geometry,
+            me,
+            op,
+            DISCS_EACH - placed(me),
+            DISCS_EACH - placed(op),
+        );
+        if t.mine & legal != 0 {
+            return Glance::Won;
+        }
+        let blocks = t.theirs & legal;
+        // Two threats: the mover stops one and the opponent, who has a disc
+        // left while the total is under the cap, plays the other.
+        if blocks.count_ones() >= 2 && s.ply + 1 < QANGO_MAX_DISCS {
+            return Glance::Lost;
+        }
+        if !t.mover_can_win && !t.opponent_can_win {
+            return Glance::Drawn;
+        }
+        let moves = if blocks != 0 { 1 } else { legal.count_ones() };
+        Glance::Open {
+            moves,
+            mover_can_win: t.mover_can_win,
+            opponent_can_win: t.opponent_can_win,
+        }
+    }
+
+    fn moves(&self, s: &State, out: &mut Vec<u8>) {
+        out.clear();
+        let legal = self.legal(s);
+        let side = (s.ply % 2) as usize;
+        let (me, op) = (s.discs[side], s.discs[1 - side]);
+        let t = threats(self.geometry, me, op, DISCS_EACH, DISCS_EACH);
+        if t.mine & legal != 0 {
+            out.push(t.mine.trailing_zeros() as u8);
+            return;
+        }
+        let blocks = t.theirs & legal;
+        if blocks != 0 {
+            out.push(blocks.trailing_zeros() as u8);
+            return;
+        }
+        out.extend(self.order.iter().copied().filter(|&i| legal >> i & 1 != 0));
+    }
+
+    #[inline]
+    fn play(&self, s: &State, m: u8) -> State {
+        let side = (s.ply % 2) as usize;
+        let mut next = *s;
+        next.discs[side] |= 1u64 << m;
+        next.ply += 1;
+        next.lost = self
+            .geometry
+            .completed_at(next.discs[side], m as usize)
+            .is_some();
+        next
+    }
+
+    fn to_move(&self, _s: &State, m: u8) -> Move {
+        Move::Qango(Cell::from_index(m as usize, self.geometry.cols))
+    }
+}
