@@ -51,6 +51,7 @@ impl RunOutput for Recorder {
             RunKind::Sprt { .. } => (true, None),
             RunKind::Swiss { games, .. } => (false, Some(games)),
             RunKind::Knockout { .. } => (false, None),
+            RunKind::Adaptive { .. } => (false, None),
         };
         self.0.push(Event::Started { sprt, games });
     }

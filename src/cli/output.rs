@@ -18,6 +18,7 @@ use crate::protocol::ClockBasis;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
+use crate::report::certificate::{certificate_rows, certificate_sentence};
 use crate::report::comparison::render_failures;
 use crate::report::formats::{
     bracket_tables, paired_line, render_tables, swiss_tables, winner_line, TextTable,
@@ -104,6 +105,11 @@ impl<W: Write> Terminal<W> {
             Verdict::Knockout(bracket) => {
                 self.tables(&bracket_tables(bracket));
                 self.println(&winner_line(bracket));
+                self.round_robin_ended(&finished.run);
+            }
+            Verdict::Adaptive(verdict) => {
+                self.println("");
+                self.println(&certificate_sentence(&certificate_rows(verdict)));
                 self.round_robin_ended(&finished.run);
             }
         }
@@ -342,6 +348,23 @@ impl<W: Write> RunOutput for Terminal<W> {
                 if let RunKind::Swiss { first, .. } | RunKind::Knockout { first, .. } = run.kind {
                     self.println(&paired_line(first));
                 }
+            }
+            RunKind::Adaptive { plan } => {
+                self.println(&format!(
+                    "Adaptive ranking: {} bots, {}, certified at confidence {}, at most {} games, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
+                    config.bots.len(),
+                    config.variant_ids().join(", "),
+                    plan.confidence,
+                    plan.max_games,
+                    format_time_control(&config.time_control),
+                    config.grace_ms,
+                    config.concurrency,
+                    config.seed,
+                    describe_openings(config),
+                    describe_time_odds(config),
+                    describe_suspension(config),
+                ));
+                self.println(&format!("Output: {dir}"));
             }
             RunKind::Sprt { plan, lower, upper } => {
                 let unit = plan.model.unit();

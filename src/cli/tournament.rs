@@ -18,6 +18,7 @@ use crate::cli::output::Terminal;
 use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::cli::sprt;
+use crate::report::certificate::write_certificate;
 use crate::report::rating::rate_run;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::driver::{self, Finished, Start, Verdict};
@@ -97,7 +98,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// last words. Returns the exit status ([`exit_status`]).
 pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> {
     let dir = &finished.run.dir;
-    let rated = rate_run(dir, &finished.tally, &finished.manifest.config.seeds)?;
+    // Before report.html, which shows it.
+    let certificate = match &finished.verdict {
+        Verdict::Adaptive(verdict) => Some(write_certificate(dir, verdict)?),
+        _ => None,
+    };
+    let mut rated = rate_run(dir, &finished.tally, &finished.manifest.config.seeds)?;
+    rated.files.extend(certificate);
     terminal.ratings(dir, &rated);
     terminal.run_ended(finished);
     Ok(exit_status(finished))
@@ -107,7 +114,7 @@ pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> 
 /// schedule's ([`schedule_exit_status`]).
 pub fn exit_status(finished: &Finished) -> i32 {
     match &finished.verdict {
-        Verdict::Standings | Verdict::Swiss(_) | Verdict::Knockout(_) => {
+        Verdict::Standings | Verdict::Swiss(_) | Verdict::Knockout(_) | Verdict::Adaptive(_) => {
             schedule_exit_status(&finished.run)
         }
         Verdict::Sprt(verdict) => sprt::exit_status(&finished.run, verdict),

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
+use super::adaptive::{AdaptiveRanking, AdaptiveVerdict};
 use super::game_set::GameSet;
 use super::knockout::{Bracket, Knockout};
 use super::manifest::{Manifest, Plan};
@@ -116,6 +117,8 @@ pub enum Verdict {
     Swiss(Box<SwissSummary>),
     /// A knockout's bracket.
     Knockout(Box<Bracket>),
+    /// Whether the adaptive ranking is certified, and what is not.
+    Adaptive(Box<AdaptiveVerdict>),
 }
 
 /// How a run ended, with everything the front end needs to show it.
@@ -142,6 +145,7 @@ pub fn format_of(manifest: &Manifest) -> anyhow::Result<Box<dyn Format>> {
         Plan::Sprt(plan) => Box::new(SprtMatch::new(manifest, *plan)?),
         Plan::Swiss(plan) => Box::new(Swiss::new(manifest, *plan)?),
         Plan::Knockout(plan) => Box::new(Knockout::new(manifest, *plan)?),
+        Plan::Adaptive(plan) => Box::new(AdaptiveRanking::new(manifest, *plan)?),
     })
 }
 

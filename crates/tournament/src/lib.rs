@@ -35,7 +35,9 @@
 //! - [`swiss`]: rounds of pairings by score ([`swiss_table`]: its table);
 //! - [`knockout`]: a seeded single-elimination bracket;
 //! - [`paired`]: what those two share: stages of games, each computed
-//!   from the results of the ones before.
+//!   from the results of the ones before;
+//! - [`adaptive`]: rounds of game pairs where the ranking is uncertain,
+//!   until it is certified.
 //! - [`tally`]: a `games.csv` row counted by the run's tally
 //!   ([`arena_stats::Tally`]).
 //!
@@ -43,6 +45,7 @@
 //! front end (`report::rating::rate_run`): this layer imports nothing from
 //! `report` or `cli`.
 
+pub mod adaptive;
 pub mod breaker;
 pub mod config;
 pub mod cpu_wait;
@@ -74,7 +77,7 @@ pub mod tally;
 
 pub use config::{Defaults, TournamentConfig};
 pub use journal::{Journal, Recovery};
-pub use manifest::{KnockoutPlan, Manifest, Plan, SprtPlan, SwissPlan};
+pub use manifest::{AdaptivePlan, KnockoutPlan, Manifest, Plan, SprtPlan, SwissPlan};
 pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;
 pub use settings::build::Run;

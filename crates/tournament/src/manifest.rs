@@ -80,6 +80,18 @@ pub enum Plan {
     Swiss(SwissPlan),
     /// A seeded single-elimination bracket ([`crate::knockout`]).
     Knockout(KnockoutPlan),
+    /// Rounds of game pairs chosen from the results until the ranking is
+    /// certified or `max_games` are played ([`crate::adaptive`]).
+    Adaptive(AdaptivePlan),
+}
+
+/// An adaptive ranking's plan (`format = "adaptive"`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AdaptivePlan {
+    /// The certified order is wrong with at most `1 - confidence`.
+    pub confidence: f64,
+    /// Stop uncertified after this many games (rounded down to pairs).
+    pub max_games: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,10 +108,11 @@ pub struct KnockoutPlan {
 
 impl Plan {
     /// Whether the plan's games depend on the results of earlier games (a
-    /// Swiss, a knockout): then no game can be computed from its id alone,
-    /// and the format checks the finished games it replays.
+    /// Swiss, a knockout, an adaptive ranking): then no game can be
+    /// computed from its id alone, and the format checks the finished games
+    /// it replays.
     pub fn follows_results(&self) -> bool {
-        matches!(self, Plan::Swiss(_) | Plan::Knockout(_))
+        matches!(self, Plan::Swiss(_) | Plan::Knockout(_) | Plan::Adaptive(_))
     }
 }
 
@@ -137,10 +150,11 @@ impl Manifest {
     /// The manifest of a run's settings: its SPRT's plan, or the round
     /// robin (gauntlet) of its config.
     pub fn for_run(run: crate::Run) -> Manifest {
-        match (run.sprt, run.swiss, run.knockout) {
-            (Some(plan), _, _) => Manifest::new(run.config, Plan::Sprt(plan)),
-            (_, Some(plan), _) => Manifest::new(run.config, Plan::Swiss(plan)),
-            (_, _, Some(plan)) => Manifest::new(run.config, Plan::Knockout(plan)),
+        match (run.sprt, run.swiss, run.knockout, run.adaptive) {
+            (Some(plan), _, _, _) => Manifest::new(run.config, Plan::Sprt(plan)),
+            (_, Some(plan), _, _) => Manifest::new(run.config, Plan::Swiss(plan)),
+            (_, _, Some(plan), _) => Manifest::new(run.config, Plan::Knockout(plan)),
+            (_, _, _, Some(plan)) => Manifest::new(run.config, Plan::Adaptive(plan)),
             _ => Manifest::round_robin(run.config),
         }
     }
@@ -223,6 +237,7 @@ impl Manifest {
             Plan::Sprt(_) => "sprt",
             Plan::Swiss(_) => "swiss",
             Plan::Knockout(_) => "knockout",
+            Plan::Adaptive(_) => "adaptive",
         }
     }
 
@@ -235,17 +250,19 @@ impl Manifest {
     pub fn schedule(&self) -> Option<RoundRobinSchedule> {
         match self.plan {
             Plan::RoundRobin { .. } => Some(round_robin_schedule(&self.config)),
-            Plan::Sprt(_) | Plan::Swiss(_) | Plan::Knockout(_) => None,
+            Plan::Sprt(_) | Plan::Swiss(_) | Plan::Knockout(_) | Plan::Adaptive(_) => None,
         }
     }
 
     /// The game with id `id` under this plan, or `None` if the plan has no
     /// such game. SPRT games are computed: pair `id / 2`, bot 0 white in
     /// the pair's first game, the pair's seeded opening. (To look up many
-    /// round-robin games, keep [`Manifest::schedule`] instead.)
+    /// round-robin games, keep [`Manifest::schedule`] instead.) An adaptive
+    /// plan's games depend on the results, so it has none here.
     pub fn scheduled_game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
         match &self.plan {
             Plan::RoundRobin { .. } => round_robin_schedule(&self.config).game(id),
+            Plan::Adaptive(_) => Ok(None),
             Plan::Sprt(sprt) => {
                 let pair = id / 2;
                 if sprt.max_pairs.is_some_and(|max| pair >= max) {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::config::TournamentConfig;
-use super::manifest::SprtPlan;
+use super::manifest::{AdaptivePlan, SprtPlan};
 use super::runner::RunEnd;
 use arena_referee::GameRecord;
 use arena_referee::GameRow;
@@ -117,6 +117,8 @@ pub enum RunKind<'a> {
         lower: f64,
         upper: f64,
     },
+    /// Rounds of game pairs until the ranking is certified.
+    Adaptive { plan: &'a AdaptivePlan },
     /// A Swiss of `rounds` rounds, `games` games in all; its first round.
     Swiss {
         rounds: u32,

@@ -19,7 +19,7 @@ use super::defs::{setting, SETTINGS};
 use super::kind::Value;
 use super::resolve::{Origin, Resolved};
 use crate::config::TournamentConfig;
-use crate::manifest::{KnockoutPlan, SprtPlan, SwissPlan};
+use crate::manifest::{AdaptivePlan, KnockoutPlan, SprtPlan, SwissPlan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
 use crate::shard::Shard;
 
@@ -31,6 +31,8 @@ pub struct Run {
     pub sprt: Option<SprtPlan>,
     pub swiss: Option<SwissPlan>,
     pub knockout: Option<KnockoutPlan>,
+    /// An adaptive ranking's plan (`format = "adaptive"`).
+    pub adaptive: Option<AdaptivePlan>,
 }
 
 /// What a rule found wrong, and with what: a setting, a bot (its index),
@@ -107,11 +109,13 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
     }
     let sprt = sprt_plan(&r, &config)?;
     let (swiss, knockout) = paired_plans(&r, &config)?;
+    let adaptive = adaptive_plan(&r)?;
     Ok(Run {
         config,
         sprt,
         swiss,
         knockout,
+        adaptive,
     })
 }
 
@@ -481,6 +485,48 @@ fn paired_plans(
     }
     let rounds = r.whole("rounds") as u32;
     Ok((Some(SwissPlan { rounds }), None))
+}
+
+/// The adaptive ranking's plan when the run is one (`format =
+/// "adaptive"`): `max_games` given, `confidence` in range, no games per
+/// pairing and no shard; a run that is not one takes neither setting.
+fn adaptive_plan(r: &Resolved) -> anyhow::Result<Option<AdaptivePlan>> {
+    if r.sprt || r.word("format") != Some("adaptive") {
+        for key in ["max_games", "confidence"] {
+            if r.given(key) {
+                return Err(r.error(
+                    key,
+                    "is a setting of an adaptive ranking (format = \"adaptive\")",
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if r.given("games_per_pairing") {
+        return Err(r.error(
+            "games_per_pairing",
+            "an adaptive ranking chooses its game pairs from the results; give `max_games` to limit it",
+        ));
+    }
+    if r.given("shard") {
+        return Err(r.error(
+            "shard",
+            "an adaptive ranking cannot be sharded: each round is chosen from all the games before it",
+        ));
+    }
+    if !r.given("max_games") {
+        return Err(r.error(
+            "max_games",
+            "an adaptive ranking needs `max_games` (two bots of equal strength are never separated), e.g. max_games = 2000",
+        ));
+    }
+    let plan = AdaptivePlan {
+        confidence: r.decimal("confidence").expect("confidence has a default"),
+        max_games: r.whole("max_games"),
+    };
+    plan.check()
+        .map_err(|e| r.error("confidence", format!("{e:#}")))?;
+    Ok(Some(plan))
 }
 
 impl TournamentConfig {

@@ -151,15 +151,18 @@ pub static SETTINGS: &[Setting] = &[
         key: "format",
         value_name: "FORMAT",
         flag: Some("format"),
-        kind: Kind::Choice(&["round_robin", "gauntlet", "sprt", "swiss", "knockout"]),
+        kind: Kind::Choice(&["round_robin", "gauntlet", "sprt", "swiss", "knockout", "adaptive"]),
         default: Default::Value("round_robin"),
         help: "Who plays whom: `round_robin`, `gauntlet` (only the seeds' games), `sprt` \
                (game pairs between two bots until the test decides), `swiss` (`rounds` rounds, \
-               each bot against one of a like score) or `knockout` (a seeded single-elimination \
-               bracket)",
+               each bot against one of a like score), `knockout` (a seeded single-elimination \
+               bracket) or `adaptive` (game pairs where the ranking is uncertain, until it is \
+               certified)",
         doc: "`--gauntlet NAME` makes a gauntlet; `arena sprt` an SPRT. A file with \
               `format = \"sprt\"` needs exactly two bots, `elo0` and `elo1` (an SPRT is not \
-              made with the flag: use `arena sprt`). Swiss and knockout: docs/FORMATS.md.",
+              made with the flag: use `arena sprt`). Swiss and knockout: docs/FORMATS.md; \
+              `format = \"adaptive\"` needs `max_games` (docs/STATISTICS.md, \"Adaptive \
+              ranking\").",
         stored: false,
         commands: TOURNAMENT,
         ..Setting::BASE
@@ -590,6 +593,32 @@ pub static SETTINGS: &[Setting] = &[
         identity: false,
         stored: false,
         commands: SPRT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "confidence",
+        value_name: "P",
+        kind: Kind::Decimal,
+        default: Default::Value("0.95"),
+        help: "Adaptive: certify the ranking when it is wrong with at most 1 - P (0 < P < 1)",
+        doc: "Holds however long the run goes on and over all pairs of bots (docs/STATISTICS.md, \
+              \"Adaptive ranking\").",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "max_games",
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 2,
+            max: u64::MAX,
+        },
+        default: Default::Unset("required in an adaptive ranking"),
+        help: "Adaptive: stop uncertified after this many games (two bots of equal strength are \
+               never separated)",
+        stored: false,
+        commands: TOURNAMENT,
         ..Setting::BASE
     },
 ];
