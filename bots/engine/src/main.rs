@@ -22,10 +22,11 @@ Usage: arena-engine [--depth N] [--movetime MS] [--seed S] [--solve-share F]
                   allow less). Default 100 when --depth is not given either.
   --seed S        Seed for breaking ties between equal moves (games vary with
                   it) [default: 1]
-  --solve-share F Share of each move's time (0..=1) the solver gets before the
-                  search: a proven win is played by the solver's move, a proven
-                  draw never by a losing one; 0 turns the solver off
-                  [default: 0.33]
+  --solve-share F Share of each move's time (0..=1) kept from the search for
+                  the solver, which also gets any time the search leaves: a
+                  proven win is played by a winning move, a proven draw never
+                  by a losing one; 0 turns the solver off
+                  [default: 0.1]
   --solve-memory MIB
                   The solver's table in MiB, allocated once per process
                   (1..=65536) [default: 256]"

@@ -164,3 +164,20 @@ fn the_solver_flags_are_checked_and_documented() {
         assert_eq!(stderr.trim(), format!("arena-engine: error: {error}"));
     }
 }
+
+#[test]
+fn the_solver_keeps_within_the_move_limit() {
+    // The whole time for the solver, on positions it cannot prove in it
+    // (qango6 from the start takes seconds): 400 ms per move plans 95 ms,
+    // and two answers must come well within twice the hard limit.
+    let started = std::time::Instant::now();
+    let got = answers(&["--solve-share", "1"], &[&[], &["c3"]], 400);
+    let took = started.elapsed();
+    assert!(
+        took < std::time::Duration::from_millis(800),
+        "took {took:?}"
+    );
+    for (answer, history) in got.iter().zip([&[][..], &["c3"][..]]) {
+        position(history).play_str(mv(answer)).unwrap();
+    }
+}
