@@ -57,8 +57,8 @@ pub struct Decision {
     pub best: Move,
     /// The mover's proven value, if the solver proved one.
     pub value: Option<Value>,
-    /// The search's report, when the search ran.
-    pub report: Option<Report>,
+    /// The search's report (the search always runs).
+    pub report: Report,
     /// Whether the move played is the solver's (rather than the search's).
     pub solver_move: bool,
     /// The solver's nodes and time on this move (zero when it did not run).
@@ -75,12 +75,13 @@ pub struct Prover {
     /// be tens of milliseconds early in a game; a node cap from this speed
     /// keeps it to its share.
     nodes_per_ms: f64,
-    /// Back-off after failed solves: a solve that ends unknown makes the
-    /// solver sit out the next `backoff` moves of the game (1, 2, 4, ...
-    /// up to [`MAX_BACKOFF`]), so a long undecided phase (Quinque's middle
+    /// Back-off after failed solves: after a solve that ends unknown the
+    /// share goes back to the search for the next `backoff` moves of the
+    /// game (1, 2, 4, ... up to [`MAX_BACKOFF`]; the solver still takes
+    /// what the search leaves), so a long undecided phase (Quinque's middle
     /// game) costs the search a few shares, not every one. A proof resets it.
     backoff: u32,
-    /// Moves the solver still sits out.
+    /// Moves still searched with the whole time.
     skip: u32,
     /// The ply of the last position asked about: a lower one is a new game.
     last_ply: u32,
@@ -98,7 +99,7 @@ fn searched(report: Report) -> Decision {
         best: report.best,
         value: None,
         solver_move: false,
-        report: Some(report),
+        report,
         solve_nodes: 0,
         solve_time: Duration::ZERO,
     }
@@ -195,10 +196,7 @@ impl Prover {
             self.backoff = (self.backoff * 2).clamp(1, MAX_BACKOFF);
             self.skip = self.backoff;
         }
-        let search_wins = decision
-            .report
-            .as_ref()
-            .is_some_and(|r| r.score >= WIN_BOUND);
+        let search_wins = decision.report.score >= WIN_BOUND;
         let replace = match (solution.value, &solution.best) {
             (Some(Value::Win), Some(_)) => !search_wins,
             (Some(Value::Draw), Some(drawing)) => {

@@ -180,27 +180,21 @@ impl Session {
         let decision = self.prover.choose(&pos, limits, seed)?;
         let mv = decision.best.to_string();
         let proven = decision.value.map_or("unknown", |v| v.word());
-        let comment = match &decision.report {
-            Some(report) if !decision.solver_move => {
-                format!("depth {} score {}", report.depth, report.score_text())
-            }
-            _ => format!("proven {proven}"),
+        let report = &decision.report;
+        let comment = if decision.solver_move {
+            format!("proven {proven}")
+        } else {
+            format!("depth {} score {}", report.depth, report.score_text())
         };
         log(&format!(
-            "{} ply {}: {mv} ({comment}; solver {proven}, {} nodes in {} ms; search {})",
+            "{} ply {}: {mv} ({comment}; solver {proven}, {} nodes in {} ms; search depth {} nodes {} in {} ms)",
             turn.game_id,
             turn.ply,
             decision.solve_nodes,
             decision.solve_time.as_millis(),
-            decision
-                .report
-                .as_ref()
-                .map_or("skipped".to_string(), |r| format!(
-                    "depth {} nodes {} in {} ms",
-                    r.depth,
-                    r.nodes,
-                    r.elapsed.as_millis()
-                )),
+            report.depth,
+            report.nodes,
+            report.elapsed.as_millis()
         ));
         if !turn.legal_moves.is_empty() && !turn.legal_moves.contains(&mv) {
             log(&format!(
