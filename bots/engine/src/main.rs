@@ -25,8 +25,9 @@ Usage: arena-engine [--depth N] [--movetime MS] [--seed S] [--solve-share F]
   --solve-share F Share of each move's time (0..=1) kept from the search for
                   the solver, which also gets any time the search leaves: a
                   proven win is played by a winning move, a proven draw never
-                  by a losing one; 0 turns the solver off
-                  [default: 0.1]
+                  by a losing one; 0 turns the solver off [default: 0.1; 0
+                  with --depth and no --movetime, whose moves are then
+                  reproducible: the solver's proofs depend on its time]
   --solve-memory MIB
                   The solver's table in MiB, allocated once per process
                   (1..=65536) [default: 256]"
@@ -37,10 +38,16 @@ fn config(flags: &mut flags::Flags) -> Result<EngineConfig, String> {
     let max_depth = flags.number("depth", 1u32, 64)?;
     let movetime = flags.number("movetime", 1u64, u64::MAX)?;
     let seed = flags.number("seed", 0u64, u64::MAX)?.unwrap_or(1);
+    // A depth-only engine is reproducible; the solver's proofs depend on
+    // its time, so it joins only when asked.
+    let default_share = match (max_depth, movetime) {
+        (Some(_), None) => 0.0,
+        _ => SolveConfig::DEFAULT.share,
+    };
     let solve = SolveConfig {
         share: flags
             .fraction("solve-share", 0.0, 1.0)?
-            .unwrap_or(SolveConfig::DEFAULT.share),
+            .unwrap_or(default_share),
         memory: flags
             .number("solve-memory", 1usize, 65536)?
             .map_or(SolveConfig::DEFAULT.memory, |mib| mib << 20),

@@ -112,7 +112,11 @@ fn a_proven_draw_is_never_given_away() {
         .count();
     assert_eq!(losing, pos.legal_moves().len() - 1);
     for seed in ["1", "2", "3"] {
-        let got = answers(&["--depth", "2", "--seed", seed], &[DRAWN], 2000);
+        let got = answers(
+            &["--depth", "2", "--seed", seed, "--solve-share", "0.1"],
+            &[DRAWN],
+            2000,
+        );
         assert_eq!(
             value_after(&pos, mv(&got[0])),
             Some(Value::Draw),
@@ -122,24 +126,26 @@ fn a_proven_draw_is_never_given_away() {
     }
 }
 
+/// Share 0, and `--depth` without `--movetime` (whose default share is 0,
+/// so that its moves stay reproducible), answer as the search alone: the
+/// same move and the same comment, in the won position too.
 #[test]
 fn share_zero_answers_as_the_search_alone() {
     let histories: [&[&str]; 4] = [WON, DRAWN, &["c3"], &["a1", "f6", "c4"]];
-    let got = answers(
-        &["--depth", "3", "--seed", "7", "--solve-share", "0"],
-        &histories,
-        60_000,
-    );
-    for (k, history) in histories.iter().enumerate() {
-        let limits = Limits {
-            max_depth: 3,
-            time: None,
-        };
-        let seed = turn_seed(7, &format!("g{k}"));
-        let alone = choose_move(&position(history), limits, seed).unwrap();
-        assert_eq!(mv(&got[k]), alone.best.to_string(), "turn {k}");
-        let comment = format!("depth {} score {}", alone.depth, alone.score_text());
-        assert_eq!(got[k]["comment"], comment.as_str(), "turn {k}");
+    let explicit: &[&str] = &["--depth", "3", "--seed", "7", "--solve-share", "0"];
+    for args in [explicit, &explicit[..4]] {
+        let got = answers(args, &histories, 60_000);
+        for (k, history) in histories.iter().enumerate() {
+            let limits = Limits {
+                max_depth: 3,
+                time: None,
+            };
+            let seed = turn_seed(7, &format!("g{k}"));
+            let alone = choose_move(&position(history), limits, seed).unwrap();
+            assert_eq!(mv(&got[k]), alone.best.to_string(), "{args:?} turn {k}");
+            let comment = format!("depth {} score {}", alone.depth, alone.score_text());
+            assert_eq!(got[k]["comment"], comment.as_str(), "{args:?} turn {k}");
+        }
     }
 }
 
