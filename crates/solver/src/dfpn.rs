@@ -135,7 +135,8 @@ impl<'a, R: Rules> Search<'a, R> {
             return true;
         }
         if self.limits.max_nodes.is_some_and(|max| self.nodes >= max)
-            || (self.nodes.is_multiple_of(1024) && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes.is_multiple_of(1024)
+                && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;
         }
