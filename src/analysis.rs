@@ -7,7 +7,8 @@
 //!
 //! A game's positions are solved from its last to its first: late
 //! positions are quick to prove, and their entries in the table then
-//! shorten the proofs of the earlier ones.
+//! shorten the proofs of the earlier ones. A position whose played move
+//! reaches a position its mover wins is a win without a search.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -139,6 +140,14 @@ pub fn analyse_game(game: &Game, solvers: &mut Solvers, budget: Budget) -> Vec<P
                 }),
                 0,
             ),
+            // The move played from here reaches a position the mover wins:
+            // so does this one (a position is worth its best child), proven
+            // without a search.
+            None if k < last
+                && values[k + 1].0.map(|v| for_white(v, pos.to_move())) == Some(Value::Win) =>
+            {
+                (values[k + 1].0, 0)
+            }
             None => {
                 let s = solver.solve(pos, budget);
                 (s.value.map(|v| for_white(v, pos.to_move())), s.nodes)

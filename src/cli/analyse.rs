@@ -22,7 +22,7 @@ use arena_solver::Budget;
 not the bots') to the end of the game is proven by the solver within --budget-ms: win, draw or \
 loss for the side to move, or unknown. DIR/analysis.csv has one row per bot move (game_id, ply \
 = 0-based index into the record's moves, mover, color, move, value_before, value_after, both for \
-the mover, mistake = the move made the mover's value worse, result = the game's for the mover, \
+the mover, mistake = the move made the mover's value worse, mover_result = the game's result for the mover, \
 nodes); DIR/analysis_bots.csv and the table printed have per bot: moves, decided (value before \
 proven), unsettled (decided, value after unknown: counted as kept), mistakes, accuracy (share of \
 value-keeping moves among decided positions), won_not_converted (games with a proven win that \

@@ -32,7 +32,7 @@ pub const COLUMNS: [&str; 10] = [
     "value_before",
     "value_after",
     "mistake",
-    "result",
+    "mover_result",
     "nodes",
 ];
 
@@ -156,7 +156,8 @@ pub fn read_analysis_csv(path: &Path) -> anyhow::Result<Vec<PlyRow>> {
             mv: field("move").to_string(),
             before: value("value_before")?,
             after: value("value_after")?,
-            result: value("result")?.ok_or_else(|| fail("result", "a result is known".into()))?,
+            result: value("mover_result")?
+                .ok_or_else(|| fail("mover_result", "a game's result is known".into()))?,
             nodes: number("nodes")?,
         });
     }
