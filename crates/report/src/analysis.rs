@@ -365,7 +365,7 @@ mod tests {
             game_id,
             ply,
             mover: mover.into(),
-            color: if ply % 2 == 0 {
+            color: if ply.is_multiple_of(2) {
                 Color::White
             } else {
                 Color::Black
