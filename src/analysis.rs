@@ -8,7 +8,8 @@
 //! A game's positions are solved from its last to its first: late
 //! positions are quick to prove, and their entries in the table then
 //! shorten the proofs of the earlier ones. A position whose played move
-//! reaches a position its mover wins is a win without a search.
+//! reaches a position its mover wins is a win without a search, and one
+//! reached from a position its last mover loses is a loss for them.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -153,6 +154,16 @@ pub fn analyse_game(game: &Game, solvers: &mut Solvers, budget: Budget) -> Vec<P
                 (s.value.map(|v| for_white(v, pos.to_move())), s.nodes)
             }
         };
+    }
+    // Every move from a position its mover loses reaches one they lose: a
+    // position left unknown after such a move is proven by its parent.
+    for p in game.opening..last {
+        let mover = positions[p].to_move();
+        if values[p].0.map(|v| for_white(v, mover)) == Some(Value::Loss)
+            && values[p + 1].0.is_none()
+        {
+            values[p + 1].0 = Some(for_white(Value::Loss, mover));
+        }
     }
     (game.opening..last)
         .map(|p| {
