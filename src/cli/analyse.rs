@@ -27,7 +27,7 @@ nodes); DIR/analysis_bots.csv and the table printed have per bot: moves, decided
 proven), unsettled (decided, value after unknown: counted as kept), mistakes, accuracy (share of \
 value-keeping moves among decided positions), won_not_converted (games with a proven win that \
 the bot did not win) and the mean and earliest ply of a game's first mistake. `arena report DIR` \
-then shows them. Not resumable: a rerun starts over (it is fast: see docs/PERFORMANCE.md). \
+then shows them. Not resumable: a rerun starts over (plies per second: docs/PERFORMANCE.md). \
 Memory: each worker's solver table takes --memory-mib."
 )]
 pub struct Args {
@@ -82,12 +82,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let unknown = rows.iter().filter(|r| r.before.is_none()).count();
     out!("{}", bots_table(&bots));
     outln!(
-        "\n{} bot moves of {} games in {:.1} s ({:.0} plies/s, {jobs} worker{}, {} ms a \
+        "\n{} bot moves of {} games in {:.1} s ({:.0} plies/s, {} worker{}, {} ms a \
          position); {unknown} positions unknown within the budget.",
         rows.len(),
         games.len(),
         elapsed.as_secs_f64(),
         rows.len() as f64 / elapsed.as_secs_f64().max(1e-9),
+        plan.jobs,
         if plan.jobs == 1 { "" } else { "s" },
         args.budget_ms,
     );
