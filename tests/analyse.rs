@@ -196,6 +196,14 @@ fn the_win_missing_bot_s_missed_wins_are_found_and_shown_in_the_report() {
     let section = &section[..section.find("</section>").unwrap()];
     assert!(section.contains("Decisions against perfect play"));
     assert!(
+        section.contains(&format!(
+            "{} of {} games analysed.",
+            records.len(),
+            records.len()
+        )),
+        "{section}"
+    );
+    assert!(
         section.contains(">misses</td>") && section.contains(">greedy</td>"),
         "{section}"
     );

@@ -547,6 +547,7 @@ pub fn render(
         times_svg => times_svg,
         llr => llr_sections(sources, data),
         decisions => decision_rows(data, &order),
+        analysed => data.strips.len(),
         decision_columns => BOT_COLUMNS,
         style => STYLE,
         script => SCRIPT,
