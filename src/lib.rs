@@ -28,5 +28,6 @@ pub use arena_files as files;
 pub use arena_referee as referee;
 pub use arena_report as report;
 pub use arena_rules::{games, protocol};
+pub use arena_solver as solver;
 pub use arena_stats as stats;
 pub use arena_tournament as tournament;

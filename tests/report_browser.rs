@@ -19,61 +19,13 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use arena::games::Color;
 use arena::report::analysis::read_analysis_csv;
 use arena_solver::Value as Solved;
+use common::browser::{chromium, drive, node_found};
 use common::tournament::{jsonl_records, run_arena, text, write_config, TestBot};
 use serde_json::{json, Value};
-
-fn chromium() -> Option<PathBuf> {
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-}
-
-fn node_found() -> bool {
-    Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// What the page did: errors seen, and each step's result.
-struct Session {
-    errors: Vec<String>,
-    results: Vec<Value>,
-}
-
-/// Loads `url` and runs `steps` (see tests/browser/cdp.js).
-fn drive(chrome: &Path, profile: &Path, url: &str, steps: &Value) -> Session {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/cdp.js");
-    let out = Command::new("node")
-        .arg(script)
-        .arg(chrome)
-        .arg(profile)
-        .arg(url)
-        .arg(steps.to_string())
-        .output()
-        .expect("run node");
-    assert!(
-        out.status.success(),
-        "cdp.js failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("cdp.js prints JSON");
-    Session {
-        errors: v["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e.as_str().unwrap().to_string())
-            .collect(),
-        results: v["results"].as_array().unwrap().clone(),
-    }
-}
 
 /// The script that reads the viewer's board: `{cell: content}` of every
 /// board cell, plus the ply counter.

@@ -223,8 +223,8 @@ fn bad_seeds_are_refused_with_the_line() {
             "t.toml:3:9: field `seeds`: seeds are only for format = \"gauntlet\"",
         ),
         (
-            "format = \"swiss\"",
-            "t.toml:2:10: field `format`: expected one of \"round_robin\", \"gauntlet\" or \"sprt\", got \"swiss\"",
+            "format = \"ladder\"",
+            "t.toml:2:10: field `format`: expected one of \"round_robin\", \"gauntlet\", \"sprt\", \"swiss\" or \"knockout\", got \"ladder\"",
         ),
     ] {
         let stderr = refused(settings, &bots);

@@ -49,6 +49,9 @@ impl RunOutput for Recorder {
         let (sprt, games) = match run.kind {
             RunKind::RoundRobin { games } => (false, Some(games)),
             RunKind::Sprt { .. } => (true, None),
+            RunKind::Swiss { games, .. } => (false, Some(games)),
+            RunKind::Knockout { .. } => (false, None),
+            RunKind::Adaptive { .. } => (false, None),
         };
         self.0.push(Event::Started { sprt, games });
     }

@@ -22,31 +22,36 @@ pub struct Args {
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let mut input = Vec::new();
-    let read = match &args.file {
-        Some(path) => std::fs::File::open(path).and_then(|f| read_capped(f, &mut input)),
-        None => read_capped(std::io::stdin(), &mut input),
-    };
-    let result = match read {
-        Ok(()) => judge(&input),
-        Err(e) => {
-            let name = args
-                .file
-                .as_ref()
-                .map_or("stdin".into(), |p| p.display().to_string());
-            Err(error("io", None, format!("cannot read {name}: {e}")))
-        }
-    };
+    let result = read_record(args.file.as_ref()).and_then(|input| judge(&input));
+    Ok(print_json(result))
+}
+
+/// Prints the verdict (exit status 0) or the error object (1).
+pub fn print_json(result: Result<Value, Value>) -> i32 {
     match result {
         Ok(verdict) => {
             outln!("{verdict}");
-            Ok(0)
+            0
         }
         Err(problem) => {
             outln!("{problem}");
-            Ok(1)
+            1
         }
     }
+}
+
+/// The bytes of the record in `file`, or of standard input.
+pub fn read_record(file: Option<&PathBuf>) -> Result<Vec<u8>, Value> {
+    let mut input = Vec::new();
+    let read = match file {
+        Some(path) => std::fs::File::open(path).and_then(|f| read_capped(f, &mut input)),
+        None => read_capped(std::io::stdin(), &mut input),
+    };
+    read.map_err(|e| {
+        let name = file.map_or("stdin".into(), |p| p.display().to_string());
+        error("io", None, format!("cannot read {name}: {e}"))
+    })?;
+    Ok(input)
 }
 
 /// Reads all of `reader` into `input`, refusing more than [`MAX_INPUT_BYTES`].
@@ -61,12 +66,37 @@ fn read_capped(reader: impl Read, input: &mut Vec<u8>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn error(kind: &str, ply: Option<usize>, message: String) -> Value {
+pub fn error(kind: &str, ply: Option<usize>, message: String) -> Value {
     json!({"error": kind, "ply": ply, "message": message})
 }
 
 /// Replays a record; `Ok` is the verdict, `Err` the error object.
 pub fn judge(input: &[u8]) -> Result<Value, Value> {
+    let pos = replay(input)?;
+    let variant = pos.variant();
+    let outcome = pos.outcome();
+    let status = match &outcome {
+        Some(o) if o.winner.is_some() => "win",
+        Some(_) => "draw",
+        None => "ongoing",
+    };
+    Ok(json!({
+        "game": variant.id,
+        "status": status,
+        "winner": outcome.as_ref().and_then(|o| o.winner),
+        "reason": outcome.as_ref().map(|o| o.reason),
+        "plies": pos.ply(),
+        "cells": outcome.map(|o| o.cells).unwrap_or_default(),
+        "to_move": if pos.is_over() { None } else { Some(pos.to_move()) },
+        // The position after the moves, as a turn's STATE writes it.
+        "board": pos.state_json()["board"].take(),
+    }))
+}
+
+/// The position a record's moves reach, or the error object naming the
+/// first problem (malformed JSON or record, unknown variant, a move that
+/// is illegal or comes after the end).
+pub fn replay(input: &[u8]) -> Result<Position, Value> {
     let record: Value = serde_json::from_slice(input).map_err(|e| {
         error(
             "malformed_json",
@@ -120,21 +150,5 @@ pub fn judge(input: &[u8]) -> Result<Value, Value> {
             error("illegal_move", Some(ply), message)
         })?;
     }
-    let outcome = pos.outcome();
-    let status = match &outcome {
-        Some(o) if o.winner.is_some() => "win",
-        Some(_) => "draw",
-        None => "ongoing",
-    };
-    Ok(json!({
-        "game": variant.id,
-        "status": status,
-        "winner": outcome.as_ref().and_then(|o| o.winner),
-        "reason": outcome.as_ref().map(|o| o.reason),
-        "plies": pos.ply(),
-        "cells": outcome.map(|o| o.cells).unwrap_or_default(),
-        "to_move": if pos.is_over() { None } else { Some(pos.to_move()) },
-        // The position after the moves, as a turn's STATE writes it.
-        "board": pos.state_json()["board"].take(),
-    }))
+    Ok(pos)
 }

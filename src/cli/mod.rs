@@ -36,8 +36,10 @@ pub mod play;
 pub mod rate;
 pub mod reference;
 pub mod report;
+pub mod serve;
 pub mod setting_flags;
 pub mod show;
+pub mod solve;
 pub mod sprt;
 pub mod tournament;
 
@@ -61,6 +63,8 @@ pub enum Command {
     Games(games::Args),
     /// Replay a game record (JSON) and print its outcome.
     Judge(judge::Args),
+    /// Prove a record's position: win, draw or loss for the side to move, and a move that keeps it.
+    Solve(solve::Args),
     /// Play one game between two bots.
     Play(play::Args),
     /// Check that a bot follows the protocol.
@@ -75,6 +79,8 @@ pub enum Command {
     Report(report::Args),
     /// Judge every move the bots of a run chose against perfect play (the solver).
     Analyse(analyse::Args),
+    /// Serve a live page of output directories that updates itself as games end.
+    Serve(serve::Args),
     /// Replay one game of an output directory in the terminal.
     Show(show::Args),
     /// Play game pairs between two bots until an SPRT decides.
@@ -111,6 +117,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Some(Command::Games(a)) => games::run(a),
         Some(Command::Judge(a)) => judge::run(a),
+        Some(Command::Solve(a)) => solve::run(a),
         Some(Command::Play(a)) => play::run(a),
         Some(Command::CheckBot(a)) => check_bot::run(a),
         Some(Command::Tournament(a)) => tournament::run(a),
@@ -120,6 +127,7 @@ pub fn main() -> i32 {
         Some(Command::Openings(a)) => openings::run(a),
         Some(Command::Report(a)) => report::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Serve(a)) => serve::run(a),
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Man(a)) => man::run(a),
         Some(Command::Completions(a)) => completions::run(a),

@@ -13,11 +13,16 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::cli::serve::Live;
 use crate::protocol::ClockBasis;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRow;
 use crate::referee::{format_time_control, GameRecord};
+use crate::report::certificate::{certificate_rows, certificate_sentence};
 use crate::report::comparison::render_failures;
+use crate::report::formats::{
+    bracket_tables, paired_line, render_tables, swiss_tables, winner_line, TextTable,
+};
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
 use crate::report::standings::POOLED;
@@ -26,7 +31,8 @@ use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::cpu_wait::CpuWait;
 use crate::tournament::driver::{Finished, Verdict};
 use crate::tournament::progress::{
-    Leader, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress, Standing,
+    Leader, PairedRound, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress,
+    Standing,
 };
 use crate::tournament::runner::RunEnd;
 use crate::tournament::sprt::SprtVerdict;
@@ -42,6 +48,8 @@ pub struct Terminal<W: Write = Stdout> {
     seeds: Vec<String>,
     /// How often this run's bots waited for a CPU, said at its end.
     cpu_wait: CpuWait,
+    /// The live page to start once the run has its directory (`--serve`).
+    serve: Option<Live>,
 }
 
 impl Terminal {
@@ -53,7 +61,13 @@ impl Terminal {
             bar: None,
             seeds: Vec::new(),
             cpu_wait: CpuWait::default(),
+            serve: None,
         }
+    }
+
+    /// Starts `live` on the run's directory when the run starts.
+    pub fn serve_on(&mut self, live: Live) {
+        self.serve = Some(live);
     }
 }
 
@@ -84,7 +98,28 @@ impl<W: Write> Terminal<W> {
         match &finished.verdict {
             Verdict::Standings => self.round_robin_ended(&finished.run),
             Verdict::Sprt(verdict) => self.sprt_ended(&finished.run, verdict),
+            Verdict::Swiss(summary) => {
+                self.tables(&swiss_tables(summary));
+                self.round_robin_ended(&finished.run);
+            }
+            Verdict::Knockout(bracket) => {
+                self.tables(&bracket_tables(bracket));
+                self.println(&winner_line(bracket));
+                self.round_robin_ended(&finished.run);
+            }
+            Verdict::Adaptive(verdict) => {
+                self.println("");
+                self.println(&certificate_sentence(&certificate_rows(verdict)));
+                self.round_robin_ended(&finished.run);
+            }
         }
+    }
+
+    /// A Swiss's or knockout's tables, after a blank line.
+    fn tables(&mut self, tables: &[TextTable]) {
+        self.println("");
+        let text = render_tables(tables);
+        self.println(text.strip_suffix('\n').unwrap_or(&text));
     }
 
     /// The last words of a round robin: how to continue it when it did not
@@ -265,21 +300,62 @@ fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
 
 impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
+        if let Some(live) = self.serve.take() {
+            if let Err(e) = live.start(run.dir) {
+                self.println(&format!("warning: no live page: {e:#}"));
+            }
+        }
         let config = run.config;
         self.seeds = config.seeds.clone();
         let dir = run.dir.display();
         match run.kind {
-            RunKind::RoundRobin { games } => {
-                let format = match config.seeds.as_slice() {
-                    [] => "Round robin".to_string(),
-                    seeds => format!("Gauntlet of {}", seeds.join(", ")),
+            RunKind::RoundRobin { .. } | RunKind::Swiss { .. } | RunKind::Knockout { .. } => {
+                let gpp = config.games_per_pairing;
+                let (format, games) = match run.kind {
+                    RunKind::Swiss { rounds, games, .. } => (
+                        format!("Swiss of {rounds} rounds"),
+                        format!("{games} games ({gpp} per pairing)"),
+                    ),
+                    RunKind::Knockout {
+                        size,
+                        tiebreak_pairs,
+                        ..
+                    } => (
+                        format!("Knockout of {size} places"),
+                        format!("{gpp} games per match, then while tied at most {tiebreak_pairs} tie-break pairs"),
+                    ),
+                    _ => {
+                        let games = format!("{} games ({gpp} per pairing)", run.kind.games());
+                        match config.seeds.as_slice() {
+                            [] => ("Round robin".to_string(), games),
+                            seeds => (format!("Gauntlet of {}", seeds.join(", ")), games),
+                        }
+                    }
                 };
                 self.println(&format!(
-                    "{format}: {} bots, {}, {} games ({} per pairing), {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
+                    "{format}: {} bots, {}, {games}, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
                     config.bots.len(),
                     config.variant_ids().join(", "),
-                    games,
-                    config.games_per_pairing,
+                    format_time_control(&config.time_control),
+                    config.grace_ms,
+                    config.concurrency,
+                    config.seed,
+                    describe_openings(config),
+                    describe_time_odds(config),
+                    describe_suspension(config),
+                ));
+                self.println(&format!("Output: {dir}"));
+                if let RunKind::Swiss { first, .. } | RunKind::Knockout { first, .. } = run.kind {
+                    self.println(&paired_line(first));
+                }
+            }
+            RunKind::Adaptive { plan } => {
+                self.println(&format!(
+                    "Adaptive ranking: {} bots, {}, certified at confidence {}, at most {} games, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
+                    config.bots.len(),
+                    config.variant_ids().join(", "),
+                    plan.confidence,
+                    plan.max_games,
                     format_time_control(&config.time_control),
                     config.grace_ms,
                     config.concurrency,
@@ -394,6 +470,10 @@ impl<W: Write> RunOutput for Terminal<W> {
             estimate_text(status),
             pentanomial_text(&progress.counts)
         ));
+    }
+
+    fn round_paired(&mut self, round: &PairedRound) {
+        self.println(&paired_line(round));
     }
 
     fn progress(&mut self, standing: &Standing) {
@@ -565,6 +645,7 @@ mod tests {
             bar: None,
             seeds: Vec::new(),
             cpu_wait: CpuWait::default(),
+            serve: None,
         }
     }
 

@@ -18,6 +18,7 @@ use super::{merge, sprt, tournament, Cli};
 use crate::report::analysis::{
     ANALYSIS_BOTS_CSV, ANALYSIS_CSV, BOT_COLUMNS, COLUMNS as ANALYSIS_COLUMNS,
 };
+use crate::report::certificate::{CERTIFICATE_COLUMNS, CERTIFICATE_FILE};
 use crate::report::comparison::CROSSTABLE_COLUMNS;
 use crate::report::pairwise::PAIRWISE_COLUMNS;
 use crate::report::standings::{standings_columns, MODEL_COLUMNS};
@@ -177,6 +178,12 @@ fn files() -> Vec<(&'static str, &'static str)> {
             "`arena analyse DIR`: the decisions of each bot over the rows of analysis.csv",
         ),
         (
+            CERTIFICATE_FILE,
+            "an adaptive ranking's certificate: per adjacent pair of the ranking, whether it is \
+             separated (docs/STATISTICS.md, \"Adaptive ranking\"); written at the end of an \
+             adaptive run",
+        ),
+        (
             REPORT_FILE,
             "the HTML report: settings, standings and plots, crosstable, failures, game list \
              and board viewer; one self-contained file",
@@ -188,7 +195,10 @@ fn files() -> Vec<(&'static str, &'static str)> {
 /// fails the page's test.
 const COLUMNS: &[(&str, &str)] = &[
     ("id", "game number in the schedule, 0-based (`g17` in the report is 17)"),
-    ("round", "round-robin cycle of the game, 0-based"),
+    (
+        "round",
+        "round-robin cycle of the game, 0-based (in an adaptive ranking its round)",
+    ),
     (
         "pair",
         "game pair: both games of a pair share an opening, colours swapped",
@@ -204,7 +214,7 @@ const COLUMNS: &[(&str, &str)] = &[
     (
         "reason",
         "why the game ended: a win pattern (`group`, `square`, `line`), a draw (`full`, \
-         `out_of_discs`, `ply_cap`), `no_moves` (the side to move loses), or the loser's failure (`timeout`, `illegal_move`, `crash`, `protocol_error`, \
+         `out_of_discs`, `ply_cap`), `no_moves` (the side to move loses), `adjudicated` (the solver proved the result, with `adjudicate = \"solved\"`), or the loser's failure (`timeout`, `illegal_move`, `crash`, `protocol_error`, \
          `disconnect`, `startup`, `memory`, `cpu`)",
     ),
     ("plies", "plies of the game"),
@@ -255,6 +265,17 @@ const COLUMNS: &[(&str, &str)] = &[
     ("penta_wd", "game pairs with a win and a draw"),
     ("penta_ww", "game pairs bot_a won both games of"),
     ("opponent", "the opponent"),
+    ("confidence", "the confidence the ranking is certified at"),
+    ("certified", "`true` when every pair is separated: the order is certified"),
+    ("upper", "the bot ranked above"),
+    ("lower", "the bot ranked below it"),
+    ("elo_difference", "upper's rating minus lower's, Elo"),
+    ("elo_sd", "standard error of the difference, from the joint fit"),
+    ("z", "the difference over its standard error"),
+    ("needed_z", "the z that separates the pair (the sequential boundary)"),
+    ("wealth", "the head-to-head test's wealth from upper's game pairs against lower"),
+    ("needed_wealth", "the wealth that separates the pair"),
+    ("separated", "`true` when either test separates the pair"),
     ("points", "points scored against the opponent"),
     ("game_id", "the game's `id` in games.csv"),
     ("ply", "the move's 0-based index into the record's `moves` (the opening's come first)"),
@@ -326,6 +347,7 @@ pub fn csv_files() -> Vec<(&'static str, Vec<String>)> {
         (CROSSTABLE_FILE, owned(&CROSSTABLE_COLUMNS)),
         (ANALYSIS_CSV, owned(&ANALYSIS_COLUMNS)),
         (ANALYSIS_BOTS_CSV, owned(&BOT_COLUMNS)),
+        (CERTIFICATE_FILE, owned(&CERTIFICATE_COLUMNS)),
     ]
 }
 

@@ -2,11 +2,13 @@
 //! pairs between two bots until the pentanomial SPRT decides whether A is
 //! stronger than B by `elo1` (H1) or at most `elo0` (H0).
 
+use std::net::Ipv4Addr;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail};
 
 use crate::cli::output::Terminal;
+use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::cli::tournament::{self, show_progress, EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
 use crate::referee::{read_bots_file, resolve_player};
@@ -45,6 +47,10 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Serve the run's live page (as `arena serve DIR`) on this port of
+    /// 127.0.0.1 while it plays; 0 picks a free port (the first line says which).
+    #[arg(long, value_name = "PORT")]
+    pub serve: Option<u16>,
     #[arg(long, value_name = "DIR", conflicts_with_all = ["bot_a", "bot_b"], help = resume_help(Command::Sprt, "SPRT"))]
     pub resume: Option<PathBuf>,
 }
@@ -58,6 +64,9 @@ pub const EXIT_UNDECIDED: i32 = 3;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(show_progress(args.no_progress));
+    if let Some(port) = args.serve {
+        terminal.serve_on(Live::bind(Ipv4Addr::LOCALHOST.into(), port)?);
+    }
     let start = start(args)?;
     let finished = driver::run(start, &mut terminal)?;
     tournament::end(&mut terminal, &finished)

@@ -7,6 +7,7 @@
 //! Without FILE and without `--bot`, `./arena.toml` is played (in arena's
 //! repository, the bundled tournament), as `make` reads `./Makefile`.
 
+use std::net::Ipv4Addr;
 use std::path::PathBuf;
 
 use anyhow::bail;
@@ -14,8 +15,10 @@ use anyhow::bail;
 use std::io::IsTerminal;
 
 use crate::cli::output::Terminal;
+use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::cli::sprt;
+use crate::report::certificate::write_certificate;
 use crate::report::rating::rate_run;
 use crate::tournament::config::{self, Defaults};
 use crate::tournament::driver::{self, Finished, Start, Verdict};
@@ -51,6 +54,10 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Serve the run's live page (as `arena serve DIR`) on this port of
+    /// 127.0.0.1 while it plays; 0 picks a free port (the first line says which).
+    #[arg(long, value_name = "PORT")]
+    pub serve: Option<u16>,
     #[arg(long, value_name = "DIR", conflicts_with = "file", help = resume_help(Command::Tournament, "run"))]
     pub resume: Option<PathBuf>,
 }
@@ -78,6 +85,9 @@ pub const EXIT_REFEREE_FAILING: i32 = 4;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(show_progress(args.no_progress));
+    if let Some(port) = args.serve {
+        terminal.serve_on(Live::bind(Ipv4Addr::LOCALHOST.into(), port)?);
+    }
     let start = start(args)?;
     let finished = driver::run(start, &mut terminal)?;
     end(&mut terminal, &finished)
@@ -88,7 +98,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// last words. Returns the exit status ([`exit_status`]).
 pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> {
     let dir = &finished.run.dir;
-    let rated = rate_run(dir, &finished.tally, &finished.manifest.config.seeds)?;
+    // Before report.html, which shows it.
+    let certificate = match &finished.verdict {
+        Verdict::Adaptive(verdict) => Some(write_certificate(dir, verdict)?),
+        _ => None,
+    };
+    let mut rated = rate_run(dir, &finished.tally, &finished.manifest.config.seeds)?;
+    rated.files.extend(certificate);
     terminal.ratings(dir, &rated);
     terminal.run_ended(finished);
     Ok(exit_status(finished))
@@ -98,7 +114,9 @@ pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> 
 /// schedule's ([`schedule_exit_status`]).
 pub fn exit_status(finished: &Finished) -> i32 {
     match &finished.verdict {
-        Verdict::Standings => schedule_exit_status(&finished.run),
+        Verdict::Standings | Verdict::Swiss(_) | Verdict::Knockout(_) | Verdict::Adaptive(_) => {
+            schedule_exit_status(&finished.run)
+        }
         Verdict::Sprt(verdict) => sprt::exit_status(&finished.run, verdict),
     }
 }

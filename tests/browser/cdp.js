@@ -3,8 +3,8 @@
 //
 // usage: node cdp.js CHROMIUM PROFILE_DIR URL STEPS_JSON
 // STEPS_JSON is an array of {"eval": EXPR} (its value is returned),
-// {"key": "ArrowRight"} (a key press) and {"screenshot": FILE, "width": W,
-// "height": H}. Prints {"errors": [...], "results": [...]}: errors are every
+// {"key": "ArrowRight"} (a key press), {"screenshot": FILE, "width": W,
+// "height": H} and {"remove": FILE} (deletes a file, e.g. a test bot's gate). Prints {"errors": [...], "results": [...]}: errors are every
 // uncaught exception, console.error/assert and browser log error seen.
 "use strict";
 const { spawn } = require("child_process");
@@ -89,6 +89,9 @@ async function main() {
       const key = { key: step.key, code: step.key, windowsVirtualKeyCode: KEY_CODES[step.key] };
       await send("Input.dispatchKeyEvent", Object.assign({ type: "keyDown" }, key), sessionId);
       await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, key), sessionId);
+      results.push(null);
+    } else if (step.remove !== undefined) {
+      fs.rmSync(step.remove, { force: true });
       results.push(null);
     } else if (step.screenshot !== undefined) {
       await send("Emulation.setDeviceMetricsOverride",

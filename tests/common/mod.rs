@@ -4,9 +4,11 @@
 //! tests, and (in [`tournament`]) tournament files and their output.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod coverage;
 #[allow(unused_imports)]
 pub use coverage::play;
+pub mod serve;
 pub mod tournament;
 
 use std::io::Write;

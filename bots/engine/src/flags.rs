@@ -57,6 +57,19 @@ impl Flags {
         }
     }
 
+    /// The value of `--name`, a decimal number within `min..=max`, if given.
+    pub fn fraction(&mut self, name: &str, min: f64, max: f64) -> Result<Option<f64>, String> {
+        let Some(text) = self.given.remove(name) else {
+            return Ok(None);
+        };
+        match text.parse::<f64>() {
+            Ok(x) if x >= min && x <= max => Ok(Some(x)),
+            _ => Err(format!(
+                "--{name} takes a number from {min} to {max} (such as 0.33), got {text:?}"
+            )),
+        }
+    }
+
     /// The text of `--name`, if given.
     pub fn text(&mut self, name: &str) -> Option<String> {
         self.given.remove(name)
@@ -128,5 +141,20 @@ mod tests {
             Some("--seed is given twice".into())
         );
         assert!(matches!(flags("--help"), Err(None)));
+    }
+
+    #[test]
+    fn fractions_within_range() {
+        let mut f = flags("--solve-share 0.25").unwrap();
+        assert_eq!(f.fraction("solve-share", 0.0, 1.0).unwrap(), Some(0.25));
+        assert_eq!(f.fraction("solve-share", 0.0, 1.0).unwrap(), None);
+        for bad in ["1.5", "-0.1", "third", "NaN"] {
+            let mut f = flags(&format!("--solve-share {bad}")).unwrap();
+            let err = f.fraction("solve-share", 0.0, 1.0).unwrap_err();
+            assert_eq!(
+                err,
+                format!("--solve-share takes a number from 0 to 1 (such as 0.33), got \"{bad}\"")
+            );
+        }
     }
 }

@@ -11,6 +11,7 @@
 //! - [`qango_search`] / [`quinque_search`]: each family as a searchable
 //!   position (rules shortcuts, evaluation, move ordering).
 //! - [`table`]: the transposition table both searches share.
+//! - [`perfect`]: the solver's share of each move: proven positions played perfectly.
 //! - [`greedy`]: the one-ply baseline player used to measure strength.
 //! - [`matchplay`]: in-process games and colour-swapped matches between players.
 //! - [`rating`]: match statistics (Elo with a 95% interval, LOS) for the harness.
@@ -21,6 +22,7 @@ pub mod flags;
 pub mod greedy;
 pub mod matchplay;
 pub mod negamax;
+pub mod perfect;
 pub mod qango_search;
 pub mod quinque_search;
 pub mod rating;

@@ -15,10 +15,11 @@ use arena_rules::protocol::{
 };
 
 use crate::budget::think_time;
-use crate::search::{choose_move, mix, Limits, MAX_DEPTH};
+use crate::perfect::{Prover, SolveConfig};
+use crate::search::{mix, Limits, MAX_DEPTH};
 
 /// Strength and randomness settings from the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EngineConfig {
     /// Deepest iteration (`--depth`); `None` = limited by time only.
     pub max_depth: Option<u32>,
@@ -26,6 +27,8 @@ pub struct EngineConfig {
     pub movetime_ms: Option<u64>,
     /// Breaks ties between equal moves; games vary with it and with the game id.
     pub seed: u64,
+    /// The solver's share of each move and its memory (`--solve-share`, `--solve-memory`).
+    pub solve: SolveConfig,
 }
 
 impl EngineConfig {
@@ -52,6 +55,7 @@ pub fn run(
     let mut session = Session {
         config: *config,
         time_control: None,
+        prover: Prover::new(config.solve),
     };
     for line in input.split(b'\n') {
         let line = line.context("reading a line from stdin")?;
@@ -79,6 +83,8 @@ struct Session {
     config: EngineConfig,
     /// The time control of the game announced last, by game id.
     time_control: Option<(String, TimeControl)>,
+    /// The solver, kept for the whole process.
+    prover: Prover,
 }
 
 impl Session {
@@ -136,7 +142,7 @@ impl Session {
         }
     }
 
-    fn answer(&self, turn: &Turn) -> Option<BotMove> {
+    fn answer(&mut self, turn: &Turn) -> Option<BotMove> {
         let pos = match replay(turn) {
             Ok(pos) => pos,
             Err(e) => {
@@ -171,13 +177,21 @@ impl Session {
             )),
         };
         let seed = turn_seed(self.config.seed, &turn.game_id);
-        let report = choose_move(&pos, limits, seed)?;
-        let mv = report.best.to_string();
+        let decision = self.prover.choose(&pos, limits, seed)?;
+        let mv = decision.best.to_string();
+        let proven = decision.value.map_or("unknown", |v| v.word());
+        let report = &decision.report;
+        let comment = if decision.solver_move {
+            format!("proven {proven}")
+        } else {
+            format!("depth {} score {}", report.depth, report.score_text())
+        };
         log(&format!(
-            "{} ply {}: {mv} score {} depth {} nodes {} in {} ms",
+            "{} ply {}: {mv} ({comment}; solver {proven}, {} nodes in {} ms; search depth {} nodes {} in {} ms)",
             turn.game_id,
             turn.ply,
-            report.score_text(),
+            decision.solve_nodes,
+            decision.solve_time.as_millis(),
             report.depth,
             report.nodes,
             report.elapsed.as_millis()
@@ -188,11 +202,7 @@ impl Session {
             ));
         }
         Some(BotMove {
-            comment: Some(format!(
-                "depth {} score {}",
-                report.depth,
-                report.score_text()
-            )),
+            comment: Some(comment),
             mv,
         })
     }
@@ -227,7 +237,7 @@ pub fn replay(turn: &Turn) -> anyhow::Result<Position> {
 }
 
 /// Per-game seed: the same `--seed` gives different games for different ids.
-fn turn_seed(seed: u64, game_id: &str) -> u64 {
+pub fn turn_seed(seed: u64, game_id: &str) -> u64 {
     game_id.bytes().fold(mix(seed), |h, b| mix(h ^ b as u64))
 }
 

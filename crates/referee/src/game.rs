@@ -19,6 +19,7 @@ use std::time::Duration;
 use anyhow::bail;
 use tokio::time::Instant;
 
+use super::adjudicate::{Adjudication, Adjudicator, Proof};
 use super::clock::{limit_text, Clock, DEFAULT_GRACE};
 use super::human::Human;
 use super::lines::{push_item, write_legal_moves, NewGameRef, TurnRef};
@@ -71,6 +72,8 @@ pub struct GameConfig {
     /// Stop the bot that is not on move (`SIGSTOP`, see
     /// [`crate::suspend`]) until its next turn, `game_over` or `quit`.
     pub suspend_idle: bool,
+    /// End a game as soon as the solver proves its value.
+    pub adjudicate: Option<Adjudication>,
 }
 
 impl std::fmt::Debug for GameConfig {
@@ -86,6 +89,7 @@ impl std::fmt::Debug for GameConfig {
             .field("wall_cap", &self.wall_cap)
             .field("log_dir", &self.log_dir)
             .field("suspend_idle", &self.suspend_idle)
+            .field("adjudicate", &self.adjudicate)
             .finish()
     }
 }
@@ -103,6 +107,7 @@ impl GameConfig {
             wall_cap: DEFAULT_WALL_CAP,
             log_dir: None,
             suspend_idle: false,
+            adjudicate: None,
         }
     }
 
@@ -167,6 +172,8 @@ struct Ending {
     cells: Vec<String>,
     /// The side whose failure ended the game (its bot gets restarted).
     failed: Vec<Color>,
+    /// Adjudicated: the proven continuation.
+    proven_line: Vec<String>,
 }
 
 impl Ending {
@@ -177,6 +184,7 @@ impl Ending {
             message: format!("{color} ({name}): {}", failure.message),
             cells: Vec::new(),
             failed: vec![color],
+            proven_line: Vec::new(),
         }
     }
 
@@ -191,6 +199,7 @@ impl Ending {
             ),
             cells: Vec::new(),
             failed: vec![Color::White, Color::Black],
+            proven_line: Vec::new(),
         }
     }
 
@@ -201,6 +210,27 @@ impl Ending {
             message: format!("draw: the game reached the {PLY_CAP}-ply safety cap"),
             cells: Vec::new(),
             failed: Vec::new(),
+            proven_line: Vec::new(),
+        }
+    }
+
+    fn adjudicated(proof: Proof, ply: u32) -> Ending {
+        let result = match proof.winner() {
+            Some(w) => format!("{w} wins"),
+            None => "a draw".to_string(),
+        };
+        Ending {
+            winner: proof.winner(),
+            reason: RuleReason::Adjudicated.into(),
+            message: format!(
+                "adjudicated: {result} with perfect play from ply {ply} (proved in {} nodes; \
+                 proven line: {})",
+                proof.nodes,
+                proof.line.join(" ")
+            ),
+            cells: Vec::new(),
+            failed: Vec::new(),
+            proven_line: proof.line,
         }
     }
 
@@ -212,6 +242,7 @@ impl Ending {
             reason: outcome.reason.into(),
             cells,
             failed: Vec::new(),
+            proven_line: Vec::new(),
         }
     }
 }
@@ -226,7 +257,8 @@ fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
             | RuleReason::Square
             | RuleReason::Line
             | RuleReason::NoMoves
-            | RuleReason::PlyCap) => format!("draw ({reason})"),
+            | RuleReason::PlyCap
+            | RuleReason::Adjudicated) => format!("draw ({reason})"),
         };
     };
     match outcome.reason {
@@ -234,11 +266,12 @@ fn describe_outcome(outcome: &Outcome, cells: &[String]) -> String {
         RuleReason::Square => format!("{w} wins: 2x2 square {cells}"),
         RuleReason::Line => format!("{w} wins: five in a line {cells}"),
         RuleReason::NoMoves => format!("{w} wins: {} has no legal move", w.opponent()),
-        reason @ (RuleReason::Full | RuleReason::OutOfDiscs | RuleReason::PlyCap) => {
-            format!("{w} wins ({reason}) {cells}")
-                .trim_end()
-                .to_string()
-        }
+        reason @ (RuleReason::Full
+        | RuleReason::OutOfDiscs
+        | RuleReason::PlyCap
+        | RuleReason::Adjudicated) => format!("{w} wins ({reason}) {cells}")
+            .trim_end()
+            .to_string(),
     }
 }
 
@@ -420,6 +453,7 @@ impl<'c> Game<'c> {
             reason: ending.reason,
             message: ending.message,
             cells: ending.cells,
+            proven_line: ending.proven_line,
             white_time_ms: side_time[0],
             black_time_ms: side_time[1],
             white_log: white_log.path,
@@ -524,12 +558,20 @@ async fn play_moves(
     )
     .counting(config.clock);
     let mut text = TurnText::new(&game.moves);
+    let mut adjudicator = config
+        .adjudicate
+        .map(|a| Adjudicator::new(config.variant, a));
     loop {
         if let Some(outcome) = game.pos.outcome() {
             return Ok(Ending::rules(outcome));
         }
         if game.pos.ply() >= PLY_CAP {
             return Ok(Ending::ply_cap());
+        }
+        if let Some(adjudicator) = adjudicator.as_mut() {
+            if let Some(proof) = adjudicator.prove(&game.pos).await {
+                return Ok(Ending::adjudicated(proof, game.pos.ply()));
+            }
         }
         let color = game.pos.to_move();
         if config.suspend_idle {

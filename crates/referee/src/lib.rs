@@ -67,6 +67,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod adjudicate;
 pub mod cgroup;
 pub mod clock;
 pub mod command_line;

@@ -46,6 +46,10 @@ pub struct GameRecord {
     pub opening: Vec<String>,
     /// Every move of the game in notation, opening included.
     pub moves: Vec<String>,
+    /// An adjudicated game (reason `adjudicated`): the continuation of
+    /// perfect play the solver proved from the last position of `moves`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proven_line: Vec<String>,
     /// What the clocks counted: `cpu` (CPU time) or, when absent, wall time.
     #[serde(default, skip_serializing_if = "ClockBasis::is_wall")]
     pub clock: ClockBasis,
@@ -240,6 +244,7 @@ pub fn record_with_result(
         white_time_control: None,
         black_time_control: None,
         opening: Vec::new(),
+        proven_line: Vec::new(),
         clock: ClockBasis::Wall,
         move_times_ms: vec![1; moves.len()],
         move_cpu_ms: vec![Some(1); moves.len()],

@@ -135,7 +135,7 @@ impl<'a, R: Rules> Search<'a, R> {
             return true;
         }
         if self.limits.max_nodes.is_some_and(|max| self.nodes >= max)
-            || (self.nodes.is_multiple_of(1024)
+            || (self.nodes.is_multiple_of(128)
                 && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;

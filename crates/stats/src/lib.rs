@@ -7,6 +7,8 @@
 //! indices, [`Score`]s); turning `games.csv` rows into those is the job of
 //! the layers above, which know the rows.
 
+pub mod adaptive;
+pub mod adaptive_sim;
 pub mod elo;
 pub mod head_to_head;
 pub mod linalg;
@@ -17,6 +19,7 @@ pub mod prior;
 pub mod sprt;
 pub mod tally;
 
+pub use adaptive::{Assessment, Boundary, Certifier, PairCheck};
 /// The crate's one result type (from the games engine), which the fits count.
 pub use arena_rules::games::GameResult;
 pub use elo::{

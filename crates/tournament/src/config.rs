@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, Context};
 use serde::{Deserialize, Serialize};
 
+use arena_referee::adjudicate::Adjudication;
 use arena_referee::{program_problem, BotSpec};
 use arena_rules::games::Variant;
 use arena_rules::protocol::{ClockBasis, TimeControl};
@@ -101,6 +102,10 @@ pub struct TournamentConfig {
     /// off, so the identity of runs without it is what it was.
     #[serde(default, skip_serializing_if = "is_false")]
     pub suspend_idle: bool,
+    /// End games whose value the solver proves (`adjudicate = "solved"`).
+    /// Left out when off, so the identity of runs without it is what it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudicate: Option<Adjudication>,
 }
 
 /// A setting's default whole number, from its definition (for the fields

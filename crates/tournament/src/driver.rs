@@ -1,5 +1,5 @@
-//! The one driver of every kind of run: round robin, gauntlet, SPRT, and
-//! the formats to come. It creates or resumes the run's directory
+//! The one driver of every kind of run: round robin, gauntlet, SPRT,
+//! Swiss, knockout, and the formats to come. It creates or resumes the run's directory
 //! ([`Session`]), picks the format from the run's plan (`tournament.json`),
 //! feeds the run's tally with the games finished before a resume, reports
 //! started / resumed / playing, plays, and returns the outcome with the
@@ -10,7 +10,9 @@
 //! fastchess's formats do on its one tournament base; what the run knows
 //! (the tally of finished games and which games are done, [`RunState`]) is
 //! the driver's, and a format reads it when it needs results (the SPRT
-//! does; a Swiss or an adaptive ranking would). The driver counts each game
+//! does). A format whose games follow from earlier results (a Swiss, a
+//! knockout) also hears of each game finished before a resume
+//! ([`Format::recorded`]) as of each one finished since. The driver counts each game
 //! in the tally as it ends, and asks the front end for the standings every
 //! `rating_interval` games.
 
@@ -18,7 +20,9 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
+use super::adaptive::{AdaptiveRanking, AdaptiveVerdict};
 use super::game_set::GameSet;
+use super::knockout::{Bracket, Knockout};
 use super::manifest::{Manifest, Plan};
 use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Standing};
 use super::round_robin::RoundRobin;
@@ -27,6 +31,7 @@ use super::schedule::ScheduledGame;
 use super::session::Session;
 use super::settings::Given;
 use super::sprt::{SprtMatch, SprtVerdict};
+use super::swiss::{Swiss, SwissSummary};
 use super::tally::AddRow;
 use arena_files::DirLock;
 use arena_referee::GameRow;
@@ -81,6 +86,13 @@ pub trait Format {
     fn kind(&self) -> RunKind<'_>;
     /// Games the run plans in all (`None`: open-ended).
     fn total(&self) -> Option<u64>;
+    /// A game finished before this run (read back on resume, in games.csv
+    /// order, before any game starts), counted in the run's tally. A format
+    /// whose games follow from results (a Swiss) keeps it; an error ends
+    /// the run before it plays.
+    fn recorded(&mut self, _row: &GameRow) -> anyhow::Result<()> {
+        Ok(())
+    }
     /// The next game to start, or `None` if there is none to start now.
     /// Games in `run.done` are finished and must not be started again.
     fn next_game(&mut self, run: &RunState) -> anyhow::Result<Option<ScheduledGame>>;
@@ -101,6 +113,12 @@ pub enum Verdict {
     Standings,
     /// An SPRT's decision so far. (Boxed: the other variant is empty.)
     Sprt(Box<SprtVerdict>),
+    /// A Swiss's rounds and table.
+    Swiss(Box<SwissSummary>),
+    /// A knockout's bracket.
+    Knockout(Box<Bracket>),
+    /// Whether the adaptive ranking is certified, and what is not.
+    Adaptive(Box<AdaptiveVerdict>),
 }
 
 /// How a run ended, with everything the front end needs to show it.
@@ -125,6 +143,9 @@ pub fn format_of(manifest: &Manifest) -> anyhow::Result<Box<dyn Format>> {
     Ok(match &manifest.plan {
         Plan::RoundRobin { .. } => Box::new(RoundRobin::of(manifest)?),
         Plan::Sprt(plan) => Box::new(SprtMatch::new(manifest, *plan)?),
+        Plan::Swiss(plan) => Box::new(Swiss::new(manifest, *plan)?),
+        Plan::Knockout(plan) => Box::new(Knockout::new(manifest, *plan)?),
+        Plan::Adaptive(plan) => Box::new(AdaptiveRanking::new(manifest, *plan)?),
     })
 }
 
@@ -142,7 +163,12 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
 
     let mut state = RunState::new();
     session
-        .visit_finished(|row| Ok(state.add(&row).map(|_| ())?))
+        .visit_finished(|row| {
+            if state.add(&row)? {
+                format.recorded(&row)?;
+            }
+            Ok(())
+        })
         .context("reading the finished games")?;
     if resuming {
         output.resumed(&Resumed {

@@ -1,4 +1,5 @@
-//! Runs that survive crashes (round robins, gauntlets, SPRTs): a seeded
+//! Runs that survive crashes (round robins, gauntlets, SPRTs, Swiss,
+//! knockouts): a seeded
 //! schedule, a journal written as games finish, a runner that plays games
 //! concurrently, and one driver for every kind of run.
 //!
@@ -30,7 +31,13 @@
 //!   a [`driver::Format`] only chooses the next game and when to stop:
 //! - [`round_robin`]: the round robin, or a gauntlet (the same schedule
 //!   over only the seeds' pairings);
-//! - [`sprt`]: game pairs between two bots until an SPRT decides.
+//! - [`sprt`]: game pairs between two bots until an SPRT decides;
+//! - [`swiss`]: rounds of pairings by score ([`swiss_table`]: its table);
+//! - [`knockout`]: a seeded single-elimination bracket;
+//! - [`paired`]: what those two share: stages of games, each computed
+//!   from the results of the ones before;
+//! - [`adaptive`]: rounds of game pairs where the ranking is uncertain,
+//!   until it is certified.
 //! - [`tally`]: a `games.csv` row counted by the run's tally
 //!   ([`arena_stats::Tally`]).
 //!
@@ -38,6 +45,7 @@
 //! front end (`report::rating::rate_run`): this layer imports nothing from
 //! `report` or `cli`.
 
+pub mod adaptive;
 pub mod breaker;
 pub mod config;
 pub mod cpu_wait;
@@ -46,11 +54,13 @@ pub mod game_set;
 pub mod games_reader;
 pub mod identity;
 pub mod journal;
+pub mod knockout;
 pub mod lines;
 pub mod manifest;
 pub mod merge;
 pub mod openings;
 pub mod output_files;
+pub mod paired;
 pub mod preflight;
 pub mod progress;
 pub mod round_robin;
@@ -61,11 +71,13 @@ pub mod settings;
 pub mod shard;
 pub mod sprt;
 pub mod suite_gen;
+pub mod swiss;
+pub mod swiss_table;
 pub mod tally;
 
 pub use config::{Defaults, TournamentConfig};
 pub use journal::{Journal, Recovery};
-pub use manifest::{Manifest, Plan, SprtPlan};
+pub use manifest::{AdaptivePlan, KnockoutPlan, Manifest, Plan, SprtPlan, SwissPlan};
 pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;
 pub use settings::build::Run;

@@ -4,9 +4,10 @@
 //! files have changed since.
 //!
 //! The games themselves are not listed: each is computed from the settings
-//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs), so the file and
-//! the memory of a run stay the same size however many games it has. The
-//! plan records the schedule version it was made with.
+//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs; a Swiss's or
+//! knockout's from the results before them too, [`crate::paired`]), so the
+//! file stays the same size however many games the run has. The plan
+//! records the schedule version it was made with.
 
 use std::path::{Path, PathBuf};
 
@@ -74,6 +75,45 @@ pub enum Plan {
     /// Game pairs between bot 0 and bot 1 until the test decides; pair `p`
     /// has games `2p` and `2p + 1` and its opening from the config's seed.
     Sprt(SprtPlan),
+    /// A Swiss of `rounds` rounds ([`crate::swiss`]): each round's games
+    /// follow from the results of the rounds before it and the seed.
+    Swiss(SwissPlan),
+    /// A seeded single-elimination bracket ([`crate::knockout`]).
+    Knockout(KnockoutPlan),
+    /// Rounds of game pairs chosen from the results until the ranking is
+    /// certified or `max_games` are played ([`crate::adaptive`]).
+    Adaptive(AdaptivePlan),
+}
+
+/// An adaptive ranking's plan (`format = "adaptive"`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AdaptivePlan {
+    /// The certified order is wrong with at most `1 - confidence`.
+    pub confidence: f64,
+    /// Stop uncertified after this many games (rounded down to pairs).
+    pub max_games: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwissPlan {
+    pub rounds: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnockoutPlan {
+    /// Extra game pairs a tied match plays, one at a time, before the
+    /// higher seed advances.
+    pub tiebreak_pairs: u32,
+}
+
+impl Plan {
+    /// Whether the plan's games depend on the results of earlier games (a
+    /// Swiss, a knockout, an adaptive ranking): then no game can be
+    /// computed from its id alone, and the format checks the finished games
+    /// it replays.
+    pub fn follows_results(&self) -> bool {
+        matches!(self, Plan::Swiss(_) | Plan::Knockout(_) | Plan::Adaptive(_))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -110,9 +150,12 @@ impl Manifest {
     /// The manifest of a run's settings: its SPRT's plan, or the round
     /// robin (gauntlet) of its config.
     pub fn for_run(run: crate::Run) -> Manifest {
-        match run.sprt {
-            Some(plan) => Manifest::new(run.config, Plan::Sprt(plan)),
-            None => Manifest::round_robin(run.config),
+        match (run.sprt, run.swiss, run.knockout, run.adaptive) {
+            (Some(plan), _, _, _) => Manifest::new(run.config, Plan::Sprt(plan)),
+            (_, Some(plan), _, _) => Manifest::new(run.config, Plan::Swiss(plan)),
+            (_, _, Some(plan), _) => Manifest::new(run.config, Plan::Knockout(plan)),
+            (_, _, _, Some(plan)) => Manifest::new(run.config, Plan::Adaptive(plan)),
+            _ => Manifest::round_robin(run.config),
         }
     }
 
@@ -186,6 +229,18 @@ impl Manifest {
         Ok(manifest)
     }
 
+    /// The plan's format as `format` names it (a gauntlet is a round robin's plan).
+    pub fn format_name(&self) -> &'static str {
+        match self.plan {
+            Plan::RoundRobin { .. } if !self.config.seeds.is_empty() => "gauntlet",
+            Plan::RoundRobin { .. } => "round_robin",
+            Plan::Sprt(_) => "sprt",
+            Plan::Swiss(_) => "swiss",
+            Plan::Knockout(_) => "knockout",
+            Plan::Adaptive(_) => "adaptive",
+        }
+    }
+
     /// The part of the schedule this run plays (the whole when unsharded).
     pub fn shard(&self) -> Shard {
         self.config.shard.unwrap_or(Shard::WHOLE)
@@ -195,17 +250,19 @@ impl Manifest {
     pub fn schedule(&self) -> Option<RoundRobinSchedule> {
         match self.plan {
             Plan::RoundRobin { .. } => Some(round_robin_schedule(&self.config)),
-            Plan::Sprt(_) => None,
+            Plan::Sprt(_) | Plan::Swiss(_) | Plan::Knockout(_) | Plan::Adaptive(_) => None,
         }
     }
 
     /// The game with id `id` under this plan, or `None` if the plan has no
     /// such game. SPRT games are computed: pair `id / 2`, bot 0 white in
     /// the pair's first game, the pair's seeded opening. (To look up many
-    /// round-robin games, keep [`Manifest::schedule`] instead.)
+    /// round-robin games, keep [`Manifest::schedule`] instead.) An adaptive
+    /// plan's games depend on the results, so it has none here.
     pub fn scheduled_game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
         match &self.plan {
             Plan::RoundRobin { .. } => round_robin_schedule(&self.config).game(id),
+            Plan::Adaptive(_) => Ok(None),
             Plan::Sprt(sprt) => {
                 let pair = id / 2;
                 if sprt.max_pairs.is_some_and(|max| pair >= max) {
@@ -216,6 +273,10 @@ impl Manifest {
                 let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
                 Ok(Some(if id.is_multiple_of(2) { first } else { second }))
             }
+            Plan::Swiss(_) | Plan::Knockout(_) => bail!(
+                "game {id}: the games of a {} follow from the results before them; its format computes them",
+                self.format_name()
+            ),
         }
     }
 }

@@ -278,10 +278,11 @@ fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
     let mut shards: BTreeMap<u64, usize> = BTreeMap::new();
     for dir in dirs {
         let manifest = Manifest::read(dir)?;
-        if let Plan::Sprt(_) = manifest.plan {
+        if !matches!(manifest.plan, Plan::RoundRobin { .. }) {
             bail!(
-                "{} holds an SPRT run; only round-robin shards can be merged",
-                dir.display()
+                "{} holds a run of format = {:?}; only round-robin shards can be merged",
+                dir.display(),
+                manifest.format_name()
             );
         }
         if manifest.identity.is_empty() {

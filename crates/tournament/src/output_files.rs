@@ -8,6 +8,7 @@
 //! logs/             each bot's stderr, per game
 //! standings.csv, model.csv, pairwise.csv, crosstable.csv
 //!                   ratings and results, written at the end
+//! certificate.csv   an adaptive ranking's certificate, at the end
 //! report.html       the HTML report (plots, game list, viewer), at the end
 //! ```
 
@@ -20,6 +21,8 @@ pub const STANDINGS_FILE: &str = "standings.csv";
 pub const MODEL_FILE: &str = "model.csv";
 pub const PAIRWISE_FILE: &str = "pairwise.csv";
 pub const CROSSTABLE_FILE: &str = "crosstable.csv";
+/// An adaptive ranking's certificate (`format = "adaptive"`).
+pub const CERTIFICATE_FILE: &str = "certificate.csv";
 
 /// What a run writes as it goes, in the order they are listed to the user.
 pub const RUN_FILES: [&str; 4] = [GAMES_CSV, GAMES_JSONL, MANIFEST_FILE, LOGS_DIR];

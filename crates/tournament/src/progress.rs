@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::config::TournamentConfig;
-use super::manifest::SprtPlan;
+use super::manifest::{AdaptivePlan, SprtPlan};
 use super::runner::RunEnd;
 use arena_referee::GameRecord;
 use arena_referee::GameRow;
@@ -23,6 +23,8 @@ use arena_stats::{Pentanomial, SprtStatus, Tally};
 /// [`game_not_recorded`](RunOutput::game_not_recorded)),
 /// [`bot_disabled`](RunOutput::bot_disabled) when the game disabled a bot,
 /// [`sprt_pair`](RunOutput::sprt_pair) when the game completed an SPRT pair,
+/// [`round_paired`](RunOutput::round_paired) when it completed a Swiss or
+/// knockout round (or a stage of one) and the next is paired,
 /// [`standings_due`](RunOutput::standings_due) every `rating_interval`
 /// finished games (but the last), and [`progress`](RunOutput::progress);
 /// on a first Ctrl-C [`finishing`](RunOutput::finishing) (the games in flight
@@ -58,6 +60,10 @@ pub trait RunOutput {
     fn bot_disabled(&mut self, _name: &str, _why: &str) {}
     /// An SPRT pair is complete (`pair` is its index).
     fn sprt_pair(&mut self, _pair: u64, _progress: &SprtProgress) {}
+    /// A Swiss or knockout round (or a knockout's tie-break pairs) is
+    /// paired, after the game that completed the round before it. (The
+    /// first round is in [`RunKind`].)
+    fn round_paired(&mut self, _round: &PairedRound) {}
     /// One more game counted; where the run stands now.
     fn progress(&mut self, _standing: &Standing) {}
     /// `finished` games are finished in all (earlier ones included), a
@@ -111,6 +117,41 @@ pub enum RunKind<'a> {
         lower: f64,
         upper: f64,
     },
+    /// Rounds of game pairs until the ranking is certified.
+    Adaptive { plan: &'a AdaptivePlan },
+    /// A Swiss of `rounds` rounds, `games` games in all; its first round.
+    Swiss {
+        rounds: u32,
+        games: u64,
+        first: &'a PairedRound,
+    },
+    /// A knockout bracket of `size` places (a power of two, byes filling
+    /// it); its first round.
+    Knockout {
+        size: usize,
+        tiebreak_pairs: u32,
+        first: &'a PairedRound,
+    },
+}
+
+impl RunKind<'_> {
+    /// A round robin's games (0 for the other kinds).
+    pub fn games(&self) -> u64 {
+        match self {
+            RunKind::RoundRobin { games } => *games,
+            _ => 0,
+        }
+    }
+}
+
+/// A round as it is paired: its boards (bot names, the first the
+/// higher-ranked or seeded one) and the bots with a bye.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PairedRound {
+    /// "Round 2 of 5", "Round 1, tie-break pair 1".
+    pub title: String,
+    pub boards: Vec<[String; 2]>,
+    pub byes: Vec<String>,
 }
 
 /// A run continued from its directory.

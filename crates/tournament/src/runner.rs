@@ -435,6 +435,7 @@ async fn play_one(
         wall_cap: config.wall_cap,
         log_dir: Some(log_dir),
         suspend_idle: config.suspend_idle,
+        adjudicate: config.adjudicate,
     };
     let (white_spec, black_spec) = (&config.bots[game.white], &config.bots[game.black]);
     let (mut white, mut black) = {

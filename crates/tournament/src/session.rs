@@ -100,7 +100,14 @@ impl Session {
         let names = manifest.config.bot_names();
         let schedule = manifest.schedule();
         let shard = manifest.shard();
+        let variants = manifest.config.variant_ids();
+        let follows_results = manifest.plan.follows_results();
         let check = |row: &GameRow| -> anyhow::Result<()> {
+            if follows_results {
+                // Which games a Swiss or knockout has follows from the
+                // results: its format checks each game as it replays them.
+                return check_names(row, &names, &variants);
+            }
             let game = match &schedule {
                 Some(schedule) => schedule.game(row.id)?,
                 None => manifest.scheduled_game(row.id)?,
@@ -200,4 +207,23 @@ impl Session {
     ) -> anyhow::Result<()> {
         visit_games_csv(&self.dir.join(GAMES_CSV), visit)
     }
+}
+
+/// A game of a plan whose games follow from the results: between two of
+/// the run's bots, in one of its variants.
+fn check_names(row: &GameRow, names: &[String], variants: &[String]) -> anyhow::Result<()> {
+    for name in [&row.white, &row.black] {
+        if !names.contains(name) {
+            bail!("game {}: {name:?} is not one of this run's bots", row.id);
+        }
+    }
+    if !variants.contains(&row.variant) {
+        bail!(
+            "game {}: variant {} is not one of this run's ({})",
+            row.id,
+            row.variant,
+            variants.join(", ")
+        );
+    }
+    Ok(())
 }

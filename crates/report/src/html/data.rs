@@ -187,6 +187,8 @@ pub struct ReportData {
     /// Per (directory index, game id): the viewer's value strip
     /// ([`crate::analysis::strips`]).
     pub strips: HashMap<(usize, u64), String>,
+    /// One per Swiss or knockout directory, by directory index.
+    pub formats: BTreeMap<usize, crate::formats::FormatTables>,
 }
 
 impl ReportData {
@@ -205,6 +207,7 @@ impl ReportData {
             llr: BTreeMap::new(),
             decisions: Vec::new(),
             strips: HashMap::new(),
+            formats: BTreeMap::new(),
         }
     }
 

@@ -2,9 +2,10 @@
 //! `file://`) over the games of one or more output directories: settings,
 //! standings with an Elo plot, crosstable heatmap, first-player advantage and
 //! draw model, failures per bot (each number a link to its games), rating
-//! progression, game lengths, move times, the SPRT's LLR path, and a game
-//! list with a board viewer; with an `analysis.csv` (`arena analyse`), the
-//! decisions against perfect play per bot and each ply's value in the viewer.
+//! progression, game lengths, move times, the SPRT's LLR path, a Swiss's
+//! table and rounds or a knockout's bracket, and a game list with a board
+//! viewer; with an `analysis.csv` (`arena analyse`), the decisions
+//! against perfect play per bot and each ply's value in the viewer.
 //!
 //! The counts and ratings come from the tally of the games
 //! ([`arena_stats::Tally`]) and its fits: after a run the run's own tally and
@@ -16,7 +17,9 @@
 //! and once more into the page's game table ([`moves::game_line`]), so a
 //! report over 100,000 games takes the memory of its aggregates. The page is
 //! rendered by `minijinja` from `page.html`, the plots by `plotters`
-//! ([`plots`]).
+//! ([`plots`]). `arena serve` shows the same page, rendered into memory by
+//! [`render_report`]; the page's script re-reads its data when the server's
+//! script calls `window.arenaReport.reload()` after swapping newer data in.
 
 pub mod data;
 pub mod moves;
@@ -32,6 +35,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::analysis::{read_analysis_csv, strips, summarise, ANALYSIS_CSV};
+use crate::formats::{FormatTables, Replay};
 use crate::rating::{Pooling, Ratings};
 use arena_files::write_atomically_with;
 use arena_referee::{GameRecord, GameRow};
@@ -64,6 +68,17 @@ pub enum Fits<'a> {
 /// same pass as the per-game sections and rated (each variant, and pooled);
 /// returns its path.
 pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
+    with_own_fits(dirs, |sources, data, tally, fits| {
+        write_page(sources, out, None, data, tally, fits)
+    })
+}
+
+/// Calls `page` with the sources of `dirs`, their per-game sections, their
+/// tally (counted in the same pass) and its fits (each variant, and pooled).
+fn with_own_fits<R>(
+    dirs: &[PathBuf],
+    page: impl FnOnce(&[Source], &ReportData, &Tally, Fits) -> anyhow::Result<R>,
+) -> anyhow::Result<R> {
     let sources = sources(dirs)?;
     let mut tally = Tally::new();
     let data = gather(&sources, None, Some(&mut tally))?;
@@ -78,7 +93,7 @@ pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
         Some(Ok(ratings)) => Fits::Rated(ratings),
         Some(Err(_)) => Fits::Failed(&error),
     };
-    write_page(&sources, out, None, &data, &tally, fits)
+    page(&sources, &data, &tally, fits)
 }
 
 /// Writes `report.html` into `out` over the games of `dirs` (of `variant`
@@ -143,13 +158,39 @@ fn gather(
     }
     read_analyses(sources, &mut data)?;
     for (k, source) in sources.iter().enumerate() {
-        visit_source(source, variant, |row, record| {
+        // A Swiss or knockout is replayed from all its games, whatever
+        // variant the page shows.
+        let mut replay = match source.manifest.as_ref().and_then(Replay::of) {
+            Some(Ok(replay)) => Some(replay),
+            Some(Err(e)) => {
+                let note = Some(format!("{e:#}"));
+                data.formats.insert(
+                    k,
+                    FormatTables {
+                        tables: Vec::new(),
+                        note,
+                    },
+                );
+                None
+            }
+            None => None,
+        };
+        visit_source(source, None, |row, record| {
+            if let Some(replay) = replay.as_mut() {
+                replay.record(&row);
+            }
+            if variant.is_some_and(|v| row.variant != v) {
+                return Ok(());
+            }
             if let Some(tally) = tally.as_deref_mut() {
                 tally.add_row(&row)?;
             }
             data.add(k, &row, record);
             Ok(())
         })?;
+        if let Some(replay) = replay {
+            data.formats.insert(k, replay.tables());
+        }
     }
     data.finish();
     Ok(data)
@@ -183,6 +224,39 @@ fn write_page(
     tally: &Tally,
     fits: Fits,
 ) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create directory {}", out.display()))?;
+    let path = out.join(REPORT_FILE);
+    // Atomically (a temporary file synced, then renamed over), so a kill
+    // mid-write leaves the last complete report in place.
+    write_atomically_with(&path, |w| {
+        stream_page(w, sources, out, variant, data, tally, fits)
+    })?;
+    Ok(path)
+}
+
+/// The page `arena report DIRS` writes, as bytes, its links relative to
+/// `links_from` (where the page is shown from): what `arena serve` shows,
+/// rendered by the same code as report.html.
+pub fn render_report(dirs: &[PathBuf], links_from: &Path) -> anyhow::Result<Vec<u8>> {
+    with_own_fits(dirs, |sources, data, tally, fits| {
+        let mut page = Vec::new();
+        stream_page(&mut page, sources, links_from, None, data, tally, fits)?;
+        Ok(page)
+    })
+}
+
+/// Renders the page into `w`, streaming the game lines from the games files
+/// of `sources`; links to the runs' files are relative to `out`.
+fn stream_page(
+    w: &mut dyn Write,
+    sources: &[Source],
+    out: &Path,
+    variant: Option<&str>,
+    data: &ReportData,
+    tally: &Tally,
+    fits: Fits,
+) -> anyhow::Result<()> {
     let (page, order) = sections::render(sources, data, tally, fits)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
@@ -195,44 +269,36 @@ fn write_page(
         .collect();
     let place = |name: &str| places.get(name).copied().unwrap_or(0);
 
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("cannot create directory {}", out.display()))?;
-    let path = out.join(REPORT_FILE);
-    // Atomically (a temporary file synced, then renamed over), so a kill
-    // mid-write leaves the last complete report in place.
-    write_atomically_with(&path, |w| {
-        w.write_all(head.as_bytes())?;
-        for (k, source) in sources.iter().enumerate() {
-            let link_dir = relative_dir(out, &source.dir);
-            visit_source(source, variant, |row, record| {
-                let Some(record) = record else { return Ok(()) };
-                let key = game_key(sources.len(), k, row.id);
-                let log = |p: &Option<PathBuf>| {
-                    p.as_ref().and_then(|p| p.file_name()).map(|name| {
-                        let mut link = link_dir.clone();
-                        link.push(LOGS_DIR);
-                        link.push(name);
-                        link.to_string_lossy().into_owned()
-                    })
-                };
-                let ctx = LineContext {
-                    key: &key,
-                    dir: k,
-                    white: place(&row.white),
-                    black: place(&row.black),
-                    logs: [log(&record.white_log), log(&record.black_log)],
-                    traces: [log(&record.white_trace), log(&record.black_trace)],
-                    values: data.strips.get(&(k, row.id)).map(String::as_str),
-                };
-                w.write_all(game_line(&ctx, record).as_bytes())?;
-                w.write_all(b"\n")?;
-                Ok(())
-            })?;
-        }
-        w.write_all(tail.as_bytes())?;
-        Ok(())
-    })?;
-    Ok(path)
+    w.write_all(head.as_bytes())?;
+    for (k, source) in sources.iter().enumerate() {
+        let link_dir = relative_dir(out, &source.dir);
+        visit_source(source, variant, |row, record| {
+            let Some(record) = record else { return Ok(()) };
+            let key = game_key(sources.len(), k, row.id);
+            let log = |p: &Option<PathBuf>| {
+                p.as_ref().and_then(|p| p.file_name()).map(|name| {
+                    let mut link = link_dir.clone();
+                    link.push(LOGS_DIR);
+                    link.push(name);
+                    link.to_string_lossy().into_owned()
+                })
+            };
+            let ctx = LineContext {
+                key: &key,
+                dir: k,
+                white: place(&row.white),
+                black: place(&row.black),
+                logs: [log(&record.white_log), log(&record.black_log)],
+                traces: [log(&record.white_trace), log(&record.black_trace)],
+                values: data.strips.get(&(k, row.id)).map(String::as_str),
+            };
+            w.write_all(game_line(&ctx, record).as_bytes())?;
+            w.write_all(b"\n")?;
+            Ok(())
+        })?;
+    }
+    w.write_all(tail.as_bytes())?;
+    Ok(())
 }
 
 /// The id of game `id` of directory `k` in the page and its `#game=` links.

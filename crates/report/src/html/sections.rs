@@ -437,6 +437,20 @@ fn llr_sections(sources: &[Source], data: &ReportData) -> Vec<Value> {
         .collect()
 }
 
+/// Each Swiss or knockout directory's tables.
+fn format_sections(sources: &[Source], data: &ReportData) -> Vec<Value> {
+    data.formats
+        .iter()
+        .map(|(&k, tables)| {
+            context! {
+                dir => sources[k].dir.display().to_string(),
+                tables => tables.tables,
+                note => tables.note,
+            }
+        })
+        .collect()
+}
+
 /// The first-player advantage and draw elo of each variant: in the fit of
 /// every game, or (variants rated only each on its own) in each variant's
 /// own fit.
@@ -549,6 +563,7 @@ pub fn render(
         decisions => decision_rows(data, &order),
         analysed => data.strips.len(),
         decision_columns => BOT_COLUMNS,
+        formats => format_sections(sources, data),
         style => STYLE,
         script => SCRIPT,
         page_data => page_data(sources, data, &order),

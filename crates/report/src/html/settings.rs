@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::Source;
+use crate::certificate::{certificate_sentence, read_certificate};
 use arena_referee::format_time_control;
 use arena_tournament::config::TournamentConfig;
 use arena_tournament::{Manifest, Plan};
@@ -61,7 +62,7 @@ pub(super) fn settings(sources: &[Source]) -> Vec<Setting> {
         .map(|s| {
             let dir = s.dir.display().to_string();
             match &s.manifest {
-                Some(m) => setting(dir, m),
+                Some(m) => setting(dir, m, &s.dir),
                 None => Setting {
                     dir,
                     format: "no tournament.json".into(),
@@ -79,11 +80,11 @@ pub(super) fn settings(sources: &[Source]) -> Vec<Setting> {
         .collect()
 }
 
-fn setting(dir: String, m: &Manifest) -> Setting {
+fn setting(dir: String, m: &Manifest, path: &std::path::Path) -> Setting {
     let c = &m.config;
     Setting {
         dir,
-        format: format_text(m),
+        format: format_text(m, path),
         variant: c.variant_ids().join(", "),
         time_control: time_control_text(c),
         games_per_pairing: c.games_per_pairing.to_string(),
@@ -116,9 +117,10 @@ fn setting(dir: String, m: &Manifest) -> Setting {
     }
 }
 
-/// `round robin, 40 games`, `gauntlet of new, old, 24 games`, or the SPRT
-/// and its bounds.
-fn format_text(m: &Manifest) -> String {
+/// `round robin, 40 games`, `gauntlet of new, old, 24 games`, the SPRT
+/// and its bounds, `swiss, 5 rounds`, the knockout's tie-break cap, or the
+/// adaptive ranking with its certificate (from `dir`'s certificate.csv).
+fn format_text(m: &Manifest, dir: &std::path::Path) -> String {
     match &m.plan {
         Plan::RoundRobin { games, .. } => match m.config.seeds.as_slice() {
             [] => format!("round robin, {games} games"),
@@ -132,6 +134,22 @@ fn format_text(m: &Manifest) -> String {
             p.beta,
             p.model.name()
         ),
+        Plan::Swiss(p) => format!("swiss, {} rounds", p.rounds),
+        Plan::Knockout(p) => format!(
+            "knockout, at most {} tie-break pairs per match",
+            p.tiebreak_pairs
+        ),
+        Plan::Adaptive(p) => {
+            let certificate = match read_certificate(dir) {
+                Ok(Some(rows)) => certificate_sentence(&rows),
+                Ok(None) => "no certificate.csv yet".to_string(),
+                Err(e) => format!("{e:#}"),
+            };
+            format!(
+                "adaptive ranking at confidence {}, at most {} games. {certificate}",
+                p.confidence, p.max_games
+            )
+        }
     }
 }
 
@@ -202,7 +220,7 @@ mod tests {
     }
 
     fn shown(manifest: Manifest) -> Setting {
-        setting("o".into(), &manifest)
+        setting("o".into(), &manifest, std::path::Path::new("o"))
     }
 
     #[test]

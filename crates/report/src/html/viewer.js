@@ -3,21 +3,27 @@
 // diffs (see src/report/html/moves.rs): this script never applies moves.
 "use strict";
 (function () {
-  const data = JSON.parse(document.getElementById("page-data").textContent);
-  const F = {};
-  data.fields.forEach((name, i) => { F[name] = i; });
-  const raw = document.getElementById("game-lines").textContent.split("\n").filter((l) => l.length > 0);
-  // The first 8 fields of every game (what the list filters on); the rest is split on demand.
-  const games = raw.map((line, i) => {
-    const f = line.split("\t", 8);
-    return { i: i, key: dec(f[F.key]), dir: +f[F.dir], variant: dec(f[F.variant]), white: +f[F.white],
-      black: +f[F.black], result: f[F.result], reason: f[F.reason], plies: +f[F.plies] };
-  });
-  // Listed by game id (directory first), g2 before g10, whatever order
-  // the games finished in (the order of the lines).
-  const gameId = (key) => +key.slice(key.lastIndexOf("g") + 1);
-  games.sort((a, b) => a.dir - b.dir || gameId(a.key) - gameId(b.key));
-  const byKey = new Map(games.map((g) => [g.key, g]));
+  // The page's data and game lines, read again by `reload` when `arena
+  // serve` has swapped in a newer page's (the list then shows the new games).
+  let data, F, raw, games, byKey;
+  function load() {
+    data = JSON.parse(document.getElementById("page-data").textContent);
+    F = {};
+    data.fields.forEach((name, i) => { F[name] = i; });
+    raw = document.getElementById("game-lines").textContent.split("\n").filter((l) => l.length > 0);
+    // The first 8 fields of every game (what the list filters on); the rest is split on demand.
+    games = raw.map((line, i) => {
+      const f = line.split("\t", 8);
+      return { i: i, key: dec(f[F.key]), dir: +f[F.dir], variant: dec(f[F.variant]), white: +f[F.white],
+        black: +f[F.black], result: f[F.result], reason: f[F.reason], plies: +f[F.plies] };
+    });
+    // Listed by game id (directory first), g2 before g10, whatever order
+    // the games finished in (the order of the lines).
+    const gameId = (key) => +key.slice(key.lastIndexOf("g") + 1);
+    games.sort((a, b) => a.dir - b.dir || gameId(a.key) - gameId(b.key));
+    byKey = new Map(games.map((g) => [g.key, g]));
+  }
+  load();
   const LIMIT = 500;
 
   function dec(s) { return s.indexOf("%") < 0 ? s : decodeURIComponent(s); }
@@ -31,9 +37,19 @@
 
   // ---- filters and list ----
   const fBot = $("f-bot"), fColour = $("f-colour"), fResult = $("f-result"), fReason = $("f-reason");
-  data.bots.forEach((b, i) => fBot.appendChild(el("option", { value: String(i) }, b)));
-  const reasons = [...new Set(games.map((g) => g.reason))].sort();
-  reasons.forEach((r) => fReason.appendChild(el("option", { value: r }, r)));
+  // The choices of the bot and reason filters (the first, "any", stays),
+  // keeping what is chosen.
+  function fillFilters() {
+    const bot = fBot.value === "" ? "" : data.bots[+fBot.value], reason = fReason.value;
+    [fBot, fReason].forEach((s) => { while (s.options.length > 1) s.remove(1); });
+    data.bots.forEach((b, i) => fBot.appendChild(el("option", { value: String(i) }, b)));
+    const reasons = [...new Set(games.map((g) => g.reason))].sort();
+    reasons.forEach((r) => fReason.appendChild(el("option", { value: r }, r)));
+    const place = data.bots.indexOf(bot);
+    fBot.value = place >= 0 ? String(place) : "";
+    fReason.value = reasons.includes(reason) ? reason : "";
+  }
+  fillFilters();
 
   function botScore(g, bot) {
     if (g.result === "1/2-1/2") return "draw";
@@ -281,4 +297,7 @@
   window.addEventListener("hashchange", route);
   renderList();
   route();
+  // For `arena serve`: after it swapped in a newer page's data and game
+  // lines, the list shows them (an open game stays open).
+  window.arenaReport = { reload: () => { load(); fillFilters(); renderList(); } };
 })();

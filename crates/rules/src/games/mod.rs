@@ -80,7 +80,7 @@ impl fmt::Display for Color {
 pub struct Outcome {
     /// `None` for a draw.
     pub winner: Option<Color>,
-    /// Any [`RuleReason`] but `ply_cap` (the referee's).
+    /// Any [`RuleReason`] but `ply_cap` and `adjudicated` (the referee's).
     pub reason: RuleReason,
     /// The winning cells (empty for draws and `no_moves`).
     pub cells: Vec<Cell>,

@@ -123,10 +123,13 @@ pub enum RuleReason {
     NoMoves,
     /// The referee's safety cap on the number of plies: a draw.
     PlyCap,
+    /// The referee's solver proved the position's value: the result is
+    /// that of perfect play from there (`adjudicate = "solved"`).
+    Adjudicated,
 }
 
 impl RuleReason {
-    pub const ALL: [RuleReason; 7] = [
+    pub const ALL: [RuleReason; 8] = [
         RuleReason::Group,
         RuleReason::Square,
         RuleReason::Line,
@@ -134,6 +137,7 @@ impl RuleReason {
         RuleReason::OutOfDiscs,
         RuleReason::NoMoves,
         RuleReason::PlyCap,
+        RuleReason::Adjudicated,
     ];
 
     /// The `reason` string of `game_over` and `games.csv`.
@@ -146,6 +150,7 @@ impl RuleReason {
             RuleReason::OutOfDiscs => "out_of_discs",
             RuleReason::NoMoves => "no_moves",
             RuleReason::PlyCap => "ply_cap",
+            RuleReason::Adjudicated => "adjudicated",
         }
     }
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context};
 
+use arena_referee::adjudicate::Adjudication;
 use arena_referee::program_problem;
 use arena_rules::games::Variant;
 use arena_rules::protocol::{ClockBasis, TimeControl};
@@ -18,15 +19,20 @@ use super::defs::{setting, SETTINGS};
 use super::kind::Value;
 use super::resolve::{Origin, Resolved};
 use crate::config::TournamentConfig;
-use crate::manifest::SprtPlan;
+use crate::manifest::{AdaptivePlan, KnockoutPlan, SprtPlan, SwissPlan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
 use crate::shard::Shard;
 
-/// A run's settings: the config, and the SPRT's plan when it is one.
+/// A run's settings: the config, and the SPRT's, Swiss's or knockout's
+/// plan when it is one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
     pub config: TournamentConfig,
     pub sprt: Option<SprtPlan>,
+    pub swiss: Option<SwissPlan>,
+    pub knockout: Option<KnockoutPlan>,
+    /// An adaptive ranking's plan (`format = "adaptive"`).
+    pub adaptive: Option<AdaptivePlan>,
 }
 
 /// What a rule found wrong, and with what: a setting, a bot (its index),
@@ -91,6 +97,7 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
         seeds,
         rating_interval: r.whole("rating_interval"),
         suspend_idle: r.switch("suspend_idle"),
+        adjudicate: adjudication(&r)?,
     };
     check_config(&config).map_err(|problem| locate(&r, problem))?;
     if programs == Programs::Check {
@@ -101,7 +108,15 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
         }
     }
     let sprt = sprt_plan(&r, &config)?;
-    Ok(Run { config, sprt })
+    let (swiss, knockout) = paired_plans(&r, &config)?;
+    let adaptive = adaptive_plan(&r)?;
+    Ok(Run {
+        config,
+        sprt,
+        swiss,
+        knockout,
+        adaptive,
+    })
 }
 
 /// Where `problem`'s value came from, and what is wrong.
@@ -405,6 +420,112 @@ fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<S
         },
     };
     plan.sprt().map_err(|e| r.error("elo1", format!("{e:#}")))?;
+    Ok(Some(plan))
+}
+
+/// `adjudicate = "solved"` with its budget; `adjudicate_ms` alone is a
+/// mistake worth saying.
+fn adjudication(r: &Resolved) -> anyhow::Result<Option<Adjudication>> {
+    let on = r.word("adjudicate") == Some("solved");
+    if !on && r.given("adjudicate_ms") {
+        return Err(r.error(
+            "adjudicate_ms",
+            "is the budget of `adjudicate = \"solved\"` (--adjudicate solved), which is off",
+        ));
+    }
+    Ok(on.then(|| Adjudication {
+        budget_ms: r.whole("adjudicate_ms"),
+    }))
+}
+
+/// The Swiss's or the knockout's plan when the run is one; `rounds` and
+/// `tiebreak_pairs` belong to them alone, and neither is sharded (each
+/// round depends on the results before it). An SPRT is made by the file's
+/// `format = "sprt"` or `arena sprt`, not by `--format`.
+fn paired_plans(
+    r: &Resolved,
+    config: &TournamentConfig,
+) -> anyhow::Result<(Option<SwissPlan>, Option<KnockoutPlan>)> {
+    let format = r.word("format").unwrap_or("round_robin");
+    if r.command == super::Command::Tournament && (format == "sprt") != r.sprt {
+        return Err(r.error(
+            "format",
+            "an SPRT is `format = \"sprt\"` in the tournament file (with elo0 and elo1), or `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1`; --format cannot make or unmake one",
+        ));
+    }
+    for (key, owner) in [("rounds", "swiss"), ("tiebreak_pairs", "knockout")] {
+        if format != owner && r.given(key) {
+            return Err(r.error(
+                key,
+                format!(
+                    "is a setting of a {owner} (format = \"{owner}\"), not of a {}",
+                    format.replace('_', " ")
+                ),
+            ));
+        }
+    }
+    if !matches!(format, "swiss" | "knockout") {
+        return Ok((None, None));
+    }
+    if config.shard.is_some() {
+        return Err(r.error(
+            "shard",
+            format!("a {format} cannot be sharded: each round is paired from the results before it, so one run plays it whole (leave out shard)"),
+        ));
+    }
+    if format == "knockout" {
+        let tiebreak_pairs = r.whole("tiebreak_pairs") as u32;
+        return Ok((None, Some(KnockoutPlan { tiebreak_pairs })));
+    }
+    if !r.given("rounds") {
+        return Err(r.error(
+            "format",
+            "a swiss needs its number of rounds: give `rounds = N` (--rounds N)",
+        ));
+    }
+    let rounds = r.whole("rounds") as u32;
+    Ok((Some(SwissPlan { rounds }), None))
+}
+
+/// The adaptive ranking's plan when the run is one (`format =
+/// "adaptive"`): `max_games` given, `confidence` in range, no games per
+/// pairing and no shard; a run that is not one takes neither setting.
+fn adaptive_plan(r: &Resolved) -> anyhow::Result<Option<AdaptivePlan>> {
+    if r.sprt || r.word("format") != Some("adaptive") {
+        for key in ["max_games", "confidence"] {
+            if r.given(key) {
+                return Err(r.error(
+                    key,
+                    "is a setting of an adaptive ranking (format = \"adaptive\")",
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if r.given("games_per_pairing") {
+        return Err(r.error(
+            "games_per_pairing",
+            "an adaptive ranking chooses its game pairs from the results; give `max_games` to limit it",
+        ));
+    }
+    if r.given("shard") {
+        return Err(r.error(
+            "shard",
+            "an adaptive ranking cannot be sharded: each round is chosen from all the games before it",
+        ));
+    }
+    if !r.given("max_games") {
+        return Err(r.error(
+            "max_games",
+            "an adaptive ranking needs `max_games` (two bots of equal strength are never separated), e.g. max_games = 2000",
+        ));
+    }
+    let plan = AdaptivePlan {
+        confidence: r.decimal("confidence").expect("confidence has a default"),
+        max_games: r.whole("max_games"),
+    };
+    plan.check()
+        .map_err(|e| r.error("confidence", format!("{e:#}")))?;
     Ok(Some(plan))
 }
 

@@ -150,12 +150,49 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "format",
         value_name: "FORMAT",
-        kind: Kind::Choice(&["round_robin", "gauntlet", "sprt"]),
+        flag: Some("format"),
+        kind: Kind::Choice(&["round_robin", "gauntlet", "sprt", "swiss", "knockout", "adaptive"]),
         default: Default::Value("round_robin"),
-        help: "Who plays whom: `round_robin`, `gauntlet` (only the seeds' games) or `sprt` \
-               (game pairs between two bots until the test decides)",
+        help: "Who plays whom: `round_robin`, `gauntlet` (only the seeds' games), `sprt` \
+               (game pairs between two bots until the test decides), `swiss` (`rounds` rounds, \
+               each bot against one of a like score), `knockout` (a seeded single-elimination \
+               bracket) or `adaptive` (game pairs where the ranking is uncertain, until it is \
+               certified)",
         doc: "`--gauntlet NAME` makes a gauntlet; `arena sprt` an SPRT. A file with \
-              `format = \"sprt\"` needs exactly two bots, `elo0` and `elo1`.",
+              `format = \"sprt\"` needs exactly two bots, `elo0` and `elo1` (an SPRT is not \
+              made with the flag: use `arena sprt`). Swiss and knockout: docs/FORMATS.md; \
+              `format = \"adaptive\"` needs `max_games` (docs/STATISTICS.md, \"Adaptive \
+              ranking\").",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "rounds",
+        flag: Some("rounds"),
+        value_name: "N",
+        kind: Kind::Whole { min: 1, max: 1000 },
+        default: Default::Unset("required in a Swiss"),
+        help: "Swiss: the number of rounds; each round pairs every bot with one opponent of the \
+               same or the nearest score",
+        doc: "A pairing is `games_per_pairing` games (in each variant). Round r + 1 is paired \
+              when every game of round r has finished, from the results so far alone, so a \
+              resumed run plays what an uninterrupted one would. Pairing, byes and tie-breaks: \
+              docs/FORMATS.md.",
+        identity: false,
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "tiebreak_pairs",
+        flag: Some("tiebreak-pairs"),
+        value_name: "N",
+        kind: Kind::Whole { min: 0, max: 100 },
+        default: Default::Value("2"),
+        help: "Knockout: after a tied match, at most N more colour-swapped game pairs, one at a \
+               time; still tied, the higher seed advances",
+        identity: false,
         stored: false,
         commands: TOURNAMENT,
         ..Setting::BASE
@@ -366,6 +403,34 @@ pub static SETTINGS: &[Setting] = &[
         ..Setting::BASE
     },
     Setting {
+        key: "adjudicate",
+        flag: Some("adjudicate"),
+        value_name: "HOW",
+        kind: Kind::Choice(&["off", "solved"]),
+        default: Default::Value("off"),
+        help: "`solved`: after every move the referee's solver tries to prove the position's \
+               value, and a game whose value is proven ends at once (reason `adjudicated`) with \
+               the result of perfect play from there",
+        doc: "The result is the solver's proof, never a guess: a position it cannot settle \
+              within `adjudicate_ms` is played on. The record's `moves` are the moves actually \
+              played (`arena judge` replays them) and `proven_line` the proven continuation. \
+              Each game's solver table takes at most 64 MiB. Values of the start positions: \
+              docs/SOLVED.md.",
+        commands: &[Command::Tournament, Command::Sprt],
+        ..Setting::BASE
+    },
+    Setting {
+        key: "adjudicate_ms",
+        flag: Some("adjudicate-ms"),
+        value_name: "MS",
+        kind: Kind::Whole { min: 1, max: 60_000 },
+        default: Default::Value("50"),
+        help: "With `adjudicate = \"solved\"`: how long the solver may try each position, in ms \
+               (between moves, on no bot's clock)",
+        commands: &[Command::Tournament, Command::Sprt],
+        ..Setting::BASE
+    },
+    Setting {
         key: "sync_interval_ms",
         flag: Some("sync-ms"),
         value_name: "MS",
@@ -528,6 +593,32 @@ pub static SETTINGS: &[Setting] = &[
         identity: false,
         stored: false,
         commands: SPRT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "confidence",
+        value_name: "P",
+        kind: Kind::Decimal,
+        default: Default::Value("0.95"),
+        help: "Adaptive: certify the ranking when it is wrong with at most 1 - P (0 < P < 1)",
+        doc: "Holds however long the run goes on and over all pairs of bots (docs/STATISTICS.md, \
+              \"Adaptive ranking\").",
+        stored: false,
+        commands: TOURNAMENT,
+        ..Setting::BASE
+    },
+    Setting {
+        key: "max_games",
+        value_name: "N",
+        kind: Kind::Whole {
+            min: 2,
+            max: u64::MAX,
+        },
+        default: Default::Unset("required in an adaptive ranking"),
+        help: "Adaptive: stop uncertified after this many games (two bots of equal strength are \
+               never separated)",
+        stored: false,
+        commands: TOURNAMENT,
         ..Setting::BASE
     },
 ];

@@ -14,7 +14,7 @@
 //! - resolved ([`resolve`]): one value per setting, read by its kind (flag
 //!   beats file beats default), with where it came from;
 //! - validated ([`build`]): the [`TournamentConfig`](crate::TournamentConfig)
-//!   (and an SPRT's plan), after the rules that tie settings together. A
+//!   (and an SPRT's, Swiss's or knockout's plan), after the rules that tie settings together. A
 //!   saved `tournament.json` goes through the same rules on `--resume`.
 //!
 //! Adding a setting is one entry in [`defs::SETTINGS`] plus the code that

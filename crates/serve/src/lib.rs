@@ -1,0 +1,100 @@
+//! `arena serve`: a web server that shows output directories, finished or
+//! still running, as the report page (the report's own renderer,
+//! [`arena_report::html::render_report`]) that updates itself as games end.
+//!
+//! It only reads: a watcher thread per run ([`run`]) polls the run's files
+//! and re-renders the page when they change; the page hears of it over
+//! Server-Sent Events and swaps the new sections in ([`http`]). The server
+//! is its own process beside the tournament (which never waits for it).
+//!
+//! Bounded by construction ([`Limits`]): at most so many connections (more
+//! are closed at once), a request's headers must arrive within the idle
+//! timeout and fit in a small buffer, a request with a body is refused, and
+//! only the page and the runs' own files are served ([`http::file_under`]).
+//!
+//! Its threads run at a lower CPU priority ([`lower_priority`]): on a busy
+//! machine the tournament's referee and bots get the CPU first.
+
+pub mod http;
+pub mod page;
+pub mod run;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+pub use run::Run;
+
+/// What one server allows its clients.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Open connections at most (live pages hold one each); a connection
+    /// past this is closed at once.
+    pub connections: usize,
+    /// Time a connection may take to send a request's headers, waiting
+    /// included: an idle client is dropped after it.
+    pub idle: Duration,
+    /// Bytes of a request's line and headers at most.
+    pub request_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections: 256,
+            idle: Duration::from_secs(20),
+            request_bytes: 16 * 1024,
+        }
+    }
+}
+
+/// How much lower the server's threads run than the tournament (nice).
+pub const NICENESS: i32 = 10;
+
+/// Lowers the calling thread's CPU priority by [`NICENESS`]; the threads it
+/// starts afterwards inherit it. A failure leaves the priority as it was.
+pub fn lower_priority() {
+    // SAFETY: gettid and setpriority take and keep no pointers; on Linux
+    // the priority is the thread's own.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        let now = libc::getpriority(libc::PRIO_PROCESS, tid);
+        libc::setpriority(libc::PRIO_PROCESS, tid, now + NICENESS);
+    }
+}
+
+/// Serves `runs` on `listener` until the process ends: each connection on
+/// its own task, at most `limits.connections` at once.
+pub async fn serve(listener: TcpListener, runs: Vec<Arc<Run>>, limits: Limits) {
+    let router = http::router(runs);
+    let open = Arc::new(Semaphore::new(limits.connections));
+    loop {
+        let (stream, _peer): (_, SocketAddr) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of file descriptors and the like: wait, never spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = open.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let service = TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.idle)
+                .max_buf_size(limits.request_bytes.max(8192))
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            drop(permit);
+        });
+    }
+}

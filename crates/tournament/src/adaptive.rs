@@ -1,0 +1,538 @@
+//! The adaptive ranking (`format = "adaptive"`) as a [`Format`] of the
+//! driver: rounds of game pairs chosen where the joint fit's order is not
+//! yet certain, until the order is certified at the plan's `confidence` or
+//! `max_games` are played. The method (certificate, choice of pairs, error
+//! rate) is [`arena_stats::adaptive`]'s; this module turns its rounds into
+//! games.
+//!
+//! Round 0 is the seeding: every pairing once, in the round robin's order
+//! ([`pairings`]). Round `r + 1` is decided when every game of round `r` is
+//! finished, from the results of the games of rounds `0..=r` and nothing
+//! else (counted by game id, whatever order they finished in), so the games
+//! of a run are a function of its settings, seed and results: `--resume`
+//! after a kill replays the decisions from the finished games, plays the
+//! games of the decided rounds that are missing, and goes on exactly as an
+//! uninterrupted run with the same results would; `concurrency` changes
+//! only how many games of a round run at once (a round waits for the one
+//! before it). Pairs are numbered on across rounds: pair `p` is games `2p`
+//! (the pair's first bot white) and `2p + 1`, of variant `p mod V` with the
+//! pair's seeded opening, as in a round robin; `round` in games.csv is the
+//! adaptive round.
+
+use std::collections::BTreeMap;
+
+use anyhow::{anyhow, bail};
+
+use super::driver::{Format, RunState, Verdict};
+use super::manifest::{AdaptivePlan, Manifest};
+use super::openings::Openings;
+use super::progress::{RunKind, RunOutput, Standing};
+use super::runner::Flow;
+use super::schedule::{game_pair, pairings, ScheduledGame};
+use arena_referee::GameRow;
+use arena_rules::games::{GameResult, Variant};
+use arena_stats::{Assessment, Certifier, PairCounts, Pentanomial, Score};
+
+impl AdaptivePlan {
+    /// The plan's values in range: `confidence` strictly between 0 and 1,
+    /// at least one game pair.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            bail!(
+                "confidence must be between 0 and 1 (e.g. 0.95), got {}",
+                self.confidence
+            );
+        }
+        if self.max_games < 2 {
+            bail!(
+                "max_games must be at least 2 (one game pair), got {}",
+                self.max_games
+            );
+        }
+        Ok(())
+    }
+}
+
+/// One finished game as the rounds count it: bot and variant indices.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Counted {
+    white: usize,
+    black: usize,
+    variant: usize,
+    result: GameResult,
+}
+
+/// A decided round: its pairs, numbered on from `first_pair`.
+#[derive(Debug, Clone)]
+struct Round {
+    first_pair: u64,
+    pairings: Vec<(usize, usize)>,
+}
+
+impl Round {
+    fn end_pair(&self) -> u64 {
+        self.first_pair + self.pairings.len() as u64
+    }
+}
+
+/// What an adaptive run concludes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdaptiveVerdict {
+    pub plan: AdaptivePlan,
+    /// Bot names by index, as the assessment's indices refer to them.
+    pub bots: Vec<String>,
+    /// The ranking after every finished game (`None` before any).
+    pub assessment: Option<Assessment>,
+    /// Games counted in it.
+    pub games: u64,
+}
+
+impl AdaptiveVerdict {
+    /// `A > B` for each adjacent pair not separated, in rank order.
+    pub fn unseparated(&self) -> Vec<String> {
+        let Some(a) = &self.assessment else {
+            return Vec::new();
+        };
+        a.unseparated()
+            .chain(&a.others)
+            .map(|c| format!("{} > {}", self.bots[c.upper], self.bots[c.lower]))
+            .collect()
+    }
+
+    pub fn certified(&self) -> bool {
+        self.assessment.as_ref().is_some_and(|a| a.certified)
+    }
+}
+
+/// The rounds decided so far and the results they are decided from.
+#[derive(Clone)]
+pub struct AdaptiveRanking {
+    plan: AdaptivePlan,
+    certifier: Certifier,
+    names: Vec<String>,
+    variants: Vec<&'static Variant>,
+    openings: Openings,
+    results: BTreeMap<u64, Counted>,
+    rounds: Vec<Round>,
+    /// The next game id of the decided rounds to consider starting.
+    next_id: u64,
+    /// Certified, or the game limit reached: no round follows.
+    over: bool,
+}
+
+impl AdaptiveRanking {
+    /// The run `manifest` plans by `plan`; fails on a plan out of range.
+    pub fn new(manifest: &Manifest, plan: AdaptivePlan) -> anyhow::Result<AdaptiveRanking> {
+        plan.check()?;
+        let config = &manifest.config;
+        if config.shard.is_some() {
+            bail!("an adaptive ranking cannot be sharded: each round is chosen from all the games before it");
+        }
+        let variants = config.variants();
+        // An opening length no game allows fails here, before any game.
+        for (v, variant) in variants.iter().enumerate() {
+            Openings::of(config).for_pair(variant, v as u64)?;
+        }
+        Ok(AdaptiveRanking {
+            certifier: Certifier::new(plan.confidence),
+            plan,
+            names: config.bot_names(),
+            openings: Openings::of(config),
+            variants,
+            results: BTreeMap::new(),
+            rounds: Vec::new(),
+            next_id: 0,
+            over: false,
+        })
+    }
+
+    /// Counts a finished game of the run (once per id).
+    fn record(&mut self, row: &GameRow) {
+        let index = |name: &str| self.names.iter().position(|n| n == name);
+        let variant = self.variants.iter().position(|v| v.id == row.variant);
+        if let (Some(white), Some(black), Some(variant)) =
+            (index(&row.white), index(&row.black), variant)
+        {
+            let result = Counted {
+                white,
+                black,
+                variant,
+                result: row.result,
+            };
+            self.results.insert(row.id, result);
+        }
+    }
+
+    /// The game `id` of pair `pair` between `first` (white in the pair's
+    /// first game) and `second`, in round `round`.
+    fn game(
+        &self,
+        id: u64,
+        round: u64,
+        (first, second): (usize, usize),
+    ) -> anyhow::Result<ScheduledGame> {
+        let pair = id / 2;
+        let variant = self.variants[(pair % self.variants.len() as u64) as usize];
+        let opening = self.openings.for_pair(variant, pair)?;
+        let [a, b] = game_pair(variant, pair, round, first, second, opening);
+        Ok(if id.is_multiple_of(2) { a } else { b })
+    }
+
+    /// The ranking from the games with ids below `end` (all, with `u64::MAX`).
+    fn assess(&self, end: u64) -> anyhow::Result<Option<Assessment>> {
+        let mut groups = vec![PairCounts::new(self.names.len()); self.variants.len()];
+        // Each pair of bots' pair scores, from the lower index's side.
+        let mut pairs: BTreeMap<(usize, usize), Pentanomial> = BTreeMap::new();
+        let mut any = false;
+        for (&id, r) in self.results.range(..end) {
+            groups[r.variant].add(r.white, r.black, r.result);
+            any = true;
+            let Some(second) = self.results.get(&(id + 1)).filter(|_| id.is_multiple_of(2)) else {
+                continue;
+            };
+            if id + 1 >= end || (second.white, second.black) != (r.black, r.white) {
+                continue;
+            }
+            let (first, second) = (Score::of_white(r.result), Score::of_white(second.result));
+            let (x, y) = if r.white < r.black {
+                (first, second.reversed())
+            } else {
+                (first.reversed(), second)
+            };
+            let key = (r.white.min(r.black), r.white.max(r.black));
+            pairs.entry(key).or_default().add(x, y);
+        }
+        if !any {
+            return Ok(None);
+        }
+        let head_to_head = |i: usize, j: usize| {
+            let p = pairs
+                .get(&(i.min(j), i.max(j)))
+                .copied()
+                .unwrap_or_default();
+            if i < j {
+                p
+            } else {
+                p.reversed()
+            }
+        };
+        let assessment = self
+            .certifier
+            .assess(&groups, head_to_head)
+            .map_err(|e| anyhow!("rating the adaptive ranking's games: {e}"))?;
+        Ok(Some(assessment))
+    }
+
+    /// Decides the next round, or that none follows (certified, or the
+    /// limit reached). Called only when every decided game is finished.
+    fn decide(&mut self) -> anyhow::Result<()> {
+        let planned = self.rounds.last().map_or(0, Round::end_pair);
+        let budget = (self.plan.max_games / 2).saturating_sub(planned) as usize;
+        let mut next = if self.rounds.is_empty() {
+            pairings(self.names.len())
+        } else {
+            match self.assess(2 * planned)? {
+                Some(a) if !a.certified => a.next_round(),
+                _ => Vec::new(),
+            }
+        };
+        next.truncate(budget);
+        if next.is_empty() {
+            self.over = true;
+        } else {
+            self.rounds.push(Round {
+                first_pair: planned,
+                pairings: next,
+            });
+        }
+        Ok(())
+    }
+
+    /// The game `id` of a decided round; a finished game that is not the
+    /// one the round chose is an error (the directory was not played by
+    /// this plan).
+    fn decided_game(&self, id: u64) -> anyhow::Result<ScheduledGame> {
+        let pair = id / 2;
+        let (number, round) = self
+            .rounds
+            .iter()
+            .enumerate()
+            .find(|(_, r)| pair < r.end_pair())
+            .expect("the id is of a decided round");
+        let game = self.game(
+            id,
+            number as u64,
+            round.pairings[(pair - round.first_pair) as usize],
+        )?;
+        if let Some(r) = self.results.get(&id) {
+            if (r.white, r.black) != (game.white, game.black) {
+                bail!(
+                    "game {id} in games.csv is {} against {}, but the adaptive ranking chooses {} against {} from the games before it",
+                    self.names[r.white], self.names[r.black], self.names[game.white], self.names[game.black]
+                );
+            }
+        }
+        Ok(game)
+    }
+}
+
+impl Format for AdaptiveRanking {
+    fn kind(&self) -> RunKind<'_> {
+        RunKind::Adaptive { plan: &self.plan }
+    }
+
+    fn total(&self) -> Option<u64> {
+        Some(self.plan.max_games / 2 * 2)
+    }
+
+    fn next_game(&mut self, run: &RunState) -> anyhow::Result<Option<ScheduledGame>> {
+        loop {
+            let end = 2 * self.rounds.last().map_or(0, Round::end_pair);
+            while self.next_id < end {
+                let id = self.next_id;
+                self.next_id += 1;
+                let game = self.decided_game(id)?;
+                if !run.done.contains(id) {
+                    return Ok(Some(game));
+                }
+            }
+            let start = 2 * self.rounds.last().map_or(0, |r| r.first_pair);
+            if self.over || (start..end).any(|id| !run.done.contains(id)) {
+                // Over, or the round's last games are still being played.
+                return Ok(None);
+            }
+            self.decide()?;
+        }
+    }
+
+    fn recorded(&mut self, row: &GameRow) -> anyhow::Result<()> {
+        self.record(row);
+        Ok(())
+    }
+
+    fn finished(&mut self, row: &GameRow, _run: &RunState, _output: &mut dyn RunOutput) -> Flow {
+        self.record(row);
+        Flow::Continue
+    }
+
+    fn standing(&self, run: &RunState) -> Standing {
+        Standing::RoundRobin {
+            leader: run.tally.leader(),
+        }
+    }
+
+    fn verdict(&self, _run: &RunState) -> Verdict {
+        // A fit that fails (it does not with the prior) leaves no verdict.
+        let assessment = self.assess(u64::MAX).ok().flatten();
+        Verdict::Adaptive(Box::new(AdaptiveVerdict {
+            plan: self.plan,
+            bots: self.names.clone(),
+            assessment,
+            games: self.results.len() as u64,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{from_given, Defaults};
+    use crate::settings::{Command, Given};
+    use arena_rules::games::RuleReason;
+
+    fn manifest(max_games: u64) -> Manifest {
+        let given = Given::new()
+            .with_bot("a=x")
+            .with_bot("b=y")
+            .with_bot("c=z")
+            .with("format", "adaptive")
+            .with("max_games", max_games.to_string())
+            .with("opening_plies", "2");
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 3,
+            out: "o".into(),
+            current_dir: "/".into(),
+        };
+        Manifest::for_run(from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap())
+    }
+
+    fn format(m: &Manifest) -> AdaptiveRanking {
+        let crate::Plan::Adaptive(plan) = m.plan else {
+            panic!("not adaptive: {:?}", m.plan)
+        };
+        AdaptiveRanking::new(m, plan).unwrap()
+    }
+
+    /// The result of `game` when the bot of lower index always wins.
+    fn row(m: &Manifest, game: &ScheduledGame) -> GameRow {
+        let names = m.config.bot_names();
+        GameRow {
+            id: game.id,
+            round: game.round,
+            pair: game.pair,
+            variant: game.variant_id.into(),
+            white: names[game.white].clone(),
+            black: names[game.black].clone(),
+            opening: game.opening.join(" "),
+            result: if game.white < game.black {
+                GameResult::WhiteWins
+            } else {
+                GameResult::BlackWins
+            },
+            reason: RuleReason::Group.into(),
+            plies: 9,
+            white_time_ms: 0,
+            black_time_ms: 0,
+            ended_utc: String::new(),
+            white_tc: String::new(),
+            black_tc: String::new(),
+        }
+    }
+
+    struct Quiet;
+    impl RunOutput for Quiet {}
+
+    /// Plays the whole run one game at a time; returns every game started.
+    fn play(format: &mut AdaptiveRanking, m: &Manifest, run: &mut RunState) -> Vec<ScheduledGame> {
+        let mut games = Vec::new();
+        while let Some(game) = format.next_game(run).unwrap() {
+            let row = row(m, &game);
+            run.add(&row).unwrap();
+            format.finished(&row, run, &mut Quiet);
+            games.push(game);
+        }
+        games
+    }
+
+    #[test]
+    fn a_round_waits_for_the_one_before_and_plays_where_the_order_is_open() {
+        let m = manifest(1000);
+        let mut f = format(&m);
+        let mut run = RunState::new();
+        // The seeding: every pairing once, as game pairs.
+        let seeding: Vec<ScheduledGame> =
+            std::iter::from_fn(|| f.next_game(&run).unwrap()).collect();
+        assert_eq!(seeding.len(), 6);
+        for pair in seeding.chunks(2) {
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!(pair[0].round, 0);
+        }
+        // Nothing more until the round is finished.
+        for game in &seeding[..5] {
+            let row = row(&m, game);
+            run.add(&row).unwrap();
+            f.finished(&row, &run, &mut Quiet);
+        }
+        assert!(f.next_game(&run).unwrap().is_none());
+        let row = row(&m, &seeding[5]);
+        run.add(&row).unwrap();
+        f.finished(&row, &run, &mut Quiet);
+        // Round 1: the adjacent pairs of a > b > c, 4 pairs in all.
+        let next = f.next_game(&run).unwrap().unwrap();
+        assert_eq!((next.id, next.round), (6, 1));
+        let row = self::row(&m, &next);
+        run.add(&row).unwrap();
+        f.finished(&row, &run, &mut Quiet);
+        let rest = play(&mut f, &m, &mut run);
+        // Round 1 holds only the adjacent pairs of a > b > c.
+        for game in std::iter::once(&next).chain(&rest).filter(|g| g.round == 1) {
+            let bots = (game.white.min(game.black), game.white.max(game.black));
+            assert!(bots == (0, 1) || bots == (1, 2), "{game:?}");
+        }
+        assert_eq!(rest.iter().filter(|g| g.round == 1).count() + 1, 8);
+        let Verdict::Adaptive(v) = f.verdict(&run) else {
+            panic!()
+        };
+        assert!(v.certified(), "{v:?}");
+        assert_eq!(v.assessment.unwrap().order, [0, 1, 2]);
+        assert!(rest.len() + 7 < 1000, "stopped when certified");
+    }
+
+    #[test]
+    fn a_resumed_run_replays_its_rounds_and_plays_what_an_uninterrupted_one_plays() {
+        let m = manifest(60);
+        let whole = play(&mut format(&m), &m, &mut RunState::new());
+        assert_eq!(whole.len(), 60, "the limit, in whole pairs");
+        // Killed in round 2, its games finished out of order.
+        let mut run = RunState::new();
+        let mut resumed = format(&m);
+        let cut = 21;
+        let mut earlier: Vec<&ScheduledGame> = whole[..cut].iter().collect();
+        earlier.swap(cut - 1, cut - 4);
+        earlier.remove(cut - 2);
+        for game in earlier {
+            let row = row(&m, game);
+            run.add(&row).unwrap();
+            resumed.recorded(&row).unwrap();
+        }
+        let left = play(&mut resumed, &m, &mut run);
+        let expected: Vec<&ScheduledGame> = whole
+            .iter()
+            .filter(|g| g.id == whole[cut - 2].id || g.id >= cut as u64)
+            .collect();
+        assert_eq!(left.iter().collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn finished_games_the_plan_would_not_choose_are_an_error() {
+        let m = manifest(60);
+        let whole = play(&mut format(&m), &m, &mut RunState::new());
+        let mut wrong = row(&m, &whole[8]);
+        std::mem::swap(&mut wrong.white, &mut wrong.black);
+        wrong.white = "c".into();
+        let mut run = RunState::new();
+        let mut f = format(&m);
+        for game in &whole[..8] {
+            let row = row(&m, game);
+            run.add(&row).unwrap();
+            f.recorded(&row).unwrap();
+        }
+        run.add(&wrong).unwrap();
+        f.recorded(&wrong).unwrap();
+        let err = std::iter::from_fn(|| Some(f.next_game(&run)))
+            .find_map(|r| r.err())
+            .unwrap()
+            .to_string();
+        assert!(err.contains("game 8 in games.csv is c against"), "{err}");
+    }
+
+    #[test]
+    fn plans_out_of_range_and_shards_are_refused() {
+        let m = manifest(60);
+        for (plan, expected) in [
+            (
+                AdaptivePlan {
+                    confidence: 1.0,
+                    max_games: 10,
+                },
+                "confidence must be between 0 and 1",
+            ),
+            (
+                AdaptivePlan {
+                    confidence: 0.9,
+                    max_games: 1,
+                },
+                "max_games must be at least 2",
+            ),
+        ] {
+            let err = AdaptiveRanking::new(&m, plan).err().unwrap().to_string();
+            assert!(err.contains(expected), "{err}");
+        }
+        let mut sharded = m.clone();
+        sharded.config.shard = Some(crate::shard::Shard::WHOLE);
+        let plan = AdaptivePlan {
+            confidence: 0.9,
+            max_games: 10,
+        };
+        let err = AdaptiveRanking::new(&sharded, plan)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("cannot be sharded"), "{err}");
+    }
+}

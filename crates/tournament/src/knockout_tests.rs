@@ -1,0 +1,228 @@
+//! Tests of the knockout: the bracket's order and byes, tie-break pairs up
+//! to the cap and the higher seed after it, and that losers play no more.
+
+use super::*;
+use crate::config::{from_given, Defaults};
+use crate::manifest::Plan;
+use crate::settings::{Command, Given};
+use arena_rules::games::{GameResult, RuleReason};
+
+#[test]
+fn the_bracket_keeps_the_top_seeds_apart() {
+    assert_eq!(bracket_order(2), [0, 1]);
+    assert_eq!(bracket_order(4), [0, 3, 1, 2]);
+    assert_eq!(bracket_order(8), [0, 7, 3, 4, 1, 6, 2, 5]);
+}
+
+fn knockout(bots: usize, tiebreak_pairs: u32) -> Knockout {
+    let mut given = Given::new()
+        .with("opening_plies", "1")
+        .with("seed", "4")
+        .with("format", "knockout")
+        .with("tiebreak_pairs", tiebreak_pairs.to_string());
+    for name in ('a'..).take(bots) {
+        given = given.with_bot(format!("{name}=x"));
+    }
+    let defaults = Defaults {
+        concurrency: 1,
+        seed: 3,
+        out: "o".into(),
+        current_dir: "/".into(),
+    };
+    let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
+    let manifest = Manifest::for_run(run);
+    let Plan::Knockout(plan) = manifest.plan else {
+        panic!("not a knockout: {:?}", manifest.plan)
+    };
+    Knockout::new(&manifest, plan).unwrap()
+}
+
+fn row(game: &ScheduledGame, names: &[String], result: GameResult) -> GameRow {
+    GameRow {
+        id: game.id,
+        round: game.round,
+        pair: game.pair,
+        variant: game.variant_id.into(),
+        white: names[game.white].clone(),
+        black: names[game.black].clone(),
+        opening: game.opening.join(" "),
+        result,
+        reason: RuleReason::Group.into(),
+        plies: 9,
+        white_time_ms: 0,
+        black_time_ms: 0,
+        ended_utc: String::new(),
+        white_tc: String::new(),
+        black_tc: String::new(),
+    }
+}
+
+/// Records every paired stage.
+#[derive(Default)]
+struct Rounds(Vec<PairedRound>);
+impl RunOutput for Rounds {
+    fn round_paired(&mut self, round: &PairedRound) {
+        self.0.push(round.clone());
+    }
+}
+
+/// Plays `k` to the end, a stage at a time, each game's result by
+/// `result`; returns every game in order and the stages announced.
+fn play(
+    k: &mut Knockout,
+    result: impl Fn(&ScheduledGame) -> GameResult,
+) -> (Vec<ScheduledGame>, Rounds) {
+    let names: Vec<String> = k.stages.names().to_vec();
+    let mut run = RunState::new();
+    let mut rounds = Rounds::default();
+    let mut all = Vec::new();
+    loop {
+        let stage: Vec<ScheduledGame> = std::iter::from_fn(|| k.next_game(&run).unwrap()).collect();
+        if stage.is_empty() {
+            return (all, rounds);
+        }
+        for game in &stage {
+            let row = row(game, &names, result(game));
+            assert!(run.add(&row).unwrap());
+            k.finished(&row, &run, &mut rounds);
+        }
+        all.extend(stage);
+    }
+}
+
+/// The lower index (the higher seed) wins every game.
+fn higher_seed_wins(game: &ScheduledGame) -> GameResult {
+    if game.white < game.black {
+        GameResult::WhiteWins
+    } else {
+        GameResult::BlackWins
+    }
+}
+
+#[test]
+fn five_bots_fill_eight_places_with_three_byes() {
+    let mut k = knockout(5, 2);
+    // Round 1: only seeds 4 and 5 play; 1, 2 and 3 have byes.
+    assert_eq!(k.first.boards, [["d".to_string(), "e".to_string()]]);
+    assert_eq!(k.first.byes, ["a", "b", "c"]);
+    let (games, rounds) = play(&mut k, higher_seed_wins);
+    let by_round = |r: u64| -> Vec<(usize, usize)> {
+        let mut m: Vec<(usize, usize)> = games
+            .iter()
+            .filter(|g| g.round == r)
+            .map(|g| (g.white.min(g.black), g.white.max(g.black)))
+            .collect();
+        m.dedup();
+        m
+    };
+    assert_eq!(by_round(1), [(3, 4)]);
+    // d beat e: a-d and b-c; then a-b.
+    assert_eq!(by_round(2), [(0, 3), (1, 2)]);
+    assert_eq!(by_round(3), [(0, 1)]);
+    assert_eq!(games.len(), 8);
+    let titles: Vec<&str> = rounds.0.iter().map(|r| r.title.as_str()).collect();
+    assert_eq!(titles, ["Round 2 of 3", "Round 3 of 3"]);
+    let bracket = k.bracket();
+    assert_eq!(bracket.winner.as_deref(), Some("a"));
+    assert_eq!(bracket.size, 8);
+    let first: Vec<bool> = bracket.rounds[0].matches.iter().map(|m| m.bye).collect();
+    assert_eq!(first, [true, false, true, true]);
+    // Losers play no more: e after round 1, d and c after round 2.
+    for (loser, last) in [(4, 1), (3, 2), (2, 2)] {
+        assert!(games
+            .iter()
+            .filter(|g| g.white == loser || g.black == loser)
+            .all(|g| g.round <= last));
+    }
+}
+
+#[test]
+fn six_bots_give_the_top_two_seeds_byes() {
+    let k = knockout(6, 2);
+    assert_eq!(
+        k.first.boards,
+        [
+            ["d".to_string(), "e".to_string()],
+            ["c".to_string(), "f".to_string()]
+        ]
+    );
+    assert_eq!(k.first.byes, ["a", "b"]);
+}
+
+#[test]
+fn a_tied_match_plays_tie_break_pairs_up_to_the_cap_then_the_higher_seed_advances() {
+    // White wins every game: each pair is 1-1, so every match stays tied.
+    let mut k = knockout(2, 2);
+    let (games, rounds) = play(&mut k, |_| GameResult::WhiteWins);
+    // The match's pair, then two tie-break pairs, each its own opening.
+    assert_eq!(games.len(), 6);
+    assert!(games.iter().all(|g| g.round == 1));
+    let titles: Vec<&str> = rounds.0.iter().map(|r| r.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Round 1 of 1, tie-break pair 1 of at most 2",
+            "Round 1 of 1, tie-break pair 2 of at most 2"
+        ]
+    );
+    let bracket = k.bracket();
+    let m = &bracket.rounds[0].matches[0];
+    assert_eq!((m.points, m.tiebreak_pairs, m.by_seed), ([6, 6], 2, true));
+    assert_eq!(bracket.winner.as_deref(), Some("a"));
+}
+
+#[test]
+fn a_tie_break_pair_that_decides_ends_the_match() {
+    // The first pair is 1-1; in the first tie-break pair (games 2 and 3)
+    // b wins both: b advances, and no second tie-break pair is played.
+    let mut k = knockout(2, 3);
+    let (games, _) = play(&mut k, |g| match g.id {
+        0 | 1 => GameResult::WhiteWins,
+        _ if g.white == 1 => GameResult::WhiteWins,
+        _ => GameResult::BlackWins,
+    });
+    assert_eq!(games.len(), 4);
+    let bracket = k.bracket();
+    let m = &bracket.rounds[0].matches[0];
+    assert_eq!((m.points, m.tiebreak_pairs, m.by_seed), ([2, 6], 1, false));
+    assert_eq!(bracket.winner.as_deref(), Some("b"));
+}
+
+#[test]
+fn a_resumed_knockout_plays_what_an_uninterrupted_one_plays() {
+    let result = |g: &ScheduledGame| {
+        if g.id.is_multiple_of(3) {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        }
+    };
+    let mut whole = knockout(6, 2);
+    let (everything, _) = play(&mut whole, result);
+    let names: Vec<String> = whole.stages.names().to_vec();
+    let mut resumed = knockout(6, 2);
+    for game in &everything[..5] {
+        resumed.recorded(&row(game, &names, result(game))).unwrap();
+    }
+    // The resumed run's state holds the earlier games as done.
+    let mut run = RunState::new();
+    for game in &everything[..5] {
+        run.add(&row(game, &names, result(game))).unwrap();
+    }
+    let mut rest = Vec::new();
+    loop {
+        let stage: Vec<ScheduledGame> =
+            std::iter::from_fn(|| resumed.next_game(&run).unwrap()).collect();
+        if stage.is_empty() {
+            break;
+        }
+        for game in &stage {
+            let row = row(game, &names, result(game));
+            run.add(&row).unwrap();
+            resumed.finished(&row, &run, &mut Rounds::default());
+        }
+        rest.extend(stage);
+    }
+    assert_eq!(rest, everything[5..]);
+    assert_eq!(resumed.bracket(), whole.bracket());
+}

@@ -1,0 +1,347 @@
+//! What a Swiss ([`crate::swiss`]) and a knockout ([`crate::knockout`])
+//! share: their games come in stages (a Swiss round; a knockout round, or
+//! one tie-break pair of its tied matches), and a stage is computed only
+//! when every game of the stage before it has finished, from those results
+//! and the seed alone. So a resumed run computes the stages an
+//! uninterrupted one computed, whatever order the games finished in.
+//!
+//! Game ids are dense in stage order. A stage is a list of boards (two bots
+//! each) that all play the same number of game pairs; pair `i` of board
+//! `k` is game pair `first + i * boards + k`, so consecutive games spread
+//! over the boards. A board's pairs count on from `from` (0 for a match's
+//! first games, more for its tie-break pairs): pair `j` is of variant
+//! `j mod V`, and in the colour cycle `j / V` the board's first bot is
+//! white in the pair's first game when the cycle is even, as in the round
+//! robin. Openings are the run's, by game pair number.
+
+use std::collections::HashMap;
+
+use anyhow::bail;
+
+use super::config::TournamentConfig;
+use super::game_set::GameSet;
+use super::openings::Openings;
+use super::schedule::{game_pair, ScheduledGame};
+use arena_referee::GameRow;
+use arena_rules::games::{GameResult, Variant};
+
+/// One stage's boards and how many game pairs each plays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stage {
+    /// The round written to games.csv (1 for the first).
+    pub round: u64,
+    /// Bot indices: the first is the higher-ranked one (or seed).
+    pub boards: Vec<[usize; 2]>,
+    /// The first board pair's number within its match (0, or the tie-break's).
+    pub from: u64,
+    /// Game pairs per board.
+    pub pairs: u64,
+    /// The stage's first game pair.
+    pub first_pair: u64,
+}
+
+impl Stage {
+    /// Game pair `i` of board `k`.
+    fn pair(&self, k: usize, i: u64) -> u64 {
+        self.first_pair + i * self.boards.len() as u64 + k as u64
+    }
+
+    /// Games of the stage in all.
+    pub fn games(&self) -> u64 {
+        2 * self.pairs * self.boards.len() as u64
+    }
+}
+
+/// The stages computed so far, their games, and the finished games the
+/// format knows (before a resume and since).
+#[derive(Clone)]
+pub struct Stages {
+    variants: Vec<&'static Variant>,
+    openings: Openings,
+    names: Vec<String>,
+    stages: Vec<Stage>,
+    /// Every game of the computed stages; a game's id is its index.
+    games: Vec<ScheduledGame>,
+    /// The finished games, by id.
+    rows: HashMap<u64, GameRow>,
+    /// The next game to consider starting.
+    next: u64,
+    /// Finished games of the last stage (so that whether it is complete
+    /// is one comparison, whatever its size).
+    last_done: u64,
+}
+
+impl Stages {
+    pub fn new(config: &TournamentConfig) -> Stages {
+        Stages {
+            variants: config.variants(),
+            openings: Openings::of(config),
+            names: config.bot_names(),
+            stages: Vec::new(),
+            games: Vec::new(),
+            rows: HashMap::new(),
+            next: 0,
+            last_done: 0,
+        }
+    }
+
+    /// Adds a stage after the last: `pairs` game pairs on each board, the
+    /// board's pairs numbered from `from`. Fails only when no opening of
+    /// the configured length exists.
+    pub fn push(
+        &mut self,
+        round: u64,
+        boards: Vec<[usize; 2]>,
+        from: u64,
+        pairs: u64,
+    ) -> anyhow::Result<()> {
+        let stage = Stage {
+            round,
+            boards,
+            from,
+            pairs,
+            first_pair: self.games.len() as u64 / 2,
+        };
+        let count = self.variants.len() as u64;
+        let mut games = vec![None; stage.games() as usize];
+        for (k, &[a, b]) in stage.boards.iter().enumerate() {
+            for i in 0..pairs {
+                let j = from + i;
+                let variant = self.variants[(j % count) as usize];
+                let (first, second) = if (j / count).is_multiple_of(2) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let pair = stage.pair(k, i);
+                let opening = self.openings.for_pair(variant, pair)?;
+                let offset = (2 * (pair - stage.first_pair)) as usize;
+                let [g0, g1] = game_pair(variant, pair, round, first, second, opening);
+                games[offset] = Some(g0);
+                games[offset + 1] = Some(g1);
+            }
+        }
+        let start = self.len();
+        self.games.extend(games.into_iter().flatten());
+        self.stages.push(stage);
+        self.last_done = (start..self.len())
+            .filter(|id| self.rows.contains_key(id))
+            .count() as u64;
+        Ok(())
+    }
+
+    /// The stages computed so far.
+    pub fn stages(&self) -> &[Stage] {
+        &self.stages
+    }
+
+    /// Games of the computed stages.
+    pub fn len(&self) -> u64 {
+        self.games.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// A finished game, before this run or in it (counted once).
+    pub fn record(&mut self, row: &GameRow) {
+        let new = self.rows.insert(row.id, row.clone()).is_none();
+        if new && (self.last_start()..self.len()).contains(&row.id) {
+            self.last_done += 1;
+        }
+    }
+
+    /// The last stage's first game id (0 before the first stage).
+    fn last_start(&self) -> u64 {
+        self.stages.last().map_or(0, |s| 2 * s.first_pair)
+    }
+
+    /// Finished games known.
+    pub fn finished(&self) -> u64 {
+        self.rows.len() as u64
+    }
+
+    /// Whether every game of the last stage has finished (true before the
+    /// first stage).
+    pub fn last_complete(&self) -> bool {
+        self.last_done == self.len() - self.last_start()
+    }
+
+    /// The last stage's next game not finished and not started yet.
+    pub fn next_game(&mut self, done: &GameSet) -> Option<ScheduledGame> {
+        while self.next < self.len() {
+            let id = self.next;
+            self.next += 1;
+            if !done.contains(id) && !self.rows.contains_key(&id) {
+                return Some(self.games[id as usize].clone());
+            }
+        }
+        None
+    }
+
+    /// Checks the finished games of the last stage against its games (a
+    /// games.csv edited, or from another plan, is refused), once the stage
+    /// is complete.
+    pub fn check_last(&self) -> anyhow::Result<()> {
+        for game in &self.games[self.last_start() as usize..] {
+            let Some(row) = self.rows.get(&game.id) else {
+                continue;
+            };
+            let expected = (
+                game.variant_id,
+                self.names[game.white].as_str(),
+                self.names[game.black].as_str(),
+                game.opening.join(" "),
+            );
+            let found = (
+                row.variant.as_str(),
+                row.white.as_str(),
+                row.black.as_str(),
+                row.opening.clone(),
+            );
+            if expected != found {
+                bail!(
+                    "game {} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
+                    game.id
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// When no stage follows: a finished game beyond the computed stages
+    /// is not part of the plan.
+    pub fn check_no_more(&self) -> anyhow::Result<()> {
+        match self.rows.keys().filter(|&&id| id >= self.len()).min() {
+            Some(id) => bail!("game {id} is not part of this run's plan"),
+            None => Ok(()),
+        }
+    }
+
+    /// The half points (win 2, draw 1) each bot of board `k` of stage `s`
+    /// has scored in the board's finished games.
+    pub fn board_points(&self, s: usize, k: usize) -> [u32; 2] {
+        let stage = &self.stages[s];
+        let [a, _] = stage.boards[k];
+        let mut points = [0, 0];
+        for i in 0..stage.pairs {
+            let pair = stage.pair(k, i);
+            for id in [2 * pair, 2 * pair + 1] {
+                let Some(row) = self.rows.get(&id) else {
+                    continue;
+                };
+                let white = self.games[id as usize].white;
+                let [w, b] = half_points(row.result);
+                let (for_a, for_b) = if white == a { (w, b) } else { (b, w) };
+                points[0] += for_a;
+                points[1] += for_b;
+            }
+        }
+        points
+    }
+
+    /// Finished games of board `k` of stage `s`.
+    pub fn board_finished(&self, s: usize, k: usize) -> u64 {
+        let stage = &self.stages[s];
+        (0..stage.pairs)
+            .flat_map(|i| {
+                let pair = stage.pair(k, i);
+                [2 * pair, 2 * pair + 1]
+            })
+            .filter(|id| self.rows.contains_key(id))
+            .count() as u64
+    }
+
+    /// The bot names.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+}
+
+/// White's and black's half points of a result.
+pub fn half_points(result: GameResult) -> [u32; 2] {
+    match result {
+        GameResult::WhiteWins => [2, 0],
+        GameResult::Draw => [1, 1],
+        GameResult::BlackWins => [0, 2],
+    }
+}
+
+/// Half points as the tables show them: `3`, `2.5`.
+pub fn points_text(half: u32) -> String {
+    if half.is_multiple_of(2) {
+        format!("{}", half / 2)
+    } else {
+        format!("{}.5", half / 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{from_given, Defaults};
+    use crate::settings::{Command, Given};
+
+    fn stages(given: Given) -> Stages {
+        let given = given
+            .with_bot("a=x")
+            .with_bot("b=y")
+            .with_bot("c=z")
+            .with_bot("d=w");
+        let defaults = Defaults {
+            concurrency: 1,
+            seed: 3,
+            out: "o".into(),
+            current_dir: "/".into(),
+        };
+        let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
+        Stages::new(&run.config)
+    }
+
+    #[test]
+    fn a_stage_spreads_its_boards_and_turns_variants_and_colours_as_the_round_robin() {
+        let given = Given::new()
+            .with("variant", "qango6,quinque")
+            .with("games_per_pairing", "4")
+            .with("opening_plies", "1");
+        let mut s = stages(given);
+        // Two boards, four pairs each (two games in each of two variants).
+        s.push(1, vec![[0, 2], [1, 3]], 0, 4).unwrap();
+        assert_eq!(s.len(), 16);
+        let games: Vec<(u64, &str, usize, usize)> = s
+            .games
+            .iter()
+            .map(|g| (g.pair, g.variant_id, g.white, g.black))
+            .collect();
+        // Pair i of board k is pair 2i + k: the boards alternate; pair j of
+        // a board is of variant j mod 2, and its first bot is white first
+        // in cycle j / 2 = 0, second in cycle 1.
+        assert_eq!(
+            games[..8],
+            [
+                (0, "qango6", 0, 2),
+                (0, "qango6", 2, 0),
+                (1, "qango6", 1, 3),
+                (1, "qango6", 3, 1),
+                (2, "quinque", 0, 2),
+                (2, "quinque", 2, 0),
+                (3, "quinque", 1, 3),
+                (3, "quinque", 3, 1),
+            ]
+        );
+        assert_eq!((games[8].0, games[8].1, games[8].2), (4, "qango6", 2));
+        assert!(s
+            .games
+            .iter()
+            .all(|g| g.round == 1 && g.id == s.games[g.id as usize].id));
+        // A later stage numbers on; its pairs continue the board's count.
+        s.push(2, vec![[0, 1]], 4, 1).unwrap();
+        let g = &s.games[16];
+        assert_eq!(
+            (g.id, g.pair, g.round, g.variant_id, g.white),
+            (16, 8, 2, "qango6", 0)
+        );
+        assert!(!s.last_complete());
+    }
+}

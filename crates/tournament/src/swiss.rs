@@ -1,0 +1,345 @@
+//! The Swiss (`format = "swiss"`, `rounds = N`) as a [`Format`] of the
+//! driver: each round pairs every bot with one opponent of the same or the
+//! nearest score, and is paired only when every game of the round before
+//! has finished, from those results alone ([`crate::paired`]), so a resumed
+//! run plays what an uninterrupted one plays.
+//!
+//! A pairing ("board") is `games_per_pairing` games in each variant, in
+//! colour-swapped pairs. Its winner is the bot with more game points; it
+//! scores 1 (a draw 1/2 each, a loss 0). In an odd field one bot per round
+//! has a bye, scored 1 like a won pairing; it is no game (nothing in
+//! games.csv or the ratings), and no bot gets a second bye while another
+//! has had none.
+//!
+//! The pairing ([`pair_round`]): the bots ranked by score, then config
+//! order, are paired top-down by score groups as the Dutch system pairs
+//! them: the top half of a group against its bottom half in order (1-4,
+//! 2-5, 3-6 in a group of six), a bot left over joining the next group
+//! down; no two bots meet twice while a search of [`SEARCH_BUDGET`] steps
+//! finds a pairing without, else each bot meets the one it has met least
+//! often. The bye goes to the lowest-ranked bot of the fewest byes for
+//! which the others can be paired without a rematch.
+//!
+//! The final table ([`SwissSummary`]) ranks by score, then Buchholz (the
+//! sum of the scores of every opponent met; a bye adds nothing), then the
+//! game points scored against the bots tied on both, then all game points,
+//! then config order.
+
+use super::driver::{Format, RunState, Verdict};
+use super::manifest::{Manifest, SwissPlan};
+use super::paired::Stages;
+use super::progress::{PairedRound, RunKind, RunOutput, Standing};
+use super::runner::Flow;
+use super::schedule::ScheduledGame;
+use anyhow::bail;
+use arena_referee::GameRow;
+
+pub use super::swiss_table::{BoardResult, SwissRound, SwissRow, SwissSummary};
+
+/// Steps the search for a pairing without rematches may take (per round)
+/// before the fewest-meetings choice takes over.
+pub const SEARCH_BUDGET: u64 = 200_000;
+
+/// What pairing a round knows: each bot's score and meetings so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// Score in half points (a won pairing or a bye 2, a drawn one 1).
+    pub score: Vec<u32>,
+    /// `met[a][b]`: how often `a` and `b` were paired.
+    pub met: Vec<Vec<u32>>,
+    /// Byes each bot has had.
+    pub byes: Vec<u32>,
+}
+
+impl Field {
+    /// `bots` bots before any round.
+    pub fn new(bots: usize) -> Field {
+        Field {
+            score: vec![0; bots],
+            met: vec![vec![0; bots]; bots],
+            byes: vec![0; bots],
+        }
+    }
+}
+
+/// One round's pairing: boards (the higher-ranked bot first) from the top,
+/// and the bot with the bye.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundPairing {
+    pub boards: Vec<[usize; 2]>,
+    pub bye: Option<usize>,
+}
+
+/// Pairs a round of `field` (see the module docs).
+pub fn pair_round(field: &Field) -> RoundPairing {
+    let n = field.score.len();
+    let mut rank: Vec<usize> = (0..n).collect();
+    rank.sort_by_key(|&b| (std::cmp::Reverse(field.score[b]), b));
+    let mut budget = SEARCH_BUDGET;
+    if n.is_multiple_of(2) {
+        let boards =
+            search(&rank, field, &mut budget).unwrap_or_else(|| fewest_meetings(&rank, field));
+        return RoundPairing { boards, bye: None };
+    }
+    let fewest = field.byes.iter().copied().min().unwrap_or(0);
+    let candidates: Vec<usize> = rank
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&b| field.byes[b] == fewest)
+        .collect();
+    let without =
+        |bye: usize| -> Vec<usize> { rank.iter().copied().filter(|&b| b != bye).collect() };
+    for &bye in &candidates {
+        if let Some(boards) = search(&without(bye), field, &mut budget) {
+            return RoundPairing {
+                boards,
+                bye: Some(bye),
+            };
+        }
+    }
+    let bye = candidates[0];
+    RoundPairing {
+        boards: fewest_meetings(&without(bye), field),
+        bye: Some(bye),
+    }
+}
+
+/// The opponents the top unpaired bot prefers among `rest` (the others,
+/// in rank order), best first: in the score group of the next bots (its
+/// own, or the next one down when it is left over) the one half the group
+/// away, then those below it, then those above it; then the rest in rank
+/// order.
+fn preference(rest: &[usize], field: &Field) -> Vec<usize> {
+    let Some(&top) = rest.first() else {
+        return Vec::new();
+    };
+    let group = rest
+        .iter()
+        .take_while(|&&b| field.score[b] == field.score[top])
+        .count();
+    // In the group with the top bot first, its partner is half the group away.
+    let partner = group.div_ceil(2) - 1;
+    let mut order: Vec<usize> = rest[partner..group].to_vec();
+    order.extend(rest[..partner].iter().rev());
+    order.extend(&rest[group..]);
+    order
+}
+
+/// A pairing of `unpaired` (rank order) without rematches, depth first in
+/// [`preference`] order, or `None` when there is none (or the budget ran out).
+fn search(unpaired: &[usize], field: &Field, budget: &mut u64) -> Option<Vec<[usize; 2]>> {
+    let Some((&a, rest)) = unpaired.split_first() else {
+        return Some(Vec::new());
+    };
+    for b in preference(rest, field) {
+        if field.met[a][b] > 0 {
+            continue;
+        }
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let others: Vec<usize> = rest.iter().copied().filter(|&c| c != b).collect();
+        if let Some(mut boards) = search(&others, field, budget) {
+            boards.insert(0, [a, b]);
+            return Some(boards);
+        }
+    }
+    None
+}
+
+/// A pairing of `unpaired` where, top-down, each bot meets the preferred
+/// opponent it has met least often.
+fn fewest_meetings(unpaired: &[usize], field: &Field) -> Vec<[usize; 2]> {
+    let mut left = unpaired.to_vec();
+    let mut boards = Vec::new();
+    while left.len() >= 2 {
+        let a = left.remove(0);
+        let b = preference(&left, field)
+            .into_iter()
+            .min_by_key(|&b| field.met[a][b])
+            .expect("two bots are left");
+        left.retain(|&c| c != b);
+        boards.push([a, b]);
+    }
+    boards
+}
+
+/// The Swiss of a run: its rounds so far, each round's bye, and the
+/// finished games.
+#[derive(Clone)]
+pub struct Swiss {
+    plan: SwissPlan,
+    stages: Stages,
+    byes: Vec<Option<usize>>,
+    /// Game pairs per board: `games_per_pairing / 2` in each variant.
+    pairs: u64,
+    first: PairedRound,
+    /// What pairing a round failed on, said by the next `next_game`.
+    error: Option<String>,
+}
+
+impl Swiss {
+    /// The Swiss `manifest` plans, its first round paired; fails when it
+    /// cannot be played (sharded, no round, an impossible opening length).
+    pub fn new(manifest: &Manifest, plan: SwissPlan) -> anyhow::Result<Swiss> {
+        let config = &manifest.config;
+        if plan.rounds == 0 {
+            bail!("a swiss needs at least one round (rounds = 0)");
+        }
+        if config.shard.is_some() {
+            bail!("a swiss cannot be sharded: each round is paired from the results before it");
+        }
+        let mut swiss = Swiss {
+            plan,
+            stages: Stages::new(config),
+            byes: Vec::new(),
+            pairs: u64::from(config.games_per_pairing / 2) * config.variants().len() as u64,
+            first: PairedRound::default(),
+            error: None,
+        };
+        swiss.pair_next()?;
+        swiss.first = swiss.paired_round(0);
+        Ok(swiss)
+    }
+
+    /// A finished game, before this run or in it.
+    pub fn record(&mut self, row: &GameRow) {
+        self.stages.record(row);
+    }
+
+    /// Rounds paired so far.
+    pub fn rounds_paired(&self) -> usize {
+        self.byes.len()
+    }
+
+    /// The field after the rounds that are complete.
+    pub fn field(&self) -> Field {
+        super::swiss_table::field(&self.stages, &self.byes, self.complete_rounds())
+    }
+
+    /// Rounds every game of which has finished.
+    fn complete_rounds(&self) -> usize {
+        let paired = self.byes.len();
+        if self.stages.last_complete() {
+            paired
+        } else {
+            paired - 1
+        }
+    }
+
+    /// Pairs the next round from the complete ones (all before it), after
+    /// checking the last round's games against the plan.
+    fn pair_next(&mut self) -> anyhow::Result<()> {
+        self.stages.check_last()?;
+        let pairing = pair_round(&self.field());
+        let round = self.byes.len() as u64 + 1;
+        self.stages.push(round, pairing.boards, 0, self.pairs)?;
+        self.byes.push(pairing.bye);
+        Ok(())
+    }
+
+    /// When the last round is complete: the next one paired (`true`), or,
+    /// after the last round, the games checked (`false`).
+    fn advance(&mut self) -> anyhow::Result<bool> {
+        if !self.stages.last_complete() {
+            return Ok(false);
+        }
+        if self.byes.len() as u32 >= self.plan.rounds {
+            self.stages.check_last()?;
+            self.stages.check_no_more()?;
+            return Ok(false);
+        }
+        self.pair_next()?;
+        Ok(true)
+    }
+
+    /// Pairs every round the recorded games allow (as `next_game` would),
+    /// for a reader of a finished or stopped run.
+    pub fn catch_up(&mut self) -> anyhow::Result<()> {
+        while self.advance()? {}
+        Ok(())
+    }
+
+    /// Round `r` (0-based) as its pairings are announced.
+    fn paired_round(&self, r: usize) -> PairedRound {
+        let names = self.stages.names();
+        let stage = &self.stages.stages()[r];
+        PairedRound {
+            title: format!("Round {} of {}", r + 1, self.plan.rounds),
+            boards: stage
+                .boards
+                .iter()
+                .map(|&[a, b]| [names[a].clone(), names[b].clone()])
+                .collect(),
+            byes: self.byes[r].iter().map(|&b| names[b].clone()).collect(),
+        }
+    }
+
+    /// The rounds so far with their results, and the table of the complete ones.
+    pub fn summary(&self) -> SwissSummary {
+        super::swiss_table::summary(&self.stages, &self.byes, self.complete_rounds(), self.plan)
+    }
+}
+
+impl Format for Swiss {
+    fn kind(&self) -> RunKind<'_> {
+        RunKind::Swiss {
+            rounds: self.plan.rounds,
+            games: self.total().unwrap_or(0),
+            first: &self.first,
+        }
+    }
+
+    fn total(&self) -> Option<u64> {
+        let boards = self.stages.names().len() as u64 / 2;
+        Some(u64::from(self.plan.rounds) * boards * 2 * self.pairs)
+    }
+
+    fn recorded(&mut self, row: &GameRow) -> anyhow::Result<()> {
+        self.record(row);
+        Ok(())
+    }
+
+    fn next_game(&mut self, run: &RunState) -> anyhow::Result<Option<ScheduledGame>> {
+        if let Some(error) = self.error.take() {
+            bail!(error);
+        }
+        loop {
+            if let Some(game) = self.stages.next_game(&run.done) {
+                return Ok(Some(game));
+            }
+            // Waiting for the round's last games, or the last round done.
+            if !self.advance()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn finished(&mut self, row: &GameRow, _run: &RunState, output: &mut dyn RunOutput) -> Flow {
+        self.record(row);
+        let paired = self.byes.len() as u32;
+        if paired < self.plan.rounds && self.stages.last_complete() {
+            match self.pair_next() {
+                Ok(()) => output.round_paired(&self.paired_round(paired as usize)),
+                Err(e) => self.error = Some(format!("{e:#}")),
+            }
+        }
+        Flow::Continue
+    }
+
+    fn standing(&self, run: &RunState) -> Standing {
+        Standing::RoundRobin {
+            leader: run.tally.leader(),
+        }
+    }
+
+    fn verdict(&self, _run: &RunState) -> Verdict {
+        Verdict::Swiss(Box::new(self.summary()))
+    }
+}
+
+#[cfg(test)]
+#[path = "swiss_tests.rs"]
+mod tests;
