@@ -15,11 +15,13 @@
 //!   through the `RunOutput` trait and returns how a run ended as data.
 //! - `arena-report` (`crates/report`, [`report`]): standings, CSV tables and
 //!   report.html.
-//! - this crate, `arena`: the command line ([`cli`]) and the binaries.
+//! - this crate, `arena`: the command line ([`cli`]), the analysis of runs
+//!   against perfect play ([`analysis`], on `arena-solver`) and the binaries.
 //!
 //! The lower crates are re-exported here under their layer's name, so the
 //! command line and the tests name everything as `arena::LAYER::...`.
 
+pub mod analysis;
 pub mod cli;
 
 pub use arena_files as files;

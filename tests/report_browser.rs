@@ -7,7 +7,9 @@
 //! game's first N moves (Qango discs and Quinque stack heights, cell by cell
 //! in the DOM); the right-arrow key steps to ply N+1, again equal to
 //! `arena judge`'s; the crasher's crash link in the failure table, clicked,
-//! lists exactly the games it counts. Takes a screenshot, which replaces
+//! lists exactly the games it counts; after `arena analyse` of the qango
+//! directory, the value strip under the board shows analysis.csv's values
+//! and mistakes (and the quinque games have none). Takes a screenshot, which replaces
 //! docs/report.png with `ARENA_WRITE_DOCS=1` (a test run leaves the
 //! repository as it was).
 //! Skipped, saying so, where Chromium or Node is not installed (.ci/run
@@ -18,6 +20,9 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use arena::games::Color;
+use arena::report::analysis::read_analysis_csv;
+use arena_solver::Value as Solved;
 use common::browser::{chromium, drive, node_found};
 use common::tournament::{jsonl_records, run_arena, text, write_config, TestBot};
 use serde_json::{json, Value};
@@ -130,6 +135,17 @@ fn report_works_in_a_real_browser() {
             TestBot::new("random2", "bots/python/random_bot.py", &["--seed", "2"]),
         ],
     );
+    // The qango directory analysed against perfect play: its games get the
+    // value strip; the quinque directory's do not.
+    let analyse = run_arena(&[
+        "analyse",
+        qango.to_str().unwrap(),
+        "--budget-ms",
+        "50",
+        "--no-progress",
+    ]);
+    assert!(analyse.status.success(), "{}", text(&analyse));
+    let analysis = read_analysis_csv(&qango.join("analysis.csv")).unwrap();
     let out = tmp.path().join("report");
     let run = run_arena(&[
         "report",
@@ -225,6 +241,16 @@ fn report_works_in_a_real_browser() {
 }}), {{ once: true }}); location.hash = "#game={key}&ply={ply}"; }})"##
         )
     };
+    // The value strip under the board: each cell's value and marks.
+    let open_strip = |key: &str, ply: usize| {
+        format!(
+            r##"new Promise((done) => {{ addEventListener("hashchange", () => done({{
+  hidden: document.getElementById("v-values").hidden,
+  cells: [...document.querySelectorAll("#v-values .v")].map((c) => [c.dataset.value, c.classList.contains("mistake"), c.classList.contains("current")]),
+  text: document.getElementById("v-values").textContent,
+}}), {{ once: true }}); location.hash = "#game={key}&ply={ply}"; }})"##
+        )
+    };
     let steps = json!([
         {"eval": READ_BOARD},
         {"key": "ArrowRight"},
@@ -239,6 +265,8 @@ fn report_works_in_a_real_browser() {
         {"eval": r##"new Promise((done) => { addEventListener("hashchange", () => done([...document.querySelectorAll("#games tbody tr")].map((tr) => tr.dataset.key)), { once: true }); location.hash = "#list"; })"##},
         {"eval": open_marks(&qango_key, 3)},
         {"eval": open_marks(&quinque_key, 1)},
+        {"eval": open_strip(&qango_key, 3)},
+        {"eval": open_strip(&quinque_key, 1)},
     ]);
     let url = format!("file://{}#game={qango_key}&ply=3", page.display());
     let profile = tmp.path().join("profile");
@@ -339,4 +367,53 @@ fn report_works_in_a_real_browser() {
         .unwrap()
         .contains("white stack"));
     assert_eq!(marks["opening"], json!([]));
+
+    // The analysed qango game's strip: one cell per position, the opening's
+    // unanalysed, each bot move's value after it (for white) and its
+    // mistake as analysis.csv says, the current ply marked.
+    let strip = &r[11];
+    assert_eq!(strip["hidden"], json!(false));
+    let cells = strip["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), record_moves.len() + 1);
+    assert_eq!(
+        cells[1][0],
+        json!("-"),
+        "an opening position is not analysed"
+    );
+    let id = qango_game["id"].as_u64().unwrap();
+    for row in analysis.iter().filter(|r| r.game_id == id) {
+        let cell = &cells[row.ply as usize + 1];
+        let white = row.after.map(|v| {
+            if row.color == Color::White {
+                v
+            } else {
+                v.flip()
+            }
+        });
+        let letter = match white {
+            None => "?",
+            Some(Solved::Win) => "W",
+            Some(Solved::Loss) => "B",
+            Some(Solved::Draw) => "D",
+        };
+        let value = cell[0].as_str().unwrap();
+        assert_eq!(
+            value.to_ascii_uppercase(),
+            letter,
+            "ply {}: {row:?}",
+            row.ply
+        );
+        assert_eq!(
+            cell[1],
+            json!(row.mistake() == Some(true)),
+            "ply {}: {row:?}",
+            row.ply
+        );
+    }
+    assert_eq!(cells.iter().filter(|c| c[2] == json!(true)).count(), 1);
+    assert_eq!(cells[3][2], json!(true), "ply 3 is current");
+    assert!(strip["text"].as_str().unwrap().contains("perfect play: "));
+    // The quinque game was not analysed: no strip.
+    assert_eq!(r[12]["hidden"], json!(true));
+    assert_eq!(r[12]["cells"], json!([]));
 }

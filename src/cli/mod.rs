@@ -23,6 +23,7 @@ macro_rules! out {
     }};
 }
 
+pub mod analyse;
 pub mod check_bot;
 pub mod completions;
 pub mod games;
@@ -76,6 +77,8 @@ pub enum Command {
     Rate(rate::Args),
     /// Write report.html (plots, game list, board viewer) over output directories.
     Report(report::Args),
+    /// Judge every move the bots of a run chose against perfect play (the solver).
+    Analyse(analyse::Args),
     /// Serve a live page of output directories that updates itself as games end.
     Serve(serve::Args),
     /// Replay one game of an output directory in the terminal.
@@ -123,6 +126,7 @@ pub fn main() -> i32 {
         Some(Command::Sprt(a)) => sprt::run(a),
         Some(Command::Openings(a)) => openings::run(a),
         Some(Command::Report(a)) => report::run(a),
+        Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Serve(a)) => serve::run(a),
         Some(Command::Show(a)) => show::run(a),
         Some(Command::Man(a)) => man::run(a),

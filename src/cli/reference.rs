@@ -15,6 +15,9 @@ use std::fmt::Write;
 use clap::CommandFactory;
 
 use super::{merge, sprt, tournament, Cli};
+use crate::report::analysis::{
+    ANALYSIS_BOTS_CSV, ANALYSIS_CSV, BOT_COLUMNS, COLUMNS as ANALYSIS_COLUMNS,
+};
 use crate::report::certificate::{CERTIFICATE_COLUMNS, CERTIFICATE_FILE};
 use crate::report::comparison::CROSSTABLE_COLUMNS;
 use crate::report::pairwise::PAIRWISE_COLUMNS;
@@ -166,6 +169,15 @@ fn files() -> Vec<(&'static str, &'static str)> {
             "who scored what against whom, one row per (bot, opponent) that met",
         ),
         (
+            ANALYSIS_CSV,
+            "`arena analyse DIR`: one row per move a bot chose (not the opening's), judged by \
+             the solver against perfect play; written by nothing else (a run never writes it)",
+        ),
+        (
+            ANALYSIS_BOTS_CSV,
+            "`arena analyse DIR`: the decisions of each bot over the rows of analysis.csv",
+        ),
+        (
             CERTIFICATE_FILE,
             "an adaptive ranking's certificate: per adjacent pair of the ranking, whether it is \
              separated (docs/STATISTICS.md, \"Adaptive ranking\"); written at the end of an \
@@ -265,6 +277,44 @@ const COLUMNS: &[(&str, &str)] = &[
     ("needed_wealth", "the wealth that separates the pair"),
     ("separated", "`true` when either test separates the pair"),
     ("points", "points scored against the opponent"),
+    ("game_id", "the game's `id` in games.csv"),
+    ("ply", "the move's 0-based index into the record's `moves` (the opening's come first)"),
+    ("mover", "the bot that chose the move"),
+    ("color", "the mover's colour, `white` or `black`"),
+    ("move", "the move, in notation"),
+    (
+        "value_before",
+        "the position's value for the mover under perfect play: `win`, `draw`, `loss`, or \
+         `unknown` (not proven within `--budget-ms`)",
+    ),
+    (
+        "value_after",
+        "the value after the move, for the mover (a finished game: its result)",
+    ),
+    (
+        "mistake",
+        "`true` when the move made the mover's value worse (win to draw or loss, draw to loss); \
+         empty when either value is unknown",
+    ),
+    ("mover_result", "the game's result for the mover: `win`, `draw` or `loss`"),
+    ("nodes", "nodes the solver searched for the position before the move"),
+    ("moves", "moves the bot chose (the opening's are not its)"),
+    ("decided", "of those, moves from a position whose value was proven"),
+    (
+        "unsettled",
+        "decided moves after which the value stayed unknown (counted as kept)",
+    ),
+    ("mistakes", "moves with `mistake` true"),
+    ("accuracy", "share of value-keeping moves among decided ones, 0 to 1"),
+    (
+        "won_not_converted",
+        "games in which the bot had a proven win (some `value_before` is `win`) and did not win",
+    ),
+    (
+        "first_mistake_mean_ply",
+        "mean over the games with a mistake of the ply of the first one (empty: none)",
+    ),
+    ("first_mistake_min_ply", "the earliest ply of a game's first mistake"),
 ];
 
 /// The meaning of a column; `lost_<reason>` columns are described by their
@@ -295,6 +345,8 @@ pub fn csv_files() -> Vec<(&'static str, Vec<String>)> {
         (MODEL_FILE, owned(&MODEL_COLUMNS)),
         (PAIRWISE_FILE, owned(&PAIRWISE_COLUMNS)),
         (CROSSTABLE_FILE, owned(&CROSSTABLE_COLUMNS)),
+        (ANALYSIS_CSV, owned(&ANALYSIS_COLUMNS)),
+        (ANALYSIS_BOTS_CSV, owned(&BOT_COLUMNS)),
         (CERTIFICATE_FILE, owned(&CERTIFICATE_COLUMNS)),
     ]
 }

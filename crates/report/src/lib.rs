@@ -3,6 +3,7 @@
 //! ([`arena_stats::Tally`]: the run's own, or one built in one pass over
 //! `games.csv` files by `arena rate` and over games files by `arena report`).
 
+pub mod analysis;
 pub mod certificate;
 pub mod comparison;
 pub mod formats;

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use crate::analysis::BotDecisions;
 use crate::standings::Standings;
 use arena_referee::{GameRecord, GameRow};
 use arena_rules::games::GameResult;
@@ -180,6 +181,12 @@ pub struct ReportData {
     pub progression: Vec<Checkpoint>,
     /// One per SPRT directory, by directory index.
     pub llr: BTreeMap<usize, LlrPath>,
+    /// The decisions against perfect play per bot, over the directories
+    /// that hold an `analysis.csv` (`arena analyse`); empty without one.
+    pub decisions: Vec<BotDecisions>,
+    /// Per (directory index, game id): the viewer's value strip
+    /// ([`crate::analysis::strips`]).
+    pub strips: HashMap<(usize, u64), String>,
     /// One per Swiss or knockout directory, by directory index.
     pub formats: BTreeMap<usize, crate::formats::FormatTables>,
 }
@@ -198,6 +205,8 @@ impl ReportData {
             checkpoint_every: expected.div_ceil(CHECKPOINTS).max(1),
             progression: Vec::new(),
             llr: BTreeMap::new(),
+            decisions: Vec::new(),
+            strips: HashMap::new(),
             formats: BTreeMap::new(),
         }
     }

@@ -4,7 +4,8 @@
 //! draw model, failures per bot (each number a link to its games), rating
 //! progression, game lengths, move times, the SPRT's LLR path, a Swiss's
 //! table and rounds or a knockout's bracket, and a game list with a board
-//! viewer.
+//! viewer; with an `analysis.csv` (`arena analyse`), the decisions
+//! against perfect play per bot and each ply's value in the viewer.
 //!
 //! The counts and ratings come from the tally of the games
 //! ([`arena_stats::Tally`]) and its fits: after a run the run's own tally and
@@ -33,6 +34,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context};
 
+use crate::analysis::{read_analysis_csv, strips, summarise, ANALYSIS_CSV};
 use crate::formats::{FormatTables, Replay};
 use crate::rating::{Pooling, Ratings};
 use arena_files::write_atomically_with;
@@ -154,6 +156,7 @@ fn gather(
             }
         }
     }
+    read_analyses(sources, &mut data)?;
     for (k, source) in sources.iter().enumerate() {
         // A Swiss or knockout is replayed from all its games, whatever
         // variant the page shows.
@@ -191,6 +194,24 @@ fn gather(
     }
     data.finish();
     Ok(data)
+}
+
+/// The `analysis.csv` of each directory that has one (`arena analyse`):
+/// its per-bot summary (over all of them) and each game's value strip.
+fn read_analyses(sources: &[Source], data: &mut ReportData) -> anyhow::Result<()> {
+    let mut rows = Vec::new();
+    for (k, source) in sources.iter().enumerate() {
+        let path = source.dir.join(ANALYSIS_CSV);
+        if !path.exists() {
+            continue;
+        }
+        let these = read_analysis_csv(&path)?;
+        data.strips
+            .extend(strips(&these).into_iter().map(|(id, s)| ((k, id), s)));
+        rows.extend(these);
+    }
+    data.decisions = summarise(&rows);
+    Ok(())
 }
 
 /// Renders the page and writes it, streaming the game lines from the games
@@ -269,6 +290,7 @@ fn stream_page(
                 black: place(&row.black),
                 logs: [log(&record.white_log), log(&record.black_log)],
                 traces: [log(&record.white_trace), log(&record.black_trace)],
+                values: data.strips.get(&(k, row.id)).map(String::as_str),
             };
             w.write_all(game_line(&ctx, record).as_bytes())?;
             w.write_all(b"\n")?;
@@ -306,7 +328,7 @@ fn count_games(dir: &Path) -> u64 {
 /// at a time: from games.jsonl, each line parsed once into its record and
 /// the row derived from it; a directory without games.jsonl (a games.csv
 /// alone, as `arena rate FILE` may be given) gives its rows without records.
-fn visit_source(
+pub fn visit_source(
     source: &Source,
     variant: Option<&str>,
     mut visit: impl FnMut(GameRow, Option<&GameRecord>) -> anyhow::Result<()>,

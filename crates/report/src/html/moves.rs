@@ -21,7 +21,7 @@ pub const INDEX_ALPHABET: &[u8; 64] =
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// The columns of a game line, for the page's script (which reads them by name).
-pub const FIELDS: [&str; 18] = [
+pub const FIELDS: [&str; 19] = [
     "key",
     "dir",
     "variant",
@@ -40,6 +40,7 @@ pub const FIELDS: [&str; 18] = [
     "white_trace",
     "black_trace",
     "message",
+    "values",
 ];
 
 /// A position's cells in a form that is cheap to compare from ply to ply
@@ -165,6 +166,9 @@ pub struct LineContext<'a> {
     pub logs: [Option<String>; 2],
     /// Links to the two wire traces (`None`: the bot was not traced).
     pub traces: [Option<String>; 2],
+    /// The game's value strip from `analysis.csv`
+    /// ([`crate::analysis::strips`]; `None`: not analysed).
+    pub values: Option<&'a str>,
 }
 
 /// The game's line (without the newline), in [`FIELDS`] order. Written
@@ -204,6 +208,8 @@ pub fn game_line(ctx: &LineContext, record: &GameRecord) -> String {
     }
     tab(&mut line);
     push_escaped(&mut line, &record.message);
+    tab(&mut line);
+    line.push_str(ctx.values.unwrap_or(""));
     line
 }
 
@@ -282,6 +288,7 @@ mod tests {
             black: 5,
             logs: [Some("logs/g4 a%.log".into()), None],
             traces: [None, Some("traces/g4.b".into())],
+            values: Some("-Wd"),
         };
         // c3 is index 14 ('O'), d4 21 ('V'), e5 28 ('c'): white 1, black 4.
         let fields = [
@@ -303,6 +310,7 @@ mod tests {
             "",
             "traces/g4.b",
             "white did not answer%09%3Cin time>",
+            "-Wd",
         ];
         assert_eq!(fields.len(), FIELDS.len());
         assert_eq!(game_line(&ctx, &record), fields.join("\t"));

@@ -20,6 +20,7 @@ use super::moves::FIELDS;
 use super::plots::BotColours;
 use super::settings::settings;
 use super::{plots, Fits, Source};
+use crate::analysis::{bot_cells, BotDecisions, BOT_COLUMNS};
 use crate::comparison::{Crosstable, LostBy};
 use crate::rating::Ratings;
 use crate::standings::{
@@ -482,6 +483,28 @@ fn model(ratings: &Ratings) -> Value {
     }
 }
 
+/// One bot's row of "Decisions against perfect play".
+#[derive(Serialize)]
+struct DecisionRow {
+    cells: [String; 9],
+}
+
+/// The per-bot decisions in the page's bot order, accuracy as a percentage.
+fn decision_rows(data: &ReportData, order: &[String]) -> Vec<DecisionRow> {
+    let place = |bot: &str| order.iter().position(|b| b == bot).unwrap_or(order.len());
+    let mut bots: Vec<&BotDecisions> = data.decisions.iter().collect();
+    bots.sort_by_key(|b| place(&b.bot));
+    bots.into_iter()
+        .map(|b| {
+            let mut cells = bot_cells(b);
+            cells[5] = b
+                .accuracy()
+                .map_or("-".into(), |a| format!("{:.1}%", a * 100.0));
+            DecisionRow { cells }
+        })
+        .collect()
+}
+
 /// Renders the page over the games of `tally` (with their per-game
 /// sections in `data`) and its `fits`, with [`GAMES_MARKER`] where the game
 /// lines go; returns it and the page's bot order (the game lines name bots
@@ -537,6 +560,9 @@ pub fn render(
         times => times,
         times_svg => times_svg,
         llr => llr_sections(sources, data),
+        decisions => decision_rows(data, &order),
+        analysed => data.strips.len(),
+        decision_columns => BOT_COLUMNS,
         formats => format_sections(sources, data),
         style => STYLE,
         script => SCRIPT,

@@ -99,7 +99,8 @@
     cur = { g: g, f: f, v: v, diffs: diffs, plies: diffs.length,
       moves: f[F.moves] === "" ? [] : f[F.moves].split(",").map(dec),
       times: f[F.times] === "" ? [] : f[F.times].split(",").map(Number),
-      cells: new Set(f[F.cells] === "" ? [] : f[F.cells].split(",")) };
+      cells: new Set(f[F.cells] === "" ? [] : f[F.cells].split(",")),
+      values: f[F.values] || "" };
     $("v-title").textContent = g.key + ": " + data.bots[g.white] + " (white) vs " + data.bots[g.black] + " (black), " + g.variant;
     $("v-result").textContent = g.result + " by " + g.reason + (f[F.message] ? " — " + dec(f[F.message]) : "");
     const logs = $("v-logs");
@@ -202,8 +203,34 @@
       ? "last move: " + cur.moves[ply - 1] + " (" + (ply % 2 ? "white" : "black") + (ply <= cur.opening ? ", opening" : "") + ")"
       : "start position";
     $("v-time").textContent = timeText(ply);
+    valueStrip(ply);
     [...$("v-moves").children].forEach((li, i) => li.classList.toggle("current", i === ply - 1));
     history.replaceState(null, "", "#game=" + encodeURIComponent(cur.g.key) + "&ply=" + ply);
+  }
+  // Each position's value under perfect play (from `arena analyse`), as a
+  // strip of cells under the board, one per ply: the value for white of the
+  // position after that many moves; a lowercase letter marks a mistake (the
+  // move into the position made its mover's value worse).
+  const VALUE_TEXT = { W: "white wins", B: "black wins", D: "draw", "?": "unknown (not proven within the budget)", "-": "not analysed (opening)" };
+  function valueStrip(ply) {
+    const box = $("v-values");
+    box.textContent = "";
+    box.hidden = cur.values === "";
+    if (box.hidden) return;
+    const strip = el("div", { class: "strip" });
+    for (let p = 0; p <= cur.plies; p++) {
+      const c = cur.values[p] || "-", up = c.toUpperCase(), mistake = c !== up;
+      const cls = ["v", "v-" + (up === "?" ? "unknown" : up === "-" ? "none" : up)];
+      if (mistake) cls.push("mistake");
+      if (p === ply) cls.push("current");
+      const title = "ply " + p + ": " + VALUE_TEXT[up] + (mistake ? "; move " + p + " (" + cur.moves[p - 1] + ") was a mistake" : "");
+      const cell = el("span", { class: cls.join(" "), "data-ply": String(p), "data-value": c, title: title }, mistake ? "✗" : "");
+      cell.addEventListener("click", () => show(p));
+      strip.appendChild(cell);
+    }
+    box.appendChild(strip);
+    const c = cur.values[ply] || "-", up = c.toUpperCase();
+    box.appendChild(el("p", { class: "value-text" }, "perfect play: " + VALUE_TEXT[up] + (c !== up ? " — the last move was a mistake" : "")));
   }
   // The legend of the board: the variant's cell kinds (from the page data,
   // named as `arena show` names them), the discs, and the marks.
