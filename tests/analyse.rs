@@ -244,3 +244,42 @@ fn a_directory_without_games_is_refused_in_one_line() {
     std::fs::write(dir.path().join("games.jsonl"), "{\"id\":0}\n").unwrap();
     check(dir.path(), "games.jsonl: line 1: not a game record");
 }
+
+/// Two bots that play the solver's value-keeping move on every turn (the
+/// solver settles every qango6 position at once): the analysis, with its
+/// own solvers, finds every position decided and no mistake.
+#[test]
+fn perfect_play_has_no_mistakes() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena = env!("CARGO_BIN_EXE_arena");
+    let config = write_config(
+        dir.path(),
+        &format!("variant = \"qango6\"\nopening_plies = {OPENING_PLIES}\ngames_per_pairing = 2\nmove_ms = 10000\nseed = 6"),
+        &[
+            TestBot::new("perfect_a", "tests/bots/perfect_bot.py", &[arena]),
+            TestBot::new("perfect_b", "tests/bots/perfect_bot.py", &[arena]),
+        ],
+    );
+    let out = dir.path().join("run");
+    let run = run_tournament(&config, &out);
+    assert!(run.status.success(), "{}", text(&run));
+    let analyse = run_arena(&[
+        "analyse",
+        out.to_str().unwrap(),
+        "--budget-ms",
+        "5000",
+        "--no-progress",
+    ]);
+    assert!(analyse.status.success(), "{}", text(&analyse));
+    let rows = read_analysis_csv(&out.join(ANALYSIS_CSV)).unwrap();
+    assert!(rows.len() >= 4, "{rows:?}");
+    for row in &rows {
+        assert!(row.before.is_some(), "undecided: {row:?}");
+        assert_eq!(
+            row.mistake(),
+            Some(false),
+            "a perfect move marked as a mistake: {row:?}"
+        );
+        assert_eq!(row.before, row.after, "{row:?}");
+    }
+}

@@ -18,7 +18,10 @@ const LATE_PER_VARIANT: usize = 50;
 
 fn main() {
     println!("start positions (table {} MiB):", DEFAULT_MEMORY >> 20);
-    println!("{:<24} {:>6} {:>12} {:>10} {:>12}", "variant", "value", "nodes", "ms", "entries");
+    println!(
+        "{:<24} {:>6} {:>12} {:>10} {:>12}",
+        "variant", "value", "nodes", "ms", "entries"
+    );
     let start = std::env::var("ARENA_BENCH_START").unwrap_or_else(|_| START.into());
     for id in start.split(',') {
         let v = Variant::by_id(id).expect("a variant id");
@@ -41,7 +44,10 @@ fn main() {
 fn late_positions() {
     let mut rng = ChaCha8Rng::seed_from_u64(24);
     println!("\nlate positions ({LATE_PER_VARIANT} per Qango variant, a fresh 16 MiB table each):");
-    println!("{:<24} {:>10} {:>12} {:>12}", "variant", "positions", "mean µs", "max µs");
+    println!(
+        "{:<24} {:>10} {:>12} {:>12}",
+        "variant", "positions", "mean µs", "max µs"
+    );
     for v in Variant::all() {
         let Family::Qango(_) = v.family else { continue };
         let mut times = Vec::new();
