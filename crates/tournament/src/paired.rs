@@ -188,24 +188,7 @@ impl Stages {
             let Some(row) = self.rows.get(&game.id) else {
                 continue;
             };
-            let expected = (
-                game.variant_id,
-                self.names[game.white].as_str(),
-                self.names[game.black].as_str(),
-                game.opening.join(" "),
-            );
-            let found = (
-                row.variant.as_str(),
-                row.white.as_str(),
-                row.black.as_str(),
-                row.opening.clone(),
-            );
-            if expected != found {
-                bail!(
-                    "game {} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
-                    game.id
-                );
-            }
+            game.check_row(row, &self.names)?;
         }
         Ok(())
     }

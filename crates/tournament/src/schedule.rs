@@ -49,6 +49,31 @@ pub struct ScheduledGame {
 }
 
 impl ScheduledGame {
+    /// Refuses a recorded game that is not this game of the plan (a
+    /// games.csv edited, or from another plan): other variant, bots (by
+    /// `names`, the config's order) or opening.
+    pub fn check_row(&self, row: &arena_referee::GameRow, names: &[String]) -> anyhow::Result<()> {
+        let expected = (
+            self.variant_id,
+            names[self.white].as_str(),
+            names[self.black].as_str(),
+            self.opening.join(" "),
+        );
+        let found = (
+            row.variant.as_str(),
+            row.white.as_str(),
+            row.black.as_str(),
+            row.opening.clone(),
+        );
+        if expected != found {
+            bail!(
+                "game {} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
+                row.id
+            );
+        }
+        Ok(())
+    }
+
     /// The variant the game is played in.
     pub fn variant(&self) -> &'static Variant {
         Variant::by_id(self.variant_id).expect("scheduled games name a variant of the table")

@@ -118,25 +118,7 @@ impl Session {
             if !shard.contains_game(row.id) {
                 bail!("game {} is not part of this run's shard {shard}", row.id);
             }
-            let expected = (
-                game.variant_id,
-                names[game.white].as_str(),
-                names[game.black].as_str(),
-                game.opening.join(" "),
-            );
-            let found = (
-                row.variant.as_str(),
-                row.white.as_str(),
-                row.black.as_str(),
-                row.opening.clone(),
-            );
-            if expected != found {
-                bail!(
-                    "game {} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
-                    row.id
-                );
-            }
-            Ok(())
+            game.check_row(row, &names)
         };
         let (journal, recovery) = Journal::recover(dir, check)?;
         Ok(Session {
