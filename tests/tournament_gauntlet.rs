@@ -224,7 +224,7 @@ fn bad_seeds_are_refused_with_the_line() {
         ),
         (
             "format = \"ladder\"",
-            "t.toml:2:10: field `format`: expected one of \"round_robin\", \"gauntlet\", \"sprt\", \"swiss\" or \"knockout\", got \"ladder\"",
+            "t.toml:2:10: field `format`: expected one of \"round_robin\", \"gauntlet\", \"sprt\", \"swiss\", \"knockout\" or \"adaptive\", got \"ladder\"",
         ),
     ] {
         let stderr = refused(settings, &bots);
