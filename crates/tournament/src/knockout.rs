@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::driver::{Format, RunState, Verdict};
 use super::manifest::{KnockoutPlan, Manifest};
-use super::paired::Stages;
+use super::paired::{next_staged_game, Staged, Stages};
 use super::progress::{PairedRound, RunKind, RunOutput, Standing};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
@@ -192,7 +192,7 @@ impl Knockout {
 
     /// When the last stage is complete: the next one computed (`true`), or
     /// at the end the games checked (`false`).
-    fn advance(&mut self) -> anyhow::Result<bool> {
+    fn advance_stage(&mut self) -> anyhow::Result<bool> {
         if !self.stages.last_complete() {
             return Ok(false);
         }
@@ -207,7 +207,7 @@ impl Knockout {
     /// Computes every stage the recorded games allow, for a reader of a
     /// finished or stopped run.
     pub fn catch_up(&mut self) -> anyhow::Result<()> {
-        while self.advance()? {}
+        while self.advance_stage()? {}
         Ok(())
     }
 
@@ -347,6 +347,20 @@ pub struct BracketMatch {
     pub bye: bool,
 }
 
+impl Staged for Knockout {
+    fn stages_mut(&mut self) -> &mut Stages {
+        &mut self.stages
+    }
+
+    fn take_error(&mut self) -> Option<String> {
+        self.error.take()
+    }
+
+    fn advance(&mut self) -> anyhow::Result<bool> {
+        self.advance_stage()
+    }
+}
+
 impl Format for Knockout {
     fn kind(&self) -> RunKind<'_> {
         RunKind::Knockout {
@@ -367,17 +381,7 @@ impl Format for Knockout {
     }
 
     fn next_game(&mut self, run: &RunState) -> anyhow::Result<Option<ScheduledGame>> {
-        if let Some(error) = self.error.take() {
-            bail!(error);
-        }
-        loop {
-            if let Some(game) = self.stages.next_game(&run.done) {
-                return Ok(Some(game));
-            }
-            if !self.advance()? {
-                return Ok(None);
-            }
-        }
+        next_staged_game(self, &run.done)
     }
 
     fn finished(&mut self, row: &GameRow, _run: &RunState, output: &mut dyn RunOutput) -> Flow {

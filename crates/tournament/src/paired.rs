@@ -260,6 +260,37 @@ pub fn points_text(half: u32) -> String {
     }
 }
 
+/// A format whose games come in stages (a Swiss's rounds, a knockout's):
+/// its next game is the current stage's next, and when the stage is done
+/// the format computes the next stage from the results.
+pub trait Staged {
+    fn stages_mut(&mut self) -> &mut Stages;
+    /// A problem found when a game ended, reported at the next game.
+    fn take_error(&mut self) -> Option<String>;
+    /// When the last stage is complete: the next one computed (`true`), or
+    /// at the end the games checked (`false`).
+    fn advance(&mut self) -> anyhow::Result<bool>;
+}
+
+/// The next game of a staged format (its `Format::next_game`).
+pub fn next_staged_game(
+    format: &mut impl Staged,
+    done: &GameSet,
+) -> anyhow::Result<Option<ScheduledGame>> {
+    if let Some(error) = format.take_error() {
+        bail!(error);
+    }
+    loop {
+        if let Some(game) = format.stages_mut().next_game(done) {
+            return Ok(Some(game));
+        }
+        // Waiting for the stage's last games, or the last stage done.
+        if !format.advance()? {
+            return Ok(None);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,7 +27,7 @@
 
 use super::driver::{Format, RunState, Verdict};
 use super::manifest::{Manifest, SwissPlan};
-use super::paired::Stages;
+use super::paired::{next_staged_game, Staged, Stages};
 use super::progress::{PairedRound, RunKind, RunOutput, Standing};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
@@ -242,7 +242,7 @@ impl Swiss {
 
     /// When the last round is complete: the next one paired (`true`), or,
     /// after the last round, the games checked (`false`).
-    fn advance(&mut self) -> anyhow::Result<bool> {
+    fn advance_stage(&mut self) -> anyhow::Result<bool> {
         if !self.stages.last_complete() {
             return Ok(false);
         }
@@ -258,7 +258,7 @@ impl Swiss {
     /// Pairs every round the recorded games allow (as `next_game` would),
     /// for a reader of a finished or stopped run.
     pub fn catch_up(&mut self) -> anyhow::Result<()> {
-        while self.advance()? {}
+        while self.advance_stage()? {}
         Ok(())
     }
 
@@ -283,6 +283,20 @@ impl Swiss {
     }
 }
 
+impl Staged for Swiss {
+    fn stages_mut(&mut self) -> &mut Stages {
+        &mut self.stages
+    }
+
+    fn take_error(&mut self) -> Option<String> {
+        self.error.take()
+    }
+
+    fn advance(&mut self) -> anyhow::Result<bool> {
+        self.advance_stage()
+    }
+}
+
 impl Format for Swiss {
     fn kind(&self) -> RunKind<'_> {
         RunKind::Swiss {
@@ -303,18 +317,7 @@ impl Format for Swiss {
     }
 
     fn next_game(&mut self, run: &RunState) -> anyhow::Result<Option<ScheduledGame>> {
-        if let Some(error) = self.error.take() {
-            bail!(error);
-        }
-        loop {
-            if let Some(game) = self.stages.next_game(&run.done) {
-                return Ok(Some(game));
-            }
-            // Waiting for the round's last games, or the last round done.
-            if !self.advance()? {
-                return Ok(None);
-            }
-        }
+        next_staged_game(self, &run.done)
     }
 
     fn finished(&mut self, row: &GameRow, _run: &RunState, output: &mut dyn RunOutput) -> Flow {
