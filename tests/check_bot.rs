@@ -251,6 +251,21 @@ fn a_bot_that_exits_after_game_over_fails_game_end() {
     );
 }
 
+/// Exiting after game_over slower than the idle watch: the next game finds
+/// the process gone, and the exit is still charged to game_over (not only
+/// to the next game, where the bot did nothing wrong yet).
+#[test]
+fn a_bot_that_exits_slowly_after_game_over_fails_game_end() {
+    let (out, stdout) = check(&["--variants", "qango6", "--games", "2"], "slow_exit");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let line = line_of(&stdout, "game end");
+    assert!(line.starts_with("FAIL"), "{stdout}");
+    assert!(
+        stdout.contains("after game_over of qango6 game 1 (bot as white): the bot exited: process ended: exit code 0"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_bot_that_crashes_at_start_fails_the_handshake() {
     let (out, stdout) = run(&["--variants", "qango6"], &["sh", "-c", "exit 3"]);

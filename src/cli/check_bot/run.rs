@@ -17,7 +17,7 @@ use super::observations::{
     GameSeen, Handshake, IdleProblem, Observations, Quit, UnknownType, WireTail,
 };
 use crate::games::{Color, Variant};
-use crate::protocol::{RefereeMessage, TimeControl};
+use crate::protocol::{FailureReason, RefereeMessage, TimeControl};
 use crate::referee::seat::{StartError, CONTROL_SEND_TIMEOUT, QUIT_GRACE};
 use crate::referee::{
     play_game, BotSpec, GameConfig, GameRecord, Player, RandomPlayer, ReadLine, Seat, SpawnOptions,
@@ -207,6 +207,7 @@ async fn play_games(
             let mut seen = game_seen(variant.id, number, bot_color, seat.name(), &record);
             seen.reused_process = after_clean && !restarted;
             seen.replaced_process = after_clean && restarted;
+            blame_a_late_exit(&seen, &mut obs.games);
             if seen.failure.is_none() {
                 seen.after_game_over = watch_idle(seat).await;
                 if seen.after_game_over.is_none() {
@@ -224,6 +225,24 @@ async fn play_games(
         }
     }
     Ok(())
+}
+
+/// A reused process that ended before its first move of the next game
+/// (slower than [`IDLE_WATCH`] to exit after `game_over`, e.g. on a busy
+/// machine): that exit belongs to the previous game's `game_over`.
+fn blame_a_late_exit(seen: &GameSeen, games: &mut [GameSeen]) {
+    let Some((FailureReason::Crash | FailureReason::Disconnect, how)) = &seen.failure else {
+        return;
+    };
+    if !seen.reused_process || !seen.bot_move_times_ms.is_empty() {
+        return;
+    }
+    if let Some(previous) = games.last_mut().filter(|g| g.after_game_over.is_none()) {
+        previous.after_game_over = Some(IdleProblem::Ended(format!(
+            "exited: {how} (after the {} ms watch, before its next game's first move)",
+            IDLE_WATCH.as_millis()
+        )));
+    }
 }
 
 /// The bot's side of a finished game.
