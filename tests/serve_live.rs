@@ -1,0 +1,146 @@
+//! The games being played, on the live page of `arena tournament --serve`:
+//! while a game of paced bots runs, the server reports it with its moves so
+//! far (`_live/games`, and `games` events on `_live/events`); those moves
+//! are the first moves of the game games.jsonl records when it ends; and
+//! once it is recorded it is no longer reported. `arena serve DIR` sees
+//! finished games only, and says so.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::serve::Server;
+use common::tournament::{jsonl_records, write_config, TestBot};
+use serde_json::Value;
+
+/// The games the server reports as being played: id → (moves, how many
+/// of them are the opening).
+fn playing(server: &Server) -> (bool, BTreeMap<u64, (Vec<String>, usize)>) {
+    let (code, body) = server.get("/_live/games");
+    assert_eq!(code, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    let games = answer["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let moves = g["moves"].as_array().unwrap();
+            let moves = moves.iter().map(|m| m.as_str().unwrap().to_string());
+            let opening = g["opening"].as_u64().unwrap() as usize;
+            (g["id"].as_u64().unwrap(), (moves.collect(), opening))
+        })
+        .collect();
+    (answer["live"] == Value::Bool(true), games)
+}
+
+/// The first `games` event on `_live/events` that reports a game.
+fn games_event(server: &Server) -> Value {
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /_live/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut lines = BufReader::new(stream).lines();
+    let mut event = String::new();
+    loop {
+        let line = lines.next().expect("the stream ended").unwrap();
+        if let Some(name) = line.strip_prefix("event: ") {
+            event = name.to_string();
+        } else if let Some(data) = line.strip_prefix("data: ") {
+            if event == "games" {
+                let games: Value = serde_json::from_str(data).unwrap();
+                if games["games"].as_array().is_some_and(|g| !g.is_empty()) {
+                    return games;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_served_tournament_shows_its_games_move_by_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Two games one after the other, 40 ms a move: each lasts a second or so.
+    let config = write_config(
+        tmp.path(),
+        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 3\nconcurrency = 1",
+        &[
+            TestBot::new("p1", "tests/bots/paced_bot.py", &["40"]),
+            TestBot::new("p2", "tests/bots/paced_bot.py", &["40"]),
+        ],
+    );
+    let out = tmp.path().join("run");
+    let mut run = Server::run(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+        "--serve",
+        "0",
+    ]);
+    // The page's stream tells of a game being played, with its players.
+    let event = games_event(&run);
+    assert_eq!(event["live"], Value::Bool(true), "{event}");
+    let game = &event["games"][0];
+    assert_eq!(game["game"], "qango6", "{event}");
+    assert_eq!(
+        (game["rows"].as_u64(), game["cols"].as_u64()),
+        (Some(6), Some(6))
+    );
+    assert!(
+        ["p1", "p2"].contains(&game["white"].as_str().unwrap()),
+        "{event}"
+    );
+
+    // The first game, seen with more moves than its opening.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let (id, seen) = loop {
+        let (live, games) = playing(&run);
+        assert!(live);
+        if let Some((&id, (moves, opening))) = games.iter().next() {
+            if moves.len() > *opening {
+                break (id, moves.clone());
+            }
+        }
+        assert!(Instant::now() < deadline, "no game in progress seen");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    // Once it is recorded, it is no longer in progress (the second game is
+    // still playing: the server is still up).
+    let record = loop {
+        let records = std::fs::read_to_string(out.join("games.jsonl"))
+            .map(|_| jsonl_records(&out))
+            .unwrap_or_default();
+        if let Some(r) = records.into_iter().find(|r| r["id"].as_u64() == Some(id)) {
+            break r;
+        }
+        assert!(Instant::now() < deadline, "game {id} never recorded");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let (_, games) = playing(&run);
+    assert!(!games.contains_key(&id), "game {id} still shown: {games:?}");
+    let moves: Vec<String> = record["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert!(seen.len() > record["opening"].as_array().unwrap().len());
+    assert!(
+        seen.len() <= moves.len() && moves[..seen.len()] == seen[..],
+        "shown {seen:?}, recorded {moves:?}"
+    );
+    assert!(run.wait(Duration::from_secs(30)).success());
+
+    // `arena serve DIR` sees the files only: no games in progress.
+    let server = Server::start(&[out.to_str().unwrap(), "--port", "0"]);
+    assert_eq!(playing(&server), (false, BTreeMap::new()));
+}
