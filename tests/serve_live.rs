@@ -144,3 +144,84 @@ fn a_served_tournament_shows_its_games_move_by_move() {
     let server = Server::start(&[out.to_str().unwrap(), "--port", "0"]);
     assert_eq!(playing(&server), (false, BTreeMap::new()));
 }
+
+/// Waits (in the page) for a game in progress drawn with a disc, then for
+/// the same board with more discs (drawn move by move, no reload); then
+/// measures its cells, before and in the projector view.
+const BOARDS: &str = r##"new Promise((done) => {
+  const started = Date.now();
+  const card = () => document.querySelector("#playing .live-game");
+  const discs = () => card() ? card().querySelectorAll("td .disc").length : 0;
+  let first = null;
+  const poll = () => {
+    const c = card();
+    if (c && discs() > 0 && first === null) first = { game: c.dataset.game, discs: discs() };
+    const later = first && c && c.dataset.game === first.game && discs() > first.discs;
+    if (later || Date.now() - started > 20000) {
+      const cell = () => c.querySelector("td").getBoundingClientRect().width;
+      const small = c ? cell() : 0;
+      document.querySelector("#live button.projector").click();
+      done({ first: first, later: discs(), heading: document.querySelector("#playing h2").textContent,
+        moves: c ? c.querySelector(".moves").textContent.split(" ").length : 0,
+        small: small, large: c ? cell() : 0 });
+    } else setTimeout(poll, 50);
+  };
+  poll();
+})"##;
+
+#[test]
+fn the_page_draws_the_games_in_progress() {
+    let Some(chrome) = common::browser::chromium() else {
+        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+        return;
+    };
+    if !common::browser::node_found() {
+        println!("SKIPPED: node not installed (apt-get install nodejs)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // Four games of about two seconds each: the page loads while they play.
+    let config = write_config(
+        tmp.path(),
+        "variant = \"qango6\"\ngames_per_pairing = 4\nseed = 5\nconcurrency = 1",
+        &[
+            TestBot::new("p1", "tests/bots/paced_bot.py", &["80"]),
+            TestBot::new("p2", "tests/bots/paced_bot.py", &["80"]),
+        ],
+    );
+    let out = tmp.path().join("run");
+    let mut run = Server::run(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+        "--serve",
+        "0",
+    ]);
+    let steps = serde_json::json!([{ "eval": BOARDS }]);
+    let url = format!("http://{}/", run.addr);
+    let session = common::browser::drive(&chrome, &tmp.path().join("profile"), &url, &steps);
+    assert_eq!(session.errors, Vec::<String>::new(), "console errors");
+    let seen = &session.results[0];
+    assert_eq!(seen["heading"], "Games in progress", "{seen}");
+    let first = seen["first"]["discs"]
+        .as_u64()
+        .expect("a board with a disc");
+    let later = seen["later"].as_u64().unwrap();
+    assert!(
+        later > first,
+        "the board was drawn again with more moves: {seen}"
+    );
+    // A disc per move (Qango places one a move).
+    assert_eq!(seen["moves"].as_u64(), Some(later), "{seen}");
+    let (small, large) = (
+        seen["small"].as_f64().unwrap(),
+        seen["large"].as_f64().unwrap(),
+    );
+    assert!(
+        small > 0.0 && large > 2.0 * small,
+        "projector cells: {seen}"
+    );
+    assert!(run.wait(Duration::from_secs(60)).success());
+}
