@@ -15,6 +15,10 @@
 //! ones, so processes and descriptors grow with the concurrency, not with
 //! the number of bots.
 //!
+//! When the run serves its live page (`--serve`: [`RunOutput::live_games`]
+//! is `Some`), each game's moves are published to that table as they are
+//! played ([`super::live`]); otherwise the games are played as before.
+//!
 //! Stopping: the first SIGINT (Ctrl-C) lets the games being
 //! played finish: no game starts any more, the output hears
 //! [`RunOutput::finishing`], each game is recorded as it ends, and then the
