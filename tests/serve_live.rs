@@ -1,9 +1,11 @@
 //! The games being played, on the live page of `arena tournament --serve`:
-//! while a game of paced bots runs, the server reports it with its moves so
-//! far (`_live/games`, and `games` events on `_live/events`); those moves
-//! are the first moves of the game games.jsonl records when it ends; and
-//! once it is recorded it is no longer reported. `arena serve DIR` sees
-//! finished games only, and says so.
+//! while a game of slow bots runs (held at a gate until the test is ready,
+//! then 40-80 ms a move), the server reports it with its moves so far
+//! (`_live/games`, and `games` events on `_live/events`); those moves are
+//! the first moves of the game games.jsonl records when it ends; and once
+//! it is recorded it is no longer reported. `arena serve DIR` sees finished
+//! games only, and says so. In headless Chromium the page draws the game's
+//! board, again as moves are played, larger in the projector view.
 
 mod common;
 
@@ -67,13 +69,25 @@ fn games_event(server: &Server) -> Value {
 #[test]
 fn a_served_tournament_shows_its_games_move_by_move() {
     let tmp = tempfile::tempdir().unwrap();
-    // Two games one after the other, 40 ms a move: each lasts a second or so.
+    // Two games one after the other, 40 ms a move: each lasts a second or
+    // so, once the test opens the gate the first move waits for.
+    let gate = tmp.path().join("gate");
+    std::fs::write(&gate, "").unwrap();
     let config = write_config(
         tmp.path(),
-        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 3\nconcurrency = 1",
+        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 3\nconcurrency = 1\n\
+         time_control = \"per-move=60000\"",
         &[
-            TestBot::new("p1", "tests/bots/paced_bot.py", &["40"]),
-            TestBot::new("p2", "tests/bots/paced_bot.py", &["40"]),
+            TestBot::new(
+                "p1",
+                "tests/bots/gated_bot.py",
+                &[gate.to_str().unwrap(), "40"],
+            ),
+            TestBot::new(
+                "p2",
+                "tests/bots/gated_bot.py",
+                &[gate.to_str().unwrap(), "40"],
+            ),
         ],
     );
     let out = tmp.path().join("run");
@@ -99,6 +113,7 @@ fn a_served_tournament_shows_its_games_move_by_move() {
         ["p1", "p2"].contains(&game["white"].as_str().unwrap()),
         "{event}"
     );
+    std::fs::remove_file(&gate).unwrap();
 
     // The first game, seen with more moves than its opening.
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -180,13 +195,25 @@ fn the_page_draws_the_games_in_progress() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    // Four games of about two seconds each: the page loads while they play.
+    // Held before their first move until the page has loaded (the gate),
+    // then two games of about two seconds each.
+    let gate = tmp.path().join("gate");
+    std::fs::write(&gate, "").unwrap();
     let config = write_config(
         tmp.path(),
-        "variant = \"qango6\"\ngames_per_pairing = 4\nseed = 5\nconcurrency = 1",
+        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 5\nconcurrency = 1\n\
+         time_control = \"per-move=60000\"",
         &[
-            TestBot::new("p1", "tests/bots/paced_bot.py", &["80"]),
-            TestBot::new("p2", "tests/bots/paced_bot.py", &["80"]),
+            TestBot::new(
+                "p1",
+                "tests/bots/gated_bot.py",
+                &[gate.to_str().unwrap(), "80"],
+            ),
+            TestBot::new(
+                "p2",
+                "tests/bots/gated_bot.py",
+                &[gate.to_str().unwrap(), "80"],
+            ),
         ],
     );
     let out = tmp.path().join("run");
@@ -199,11 +226,14 @@ fn the_page_draws_the_games_in_progress() {
         "--serve",
         "0",
     ]);
-    let steps = serde_json::json!([{ "eval": BOARDS }]);
+    let steps = serde_json::json!([
+        { "remove": gate.display().to_string() },
+        { "eval": BOARDS },
+    ]);
     let url = format!("http://{}/", run.addr);
     let session = common::browser::drive(&chrome, &tmp.path().join("profile"), &url, &steps);
     assert_eq!(session.errors, Vec::<String>::new(), "console errors");
-    let seen = &session.results[0];
+    let seen = &session.results[1];
     assert_eq!(seen["heading"], "Games in progress", "{seen}");
     let first = seen["first"]["discs"]
         .as_u64()
