@@ -9,6 +9,7 @@
 
 use std::io::{Stdout, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -30,6 +31,7 @@ use crate::stats::{FitOptions, Tally};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::cpu_wait::CpuWait;
 use crate::tournament::driver::{Finished, Verdict};
+use crate::tournament::live::LiveGames;
 use crate::tournament::progress::{
     Leader, PairedRound, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress,
     Standing,
@@ -50,6 +52,8 @@ pub struct Terminal<W: Write = Stdout> {
     cpu_wait: CpuWait,
     /// The live page to start once the run has its directory (`--serve`).
     serve: Option<Live>,
+    /// The games being played, which that page shows (`--serve` only).
+    live_games: Option<Arc<LiveGames>>,
 }
 
 impl Terminal {
@@ -62,12 +66,15 @@ impl Terminal {
             seeds: Vec::new(),
             cpu_wait: CpuWait::default(),
             serve: None,
+            live_games: None,
         }
     }
 
     /// Starts `live` on the run's directory when the run starts.
+    /// The runner then publishes the games being played for that page.
     pub fn serve_on(&mut self, live: Live) {
         self.serve = Some(live);
+        self.live_games = Some(LiveGames::new());
     }
 }
 
@@ -301,7 +308,7 @@ fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
 impl<W: Write> RunOutput for Terminal<W> {
     fn started(&mut self, run: &RunStarted) {
         if let Some(live) = self.serve.take() {
-            if let Err(e) = live.start(run.dir) {
+            if let Err(e) = live.start(run.dir, self.live_games.clone()) {
                 self.println(&format!("warning: no live page: {e:#}"));
             }
         }
@@ -508,6 +515,10 @@ impl<W: Write> RunOutput for Terminal<W> {
             bar.finish_and_clear();
         }
     }
+
+    fn live_games(&self) -> Option<Arc<LiveGames>> {
+        self.live_games.clone()
+    }
 }
 
 /// A bar at `done` of `total` (`None`: open-ended, e.g. an SPRT), on stderr.
@@ -646,6 +657,7 @@ mod tests {
             seeds: Vec::new(),
             cpu_wait: CpuWait::default(),
             serve: None,
+            live_games: None,
         }
     }
 

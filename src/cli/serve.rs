@@ -8,6 +8,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::tournament::live::LiveGames;
 use anyhow::Context;
 use arena_serve::{run::group, Limits, Run};
 
@@ -86,11 +87,11 @@ impl Live {
         Ok(Live { listener })
     }
 
-    /// Serves the run of `dir` from threads of its own, at a lower CPU
-    /// priority, for as long as this process lives (the run never waits
-    /// for them).
-    pub fn start(self, dir: &Path) -> anyhow::Result<()> {
-        let run = Arc::new(Run::new(&[dir.to_path_buf()])?);
+    /// Serves the run of `dir`, and the games it is playing (`games`),
+    /// from threads of its own, at a lower CPU priority, for as long as
+    /// this process lives (the run never waits for them).
+    pub fn start(self, dir: &Path, games: Option<Arc<LiveGames>>) -> anyhow::Result<()> {
+        let run = Arc::new(Run::new(&[dir.to_path_buf()])?.with_live_games(games));
         std::thread::Builder::new()
             .name("arena-serve".into())
             .spawn(move || {

@@ -27,6 +27,8 @@ use tokio_stream::wrappers::WatchStream;
 use tokio_stream::StreamExt;
 use tokio_util::io::ReaderStream;
 
+use arena_tournament::live::LiveGame;
+
 use crate::page::{find, Page};
 use crate::run::{Run, Status};
 
@@ -96,6 +98,7 @@ async fn handle(State(runs): State<Runs>, request: Request) -> Response {
         "_live/update" => update(run, request.uri().query()).await,
         "_live/status" => status(run),
         "_live/events" => events(run).into_response(),
+        "_live/games" => json(&games(run)),
         _ => file(run, rest).await,
     }
 }
@@ -190,9 +193,13 @@ fn no_page(run: &Run, version: u64) -> Response {
     html(Body::from(body))
 }
 
+/// The games being played (live.js draws them): a card per game, its
+/// board's cells 1.6em (4em in the projector view).
+const PLAYING_STYLE: &str = "#playing{padding:0 1em}.live-games{display:flex;flex-wrap:wrap;gap:1em}.live-game{border:1px solid #ccc;padding:.5em}.live-game h3{margin:.2em 0}.live-board{border-collapse:collapse}.live-board td{width:1.6em;height:1.6em;border:1px solid #999;text-align:center;vertical-align:middle;background:#f4ecd8}.live-board td.last{outline:3px solid #d33}.live-board .disc{display:inline-block;width:80%;height:80%;border-radius:50%;vertical-align:middle}.live-board .disc.w{background:#fff;border:1px solid #333}.live-board .disc.b{background:#222}.live-game .moves{max-width:30em;font-family:monospace;word-wrap:break-word}body.projector .live-board td{width:4em;height:4em}body.projector .live-game .moves{max-width:40em}";
+
 fn live_bar(version: u64) -> String {
     format!(
-        "<div id=\"live\" data-version=\"{version}\"><style>#live{{position:sticky;top:0;z-index:5;background:#20303f;color:#fff;padding:.4em 1em;font:1.1em system-ui,sans-serif;display:flex;gap:1em;align-items:center}}#live.lost{{background:#8a2a2a}}#live button{{margin-left:auto}}body.projector{{font-size:150%}}body.projector #settings,body.projector #times,body.projector #lengths{{display:none}}</style><strong>live</strong> <span class=\"progress\">connecting…</span> <span class=\"state\"></span><button type=\"button\" class=\"projector\" title=\"large type, fewer sections\">projector view</button></div>\n"
+        "<div id=\"live\" data-version=\"{version}\"><style>#live{{position:sticky;top:0;z-index:5;background:#20303f;color:#fff;padding:.4em 1em;font:1.1em system-ui,sans-serif;display:flex;gap:1em;align-items:center}}#live.lost{{background:#8a2a2a}}#live button{{margin-left:auto}}body.projector{{font-size:150%}}body.projector #settings,body.projector #times,body.projector #lengths{{display:none}}{PLAYING_STYLE}</style><strong>live</strong> <span class=\"progress\">connecting…</span> <span class=\"state\"></span><button type=\"button\" class=\"projector\" title=\"large type, fewer sections\">projector view</button></div>\n"
     )
 }
 
@@ -216,7 +223,11 @@ fn html(body: Body) -> Response {
 }
 
 fn status(run: &Run) -> Response {
-    let json = serde_json::to_string(&run.status()).expect("a status is JSON");
+    json(&run.status())
+}
+
+fn json(value: &impl serde::Serialize) -> Response {
+    let json = serde_json::to_string(value).expect("plain data is JSON");
     let headers = [
         (header::CONTENT_TYPE, "application/json"),
         (header::CACHE_CONTROL, "no-store"),
@@ -224,13 +235,46 @@ fn status(run: &Run) -> Response {
     (headers, json).into_response()
 }
 
-/// The status now, then at each change, as `status` events.
-fn events(run: &Run) -> Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>> {
-    let stream = WatchStream::new(run.subscribe()).map(|s: Status| {
+/// The games being played, with their moves so far.
+#[derive(serde::Serialize)]
+struct Playing {
+    /// Whether this server sees them: only inside the tournament
+    /// (`--serve`); `arena serve DIR` sees finished games only.
+    live: bool,
+    games: Vec<LiveGame>,
+}
+
+fn games(run: &Run) -> Playing {
+    Playing {
+        live: run.live.is_some(),
+        games: run.live.as_ref().map(|l| l.snapshot()).unwrap_or_default(),
+    }
+}
+
+/// The games being played are sent at most this often (the latest then).
+pub const GAMES_EVERY: Duration = Duration::from_millis(250);
+
+/// The status now, then at each change, as `status` events; and the
+/// games being played ([`Playing`]) now, then at each move, at most every
+/// [`GAMES_EVERY`], as `games` events.
+fn events(run: &Arc<Run>) -> Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>> {
+    let status = WatchStream::new(run.subscribe()).map(|s: Status| {
         let data = serde_json::to_string(&s).expect("a status is JSON");
         Ok(Event::default().event("status").data(data))
     });
-    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+    // Without a table, one event that says so, and the stream of games ends.
+    let changes = match &run.live {
+        Some(live) => live.subscribe(),
+        None => tokio::sync::watch::channel(0).1,
+    };
+    let run = Arc::clone(run);
+    let games = WatchStream::new(changes)
+        .throttle(GAMES_EVERY)
+        .map(move |_| {
+            let data = serde_json::to_string(&games(&run)).expect("games are JSON");
+            Ok(Event::default().event("games").data(data))
+        });
+    Sse::new(status.merge(games)).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
 
 /// The list of the runs, each linked.

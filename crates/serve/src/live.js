@@ -3,7 +3,10 @@
 // says a newer page was rendered, this fetches it (_live/page, the page
 // `arena report` writes) and swaps its sections, header and game data into
 // this one, then has the report's script list the games again: no reload,
-// and an open game stays open.
+// and an open game stays open. Inside a tournament (`--serve`) it also
+// sends the games being played (`games` events, at each move at most every
+// 250 ms): they are drawn above the report, a board per game (Qango) or the
+// moves so far (Quinque), large in the projector view.
 "use strict";
 (function () {
   const bar = document.getElementById("live");
@@ -88,6 +91,61 @@
     bar.classList.add("lost");
     state.textContent = "connection to arena serve lost; retrying";
   });
+  // ---- games being played ----
+  const playing = document.createElement("section");
+  playing.id = "playing";
+  playing.hidden = true;
+  bar.after(playing);
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  // A Qango board after `moves` (each a cell such as "c3"; white plays the
+  // odd plies), or null when a move is not a cell.
+  function board(g) {
+    const codes = new Map();
+    for (let p = 0; p < g.moves.length; p++) {
+      if (!/^[a-z][0-9]+$/.test(g.moves[p])) return null;
+      codes.set(g.moves[p], p % 2 === 0 ? "w" : "b");
+    }
+    const last = g.moves[g.moves.length - 1];
+    const table = el("table", "live-board");
+    for (let r = 0; r < g.rows; r++) {
+      const tr = el("tr");
+      for (let c = 0; c < g.cols; c++) {
+        const name = String.fromCharCode(97 + c) + (r + 1), disc = codes.get(name);
+        const td = el("td", name === last ? "last" : "");
+        td.dataset.cell = name;
+        td.title = name;
+        if (disc) td.appendChild(el("span", "disc " + disc));
+        tr.appendChild(td);
+      }
+      table.appendChild(tr);
+    }
+    return table;
+  }
+  function showPlaying(p) {
+    playing.textContent = "";
+    playing.hidden = !p.live || p.games.length === 0;
+    if (playing.hidden) return;
+    playing.appendChild(el("h2", "", "Games in progress"));
+    const grid = el("div", "live-games");
+    for (const g of p.games) {
+      const card = el("div", "live-game");
+      card.dataset.game = String(g.id);
+      card.appendChild(el("h3", "", "g" + g.id + ": " + g.white + " – " + g.black));
+      const next = g.moves.length % 2 === 0 ? g.white + " (white)" : g.black + " (black)";
+      card.appendChild(el("p", "", g.game + " · ply " + g.moves.length + " · " + next + " to move"));
+      const drawn = g.family === "qango" ? board(g) : null;
+      if (drawn) card.appendChild(drawn);
+      card.appendChild(el("p", "moves", g.moves.join(" ")));
+      grid.appendChild(card);
+    }
+    playing.appendChild(grid);
+  }
+  events.addEventListener("games", (e) => showPlaying(JSON.parse(e.data)));
   bar.querySelector("button.projector").addEventListener("click", () => {
     document.body.classList.toggle("projector");
   });

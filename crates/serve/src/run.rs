@@ -19,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 use arena_report::html::render_report;
+use arena_tournament::live::LiveGames;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, MANIFEST_FILE};
 use arena_tournament::Manifest;
 use serde::Serialize;
@@ -58,6 +59,9 @@ pub struct Run {
     /// The page last rendered (`None` before the first rendering).
     page: RwLock<Option<Arc<Page>>>,
     status: watch::Sender<Status>,
+    /// The games being played, move by move: only when the server runs
+    /// inside the tournament (`--serve`); `arena serve` sees files only.
+    pub live: Option<Arc<LiveGames>>,
 }
 
 impl Run {
@@ -80,7 +84,14 @@ impl Run {
             base,
             page: RwLock::new(None),
             status: watch::channel(Status::default()).0,
+            live: None,
         })
+    }
+
+    /// The run also shows the games being played in `live`.
+    pub fn with_live_games(mut self, live: Option<Arc<LiveGames>>) -> Run {
+        self.live = live;
+        self
     }
 
     /// The page last rendered.

@@ -56,6 +56,7 @@ pub mod identity;
 pub mod journal;
 pub mod knockout;
 pub mod lines;
+pub mod live;
 pub mod manifest;
 pub mod merge;
 pub mod openings;

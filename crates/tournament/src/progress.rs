@@ -6,8 +6,10 @@
 //! terminal, or to a report.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::config::TournamentConfig;
+use super::live::LiveGames;
 use super::manifest::{AdaptivePlan, SprtPlan};
 use super::runner::RunEnd;
 use arena_referee::GameRecord;
@@ -80,6 +82,11 @@ pub trait RunOutput {
     fn stopping_now(&mut self, _abandoned: usize) {}
     /// No more games will be played in this run.
     fn stopped_playing(&mut self) {}
+    /// Where the runner publishes the games being played, move by move
+    /// (the live page of `--serve`); `None`, the default, publishes nothing.
+    fn live_games(&self) -> Option<Arc<LiveGames>> {
+        None
+    }
 }
 
 /// How a run ended: what `run` returns, from which the front end chooses

@@ -15,6 +15,10 @@
 //! ones, so processes and descriptors grow with the concurrency, not with
 //! the number of bots.
 //!
+//! When the run serves its live page (`--serve`: [`RunOutput::live_games`]
+//! is `Some`), each game's moves are published to that table as they are
+//! played ([`super::live`]); otherwise the games are played as before.
+//!
 //! Stopping: the first SIGINT (Ctrl-C) lets the games being
 //! played finish: no game starts any more, the output hears
 //! [`RunOutput::finishing`], each game is recorded as it ends, and then the
@@ -48,13 +52,16 @@ use tokio::task::JoinSet;
 use super::breaker::Breaker;
 use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, JournalWriter, LOGS_DIR};
+use super::live::{LiveGame, LiveGames, Playing};
 use super::progress::{RunOutput, Standing};
 use super::schedule::ScheduledGame;
-use arena_referee::seat::shutdown_all;
+use arena_referee::seat::{shutdown_all, Seat};
 use arena_referee::GameRow;
 use arena_referee::{
-    play_bots, BotPool, GameConfig, GameRecord, RefereeFailure, RepeatedFailure, SpawnOptions,
+    play_bots, play_game, BotPool, GameConfig, GameEvent, GameRecord, Player, RefereeFailure,
+    RepeatedFailure, SpawnOptions,
 };
+use arena_rules::games::Family;
 use arena_rules::protocol::{ClockBasis, Ready};
 
 /// Idle bot processes kept per game slot (`-j`): enough for both bots of
@@ -146,7 +153,7 @@ pub async fn run_games(
     feed: &mut dyn GameFeed,
     output: &mut dyn RunOutput,
 ) -> anyhow::Result<RunSummary> {
-    let mut run = Run::new(config, journal)?;
+    let mut run = Run::new(config, journal, output.live_games())?;
     let mut signals = Signals::new();
     // After the first SIGINT: the games in flight finish, none starts.
     let mut finishing = false;
@@ -207,11 +214,17 @@ struct Run {
     writer: JournalWriter,
     /// What the journal writer reports: each game written, or its error.
     done: tokio::sync::mpsc::UnboundedReceiver<anyhow::Result<u64>>,
+    /// Where the games being played are published (only when serving).
+    live: Option<Arc<LiveGames>>,
 }
 
 impl Run {
     /// The pool, the breaker and the journal's writer thread of a new run.
-    fn new(config: Arc<TournamentConfig>, journal: &Journal) -> anyhow::Result<Run> {
+    fn new(
+        config: Arc<TournamentConfig>,
+        journal: &Journal,
+        live: Option<Arc<LiveGames>>,
+    ) -> anyhow::Result<Run> {
         let options = SpawnOptions {
             // Journal, tournament.json and every bot's logs.
             sandbox_hide: vec![journal.dir().to_path_buf()],
@@ -243,6 +256,7 @@ impl Run {
             writer,
             done,
             config,
+            live,
         })
     }
 
@@ -260,6 +274,7 @@ impl Run {
                 self.breaker.clone(),
                 self.log_dir.clone(),
                 self.streak.pause(),
+                self.live.clone(),
             )));
             self.task_games.insert(handle.id(), id);
         }
@@ -420,6 +435,7 @@ async fn play_one(
     breaker: Arc<Mutex<Breaker>>,
     log_dir: PathBuf,
     pause: Duration,
+    live: Option<Arc<LiveGames>>,
 ) -> GameOutcome {
     if !pause.is_zero() {
         tokio::time::sleep(pause).await;
@@ -451,7 +467,21 @@ async fn play_one(
             }
         }
     }
-    let record = play_bots(&mut white, &mut black, &game_config).await;
+    let record = match live {
+        None => play_bots(&mut white, &mut black, &game_config).await,
+        Some(live) => {
+            let (white_name, black_name) = (white_spec.name.clone(), black_spec.name.clone());
+            play_published(
+                &mut white,
+                &mut black,
+                &game_config,
+                &live,
+                game.id,
+                [white_name, black_name],
+            )
+            .await
+        }
+    };
     let evicted = {
         let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
         let mut evicted = pool.checkin(white);
@@ -468,6 +498,51 @@ async fn play_one(
         }
     });
     (game, played)
+}
+
+/// [`play_bots`], with each move published to `live` while it plays.
+async fn play_published(
+    white: &mut Seat,
+    black: &mut Seat,
+    config: &GameConfig,
+    live: &Arc<LiveGames>,
+    id: u64,
+    [white_name, black_name]: [String; 2],
+) -> anyhow::Result<GameRecord> {
+    let mut names = Some((white_name, black_name));
+    let mut playing: Option<Playing> = None;
+    let mut observer = |event: GameEvent<'_>| match event {
+        GameEvent::Started { .. } => {
+            if let Some((white, black)) = names.take() {
+                playing = Some(live.begin(LiveGame {
+                    id,
+                    game: config.variant.id.to_string(),
+                    family: match config.variant.family {
+                        Family::Qango(_) => "qango",
+                        Family::Quinque => "quinque",
+                    },
+                    rows: config.variant.rows(),
+                    cols: config.variant.cols(),
+                    white,
+                    black,
+                    moves: config.opening.clone(),
+                    opening: config.opening.len(),
+                }));
+            }
+        }
+        GameEvent::Moved { notation, .. } => {
+            if let Some(playing) = &playing {
+                playing.moved(notation);
+            }
+        }
+    };
+    play_game(
+        Player::Bot(white),
+        Player::Bot(black),
+        config,
+        &mut observer,
+    )
+    .await
 }
 
 /// The value behind a mutex; a panic elsewhere does not poison it for the
