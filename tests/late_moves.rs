@@ -46,6 +46,12 @@ fn read_record(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
+/// How late a bot that sleeps 600 ms is told to be: at least about that
+/// (the referee's clock starts when its write of the turn returns, which on
+/// a busy machine can be a few ms after the bot has read the turn and
+/// begun to sleep: a CI run saw 598 ms), and well under twice it.
+const LATE: std::ops::Range<u64> = 580..1250;
+
 /// N of "answered after N ms; the limit was LIMIT" in `message`.
 fn answered_after(message: &str, limit: &str) -> u64 {
     let rest = message
@@ -80,7 +86,7 @@ fn a_late_move_in_arena_play_says_how_late_it_came() {
     );
     let ms = answered_after(last, "200 ms (+50 ms grace)");
     // Within the second that arena listens after the 250 ms.
-    assert!((600..1250).contains(&ms), "{last}");
+    assert!(LATE.contains(&ms), "{last}");
     assert!(!stdout.contains("flush"), "{stdout}");
     // The record: the same message; the late move was not played.
     let json = read_record(&record);
@@ -96,7 +102,7 @@ fn a_late_move_in_arena_play_says_how_late_it_came() {
     assert_eq!(json["reason"], "timeout");
     let message = json["message"].as_str().unwrap();
     let ms = answered_after(message, "200 ms, the time left on its clock (+50 ms grace)");
-    assert!((600..1250).contains(&ms), "{message}");
+    assert!(LATE.contains(&ms), "{message}");
 }
 
 #[test]
@@ -121,7 +127,7 @@ fn a_late_move_in_a_tournament_says_how_late_it_came() {
         let message = record["message"].as_str().unwrap();
         assert!(message.contains("(late): answered after "), "{message}");
         let ms = answered_after(message, "200 ms (+50 ms grace)");
-        assert!((600..1250).contains(&ms), "{message}");
+        assert!(LATE.contains(&ms), "{message}");
         // The terminal shows each game's message as it ends.
         assert!(stdout.contains(message), "{message} in:\n{stdout}");
     }
