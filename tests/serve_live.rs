@@ -12,6 +12,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::serve::Server;
@@ -66,32 +67,31 @@ fn games_event(server: &Server) -> Value {
     }
 }
 
-#[test]
-fn a_served_tournament_shows_its_games_move_by_move() {
-    let tmp = tempfile::tempdir().unwrap();
-    // Two games one after the other, 40 ms a move: each lasts a second or
-    // so, once the test opens the gate the first move waits for.
-    let gate = tmp.path().join("gate");
+/// A served round robin (`--serve 0`) of two gated bots, one game at a time,
+/// two games: each bot waits before its first move until `gate` (returned
+/// with the output directory and the server) is removed, then takes
+/// `move_ms` a move.
+fn gated_served_run(dir: &Path, seed: u64, move_ms: u64) -> (PathBuf, PathBuf, Server) {
+    let gate = dir.join("gate");
     std::fs::write(&gate, "").unwrap();
+    let move_ms = move_ms.to_string();
+    let bot = |name| {
+        TestBot::new(
+            name,
+            "tests/bots/gated_bot.py",
+            &[gate.to_str().unwrap(), &move_ms],
+        )
+    };
     let config = write_config(
-        tmp.path(),
-        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 3\nconcurrency = 1\n\
-         time_control = \"per-move=60000\"",
-        &[
-            TestBot::new(
-                "p1",
-                "tests/bots/gated_bot.py",
-                &[gate.to_str().unwrap(), "40"],
-            ),
-            TestBot::new(
-                "p2",
-                "tests/bots/gated_bot.py",
-                &[gate.to_str().unwrap(), "40"],
-            ),
-        ],
+        dir,
+        &format!(
+            "variant = \"qango6\"\ngames_per_pairing = 2\nseed = {seed}\nconcurrency = 1\n\
+             time_control = \"per-move=60000\""
+        ),
+        &[bot("p1"), bot("p2")],
     );
-    let out = tmp.path().join("run");
-    let mut run = Server::run(&[
+    let out = dir.join("run");
+    let run = Server::run(&[
         "tournament",
         config.to_str().unwrap(),
         "--out",
@@ -100,6 +100,15 @@ fn a_served_tournament_shows_its_games_move_by_move() {
         "--serve",
         "0",
     ]);
+    (gate, out, run)
+}
+
+#[test]
+fn a_served_tournament_shows_its_games_move_by_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Two games one after the other, 40 ms a move: each lasts a second or
+    // so, once the test opens the gate the first move waits for.
+    let (gate, out, mut run) = gated_served_run(tmp.path(), 3, 40);
     // The page's stream tells of a game being played, with its players.
     let event = games_event(&run);
     assert_eq!(event["live"], Value::Bool(true), "{event}");
@@ -197,35 +206,7 @@ fn the_page_draws_the_games_in_progress() {
     let tmp = tempfile::tempdir().unwrap();
     // Held before their first move until the page has loaded (the gate),
     // then two games of about two seconds each.
-    let gate = tmp.path().join("gate");
-    std::fs::write(&gate, "").unwrap();
-    let config = write_config(
-        tmp.path(),
-        "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 5\nconcurrency = 1\n\
-         time_control = \"per-move=60000\"",
-        &[
-            TestBot::new(
-                "p1",
-                "tests/bots/gated_bot.py",
-                &[gate.to_str().unwrap(), "80"],
-            ),
-            TestBot::new(
-                "p2",
-                "tests/bots/gated_bot.py",
-                &[gate.to_str().unwrap(), "80"],
-            ),
-        ],
-    );
-    let out = tmp.path().join("run");
-    let mut run = Server::run(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-        "--serve",
-        "0",
-    ]);
+    let (gate, _out, mut run) = gated_served_run(tmp.path(), 5, 80);
     let steps = serde_json::json!([
         { "remove": gate.display().to_string() },
         { "eval": BOARDS },
