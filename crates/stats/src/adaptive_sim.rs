@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use crate::adaptive::{seeding, Assessment, Certifier};
 use crate::elo::{FitError, PairCounts};
 use crate::logistic::elo_to_score;
-use crate::pentanomial::{Pentanomial, Score};
+use crate::pentanomial::Pentanomial;
+use crate::wdl::Score;
 use crate::GameResult;
 
 /// The games so far: per ordered pair, and each pair of bots' pair scores

@@ -1,7 +1,8 @@
 //! Statistics over finished games: the tally that counts a run's games once
 //! ([`Tally`]), joint Elo ratings with intervals, head-to-head scores,
 //! pentanomial counts over game pairs, likelihood of superiority and the
-//! sequential probability ratio test.
+//! sequential probability ratio test. A result from one side is a
+//! [`Score`], many of them a [`Wdl`] ([`wdl`]): what every count is made of.
 //!
 //! Everything here works on plain names and numbers (a [`TalliedGame`], bot
 //! indices, [`Score`]s); turning `games.csv` rows into those is the job of
@@ -18,6 +19,7 @@ pub mod pentanomial;
 pub mod prior;
 pub mod sprt;
 pub mod tally;
+pub mod wdl;
 
 pub use adaptive::{Assessment, Boundary, Certifier, PairCheck};
 /// The crate's one result type (from the games engine), which the fits count.
@@ -28,7 +30,7 @@ pub use elo::{
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};
-pub use pentanomial::{PairMatcher, Pentanomial, Score};
+pub use pentanomial::{PairMatcher, Pentanomial};
 pub use sprt::{
     EloModel, SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtEstimate,
     SprtStatus,
@@ -36,6 +38,7 @@ pub use sprt::{
 pub use tally::{
     InvalidGame, Leader, LostBy, MatchCounts, TalliedGame, Tally, TallyCounts, FAILURE_KINDS,
 };
+pub use wdl::{points_text, Colours, Score, Wdl};
 
 /// Two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -13,48 +13,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 
-use arena_rules::games::GameResult;
-
-/// One game's result from the point of view of the player of interest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Score {
-    Loss,
-    Draw,
-    Win,
-}
-
-impl Score {
-    /// 0, 1 or 2 half-points.
-    pub fn half_points(self) -> u8 {
-        match self {
-            Score::Loss => 0,
-            Score::Draw => 1,
-            Score::Win => 2,
-        }
-    }
-
-    pub fn points(self) -> f64 {
-        f64::from(self.half_points()) / 2.0
-    }
-
-    /// White's score in a game that ended `result`.
-    pub fn of_white(result: GameResult) -> Score {
-        match result {
-            GameResult::WhiteWins => Score::Win,
-            GameResult::Draw => Score::Draw,
-            GameResult::BlackWins => Score::Loss,
-        }
-    }
-
-    /// The same game seen by the opponent.
-    pub fn reversed(self) -> Score {
-        match self {
-            Score::Loss => Score::Win,
-            Score::Draw => Score::Draw,
-            Score::Win => Score::Loss,
-        }
-    }
-}
+use crate::wdl::Score;
 
 /// Counts of game pairs by outcome, from one player's side. DD and WL are kept
 /// apart (both are worth one point) because they say different things about
