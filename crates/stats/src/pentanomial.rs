@@ -69,6 +69,17 @@ impl Pentanomial {
     }
 }
 
+impl std::ops::AddAssign for Pentanomial {
+    fn add_assign(&mut self, other: Pentanomial) {
+        self.ll += other.ll;
+        self.ld += other.ld;
+        self.dd += other.dd;
+        self.wl += other.wl;
+        self.wd += other.wd;
+        self.ww += other.ww;
+    }
+}
+
 /// Colour-swapped game pairs formed as the games arrive: the one pairing of
 /// arena (the run's [`crate::Tally`] and the report's LLR path use it).
 ///
@@ -195,6 +206,9 @@ mod tests {
         assert_eq!(p.by_score(), [1, 2, 3, 1, 2]);
         assert_eq!(p.pairs(), 9);
         assert_eq!(p.reversed().by_score(), [2, 1, 3, 2, 1]);
+        let mut twice = p;
+        twice += p;
+        assert_eq!((twice.ld, twice.pairs()), (4, 18));
     }
 
     #[test]

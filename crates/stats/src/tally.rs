@@ -163,6 +163,15 @@ impl MatchCounts {
     }
 }
 
+impl std::ops::AddAssign for MatchCounts {
+    /// Pools the games of two heads-to-head from the same side (a
+    /// gauntlet's seed against all its opponents).
+    fn add_assign(&mut self, other: MatchCounts) {
+        self.pentanomial += other.pentanomial;
+        self.unpaired += other.unpaired;
+    }
+}
+
 /// (A, B, variant, pair): the games that may form one colour-swapped pair.
 type PairKey = (usize, usize, u32, u64);
 

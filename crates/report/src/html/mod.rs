@@ -42,7 +42,6 @@ use arena_referee::{GameRecord, GameRow};
 use arena_stats::{FitOptions, Tally};
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
-use arena_tournament::tally::AddRow;
 use arena_tournament::{Manifest, Plan};
 use data::ReportData;
 use moves::{game_line, LineContext};
@@ -80,10 +79,10 @@ fn with_own_fits<R>(
     page: impl FnOnce(&[Source], &ReportData, &Tally, Fits) -> anyhow::Result<R>,
 ) -> anyhow::Result<R> {
     let sources = sources(dirs)?;
-    let mut tally = Tally::new();
-    let data = gather(&sources, None, Some(&mut tally))?;
+    let data = gather(&sources, None)?;
+    let tally = &data.tally;
     let ratings = (tally.games() > 0)
-        .then(|| Ratings::from_tally(&tally, &FitOptions::default(), Pooling::Pooled, &[]));
+        .then(|| Ratings::from_tally(tally, &FitOptions::default(), Pooling::Pooled, &[]));
     let error = match &ratings {
         Some(Err(e)) => format!("{e:#}"),
         _ => String::new(),
@@ -93,7 +92,7 @@ fn with_own_fits<R>(
         Some(Ok(ratings)) => Fits::Rated(ratings),
         Some(Err(_)) => Fits::Failed(&error),
     };
-    page(&sources, &data, &tally, fits)
+    page(&sources, &data, tally, fits)
 }
 
 /// Writes `report.html` into `out` over the games of `dirs` (of `variant`
@@ -109,7 +108,7 @@ pub fn write_rated_report(
     fits: Fits,
 ) -> anyhow::Result<PathBuf> {
     let sources = sources(dirs)?;
-    let data = gather(&sources, variant, None)?;
+    let data = gather(&sources, variant)?;
     write_page(&sources, out, variant, &data, tally, fits)
 }
 
@@ -135,12 +134,8 @@ fn sources(dirs: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
 }
 
 /// The per-game sections over the games of `sources` (of `variant`, when
-/// given), in one pass; each game also counted in `tally` when given.
-fn gather(
-    sources: &[Source],
-    variant: Option<&str>,
-    mut tally: Option<&mut Tally>,
-) -> anyhow::Result<ReportData> {
+/// given), in one pass, and the tally of those games ([`ReportData::tally`]).
+fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportData> {
     let expected: u64 = sources.iter().map(|s| count_games(&s.dir)).sum();
     let mut data = ReportData::new(expected);
     for (k, source) in sources.iter().enumerate() {
@@ -182,10 +177,7 @@ fn gather(
             if variant.is_some_and(|v| row.variant != v) {
                 return Ok(());
             }
-            if let Some(tally) = tally.as_deref_mut() {
-                tally.add_row(&row)?;
-            }
-            data.add(k, &row, record);
+            data.add(k, &row, record)?;
             Ok(())
         })?;
         if let Some(replay) = replay {
