@@ -70,7 +70,7 @@ use std::fmt;
 use super::linalg::Cholesky;
 use super::logistic::{ln_sigmoid, sigmoid, NATS_PER_ELO};
 use super::Z95;
-use crate::wdl::{Colours, Wdl};
+use crate::wdl::{Colours, Score, Wdl};
 use arena_rules::games::GameResult;
 
 /// The most bots rated together. The fit keeps per-pair counts and a
@@ -111,16 +111,7 @@ impl PairCounts {
     }
 
     pub fn add(&mut self, white: usize, black: usize, result: GameResult) {
-        assert!(
-            white < self.bots && black < self.bots,
-            "bot index out of range"
-        );
-        let slot = match result {
-            GameResult::WhiteWins => 0,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 2,
-        };
-        self.cells[white * self.bots + black][slot] += 1.0;
+        self.add_counts(white, black, Wdl::of(Score::of_white(result)));
     }
 
     /// Adds games of `white` against `black`, `counts` from white's side.

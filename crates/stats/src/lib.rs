@@ -30,7 +30,7 @@ pub use elo::{
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};
-pub use pentanomial::{PairMatcher, Pentanomial};
+pub use pentanomial::Pentanomial;
 pub use sprt::{
     EloModel, SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtEstimate,
     SprtStatus,

@@ -7,7 +7,8 @@
 //! points, counted as LL, LD, DD or WL, WD, WW (fastchess's pentanomial).
 //!
 //! [`PairMatcher`] forms the pairs as games arrive, in any order; it is the
-//! one pairing of arena.
+//! one pairing of arena, kept by the tally ([`crate::Tally`]), which every
+//! reader of pairs reads.
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
@@ -81,7 +82,8 @@ impl std::ops::AddAssign for Pentanomial {
 }
 
 /// Colour-swapped game pairs formed as the games arrive: the one pairing of
-/// arena (the run's [`crate::Tally`] and the report's LLR path use it).
+/// arena, kept by [`crate::Tally`] (so crate-private: whoever needs pairs
+/// reads a tally).
 ///
 /// Games of two players A and B are grouped by a key (what may form a pair:
 /// the pair id, and whatever else tells pairs apart, such as the two bots,
@@ -91,7 +93,7 @@ impl std::ops::AddAssign for Pentanomial {
 /// sound when merged files reuse pair ids. Only games whose partner has not
 /// arrived yet are kept.
 #[derive(Debug, Clone)]
-pub struct PairMatcher<K> {
+pub(crate) struct PairMatcher<K> {
     /// Per key: A's scores in games waiting for their partner, all of one
     /// colour (a game of the other colour would have completed a pair).
     waiting: HashMap<K, Waiting>,
@@ -112,10 +114,6 @@ impl<K> Default for PairMatcher<K> {
 }
 
 impl<K: Eq + Hash> PairMatcher<K> {
-    pub fn new() -> PairMatcher<K> {
-        PairMatcher::default()
-    }
-
     /// Adds A's `score` in a game of `key` in which A had the first move
     /// (white) or not. Returns A's scores in both games of the pair (the
     /// partner's first) when this game completed one.
@@ -163,7 +161,7 @@ mod tests {
     /// Feeds `games` (key, A white, A's score) and returns the completed
     /// pairs in the order they completed, and the games left waiting (sorted).
     fn pair_up(games: &[(u64, bool, Score)]) -> Paired {
-        let mut matcher = PairMatcher::new();
+        let mut matcher = PairMatcher::default();
         let pairs = games
             .iter()
             .filter_map(|&(key, a_white, score)| matcher.add(key, a_white, score))
