@@ -321,7 +321,15 @@ fn every_bots_interval_covers_95_percent_in_wide_narrow_and_equal_fields() {
 #[test]
 fn a_pooled_fit_of_one_variant_is_the_single_fit_exactly() {
     let mut counts = symmetric_two_bot_counts();
-    counts.add_counts(0, 1, Wdl { wins: 3, draws: 1, losses: 7 });
+    counts.add_counts(
+        0,
+        1,
+        Wdl {
+            wins: 3,
+            draws: 1,
+            losses: 7,
+        },
+    );
     for options in [FitOptions::default(), pure_mle()] {
         let single = fit_ratings(&counts, &options).unwrap();
         let pooled = fit_pooled(std::slice::from_ref(&counts), &options).unwrap();
@@ -392,7 +400,15 @@ fn a_pooled_fit_recovers_each_variants_own_parameters() {
     for w in 0..3 {
         for b in 0..3 {
             let [ww, d, bw] = groups[1].get(w, b);
-            mixed.add_counts(w, b, Wdl { wins: ww as u64, draws: d as u64, losses: bw as u64 });
+            mixed.add_counts(
+                w,
+                b,
+                Wdl {
+                    wins: ww as u64,
+                    draws: d as u64,
+                    losses: bw as u64,
+                },
+            );
         }
     }
     let one = fit_ratings(&mixed, &pure_mle()).unwrap();

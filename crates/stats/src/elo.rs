@@ -122,7 +122,10 @@ impl PairCounts {
             "bot index out of range"
         );
         let cell = &mut self.cells[white * self.bots + black];
-        for (slot, count) in cell.iter_mut().zip([counts.wins, counts.draws, counts.losses]) {
+        for (slot, count) in cell
+            .iter_mut()
+            .zip([counts.wins, counts.draws, counts.losses])
+        {
             *slot += count as f64;
         }
     }
@@ -952,8 +955,24 @@ mod tests {
         check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7]);
         // Two groups (a pooled fit), the second's parameters on the prior.
         let mut other = PairCounts::new(3);
-        other.add_counts(0, 2, Wdl { wins: 1, draws: 4, losses: 6 });
-        other.add_counts(2, 1, Wdl { wins: 5, draws: 2, losses: 0 });
+        other.add_counts(
+            0,
+            2,
+            Wdl {
+                wins: 1,
+                draws: 4,
+                losses: 6,
+            },
+        );
+        other.add_counts(
+            2,
+            1,
+            Wdl {
+                wins: 5,
+                draws: 2,
+                losses: 0,
+            },
+        );
         let groups = [counts, other];
         let problem = Problem::new(&groups, 2.0, vec![true, false, true], vec![false, true]);
         check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7, -0.4, 1.1]);
@@ -992,8 +1011,24 @@ mod tests {
     #[test]
     fn draw_elo_interval_stays_positive() {
         let mut counts = PairCounts::new(2);
-        counts.add_counts(0, 1, Wdl { wins: 15, draws: 1, losses: 0 });
-        counts.add_counts(1, 0, Wdl { wins: 0, draws: 0, losses: 14 });
+        counts.add_counts(
+            0,
+            1,
+            Wdl {
+                wins: 15,
+                draws: 1,
+                losses: 0,
+            },
+        );
+        counts.add_counts(
+            1,
+            0,
+            Wdl {
+                wins: 0,
+                draws: 0,
+                losses: 14,
+            },
+        );
         let fit = fit_ratings(&counts, &FitOptions::default()).unwrap();
         // One draw, all else won by bot 0: without a prior drawelo and the
         // gap run off together, so these two rest on the prior.

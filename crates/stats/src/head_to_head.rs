@@ -224,8 +224,8 @@ pub fn wilson_interval(p: f64, n: f64, z: f64) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use crate::wdl::Score::*;
     use super::*;
+    use crate::wdl::Score::*;
 
     #[test]
     fn pairs_use_the_pentanomial_variance() {

@@ -8,12 +8,14 @@
 //! A game comes in as a [`TalliedGame`], plain names and numbers (turning a
 //! `games.csv` row into one is the job of the layer that knows rows).
 //!
-//! Kept per game: nothing. Kept per bot: its [`Wdl`] with each colour
-//! ([`Tally::colours`], [`Tally::leader`]) and the games it lost by each
-//! failure reason. Kept per variant and ordered (white, black) pair of
-//! bots: white's [`Wdl`] (the Elo fit, the standings and the crosstable
-//! need no more; [`Tally::head_to_head`] reads it per pair of bots). Kept
-//! per unordered pair of bots: its pentanomial counts. Kept until its
+//! Kept per game: nothing. Kept per bot: its [`Wdl`] with each colour (for
+//! [`Tally::leader`]) and the games it lost by each failure reason. Kept
+//! per variant and ordered (white, black) pair of bots: white's [`Wdl`]
+//! (the Elo fit, the standings and the crosstable need no more; they read
+//! it through [`Tally::counts`]: per ordered pair [`PairCounts::wdl`], per
+//! pair of bots [`PairCounts::head_to_head`], per bot and colour
+//! [`PairCounts::by_bot`]). Kept per unordered pair of bots: its
+//! pentanomial counts ([`Tally::pentanomial`]). Kept until its
 //! partner arrives: a game of a colour-swapped pair ([`PairMatcher`]; the
 //! partner usually ends moments later, so this stays small). This is the
 //! one place where games are paired: whoever needs pairs (the SPRT, the
@@ -380,37 +382,16 @@ impl Tally {
         }
     }
 
-    /// Bot `bot`'s results with each colour, all variants (none when it
-    /// played no game).
-    pub fn colours(&self, bot: &str) -> Colours {
-        self.bot_index
-            .get(bot)
-            .map_or_else(Colours::default, |&i| self.colours[i])
-    }
-
-    /// A's results against B, both colours, all variants, from A's side
-    /// (none when they have not met).
-    pub fn head_to_head(&self, a: &str, b: &str) -> Wdl {
-        let (Some(&a), Some(&b)) = (self.bot_index.get(a), self.bot_index.get(b)) else {
-            return Wdl::default();
-        };
-        let mut wdl = Wdl::default();
-        for (&(_, white, black), &white_wdl) in &self.results {
-            if (white, black) == (a, b) {
-                wdl += white_wdl;
-            } else if (white, black) == (b, a) {
-                wdl += white_wdl.flipped();
-            }
-        }
-        wdl
-    }
-
     /// The bot with the most points (the fewest games on a tie, then the
     /// name that sorts last); `None` before any game.
     pub fn leader(&self) -> Option<Leader> {
         let key = |i: usize| {
             let total = self.colours[i].total();
-            (total.half_points(), std::cmp::Reverse(total.games()), &self.bots[i])
+            (
+                total.half_points(),
+                std::cmp::Reverse(total.games()),
+                &self.bots[i],
+            )
         };
         let best = (0..self.bots.len()).max_by(|&a, &b| key(a).cmp(&key(b)))?;
         let total = self.colours[best].total();
@@ -637,31 +618,30 @@ mod tests {
         }
     }
 
-    /// The views of the eight games of [`tally`], counted by hand.
+    /// The views of the seven games of [`tally`] (bots a, b, c numbered
+    /// 0, 1, 2), counted by hand.
     #[test]
     fn views_per_pair_per_colour_and_per_bot() {
-        let tally = tally();
+        let counts = tally().counts().counts;
+        // b as white against a: lost game 1, won game 3.
+        assert_eq!(counts.wdl(1, 0), wdl(1, 0, 1));
+        // c as white against b: drew 5, won 6.
+        assert_eq!(counts.wdl(2, 1), wdl(1, 1, 0));
         // a against b: won games 0, 2, 1 (as black), lost game 3.
-        assert_eq!(tally.head_to_head("a", "b"), wdl(3, 0, 1));
-        assert_eq!(tally.head_to_head("b", "a"), wdl(1, 0, 3));
+        assert_eq!(counts.head_to_head(0, 1), wdl(3, 0, 1));
+        assert_eq!(counts.head_to_head(1, 0), wdl(1, 0, 3));
         // b against c: drew 4 and 5, lost 6.
-        assert_eq!(tally.head_to_head("b", "c"), wdl(0, 2, 1));
-        assert_eq!(tally.head_to_head("a", "c"), Wdl::default());
-        assert_eq!(tally.head_to_head("a", "nobody"), Wdl::default());
+        assert_eq!(counts.head_to_head(1, 2), wdl(0, 2, 1));
+        assert_eq!(counts.head_to_head(0, 2), Wdl::default());
+        let bots = counts.by_bot();
         // a: white in 0 and 2 (won both), black in 1 (won) and 3 (lost).
-        let a = tally.colours("a");
-        assert_eq!((a.white, a.black), (wdl(2, 0, 0), wdl(1, 0, 1)));
+        assert_eq!((bots[0].white, bots[0].black), (wdl(2, 0, 0), wdl(1, 0, 1)));
         // b: white in 1 (lost), 3 (won), 4 (drew); black in 0, 2 (lost),
         // 5 (drew), 6 (lost): 1-2-4 in all, 4 half points of 7 games.
-        let b = tally.colours("b");
-        assert_eq!((b.white, b.black), (wdl(1, 1, 1), wdl(0, 1, 3)));
-        assert_eq!(b.total().half_points(), 4);
-        assert_eq!(tally.colours("nobody").total().games(), 0);
-        // The same as the fit's counts read per bot and per pair.
-        let counts = tally.counts();
-        assert_eq!(counts.counts.by_bot()[1], b);
-        assert_eq!(counts.counts.head_to_head(0, 1), wdl(3, 0, 1));
-        assert_eq!(counts.counts.wdl(1, 0), wdl(1, 0, 1));
+        assert_eq!((bots[1].white, bots[1].black), (wdl(1, 1, 1), wdl(0, 1, 3)));
+        assert_eq!(bots[1].total().half_points(), 4);
+        // c: white in 5 (drew), 6 (won); black in 4 (drew).
+        assert_eq!(bots[2].total(), wdl(1, 2, 0));
     }
 
     #[test]
@@ -696,7 +676,7 @@ mod tests {
         for g in &games {
             tally.add(g).unwrap();
             let penta = tally.pentanomial("a", "b");
-            seen.push((tally.head_to_head("a", "b"), penta.pairs()));
+            seen.push((tally.counts().counts.head_to_head(0, 1), penta.pairs()));
         }
         assert_eq!(
             seen,

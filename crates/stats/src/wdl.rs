@@ -218,7 +218,13 @@ mod tests {
     #[test]
     fn counts_and_points_of_five_games() {
         let mut wdl = Wdl::default();
-        for s in [Score::Win, Score::Win, Score::Draw, Score::Loss, Score::Draw] {
+        for s in [
+            Score::Win,
+            Score::Win,
+            Score::Draw,
+            Score::Loss,
+            Score::Draw,
+        ] {
             wdl.record(s);
         }
         let expected = Wdl {

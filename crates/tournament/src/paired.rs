@@ -245,7 +245,6 @@ impl Stages {
     }
 }
 
-
 /// A format whose games come in stages (a Swiss's rounds, a knockout's):
 /// its next game is the current stage's next, and when the stage is done
 /// the format computes the next stage from the results.

@@ -141,15 +141,14 @@ impl LlrPath {
         let before = self.pairs();
         self.tally.add_row(row)?;
         let pairs = self.pairs();
-        if pairs > before {
-            if pairs.is_multiple_of(self.stride) {
-                let counts = self.tally.pentanomial(&self.bot_a, &self.bot_b);
-                self.points.push((pairs, self.sprt.llr(&counts)));
-                if self.points.len() >= MAX_LLR_POINTS {
-                    self.stride *= 2;
-                    let stride = self.stride;
-                    self.points.retain(|&(p, _)| p % stride == 0);
-                }
+        // A point when this game completed a pair (one in `stride`).
+        if pairs > before && pairs.is_multiple_of(self.stride) {
+            let counts = self.tally.pentanomial(&self.bot_a, &self.bot_b);
+            self.points.push((pairs, self.sprt.llr(&counts)));
+            if self.points.len() >= MAX_LLR_POINTS {
+                self.stride *= 2;
+                let stride = self.stride;
+                self.points.retain(|&(p, _)| p % stride == 0);
             }
         }
         Ok(())
@@ -319,8 +318,8 @@ impl ReportData {
 mod tests {
     use super::*;
     use arena_referee::row::row_with_result;
-    use arena_rules::games::RuleReason;
     use arena_rules::games::GameResult;
+    use arena_rules::games::RuleReason;
     use arena_rules::protocol::{FailureReason, Reason};
     use arena_stats::{Pentanomial, Score};
 
