@@ -9,6 +9,8 @@
 //! the layers above, which know the rows.
 //!
 //! - `tally`: the tally of a set of games, counted once as they arrive.
+//! - `wdl`: a result from one side (`Score`) and the wins, draws and losses
+//!   of many games (`Wdl`), by colour (`Colours`).
 //! - `elo`: joint maximum-likelihood Elo ratings with intervals, the
 //!   first-player advantage and the draw rate; `prior`: where that fit needs
 //!   its prior; `linalg`: the small linear algebra it uses; `logistic`: the
