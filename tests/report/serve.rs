@@ -343,8 +343,16 @@ fn a_tournament_serves_its_own_page_while_it_plays() {
             .map(|(_, nice)| *nice)
             .collect()
     };
-    assert!(niceness("server").iter().all(|n| *n >= 10), "{threads:?}");
+    // 10 above the niceness arena started with (this test's own, which
+    // `nice cargo test` raises), at most the lowest priority, 19.
+    // SAFETY: getpriority takes no pointer.
+    let own = i64::from(unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) });
+    let lowered = (own + 10).min(19);
+    assert!(
+        niceness("server").iter().all(|n| *n >= lowered),
+        "{threads:?}"
+    );
     assert!(niceness("server").len() >= 3, "{threads:?}");
-    assert!(niceness("run").contains(&0), "{threads:?}");
+    assert!(niceness("run").contains(&own), "{threads:?}");
     assert!(run.wait(Duration::from_secs(30)).success());
 }
