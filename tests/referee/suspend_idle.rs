@@ -43,6 +43,23 @@ fn turn(history: &[&str]) -> Turn {
     }
 }
 
+/// Wall time the tree of `pid` takes to use 100 ms of CPU (at most 30 s):
+/// on a free core 100 ms, on a loaded machine longer, never when stopped.
+async fn wall_for_100_ms_of_cpu(pid: i32) -> Option<Duration> {
+    let began = Instant::now();
+    let before = tree_cpu_time(pid).expect("the bot runs");
+    while began.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let used = tree_cpu_time(pid)
+            .expect("the bot runs")
+            .saturating_sub(before);
+        if used >= Duration::from_millis(100) {
+            return Some(began.elapsed());
+        }
+    }
+    None
+}
+
 /// CPU time the tree of `pid` uses over `span`.
 async fn cpu_over(pid: i32, span: Duration) -> Duration {
     let before = tree_cpu_time(pid).expect("the bot runs");
@@ -96,7 +113,7 @@ async fn background_work_stops_while_suspended(sandbox: bool, setsid: bool) {
     let pid = seat.process().unwrap().pid();
     let span = Duration::from_millis(400);
 
-    let running = cpu_over(pid, span).await;
+    let running = wall_for_100_ms_of_cpu(pid).await;
     seat.suspend();
     assert!(seat.process().unwrap().is_suspended());
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -114,18 +131,14 @@ async fn background_work_stops_while_suspended(sandbox: bool, setsid: bool) {
         .unwrap();
     assert_eq!(answer.mv, "c3");
     assert!(!seat.process().unwrap().is_suspended());
-    let again = cpu_over(pid, span).await;
+    let again = wall_for_100_ms_of_cpu(pid).await;
     eprintln!(
-        "{what}: tree CPU over {span:?}: running {running:?}, suspended {stopped:?}, continued {again:?}; move {used:?}"
+        "{what}: 100 ms of tree CPU running took {running:?}, continued {again:?}; suspended, it used {stopped:?} over {span:?}; move {used:?}"
     );
-    assert!(
-        running >= Duration::from_millis(100),
-        "{what}: running {running:?}"
-    );
-    assert!(
-        again >= Duration::from_millis(100),
-        "{what}: continued {again:?}"
-    );
+    // Running, the tree uses CPU (as fast as the machine's load lets it);
+    // stopped, next to none.
+    assert!(running.is_some(), "{what}: no CPU used while running");
+    assert!(again.is_some(), "{what}: no CPU used once continued");
     assert!(
         stopped <= Duration::from_millis(30),
         "{what}: suspended, the tree used {stopped:?}"
@@ -359,7 +372,12 @@ fn pinned_comparison(sandbox: bool) {
 }
 
 /// Pins the calling process (an `arena` about to exec) to the first CPU it
-/// may use; the bots it starts inherit that.
+/// may use, and where it may (as root, as in CI) gives it a higher priority
+/// (nice -10); the bots it starts inherit both. The priority keeps the
+/// comparison a ratio of the run's own processes on a loaded machine: at
+/// nice 0, three other processes on the CPU would make the pondering child
+/// slow the worker 5 against 4, not 2 against 1; at nice -10 they weigh a
+/// ninth as much.
 fn pin_to_one_cpu() -> std::io::Result<()> {
     // SAFETY: plain system calls on a zeroed, correctly sized cpu_set_t.
     unsafe {
@@ -376,6 +394,8 @@ fn pin_to_one_cpu() -> std::io::Result<()> {
         if libc::sched_setaffinity(0, size, &set) != 0 {
             return Err(std::io::Error::last_os_error());
         }
+        // Refused (EACCES) unless privileged: then the run keeps its nice.
+        libc::setpriority(libc::PRIO_PROCESS, 0, -10);
     }
     Ok(())
 }
