@@ -35,7 +35,7 @@ use arena_rules::games::Variant;
 use arena_rules::protocol::{ClockBasis, TimeControl};
 
 use super::openings::OpeningSuite;
-use super::settings::build::{build, file_base, Programs, Run};
+use super::settings::build::{build, file_base, Programs, RunSettings};
 use super::settings::resolve::{resolve, Inputs, Source};
 use super::settings::{setting, Command, Given, Value};
 use super::shard::Shard;
@@ -272,7 +272,7 @@ impl Defaults {
 /// Reads the tournament file at `path` and applies the flags `given`;
 /// `defaults` fill what neither gives. A bot whose program cannot start is
 /// an error pointing at its entry.
-pub fn load(path: &Path, given: &Given, defaults: &Defaults) -> anyhow::Result<Run> {
+pub fn load(path: &Path, given: &Given, defaults: &Defaults) -> anyhow::Result<RunSettings> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read tournament file {}", path.display()))?;
     let inputs = Inputs {
@@ -292,7 +292,7 @@ pub fn from_toml(
     base: &Path,
     given: &Given,
     defaults: &Defaults,
-) -> anyhow::Result<Run> {
+) -> anyhow::Result<RunSettings> {
     let inputs = Inputs {
         command: Command::Tournament,
         file: Some(Source { path, text }),
@@ -311,7 +311,7 @@ pub fn from_given(
     given: &Given,
     defaults: &Defaults,
     bots: Vec<BotSpec>,
-) -> anyhow::Result<Run> {
+) -> anyhow::Result<RunSettings> {
     let inputs = Inputs {
         command,
         file: None,
@@ -335,7 +335,7 @@ mod tests {
         }
     }
 
-    fn run(text: &str, given: &Given) -> anyhow::Result<Run> {
+    fn run(text: &str, given: &Given) -> anyhow::Result<RunSettings> {
         from_toml(
             text,
             Path::new("t.toml"),

@@ -81,5 +81,5 @@ pub use journal::{Journal, Recovery};
 pub use manifest::{AdaptivePlan, KnockoutPlan, Manifest, Plan, SprtPlan, SwissPlan};
 pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;
-pub use settings::build::Run;
+pub use settings::build::RunSettings;
 pub use settings::Given;

@@ -149,7 +149,7 @@ impl Manifest {
 
     /// The manifest of a run's settings: its SPRT's plan, or the round
     /// robin (gauntlet) of its config.
-    pub fn for_run(run: crate::Run) -> Manifest {
+    pub fn for_run(run: crate::RunSettings) -> Manifest {
         match (run.sprt, run.swiss, run.knockout, run.adaptive) {
             (Some(plan), _, _, _) => Manifest::new(run.config, Plan::Sprt(plan)),
             (_, Some(plan), _, _) => Manifest::new(run.config, Plan::Swiss(plan)),

@@ -1,5 +1,5 @@
 //! Stage three of the settings: the resolved values judged together and
-//! assembled into a [`Run`] (the [`TournamentConfig`] and, for an SPRT, its
+//! assembled into a [`RunSettings`] (the [`TournamentConfig`] and, for an SPRT, its
 //! plan). The rules that tie settings together are written once against
 //! the assembled config ([`check_config`]), so a saved `tournament.json`
 //! meets them on `--resume` too ([`TournamentConfig::validate`]); an error
@@ -26,7 +26,7 @@ use crate::shard::Shard;
 /// A run's settings: the config, and the SPRT's, Swiss's or knockout's
 /// plan when it is one.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Run {
+pub struct RunSettings {
     pub config: TournamentConfig,
     pub sprt: Option<SprtPlan>,
     pub swiss: Option<SwissPlan>,
@@ -54,8 +54,8 @@ pub enum Programs {
     Skip,
 }
 
-/// Stage three: the [`Run`] of `r`, or the first rule it breaks, located.
-pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
+/// Stage three: the [`RunSettings`] of `r`, or the first rule it breaks, located.
+pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<RunSettings> {
     let variants = variants(&r)?;
     let time_control = time_control(&r)?;
     let seeds = seeds(&r)?;
@@ -110,7 +110,7 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
     let sprt = sprt_plan(&r, &config)?;
     let (swiss, knockout) = paired_plans(&r, &config)?;
     let adaptive = adaptive_plan(&r)?;
-    Ok(Run {
+    Ok(RunSettings {
         config,
         sprt,
         swiss,
