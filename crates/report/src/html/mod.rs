@@ -39,8 +39,8 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::analysis::{read_analysis_csv, strips, summarise, ANALYSIS_CSV};
+use crate::fits::{Pooling, Ratings};
 use crate::formats::{FormatTables, Replay};
-use crate::rating::{Pooling, Ratings};
 use arena_files::write_atomically_with;
 use arena_referee::{GameRecord, GameRow};
 use arena_stats::{FitOptions, Tally};
