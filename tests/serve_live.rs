@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::serve::Server;
+use common::tournament::game_number;
 use common::tournament::{jsonl_records, write_config, TestBot};
 use serde_json::Value;
 
@@ -33,7 +34,7 @@ fn playing(server: &Server) -> (bool, BTreeMap<u64, (Vec<String>, usize)>) {
             let moves = g["moves"].as_array().unwrap();
             let moves = moves.iter().map(|m| m.as_str().unwrap().to_string());
             let opening = g["opening"].as_u64().unwrap() as usize;
-            (g["id"].as_u64().unwrap(), (moves.collect(), opening))
+            (game_number(g), (moves.collect(), opening))
         })
         .collect();
     (answer["live"] == Value::Bool(true), games)
@@ -143,7 +144,7 @@ fn a_served_tournament_shows_its_games_move_by_move() {
         let records = std::fs::read_to_string(out.join("games.jsonl"))
             .map(|_| jsonl_records(&out))
             .unwrap_or_default();
-        if let Some(r) = records.into_iter().find(|r| r["id"].as_u64() == Some(id)) {
+        if let Some(r) = records.into_iter().find(|r| game_number(r) == id) {
             break r;
         }
         assert!(Instant::now() < deadline, "game {id} never recorded");
@@ -184,8 +185,9 @@ const BOARDS: &str = r##"new Promise((done) => {
     if (later || Date.now() - started > 20000) {
       const cell = () => c.querySelector("td").getBoundingClientRect().width;
       const small = c ? cell() : 0;
+      const look = LOOK;
       document.querySelector("#live button.projector").click();
-      done({ first: first, later: discs(), heading: document.querySelector("#playing h2").textContent,
+      done({ first: first, later: discs(), look: look, heading: document.querySelector("#playing h2").textContent,
         moves: c ? c.querySelector(".moves").textContent.split(" ").length : 0,
         small: small, large: c ? cell() : 0 });
     } else setTimeout(poll, 50);
@@ -209,7 +211,7 @@ fn the_page_draws_the_games_in_progress() {
     let (gate, _out, mut run) = gated_served_run(tmp.path(), 5, 80);
     let steps = serde_json::json!([
         { "remove": gate.display().to_string() },
-        { "eval": BOARDS },
+        { "eval": BOARDS.replace("LOOK", &common::browser::read_look("#playing .live-game table.board")) },
     ]);
     let url = format!("http://{}/", run.addr);
     let session = common::browser::drive(&chrome, &tmp.path().join("profile"), &url, &steps);
@@ -223,6 +225,13 @@ fn the_page_draws_the_games_in_progress() {
     assert!(
         later > first,
         "the board was drawn again with more moves: {seen}"
+    );
+    // The card's board is the viewer's: the same coordinates and colour
+    // groups (report_browser reads the viewer's against the same look).
+    assert_eq!(
+        seen["look"],
+        common::browser::expected_look("qango6"),
+        "{seen}"
     );
     // A disc per move (Qango places one a move).
     assert_eq!(seen["moves"].as_u64(), Some(later), "{seen}");
