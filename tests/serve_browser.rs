@@ -105,7 +105,7 @@ fn the_live_page_follows_a_running_tournament() {
     );
     assert_eq!(last["mark"], json!("the same page"), "no reload");
     // Every game of the run, listed by id.
-    let mut ids: Vec<u64> = jsonl_records(&out).iter().map(|r| game_number(r)).collect();
+    let mut ids: Vec<u64> = jsonl_records(&out).iter().map(game_number).collect();
     ids.sort();
     let keys: Vec<String> = ids.iter().map(|id| format!("g{id}")).collect();
     assert_eq!(last["keys"], json!(keys), "{last}");

@@ -413,7 +413,7 @@ fn a_games_csv_without_time_controls_is_rebuilt_on_resume() {
         later,
     );
     assert!(
-        repairs.contains("(now with the columns white_tc,black_tc)"),
+        repairs.contains("; now with the columns white_tc,black_tc)"),
         "{repairs}"
     );
     assert_eq!(

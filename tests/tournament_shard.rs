@@ -143,7 +143,7 @@ fn four_merged_shards_equal_one_unsharded_run() {
     assert_eq!(ids, (0..12).collect::<Vec<_>>());
     let record_ids: Vec<u64> = jsonl_records(&merged)
         .iter()
-        .map(|r| game_number(r))
+        .map(game_number)
         .collect();
     assert_eq!(record_ids, ids);
     assert!(merged.join("report.html").exists());

@@ -236,7 +236,7 @@ pub fn assert_exactly_games(out: &Path, games: u64) {
     ids.sort_unstable();
     assert_eq!(ids, (0..games).collect::<Vec<_>>(), "games.csv ids");
     let records = jsonl_records(out);
-    let mut record_ids: Vec<u64> = records.iter().map(|r| game_number(r)).collect();
+    let mut record_ids: Vec<u64> = records.iter().map(game_number).collect();
     record_ids.sort_unstable();
     assert_eq!(record_ids, ids, "games.jsonl ids");
 }
@@ -247,7 +247,7 @@ pub fn assert_consistent(out: &Path) -> BTreeSet<u64> {
     let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
     assert_eq!(ids.len(), rows.len(), "duplicate ids in games.csv");
     let records = jsonl_records(out);
-    let record_ids: BTreeSet<u64> = records.iter().map(|r| game_number(r)).collect();
+    let record_ids: BTreeSet<u64> = records.iter().map(game_number).collect();
     assert_eq!(
         record_ids.len(),
         records.len(),
@@ -400,7 +400,7 @@ pub fn games_jsonl_without_timing(out: &Path) -> Vec<serde_json::Value> {
             object.remove(field);
         }
     }
-    records.sort_by_key(|r| game_number(r));
+    records.sort_by_key(game_number);
     records
 }
 

@@ -440,6 +440,33 @@ fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// A game in progress reaches the page with its id `gN` (not the
+    /// number) and its position as the viewer's codes, Quinque's stacks
+    /// with their heights.
+    #[test]
+    fn a_game_in_progress_is_sent_with_its_id_and_board() {
+        let game = LiveGame {
+            id: 3,
+            game: "quinque".into(),
+            family: "quinque",
+            rows: 5,
+            cols: 5,
+            white: "a".into(),
+            black: "b".into(),
+            moves: ["place b2", "place a1", "double b2"]
+                .map(String::from)
+                .into(),
+            opening: 1,
+        };
+        let json = serde_json::to_value(PlayingGame::of(game)).unwrap();
+        assert_eq!(json["game_id"], "g3");
+        assert!(json.get("id").is_none(), "{json}");
+        let codes = json["board"]["codes"].as_str().unwrap();
+        // a1 a black single (4), b2 a white double (2).
+        assert_eq!((&codes[0..1], &codes[6..7]), ("4", "2"));
+        assert_eq!(json["board"]["last"], serde_json::json!([6]));
+    }
+
     #[test]
     fn escapes_that_leave_a_path_segment_are_refused() {
         assert_eq!(
