@@ -644,9 +644,10 @@ mod tests {
     use super::*;
     use crate::stats::SprtStatus;
     use crate::stats::{EloModel, SprtEstimate};
-    use crate::tournament::config::{from_given, Defaults};
+    use crate::tournament::config::Defaults;
     use crate::tournament::manifest::SprtPlan;
-    use crate::tournament::settings::{Command, Given};
+    use crate::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES};
+    use crate::tournament::settings::{from_given, Command, Given};
     use crate::tournament::TournamentConfig;
 
     fn terminal() -> Terminal<Vec<u8>> {
@@ -667,8 +668,8 @@ mod tests {
 
     fn config(bots: [&str; 2]) -> TournamentConfig {
         let mut given = Given::new()
-            .with("games_per_pairing", "2")
-            .with("opening_plies", "2");
+            .with(&GAMES_PER_PAIRING, "2")
+            .with(&OPENING_PLIES, "2");
         for name in bots {
             given.add_bot(format!("{name}=x"));
         }

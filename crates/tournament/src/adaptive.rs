@@ -131,13 +131,13 @@ impl AdaptiveRanking {
         let variants = config.variants();
         // An opening length no game allows fails here, before any game.
         for (v, variant) in variants.iter().enumerate() {
-            Openings::of(config).for_pair(variant, v as u64)?;
+            config.pair_openings().for_pair(variant, v as u64)?;
         }
         Ok(AdaptiveRanking {
             certifier: Certifier::new(plan.confidence),
             plan,
             names: config.bot_names(),
-            openings: Openings::of(config),
+            openings: config.pair_openings(),
             variants,
             results: BTreeMap::new(),
             rounds: Vec::new(),
@@ -336,8 +336,9 @@ impl Format for AdaptiveRanking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{from_given, Defaults};
-    use crate::settings::{Command, Given};
+    use crate::config::Defaults;
+    use crate::settings::defs::{FORMAT, MAX_GAMES, OPENING_PLIES};
+    use crate::settings::{from_given, Command, Given};
     use arena_rules::games::RuleReason;
 
     fn manifest(max_games: u64) -> Manifest {
@@ -345,16 +346,18 @@ mod tests {
             .with_bot("a=x")
             .with_bot("b=y")
             .with_bot("c=z")
-            .with("format", "adaptive")
-            .with("max_games", max_games.to_string())
-            .with("opening_plies", "2");
+            .with(&FORMAT, "adaptive")
+            .with(&MAX_GAMES, max_games.to_string())
+            .with(&OPENING_PLIES, "2");
         let defaults = Defaults {
             concurrency: 1,
             seed: 3,
             out: "o".into(),
             current_dir: "/".into(),
         };
-        Manifest::for_run(from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap())
+        from_given(Command::Tournament, &given, &defaults, Vec::new())
+            .unwrap()
+            .manifest()
     }
 
     fn format(m: &Manifest) -> AdaptiveRanking {

@@ -75,7 +75,7 @@ impl Stages {
     pub fn new(config: &TournamentConfig) -> Stages {
         Stages {
             variants: config.variants(),
-            openings: Openings::of(config),
+            openings: config.pair_openings(),
             names: config.bot_names(),
             stages: Vec::new(),
             games: Vec::new(),
@@ -294,8 +294,9 @@ pub fn next_staged_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{from_given, Defaults};
-    use crate::settings::{Command, Given};
+    use crate::config::Defaults;
+    use crate::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES, VARIANT};
+    use crate::settings::{from_given, Command, Given};
 
     fn stages(given: Given) -> Stages {
         let given = given
@@ -316,9 +317,9 @@ mod tests {
     #[test]
     fn a_stage_spreads_its_boards_and_turns_variants_and_colours_as_the_round_robin() {
         let given = Given::new()
-            .with("variant", "qango6,quinque")
-            .with("games_per_pairing", "4")
-            .with("opening_plies", "1");
+            .with(&VARIANT, "qango6,quinque")
+            .with(&GAMES_PER_PAIRING, "4")
+            .with(&OPENING_PLIES, "1");
         let mut s = stages(given);
         // Two boards, four pairs each (two games in each of two variants).
         s.push(1, vec![[0, 2], [1, 3]], 0, 4).unwrap();

@@ -160,9 +160,10 @@ impl Format for SprtMatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{from_given, Defaults};
+    use crate::config::Defaults;
     use crate::manifest::Plan;
-    use crate::settings::{Command, Given};
+    use crate::settings::defs::OPENING_PLIES;
+    use crate::settings::{from_given, Command, Given};
     use arena_rules::games::{GameResult, RuleReason};
 
     /// Records the completed pairs the feed reports.
@@ -179,7 +180,7 @@ mod tests {
         let given = Given::new()
             .with_bot("a=x")
             .with_bot("b=y")
-            .with("opening_plies", "2");
+            .with(&OPENING_PLIES, "2");
         let defaults = Defaults {
             concurrency: 1,
             seed: 3,

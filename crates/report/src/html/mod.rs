@@ -20,7 +20,11 @@
 //! ([`plots`]). `arena serve` shows the same page, rendered into memory by
 //! [`render_report`]; the page's script re-reads its data when the server's
 //! script calls `window.arenaReport.reload()` after swapping newer data in.
-//! Boards are drawn by the one drawing every page shares ([`board`]).
+//!
+//! Files: [`data`] (the per-game aggregates), [`moves`] (one game's line
+//! and its per-ply diff), [`plots`] (the SVG plots), [`board`] (the one
+//! drawing of a board every page shares: `board.js`, `board.css`),
+//! `sections` (the page rendered) and `settings` (its Settings section).
 
 pub mod board;
 pub mod data;

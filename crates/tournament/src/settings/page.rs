@@ -1,12 +1,11 @@
 //! `docs/SETTINGS.md`, the reference page of every setting, generated from
-//! the definitions: a test (`tests/settings_page.rs`) fails when the page
+//! the definitions: a test (`tests/docs/settings_page.rs`) fails when the page
 //! in the repository and [`reference_page`] disagree, and rewrites it when
 //! asked to (`ARENA_WRITE_DOCS=1`).
 
 use std::fmt::Write;
 
-use super::defs::{Command, Default, Setting, SETTINGS};
-use crate::config::resumable_flags;
+use super::defs::{resumable_flags, Command, Default, Setting, SETTINGS};
 
 /// The path of the page in the repository.
 pub const PAGE: &str = "docs/SETTINGS.md";
@@ -16,7 +15,7 @@ pub fn reference_page() -> String {
     let mut page = String::from(
         "# Settings\n\n\
          <!-- Generated from crates/tournament/src/settings/defs.rs: edit the definitions, then \
-         `ARENA_WRITE_DOCS=1 cargo test --test settings_page`. A test fails while this page and \
+         `ARENA_WRITE_DOCS=1 cargo test --test docs settings_page`. A test fails while this page and \
          the definitions disagree. -->\n\n\
          Every setting of a run, defined once in arena. In a tournament file a setting is a key \
          of the `[tournament]` table; on the command line it is the flag shown (`arena \
@@ -64,8 +63,8 @@ fn flag_cell(s: &Setting) -> String {
 
 fn default_cell(s: &Setting) -> String {
     let text = match s.default {
-        Default::Value(text) => format!("`{text}`"),
-        Default::Machine(text) | Default::Unset(text) => text.to_string(),
+        Default::Value(_) | Default::Whole(_) => format!("`{}`", s.default.text()),
+        Default::Machine(text, _) | Default::Unset(text) => text.to_string(),
     };
     match s.sprt_default {
         Some(sprt) => format!("{text} (an SPRT: `{sprt}`)"),
