@@ -219,9 +219,10 @@ fn report_works_in_a_real_browser() {
     assert!(!crashes.is_empty(), "the crasher crashed");
 
     let shot = tmp.path().join("report.png");
+    let look = read_look("#v-board table.board");
     let open = |key: &str, ply: usize| {
         format!(
-            "new Promise((done) => {{ addEventListener('hashchange', () => done({READ_BOARD}), {{ once: true }}); location.hash = '#game={key}&ply={ply}'; }})"
+            "new Promise((done) => {{ addEventListener('hashchange', () => done({{ ...{READ_BOARD}, look: {look} }}), {{ once: true }}); location.hash = '#game={key}&ply={ply}'; }})"
         )
     };
     let click_crash_link = r##"new Promise((done) => {
@@ -296,7 +297,11 @@ fn report_works_in_a_real_browser() {
         r[0]["look"],
         expected_look(qango_game["game"].as_str().unwrap())
     );
-    // Quinque stack heights.
+    // Quinque stack heights, on Quinque's board.
+    assert_eq!(
+        r[3]["look"],
+        expected_look(quinque_game["game"].as_str().unwrap())
+    );
     assert_eq!(
         dom_cells(&r[3]),
         judged_cells(quinque_game, n),
