@@ -5,7 +5,9 @@
 //! the first moves of the game games.jsonl records when it ends; and once
 //! it is recorded it is no longer reported. `arena serve DIR` sees finished
 //! games only, and says so. In headless Chromium the page draws the game's
-//! board, again as moves are played, larger in the projector view.
+//! board, again as moves are played, larger in the projector view, with
+//! the viewer's coordinates and colour groups; a Quinque game's board too,
+//! its stacks with their heights.
 
 use crate::common;
 
@@ -73,6 +75,16 @@ fn games_event(server: &Server) -> Value {
 /// with the output directory and the server) is removed, then takes
 /// `move_ms` a move.
 fn gated_served_run(dir: &Path, seed: u64, move_ms: u64) -> (PathBuf, PathBuf, Server) {
+    gated_served_run_of("qango6", dir, seed, move_ms)
+}
+
+/// [`gated_served_run`] of `variant`.
+fn gated_served_run_of(
+    variant: &str,
+    dir: &Path,
+    seed: u64,
+    move_ms: u64,
+) -> (PathBuf, PathBuf, Server) {
     let gate = dir.join("gate");
     std::fs::write(&gate, "").unwrap();
     let move_ms = move_ms.to_string();
@@ -86,7 +98,7 @@ fn gated_served_run(dir: &Path, seed: u64, move_ms: u64) -> (PathBuf, PathBuf, S
     let config = write_config(
         dir,
         &format!(
-            "variant = \"qango6\"\ngames_per_pairing = 2\nseed = {seed}\nconcurrency = 1\n\
+            "variant = \"{variant}\"\ngames_per_pairing = 2\nseed = {seed}\nconcurrency = 1\n\
              time_control = \"per-move=60000\""
         ),
         &[bot("p1"), bot("p2")],
@@ -244,4 +256,70 @@ fn the_page_draws_the_games_in_progress() {
         "projector cells: {seen}"
     );
     assert!(run.wait(Duration::from_secs(60)).success());
+}
+
+/// Waits (in the page) for a game in progress with two stones on its
+/// board, then reads the board's look and each stone's height.
+const QUINQUE_BOARD: &str = r##"new Promise((done) => {
+  const started = Date.now();
+  const poll = () => {
+    const stones = [...document.querySelectorAll("#playing .live-game td .disc")];
+    if (stones.length >= 2 || Date.now() - started > 20000) {
+      done({ look: LOOK, heights: stones.map((s) => s.textContent),
+        sides: stones.map((s) => s.className), moves: document.querySelector("#playing .live-game .moves").textContent });
+    } else setTimeout(poll, 50);
+  };
+  poll();
+})"##;
+
+/// A Quinque game in progress is drawn too, as the viewer draws Quinque:
+/// its board (coordinates, plain cells) and its stacks with their heights.
+#[test]
+fn the_page_draws_a_quinque_game_in_progress() {
+    let Some(chrome) = common::browser::chromium() else {
+        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+        return;
+    };
+    if !common::browser::node_found() {
+        println!("SKIPPED: node not installed (apt-get install nodejs)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (gate, _out, mut run) = gated_served_run_of("quinque", tmp.path(), 4, 30);
+    let read = QUINQUE_BOARD.replace(
+        "LOOK",
+        &common::browser::read_look("#playing .live-game table.board"),
+    );
+    let steps = serde_json::json!([
+        { "remove": gate.display().to_string() },
+        { "eval": read },
+    ]);
+    let url = format!("http://{}/", run.addr);
+    let session = common::browser::drive(&chrome, &tmp.path().join("profile"), &url, &steps);
+    assert_eq!(session.errors, Vec::<String>::new(), "console errors");
+    let seen = &session.results[1];
+    assert_eq!(
+        seen["look"],
+        common::browser::expected_look("quinque"),
+        "{seen}"
+    );
+    let heights = seen["heights"].as_array().unwrap();
+    assert!(heights.len() >= 2, "{seen}");
+    assert!(
+        heights
+            .iter()
+            .all(|h| ["1", "2", "3"].contains(&h.as_str().unwrap())),
+        "a stack shows its height: {seen}"
+    );
+    let sides: Vec<&str> = seen["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(
+        sides.contains(&"disc w") && sides.contains(&"disc b"),
+        "{seen}"
+    );
+    assert!(run.wait(Duration::from_secs(120)).success());
 }
