@@ -2,10 +2,10 @@
 //! to the cap and the higher seed after it, and that losers play no more.
 
 use super::*;
-use crate::config::{from_given, Defaults};
 use crate::manifest::Plan;
-use crate::settings::{Command, Given};
-use arena_rules::games::{GameResult, RuleReason};
+use crate::settings::Given;
+use crate::testing::{manifest_of, row_of};
+use arena_rules::games::GameResult;
 
 #[test]
 fn the_bracket_keeps_the_top_seeds_apart() {
@@ -23,38 +23,11 @@ fn knockout(bots: usize, tiebreak_pairs: u32) -> Knockout {
     for name in ('a'..).take(bots) {
         given = given.with_bot(format!("{name}=x"));
     }
-    let defaults = Defaults {
-        concurrency: 1,
-        seed: 3,
-        out: "o".into(),
-        current_dir: "/".into(),
-    };
-    let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
-    let manifest = Manifest::for_run(run);
+    let manifest = manifest_of(&given);
     let Plan::Knockout(plan) = manifest.plan else {
         panic!("not a knockout: {:?}", manifest.plan)
     };
     Knockout::new(&manifest, plan).unwrap()
-}
-
-fn row(game: &ScheduledGame, names: &[String], result: GameResult) -> GameRow {
-    GameRow {
-        id: game.id,
-        round: game.round,
-        pair: game.pair,
-        variant: game.variant_id.into(),
-        white: names[game.white].clone(),
-        black: names[game.black].clone(),
-        opening: game.opening.join(" "),
-        result,
-        reason: RuleReason::Group.into(),
-        plies: 9,
-        white_time_ms: 0,
-        black_time_ms: 0,
-        ended_utc: String::new(),
-        white_tc: String::new(),
-        black_tc: String::new(),
-    }
 }
 
 /// Records every paired stage.
@@ -82,7 +55,7 @@ fn play(
             return (all, rounds);
         }
         for game in &stage {
-            let row = row(game, &names, result(game));
+            let row = row_of(game, &names, result(game));
             assert!(run.add(&row).unwrap());
             k.finished(&row, &run, &mut rounds);
         }
@@ -202,12 +175,14 @@ fn a_resumed_knockout_plays_what_an_uninterrupted_one_plays() {
     let names: Vec<String> = whole.stages.names().to_vec();
     let mut resumed = knockout(6, 2);
     for game in &everything[..5] {
-        resumed.recorded(&row(game, &names, result(game))).unwrap();
+        resumed
+            .recorded(&row_of(game, &names, result(game)))
+            .unwrap();
     }
     // The resumed run's state holds the earlier games as done.
     let mut run = RunState::new();
     for game in &everything[..5] {
-        run.add(&row(game, &names, result(game))).unwrap();
+        run.add(&row_of(game, &names, result(game))).unwrap();
     }
     let mut rest = Vec::new();
     loop {
@@ -217,7 +192,7 @@ fn a_resumed_knockout_plays_what_an_uninterrupted_one_plays() {
             break;
         }
         for game in &stage {
-            let row = row(game, &names, result(game));
+            let row = row_of(game, &names, result(game));
             run.add(&row).unwrap();
             resumed.finished(&row, &run, &mut Rounds::default());
         }

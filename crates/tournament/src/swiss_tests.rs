@@ -3,10 +3,9 @@
 //! the format played game by game through a [`RunState`].
 
 use super::*;
-use crate::config::{from_given, Defaults};
-use crate::settings::{Command, Given};
+use crate::settings::Given;
 use crate::swiss_table::rank;
-use arena_rules::games::{GameResult, RuleReason};
+use crate::testing::{lower_index_wins, manifest_of, row_of};
 
 /// A field of these scores (half points) where `met` pairs met once.
 fn field(score: &[u32], met: &[(usize, usize)]) -> Field {
@@ -133,14 +132,7 @@ fn swiss(bots: usize, rounds: u32) -> Swiss {
     given = given
         .with("format", "swiss")
         .with("rounds", rounds.to_string());
-    let defaults = Defaults {
-        concurrency: 1,
-        seed: 3,
-        out: "o".into(),
-        current_dir: "/".into(),
-    };
-    let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
-    let manifest = Manifest::for_run(run);
+    let manifest = manifest_of(&given);
     let Plan::Swiss(plan) = manifest.plan else {
         panic!("not a swiss: {:?}", manifest.plan)
     };
@@ -151,27 +143,7 @@ use crate::manifest::Plan;
 
 /// The row of `game`, won by the bot with the lower index.
 fn row(game: &ScheduledGame, names: &[String]) -> GameRow {
-    GameRow {
-        id: game.id,
-        round: game.round,
-        pair: game.pair,
-        variant: game.variant_id.into(),
-        white: names[game.white].clone(),
-        black: names[game.black].clone(),
-        opening: game.opening.join(" "),
-        result: if game.white < game.black {
-            GameResult::WhiteWins
-        } else {
-            GameResult::BlackWins
-        },
-        reason: RuleReason::Group.into(),
-        plies: 9,
-        white_time_ms: 0,
-        black_time_ms: 0,
-        ended_utc: String::new(),
-        white_tc: String::new(),
-        black_tc: String::new(),
-    }
+    row_of(game, names, lower_index_wins(game))
 }
 
 struct Quiet;

@@ -193,8 +193,8 @@ mod tests {
     use super::*;
     use arena_rules::protocol::TimeControl;
     use arena_stats::EloModel;
-    use arena_tournament::config::{from_given, Defaults};
-    use arena_tournament::settings::{Command, Given};
+    use arena_tournament::settings::Given;
+    use arena_tournament::testing::run_of;
     use arena_tournament::SprtPlan;
 
     fn config(variant: &str, gauntlet: &[&str]) -> TournamentConfig {
@@ -208,15 +208,7 @@ mod tests {
         for seed in gauntlet {
             given.set("seeds", *seed);
         }
-        let defaults = Defaults {
-            concurrency: 1,
-            seed: 3,
-            out: "o".into(),
-            current_dir: "/".into(),
-        };
-        from_given(Command::Tournament, &given, &defaults, Vec::new())
-            .unwrap()
-            .config
+        run_of(&given).config
     }
 
     fn shown(manifest: Manifest) -> Setting {

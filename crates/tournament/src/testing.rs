@@ -1,0 +1,67 @@
+//! The test kit of runs and rows, for this crate's unit tests and (with the
+//! `testing` feature, a dev-dependency only) for the crates and tests
+//! above: one set of fixed [`Defaults`], the run and manifest `arena
+//! tournament` makes of flags alone, and the `games.csv` row of a scheduled
+//! game. Tests build these here, not by hand.
+
+use arena_referee::GameRow;
+use arena_rules::games::{GameResult, RuleReason};
+
+use crate::config::{from_given, Defaults};
+use crate::schedule::ScheduledGame;
+use crate::settings::{Command, Given};
+use crate::{Manifest, Run};
+
+/// What the machine and the moment would give, fixed: one game at a time,
+/// seed 3, output `o`, bots run from `/`. A test that needs other values
+/// changes those fields (`Defaults { seed: 7, ..defaults() }`).
+pub fn defaults() -> Defaults {
+    Defaults {
+        concurrency: 1,
+        seed: 3,
+        out: "o".into(),
+        current_dir: "/".into(),
+    }
+}
+
+/// The run `arena tournament` makes of the flags `given` alone, on
+/// [`defaults`]; the bots' programs are not looked at.
+pub fn run_of(given: &Given) -> Run {
+    from_given(Command::Tournament, given, &defaults(), Vec::new()).expect("the flags make a run")
+}
+
+/// The manifest of [`run_of`] `given`: the settings and the format's plan.
+pub fn manifest_of(given: &Given) -> Manifest {
+    Manifest::for_run(run_of(given))
+}
+
+/// The row of `game` (its place, variant and opening) between `names` (by
+/// the game's bot indices), ended by `result` with a group after 9 plies.
+pub fn row_of(game: &ScheduledGame, names: &[String], result: GameResult) -> GameRow {
+    GameRow {
+        id: game.id,
+        round: game.round,
+        pair: game.pair,
+        variant: game.variant_id.into(),
+        white: names[game.white].clone(),
+        black: names[game.black].clone(),
+        opening: game.opening.join(" "),
+        result,
+        reason: RuleReason::Group.into(),
+        plies: 9,
+        white_time_ms: 0,
+        black_time_ms: 0,
+        ended_utc: String::new(),
+        white_tc: String::new(),
+        black_tc: String::new(),
+    }
+}
+
+/// The result of `game` when the bot of lower index always wins.
+pub fn lower_index_wins(game: &ScheduledGame) -> GameResult {
+    if game.white < game.black {
+        GameResult::WhiteWins
+    } else {
+        GameResult::BlackWins
+    }
+}
