@@ -4,7 +4,7 @@
 use super::*;
 use crate::manifest::Plan;
 use crate::settings::Given;
-use crate::testing::{manifest_of, row_of};
+use crate::testing::{manifest_of, play_to_end, row_of};
 use arena_rules::games::GameResult;
 
 #[test]
@@ -46,31 +46,13 @@ fn play(
     result: impl Fn(&ScheduledGame) -> GameResult,
 ) -> (Vec<ScheduledGame>, Rounds) {
     let names: Vec<String> = k.stages.names().to_vec();
-    let mut run = RunState::new();
     let mut rounds = Rounds::default();
-    let mut all = Vec::new();
-    loop {
-        let stage: Vec<ScheduledGame> = std::iter::from_fn(|| k.next_game(&run).unwrap()).collect();
-        if stage.is_empty() {
-            return (all, rounds);
-        }
-        for game in &stage {
-            let row = row_of(game, &names, result(game));
-            assert!(run.add(&row).unwrap());
-            k.finished(&row, &run, &mut rounds);
-        }
-        all.extend(stage);
-    }
+    let all = play_to_end(k, &names, &mut RunState::new(), &mut rounds, result);
+    (all, rounds)
 }
 
 /// The lower index (the higher seed) wins every game.
-fn higher_seed_wins(game: &ScheduledGame) -> GameResult {
-    if game.white < game.black {
-        GameResult::WhiteWins
-    } else {
-        GameResult::BlackWins
-    }
-}
+use crate::testing::lower_index_wins as higher_seed_wins;
 
 #[test]
 fn five_bots_fill_eight_places_with_three_byes() {

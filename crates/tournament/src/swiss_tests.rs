@@ -5,7 +5,7 @@
 use super::*;
 use crate::settings::Given;
 use crate::swiss_table::rank;
-use crate::testing::{lower_index_wins, manifest_of, row_of};
+use crate::testing::{lower_index_wins, manifest_of, play_to_end, row_of};
 
 /// A field of these scores (half points) where `met` pairs met once.
 fn field(score: &[u32], met: &[(usize, usize)]) -> Field {
@@ -153,21 +153,7 @@ impl RunOutput for Quiet {}
 /// games all started before any finishes; returns every game, in order.
 fn play(swiss: &mut Swiss, run: &mut RunState) -> Vec<ScheduledGame> {
     let names: Vec<String> = swiss.stages.names().to_vec();
-    let mut all = Vec::new();
-    loop {
-        let round: Vec<ScheduledGame> =
-            std::iter::from_fn(|| swiss.next_game(run).unwrap()).collect();
-        if round.is_empty() {
-            return all;
-        }
-        // The next round waits for this one's last game.
-        for game in &round {
-            let row = row(game, &names);
-            assert!(run.add(&row).unwrap());
-            swiss.finished(&row, run, &mut Quiet);
-        }
-        all.extend(round);
-    }
+    play_to_end(swiss, &names, run, &mut Quiet, lower_index_wins)
 }
 
 #[test]

@@ -1,13 +1,17 @@
 //! The test kit of runs and rows, for this crate's unit tests and (with the
 //! `testing` feature, a dev-dependency only) for the crates and tests
 //! above: one set of fixed [`Defaults`], the run and manifest `arena
-//! tournament` makes of flags alone, and the `games.csv` row of a scheduled
-//! game. Tests build these here, not by hand.
+//! tournament` makes of flags alone, the `games.csv` row of a scheduled
+//! game, and a format played to its end without bots ([`play_to_end`]).
+//! Tests build these here, not by hand.
 
 use arena_referee::GameRow;
 use arena_rules::games::{GameResult, RuleReason};
 
 use crate::config::{from_given, Defaults};
+use crate::driver::{Format, RunState};
+use crate::progress::RunOutput;
+use crate::runner::Flow;
 use crate::schedule::ScheduledGame;
 use crate::settings::{Command, Given};
 use crate::{Manifest, Run};
@@ -63,5 +67,36 @@ pub fn lower_index_wins(game: &ScheduledGame) -> GameResult {
         GameResult::WhiteWins
     } else {
         GameResult::BlackWins
+    }
+}
+
+/// Plays `format` to its end on `run` without bots, as the driver would
+/// with every game at once: all the games it offers now start, then they
+/// finish in order, each ended by `result` and counted in `run`, until it
+/// offers none or says stop (the games of that batch not yet finished are
+/// abandoned). `names` are the run's bots; the format's events go to
+/// `output`. Returns every game started, in order.
+pub fn play_to_end(
+    format: &mut dyn Format,
+    names: &[String],
+    run: &mut RunState,
+    output: &mut dyn RunOutput,
+    result: impl Fn(&ScheduledGame) -> GameResult,
+) -> Vec<ScheduledGame> {
+    let mut all = Vec::new();
+    loop {
+        let batch: Vec<ScheduledGame> =
+            std::iter::from_fn(|| format.next_game(run).expect("a next game")).collect();
+        if batch.is_empty() {
+            return all;
+        }
+        all.extend(batch.iter().cloned());
+        for game in &batch {
+            let row = row_of(game, names, result(game));
+            assert!(run.add(&row).expect("a valid row"), "game {} twice", game.id);
+            if format.finished(&row, run, output) == Flow::Stop {
+                return all;
+            }
+        }
     }
 }
