@@ -93,7 +93,11 @@ pub fn play_to_end(
         all.extend(batch.iter().cloned());
         for game in &batch {
             let row = row_of(game, names, result(game));
-            assert!(run.add(&row).expect("a valid row"), "game {} twice", game.id);
+            assert!(
+                run.add(&row).expect("a valid row"),
+                "game {} twice",
+                game.id
+            );
             if format.finished(&row, run, output) == Flow::Stop {
                 return all;
             }
