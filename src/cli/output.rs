@@ -27,7 +27,7 @@ use crate::report::formats::{
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
 use crate::report::standings::POOLED;
-use crate::stats::{FitOptions, Tally};
+use crate::stats::{points_text, FitOptions, Tally};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::cpu_wait::CpuWait;
 use crate::tournament::driver::{Finished, Verdict};
@@ -591,12 +591,7 @@ fn games_text(games: usize) -> String {
 
 /// `leader: NAME 7.5/10`.
 fn leader_text(leader: &Leader) -> String {
-    let half = leader.half_points;
-    let points = if half.is_multiple_of(2) {
-        format!("{}", half / 2)
-    } else {
-        format!("{}.5", half / 2)
-    };
+    let points = points_text(leader.half_points);
     format!("leader: {} {points}/{}", leader.name, leader.games)
 }
 
@@ -646,6 +641,7 @@ mod tests {
     use crate::stats::SprtStatus;
     use crate::stats::{EloModel, SprtEstimate};
     use crate::tournament::manifest::SprtPlan;
+    use crate::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES, SEED};
     use crate::tournament::settings::Given;
     use crate::tournament::testing::run_of;
     use crate::tournament::TournamentConfig;
@@ -668,9 +664,9 @@ mod tests {
 
     fn config(bots: [&str; 2]) -> TournamentConfig {
         let mut given = Given::new()
-            .with("games_per_pairing", "2")
-            .with("opening_plies", "2")
-            .with("seed", "4");
+            .with(&GAMES_PER_PAIRING, "2")
+            .with(&OPENING_PLIES, "2")
+            .with(&SEED, "4");
         for name in bots {
             given.add_bot(format!("{name}=x"));
         }

@@ -13,13 +13,13 @@ use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::cli::tournament::{self, show_progress, EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
 use crate::referee::{read_bots_file, resolve_player};
 use crate::stats::SprtDecision;
-use crate::tournament::config::{self, Defaults};
+use crate::tournament::config::Defaults;
 use crate::tournament::driver::{self, Start};
 use crate::tournament::progress::RunOutcome;
 use crate::tournament::runner::RunEnd;
+use crate::tournament::settings::from_given;
 use crate::tournament::settings::Command;
 use crate::tournament::sprt::SprtVerdict;
-use crate::tournament::Manifest;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -108,7 +108,7 @@ fn start(args: Args) -> anyhow::Result<Start> {
         bot_b.name.push_str("-b");
     }
     let defaults = Defaults::from_environment();
-    let run = config::from_given(Command::Sprt, &given, &defaults, vec![bot_a, bot_b])?;
+    let run = from_given(Command::Sprt, &given, &defaults, vec![bot_a, bot_b])?;
     run.config.check_programs()?;
-    Ok(Start::New(Box::new(Manifest::for_run(run))))
+    Ok(Start::New(Box::new(run.manifest())))
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use arena::games::Variant;
 use arena::referee::GameRow;
-use arena::tournament::schedule::random_opening;
+use arena::tournament::openings::random_opening;
 use common::tournament::{csv_rows, jsonl_records, resume_tournament, run_arena, text};
 
 /// A tournament file: `settings` under `[tournament]`, then one instant bot

@@ -30,6 +30,8 @@
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
 //! - [`cpu_clock`]: the CPU time of a bot's process, for each move.
+//! - [`adjudicate`]: ending a proven game at once (`adjudicate = "solved"`).
+//! - [`trace`]: a bot's wire trace, every line both ways.
 //!
 //! Playing games from a pool of bots (what a tournament does):
 //!
@@ -95,6 +97,7 @@ pub mod trace;
 
 pub use clock::{
     format_time_control, parse_time_control, Clock, Flagged, TimeControl, DEFAULT_GRACE,
+    DEFAULT_GRACE_MS,
 };
 pub use exit::ExitInfo;
 pub use game::{play_bots, play_game, GameConfig, GameEvent, Player};

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::manifest::Plan;
+use crate::settings::defs::{FORMAT, OPENING_PLIES, SEED, TIEBREAK_PAIRS};
 use crate::settings::Given;
 use crate::testing::{manifest_of, play_to_end, row_of};
 use arena_rules::games::GameResult;
@@ -16,10 +17,10 @@ fn the_bracket_keeps_the_top_seeds_apart() {
 
 fn knockout(bots: usize, tiebreak_pairs: u32) -> Knockout {
     let mut given = Given::new()
-        .with("opening_plies", "1")
-        .with("seed", "4")
-        .with("format", "knockout")
-        .with("tiebreak_pairs", tiebreak_pairs.to_string());
+        .with(&OPENING_PLIES, "1")
+        .with(&SEED, "4")
+        .with(&FORMAT, "knockout")
+        .with(&TIEBREAK_PAIRS, tiebreak_pairs.to_string());
     for name in ('a'..).take(bots) {
         given = given.with_bot(format!("{name}=x"));
     }

@@ -4,11 +4,13 @@
 //! concurrently, and one driver for every kind of run.
 //!
 //! - [`settings`]: every setting defined once (key, flag, default, rule,
-//!   docs), and the one resolution of flags, file and defaults.
-//! - [`config`]: [`TournamentConfig`], the settings a run uses, and its entry points.
+//!   docs, its typed slot), the one resolution of flags, file and
+//!   defaults, and the entry points that make a run's settings
+//!   ([`RunSettings`]) from them.
+//! - [`config`]: [`TournamentConfig`], the settings a run uses, with its
+//!   identity (the hash that ties shards of one tournament together).
 //! - [`schedule`]: who plays whom, with which colours and opening.
-//! - [`shard`]: a tournament split into independent runs (`--shard K/N`),
-//!   and the identity that ties them together.
+//! - [`shard`]: a tournament split into independent runs (`--shard K/N`).
 //! - [`merge`]: shards' output directories joined into one (`arena merge`).
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
 //! - [`journal`]: `games.jsonl`, the journal of game records, and
@@ -17,7 +19,14 @@
 //! - [`lines`]: complete lines of an append-only file, a torn last one left out.
 //! - [`games_reader`]: reading `games.csv` back, one row at a time.
 //! - [`game_set`]: finished game ids, one bit each.
-//! - [`preflight`]: warnings about bot programs that cannot be found.
+//! - [`preflight`]: checks of the machine before the first game (the
+//!   sandbox works, the descriptors and processes the concurrency needs
+//!   fit the limits, more games at once than cores).
+//! - [`identity`]: which program each bot was (SHA-256 of its files).
+//! - [`openings`]: opening suites, their order, each pair's opening;
+//!   [`suite_gen`]: `arena openings`, a suite generated.
+//! - [`output_files`]: the names of the files of an output directory.
+//! - [`live`]: the games being played, move by move, for `--serve`.
 //! - [`session`]: one output directory, new or resumed.
 //! - [`runner`]: concurrent games with reused bot processes; the first
 //!   Ctrl-C finishes the games in flight, a second one (or SIGTERM) stops at once.
@@ -85,5 +94,5 @@ pub use journal::{Journal, Recovery};
 pub use manifest::{AdaptivePlan, KnockoutPlan, Manifest, Plan, SprtPlan, SwissPlan};
 pub use progress::{RunOutcome, RunOutput};
 pub use schedule::ScheduledGame;
-pub use settings::build::Run;
 pub use settings::Given;
+pub use settings::RunSettings;

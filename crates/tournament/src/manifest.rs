@@ -18,11 +18,10 @@ use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
 use super::identity::{identify, BotIdentity};
-use super::openings::Openings;
 use super::schedule::{
     game_pair, gauntlet_pairings, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
 };
-use super::shard::{self, Shard};
+use super::shard::Shard;
 
 pub use super::output_files::MANIFEST_FILE;
 
@@ -35,7 +34,7 @@ pub struct Manifest {
     pub format: u32,
     /// `arena` version that started the run.
     pub arena_version: String,
-    /// The tournament's identity ([`shard::identity`]): the same for every
+    /// The tournament's identity ([`TournamentConfig::identity`]): the same for every
     /// shard of one tournament and for their merge. Files written before
     /// sharding existed have none (empty).
     #[serde(default)]
@@ -147,22 +146,10 @@ impl Manifest {
         )
     }
 
-    /// The manifest of a run's settings: its SPRT's plan, or the round
-    /// robin (gauntlet) of its config.
-    pub fn for_run(run: crate::Run) -> Manifest {
-        match (run.sprt, run.swiss, run.knockout, run.adaptive) {
-            (Some(plan), _, _, _) => Manifest::new(run.config, Plan::Sprt(plan)),
-            (_, Some(plan), _, _) => Manifest::new(run.config, Plan::Swiss(plan)),
-            (_, _, Some(plan), _) => Manifest::new(run.config, Plan::Knockout(plan)),
-            (_, _, _, Some(plan)) => Manifest::new(run.config, Plan::Adaptive(plan)),
-            _ => Manifest::round_robin(run.config),
-        }
-    }
-
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
         // A config always serializes (plain data); an empty identity would
         // only make `arena merge` refuse the directory.
-        let identity = shard::identity(&config).unwrap_or_default();
+        let identity = config.identity().unwrap_or_default();
         Manifest {
             programs: identify(&config.bots),
             cpu_time: (config.clock == ClockBasis::Cpu).then(|| cpu_time_source().to_string()),
@@ -269,7 +256,7 @@ impl Manifest {
                     return Ok(None);
                 }
                 let config = &self.config;
-                let opening = Openings::of(config).for_pair(config.variant(), pair)?;
+                let opening = config.pair_openings().for_pair(config.variant(), pair)?;
                 let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
                 Ok(Some(if id.is_multiple_of(2) { first } else { second }))
             }
@@ -291,7 +278,7 @@ pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
         config.opening_plies,
         config.seed,
     )
-    .with_openings(Openings::of(config))
+    .with_openings(config.pair_openings())
     .with_variants(config.variants());
     if config.seeds.is_empty() {
         schedule

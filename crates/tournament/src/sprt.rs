@@ -161,6 +161,7 @@ impl Format for SprtMatch {
 mod tests {
     use super::*;
     use crate::manifest::Plan;
+    use crate::settings::defs::OPENING_PLIES;
     use crate::settings::Given;
     use crate::testing::{row_of, run_of};
     use arena_rules::games::GameResult;
@@ -179,7 +180,7 @@ mod tests {
         let given = Given::new()
             .with_bot("a=x")
             .with_bot("b=y")
-            .with("opening_plies", "2");
+            .with(&OPENING_PLIES, "2");
         let config = run_of(&given).config;
         let plan = SprtPlan {
             elo0: 0.0,

@@ -3,6 +3,7 @@
 //! the format played game by game through a [`RunState`].
 
 use super::*;
+use crate::settings::defs::{FORMAT, OPENING_PLIES, ROUNDS, SEED};
 use crate::settings::Given;
 use crate::swiss_table::rank;
 use crate::testing::{lower_index_wins, manifest_of, play_to_end, row_of};
@@ -125,13 +126,13 @@ fn ties_break_by_buchholz_then_points_among_the_tied_then_all_points() {
 /// A Swiss of `bots` bots (named a, b, ...) over `rounds` rounds, two
 /// games per pairing.
 fn swiss(bots: usize, rounds: u32) -> Swiss {
-    let mut given = Given::new().with("opening_plies", "1").with("seed", "4");
+    let mut given = Given::new().with(&OPENING_PLIES, "1").with(&SEED, "4");
     for name in ('a'..).take(bots) {
         given = given.with_bot(format!("{name}=x"));
     }
     given = given
-        .with("format", "swiss")
-        .with("rounds", rounds.to_string());
+        .with(&FORMAT, "swiss")
+        .with(&ROUNDS, rounds.to_string());
     let manifest = manifest_of(&given);
     let Plan::Swiss(plan) = manifest.plan else {
         panic!("not a swiss: {:?}", manifest.plan)

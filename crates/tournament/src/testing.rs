@@ -8,13 +8,13 @@
 use arena_referee::GameRow;
 use arena_rules::games::{GameResult, RuleReason};
 
-use crate::config::{from_given, Defaults};
+use crate::config::Defaults;
 use crate::driver::{Format, RunState};
 use crate::progress::RunOutput;
 use crate::runner::Flow;
 use crate::schedule::ScheduledGame;
-use crate::settings::{Command, Given};
-use crate::{Manifest, Run};
+use crate::settings::{from_given, Command, Given, RunSettings};
+use crate::Manifest;
 
 /// What the machine and the moment would give, fixed: one game at a time,
 /// seed 3, output `o`, bots run from `/`. A test that needs other values
@@ -30,13 +30,13 @@ pub fn defaults() -> Defaults {
 
 /// The run `arena tournament` makes of the flags `given` alone, on
 /// [`defaults`]; the bots' programs are not looked at.
-pub fn run_of(given: &Given) -> Run {
+pub fn run_of(given: &Given) -> RunSettings {
     from_given(Command::Tournament, given, &defaults(), Vec::new()).expect("the flags make a run")
 }
 
 /// The manifest of [`run_of`] `given`: the settings and the format's plan.
 pub fn manifest_of(given: &Given) -> Manifest {
-    Manifest::for_run(run_of(given))
+    run_of(given).manifest()
 }
 
 /// The row of `game` (its place, variant and opening) between `names` (by

@@ -193,6 +193,7 @@ mod tests {
     use super::*;
     use arena_rules::protocol::TimeControl;
     use arena_stats::EloModel;
+    use arena_tournament::settings::defs::{GAMES_PER_PAIRING, SEEDS, TIME_CONTROL, VARIANT};
     use arena_tournament::settings::Given;
     use arena_tournament::testing::run_of;
     use arena_tournament::SprtPlan;
@@ -202,11 +203,11 @@ mod tests {
             .with_bot("a=x")
             .with_bot("b=y")
             .with_bot("c=z")
-            .with("variant", variant)
-            .with("games_per_pairing", "2")
-            .with("time_control", "per-move=2000");
+            .with(&VARIANT, variant)
+            .with(&GAMES_PER_PAIRING, "2")
+            .with(&TIME_CONTROL, "per-move=2000");
         for seed in gauntlet {
-            given.set("seeds", *seed);
+            given.set(&SEEDS, *seed);
         }
         run_of(&given).config
     }
