@@ -32,10 +32,7 @@ fn assert_one_line_error((code, stderr): (Option<i32>, String), detail: &str) {
 #[test]
 fn absurd_flags_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let (a, b) = (
-        format!("a={}", INSTANT_BOT.to_string()),
-        format!("b={}", INSTANT_BOT.to_string()),
-    );
+    let (a, b) = (format!("a={INSTANT_BOT}"), format!("b={INSTANT_BOT}"));
     let sprt = |elo1: &str, model: &str| {
         run(
             tmp.path(),
@@ -130,10 +127,7 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
         );
     }
     let bot = |name: &str, extra: &str| {
-        format!(
-            "[[bot]]\nname = \"{name}\"\ncommand = \"{}\"\n{extra}",
-            INSTANT_BOT.to_string()
-        )
+        format!("[[bot]]\nname = \"{name}\"\ncommand = \"{INSTANT_BOT}\"\n{extra}")
     };
     let other = bot("b", "");
     let cases = [
@@ -235,10 +229,7 @@ fn an_sprt_resumed_with_absurd_bounds_is_refused() {
     // tournament.json from an older arena, or edited by hand, may hold
     // bounds that today's flags refuse: resuming it is the same error.
     let tmp = tempfile::tempdir().unwrap();
-    let (a, b) = (
-        format!("a={}", INSTANT_BOT.to_string()),
-        format!("b={}", INSTANT_BOT.to_string()),
-    );
+    let (a, b) = (format!("a={INSTANT_BOT}"), format!("b={INSTANT_BOT}"));
     let (code, stderr) = run(
         tmp.path(),
         &[

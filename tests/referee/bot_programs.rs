@@ -127,7 +127,7 @@ fn a_bot_that_crashes_at_start_still_loses_as_startup() {
             "--bot",
             "crash=sh -c 'exit 3'",
             "--bot",
-            &format!("other={}", INSTANT_BOT.to_string()),
+            &format!("other={INSTANT_BOT}"),
             "--out",
             "out",
             "--no-progress",
