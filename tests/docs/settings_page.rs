@@ -12,6 +12,7 @@ use arena::tournament::config::Defaults;
 use arena::tournament::settings::from_given;
 use arena::tournament::settings::page::{reference_page, PAGE};
 use arena::tournament::settings::{Command, Default, Given, Kind, Value, SETTINGS};
+use arena::tournament::testing;
 use common::arena;
 
 #[test]
@@ -87,8 +88,7 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
     let defaults = Defaults {
         concurrency: 3,
         seed: 7,
-        out: "o".into(),
-        current_dir: "/".into(),
+        ..testing::defaults()
     };
     let given = Given::new().with_bot("a=./a").with_bot("b=./b");
     let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();

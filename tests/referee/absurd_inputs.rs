@@ -2,6 +2,7 @@
 //! an abort or a silent wrap (issue 10).
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use std::io::Write;
 use std::process::Stdio;
@@ -15,10 +16,6 @@ fn run(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn instant() -> String {
-    env!("CARGO_BIN_EXE_arena-instant-bot").to_string()
 }
 
 /// One line, starting `arena: error:`, containing `detail`, no panic.
@@ -35,7 +32,7 @@ fn assert_one_line_error((code, stderr): (Option<i32>, String), detail: &str) {
 #[test]
 fn absurd_flags_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let (a, b) = (format!("a={}", instant()), format!("b={}", instant()));
+    let (a, b) = (format!("a={INSTANT_BOT}"), format!("b={INSTANT_BOT}"));
     let sprt = |elo1: &str, model: &str| {
         run(
             tmp.path(),
@@ -99,7 +96,7 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = format!(
         "[[bot]]\nname = \"a\"\ncommand = \"{0}\"\n[[bot]]\nname = \"b\"\ncommand = \"{0}\"\n",
-        instant()
+        INSTANT_BOT.to_string()
     );
     let cases = [
         (
@@ -130,10 +127,7 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
         );
     }
     let bot = |name: &str, extra: &str| {
-        format!(
-            "[[bot]]\nname = \"{name}\"\ncommand = \"{}\"\n{extra}",
-            instant()
-        )
+        format!("[[bot]]\nname = \"{name}\"\ncommand = \"{INSTANT_BOT}\"\n{extra}")
     };
     let other = bot("b", "");
     let cases = [
@@ -235,7 +229,7 @@ fn an_sprt_resumed_with_absurd_bounds_is_refused() {
     // tournament.json from an older arena, or edited by hand, may hold
     // bounds that today's flags refuse: resuming it is the same error.
     let tmp = tempfile::tempdir().unwrap();
-    let (a, b) = (format!("a={}", instant()), format!("b={}", instant()));
+    let (a, b) = (format!("a={INSTANT_BOT}"), format!("b={INSTANT_BOT}"));
     let (code, stderr) = run(
         tmp.path(),
         &[

@@ -5,15 +5,12 @@
 //! with the same `[[bot]]` entries is.
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use common::arena;
-
-fn instant() -> String {
-    env!("CARGO_BIN_EXE_arena-instant-bot").to_string()
-}
 
 /// Runs arena with `args` in `dir`: (exit status, stderr, stdout).
 fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
@@ -30,7 +27,7 @@ fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 /// leave no output directory.
 fn errors_of_each_command(dir: &Path, name: &str, command: &str) -> Vec<String> {
     let bot = format!("{name}={command}");
-    let instant = instant();
+    let instant = INSTANT_BOT.to_string();
     let other = format!("other={instant}");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
@@ -130,7 +127,7 @@ fn a_bot_that_crashes_at_start_still_loses_as_startup() {
             "--bot",
             "crash=sh -c 'exit 3'",
             "--bot",
-            &format!("other={}", instant()),
+            &format!("other={INSTANT_BOT}"),
             "--out",
             "out",
             "--no-progress",
