@@ -60,7 +60,7 @@ pub struct BotSpec {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
     #[serde(default)]
-    pub limits: Limits,
+    pub limits: BotLimits,
     /// Run the bot inside the sandbox ([`super::sandbox`]); `None` follows
     /// the tournament's setting (off unless `sandbox = true` or `--sandbox`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,7 +100,7 @@ fn time_control_text<S: serde::Serializer>(
 /// Resource limits for one bot process. Absent = unlimited (startup: 5 s).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Limits {
+pub struct BotLimits {
     /// Address-space limit (`RLIMIT_AS`) in MiB, for each process of the
     /// bot on its own. Note this counts virtual
     /// memory: runtimes that reserve large address ranges up front (JVM,
@@ -118,7 +118,7 @@ pub struct Limits {
     pub startup_ms: Option<u64>,
 }
 
-impl Limits {
+impl BotLimits {
     pub fn startup(&self) -> Duration {
         Duration::from_millis(self.startup_ms.unwrap_or(DEFAULT_STARTUP_MS))
     }
@@ -138,7 +138,7 @@ struct RawBotSpec {
     #[serde(default)]
     env: BTreeMap<String, String>,
     #[serde(default)]
-    limits: Limits,
+    limits: BotLimits,
     #[serde(default)]
     sandbox: Option<bool>,
     #[serde(default)]
@@ -202,7 +202,7 @@ impl BotSpec {
             shell: false,
             cwd: None,
             env: BTreeMap::new(),
-            limits: Limits::default(),
+            limits: BotLimits::default(),
             sandbox: None,
             writable: Vec::new(),
             network: false,
@@ -598,7 +598,7 @@ mod tests {
         let c = &file.bot[2];
         assert_eq!(c.command, ["node", "my bot.js", "--depth", "3"]);
         assert_eq!(c.argv(), c.command);
-        assert_eq!(b.limits, Limits::default());
+        assert_eq!(b.limits, BotLimits::default());
         assert_eq!(
             b.limits.startup(),
             Duration::from_millis(DEFAULT_STARTUP_MS)

@@ -30,7 +30,7 @@ use anyhow::{bail, Context};
 use crate::games::Variant;
 use crate::referee::command_line::split_command_line;
 use crate::referee::spec::DEFAULT_STARTUP_MS;
-use crate::referee::{name_from_command, program_problem, BotSpec, Limits, DEFAULT_GRACE};
+use crate::referee::{name_from_command, program_problem, BotLimits, BotSpec, DEFAULT_GRACE};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -209,9 +209,9 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
         shell: false,
         cwd: None,
         env: Default::default(),
-        limits: Limits {
+        limits: BotLimits {
             startup_ms: Some(startup_ms),
-            ..Limits::default()
+            ..BotLimits::default()
         },
         sandbox: None,
         writable: Vec::new(),
