@@ -318,9 +318,10 @@ mod tests {
         assert_eq!(args(|_| {}).unwrap().move_ms, 1000);
         assert_eq!(args(|a| a.tc = "per-move=250".into()).unwrap().move_ms, 250);
         let tc_error = |tc: &str| {
-            let tc = tc.to_string();
-            let mut a = Args::default();
-            a.tc = tc;
+            let a = Args {
+                tc: tc.to_string(),
+                ..Args::default()
+            };
             options(&a).err().unwrap().to_string()
         };
         assert_eq!(
