@@ -27,7 +27,7 @@ use crate::report::formats::{
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
 use crate::report::standings::POOLED;
-use crate::stats::{FitOptions, Tally};
+use crate::stats::{points_text, FitOptions, Tally};
 use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
 use crate::tournament::cpu_wait::CpuWait;
 use crate::tournament::driver::{Finished, Verdict};
@@ -591,12 +591,7 @@ fn games_text(games: usize) -> String {
 
 /// `leader: NAME 7.5/10`.
 fn leader_text(leader: &Leader) -> String {
-    let half = leader.half_points;
-    let points = if half.is_multiple_of(2) {
-        format!("{}", half / 2)
-    } else {
-        format!("{}.5", half / 2)
-    };
+    let points = points_text(leader.half_points);
     format!("leader: {} {points}/{}", leader.name, leader.games)
 }
 

@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use super::comparison::render_aligned;
 use arena_referee::GameRow;
+use arena_stats::points_text;
 use arena_tournament::knockout::{Bracket, BracketMatch, Knockout};
 use arena_tournament::manifest::{Manifest, Plan};
-use arena_tournament::paired::points_text;
 use arena_tournament::progress::PairedRound;
 use arena_tournament::swiss::Swiss;
 use arena_tournament::swiss::{SwissRow, SwissSummary};

@@ -4,22 +4,26 @@
 //! `games.csv` files by `arena rate` and over games files by `arena report`).
 //!
 //! - `rating`: everything written after rating a tally (standings, tables,
-//!   report.html); `standings`: the standings rows and model parameters.
+//!   report.html); `fits`: the fits of a set of games and the four rating
+//!   files; `standings`: the standings rows and model parameters.
 //! - `comparison`: the crosstable and the failure summary; `pairwise`:
 //!   `pairwise.csv`; `gauntlet`: a gauntlet's view from its seeds.
 //! - `formats`: the tables of a Swiss and a knockout; `certificate`:
 //!   `certificate.csv` of an adaptive ranking.
 //! - `analysis`: `analysis.csv`, the moves against perfect play.
+//! - `rounded`: numbers rounded as the CSV files write them.
 //! - `game_ids`: which games `arena rate` has counted (repeats are errors).
 //! - `html`: report.html.
 
 pub mod analysis;
 pub mod certificate;
 pub mod comparison;
+pub mod fits;
 pub mod formats;
 pub mod game_ids;
 pub mod gauntlet;
 pub mod html;
 pub mod pairwise;
 pub mod rating;
+mod rounded;
 pub mod standings;

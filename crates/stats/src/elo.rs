@@ -63,14 +63,14 @@
 //! concave (log-concave logistic terms), so damped Newton converges in a handful
 //! of iterations.
 
-pub use crate::prior::needs_prior;
+pub use crate::pair_counts::PairCounts;
 use crate::prior::no_maximum;
+pub use crate::prior::{needs_prior, NoMaximum};
 use std::fmt;
 
 use super::linalg::Cholesky;
 use super::logistic::{ln_sigmoid, sigmoid, NATS_PER_ELO};
 use super::Z95;
-use arena_rules::games::GameResult;
 
 /// The most bots rated together. The fit keeps per-pair counts and a
 /// Hessian of bots x bots entries: 10,000 bots take about 3 GB; more would
@@ -78,76 +78,6 @@ use arena_rules::games::GameResult;
 /// them with an error instead ([`crate::Tally`], the tournament's
 /// settings).
 pub const MAX_BOTS: usize = 10_000;
-
-/// Game results aggregated per ordered (white, black) pair of bot indices.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PairCounts {
-    bots: usize,
-    /// `[white wins, draws, black wins]` at `white * bots + black`.
-    cells: Vec<[f64; 3]>,
-}
-
-impl PairCounts {
-    /// No games yet between `bots` bots (indices `0..bots`).
-    pub fn new(bots: usize) -> PairCounts {
-        PairCounts {
-            bots,
-            cells: vec![[0.0; 3]; bots * bots],
-        }
-    }
-
-    /// Aggregates `(white, black, result)` games. Panics on an index >= `bots`,
-    /// which is a bug in the caller, not bad input.
-    pub fn from_games(
-        bots: usize,
-        games: impl IntoIterator<Item = (usize, usize, GameResult)>,
-    ) -> PairCounts {
-        let mut counts = PairCounts::new(bots);
-        for (white, black, result) in games {
-            counts.add(white, black, result);
-        }
-        counts
-    }
-
-    pub fn add(&mut self, white: usize, black: usize, result: GameResult) {
-        assert!(
-            white < self.bots && black < self.bots,
-            "bot index out of range"
-        );
-        let slot = match result {
-            GameResult::WhiteWins => 0,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 2,
-        };
-        self.cells[white * self.bots + black][slot] += 1.0;
-    }
-
-    /// Adds `[white wins, draws, black wins]` games of `white` against `black`.
-    /// Panics on an index >= `bots`, like [`PairCounts::add`].
-    pub fn add_counts(&mut self, white: usize, black: usize, counts: [u64; 3]) {
-        assert!(
-            white < self.bots && black < self.bots,
-            "bot index out of range"
-        );
-        let cell = &mut self.cells[white * self.bots + black];
-        for (slot, count) in cell.iter_mut().zip(counts) {
-            *slot += count as f64;
-        }
-    }
-
-    pub fn bots(&self) -> usize {
-        self.bots
-    }
-
-    /// `[white wins, draws, black wins]` of the games `white` played against `black`.
-    pub fn get(&self, white: usize, black: usize) -> [f64; 3] {
-        self.cells[white * self.bots + black]
-    }
-
-    pub fn total_games(&self) -> f64 {
-        self.cells.iter().map(|c| c[0] + c[1] + c[2]).sum()
-    }
-}
 
 /// Which bots the rating prior applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,48 +118,6 @@ impl FitOptions {
         FitOptions {
             prior_games: 0.0,
             ..FitOptions::default()
-        }
-    }
-}
-
-/// Why the maximum-likelihood estimate does not exist.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NoMaximum {
-    /// These bots (indices) form groups that lost no game, or won no game,
-    /// against the rest of the field (or never met it): their ratings run off
-    /// to infinity.
-    Unbounded { bots: Vec<usize> },
-    /// No game was drawn, so the draw parameter runs to 0.
-    NoDraws,
-    /// Every game was drawn, so the draw parameter runs to infinity.
-    OnlyDraws,
-    /// No game was played.
-    NoGames,
-    /// White (or black) never lost: the first-player advantage runs off.
-    OneSidedColours,
-    /// The draw parameter runs off together with the ratings: the ratings
-    /// alone order every game's result (wins above draws above losses).
-    RunsOff,
-}
-
-impl fmt::Display for NoMaximum {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NoMaximum::Unbounded { bots } => write!(
-                f,
-                "bots {bots:?} won no game or lost no game against the rest of the field"
-            ),
-            NoMaximum::NoDraws => write!(f, "no game was drawn"),
-            NoMaximum::OnlyDraws => write!(f, "every game was drawn"),
-            NoMaximum::NoGames => write!(f, "no game was played"),
-            NoMaximum::OneSidedColours => {
-                write!(f, "one colour never lost a game")
-            }
-            NoMaximum::RunsOff => write!(
-                f,
-                "the draw parameter and the ratings run off together (the results are \
-                 perfectly ordered by strength)"
-            ),
         }
     }
 }
@@ -902,6 +790,8 @@ impl Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wdl::Wdl;
+    use arena_rules::games::GameResult;
 
     /// Finite differences of `Problem::value` must match the analytic gradient and
     /// information, including the prior, the gauge and self-play cells.
@@ -931,8 +821,24 @@ mod tests {
         check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7]);
         // Two groups (a pooled fit), the second's parameters on the prior.
         let mut other = PairCounts::new(3);
-        other.add_counts(0, 2, [1, 4, 6]);
-        other.add_counts(2, 1, [5, 2, 0]);
+        other.add_counts(
+            0,
+            2,
+            Wdl {
+                wins: 1,
+                draws: 4,
+                losses: 6,
+            },
+        );
+        other.add_counts(
+            2,
+            1,
+            Wdl {
+                wins: 5,
+                draws: 2,
+                losses: 0,
+            },
+        );
         let groups = [counts, other];
         let problem = Problem::new(&groups, 2.0, vec![true, false, true], vec![false, true]);
         check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7, -0.4, 1.1]);
@@ -971,8 +877,24 @@ mod tests {
     #[test]
     fn draw_elo_interval_stays_positive() {
         let mut counts = PairCounts::new(2);
-        counts.add_counts(0, 1, [15, 1, 0]);
-        counts.add_counts(1, 0, [0, 0, 14]);
+        counts.add_counts(
+            0,
+            1,
+            Wdl {
+                wins: 15,
+                draws: 1,
+                losses: 0,
+            },
+        );
+        counts.add_counts(
+            1,
+            0,
+            Wdl {
+                wins: 0,
+                draws: 0,
+                losses: 14,
+            },
+        );
         let fit = fit_ratings(&counts, &FitOptions::default()).unwrap();
         // One draw, all else won by bot 0: without a prior drawelo and the
         // gap run off together, so these two rest on the prior.

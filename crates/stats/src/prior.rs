@@ -3,7 +3,52 @@
 //! against whom), and why a pure maximum-likelihood fit has no maximum at
 //! all (`no_maximum`, for `--no-prior`).
 
-use super::elo::{NoMaximum, PairCounts};
+use std::fmt;
+
+use crate::pair_counts::PairCounts;
+use crate::wdl::Wdl;
+
+/// Why the maximum-likelihood estimate does not exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoMaximum {
+    /// These bots (indices) form groups that lost no game, or won no game,
+    /// against the rest of the field (or never met it): their ratings run off
+    /// to infinity.
+    Unbounded { bots: Vec<usize> },
+    /// No game was drawn, so the draw parameter runs to 0.
+    NoDraws,
+    /// Every game was drawn, so the draw parameter runs to infinity.
+    OnlyDraws,
+    /// No game was played.
+    NoGames,
+    /// White (or black) never lost: the first-player advantage runs off.
+    OneSidedColours,
+    /// The draw parameter runs off together with the ratings: the ratings
+    /// alone order every game's result (wins above draws above losses).
+    RunsOff,
+}
+
+impl fmt::Display for NoMaximum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoMaximum::Unbounded { bots } => write!(
+                f,
+                "bots {bots:?} won no game or lost no game against the rest of the field"
+            ),
+            NoMaximum::NoDraws => write!(f, "no game was drawn"),
+            NoMaximum::OnlyDraws => write!(f, "every game was drawn"),
+            NoMaximum::NoGames => write!(f, "no game was played"),
+            NoMaximum::OneSidedColours => {
+                write!(f, "one colour never lost a game")
+            }
+            NoMaximum::RunsOff => write!(
+                f,
+                "the draw parameter and the ratings run off together (the results are \
+                 perfectly ordered by strength)"
+            ),
+        }
+    }
+}
 
 /// Which bots need the prior for their rating to be finite: with an edge
 /// `i -> j` whenever `i` won or drew a game against `j`, the maximum-likelihood
@@ -22,9 +67,9 @@ pub fn needs_prior(counts: &PairCounts) -> Vec<bool> {
             if white == black {
                 continue;
             }
-            let [w, d, l] = counts.get(white, black);
-            scored[white * n + black] |= w + d > 0.0;
-            scored[black * n + white] |= l + d > 0.0;
+            let white_wdl = counts.wdl(white, black);
+            scored[white * n + black] |= white_wdl.wins + white_wdl.draws > 0;
+            scored[black * n + white] |= white_wdl.losses + white_wdl.draws > 0;
         }
     }
     let component = strongly_connected_components(n, &scored);
@@ -101,22 +146,18 @@ pub(crate) fn no_maximum(counts: &PairCounts, needs: &[bool]) -> Option<NoMaximu
         return Some(NoMaximum::Unbounded { bots });
     }
     let n = counts.bots();
-    let mut totals = [0.0; 3];
-    for white in 0..n {
-        for black in 0..n {
-            for (t, c) in totals.iter_mut().zip(counts.get(white, black)) {
-                *t += c;
-            }
-        }
-    }
-    let [white_wins, draws, black_wins] = totals;
-    if white_wins + draws + black_wins == 0.0 {
+    // White's results over all games.
+    let white: Wdl = (0..n)
+        .flat_map(|w| (0..n).map(move |b| (w, b)))
+        .map(|(w, b)| counts.wdl(w, b))
+        .sum();
+    if white.games() == 0 {
         Some(NoMaximum::NoGames)
-    } else if draws == 0.0 {
+    } else if white.draws == 0 {
         Some(NoMaximum::NoDraws)
-    } else if white_wins + black_wins == 0.0 {
+    } else if white.wins + white.losses == 0 {
         Some(NoMaximum::OnlyDraws)
-    } else if white_wins == 0.0 || black_wins == 0.0 {
+    } else if white.wins == 0 || white.losses == 0 {
         Some(NoMaximum::OneSidedColours)
     } else {
         None

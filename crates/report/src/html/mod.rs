@@ -39,14 +39,13 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::analysis::{read_analysis_csv, strips, summarise, ANALYSIS_CSV};
+use crate::fits::{Pooling, Ratings};
 use crate::formats::{FormatTables, Replay};
-use crate::rating::{Pooling, Ratings};
 use arena_files::write_atomically_with;
 use arena_referee::{GameRecord, GameRow};
 use arena_stats::{FitOptions, Tally};
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
-use arena_tournament::tally::AddRow;
 use arena_tournament::{Manifest, Plan};
 use data::ReportData;
 use moves::{game_line, LineContext};
@@ -84,10 +83,10 @@ fn with_own_fits<R>(
     page: impl FnOnce(&[Source], &ReportData, &Tally, Fits) -> anyhow::Result<R>,
 ) -> anyhow::Result<R> {
     let sources = sources(dirs)?;
-    let mut tally = Tally::new();
-    let data = gather(&sources, None, Some(&mut tally))?;
+    let data = gather(&sources, None)?;
+    let tally = &data.tally;
     let ratings = (tally.games() > 0)
-        .then(|| Ratings::from_tally(&tally, &FitOptions::default(), Pooling::Pooled, &[]));
+        .then(|| Ratings::from_tally(tally, &FitOptions::default(), Pooling::Pooled, &[]));
     let error = match &ratings {
         Some(Err(e)) => format!("{e:#}"),
         _ => String::new(),
@@ -97,7 +96,7 @@ fn with_own_fits<R>(
         Some(Ok(ratings)) => Fits::Rated(ratings),
         Some(Err(_)) => Fits::Failed(&error),
     };
-    page(&sources, &data, &tally, fits)
+    page(&sources, &data, tally, fits)
 }
 
 /// Writes `report.html` into `out` over the games of `dirs` (of `variant`
@@ -113,7 +112,7 @@ pub fn write_rated_report(
     fits: Fits,
 ) -> anyhow::Result<PathBuf> {
     let sources = sources(dirs)?;
-    let data = gather(&sources, variant, None)?;
+    let data = gather(&sources, variant)?;
     write_page(&sources, out, variant, &data, tally, fits)
 }
 
@@ -139,12 +138,8 @@ fn sources(dirs: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
 }
 
 /// The per-game sections over the games of `sources` (of `variant`, when
-/// given), in one pass; each game also counted in `tally` when given.
-fn gather(
-    sources: &[Source],
-    variant: Option<&str>,
-    mut tally: Option<&mut Tally>,
-) -> anyhow::Result<ReportData> {
+/// given), in one pass, and the tally of those games ([`ReportData::tally`]).
+fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportData> {
     let expected: u64 = sources.iter().map(|s| count_games(&s.dir)).sum();
     let mut data = ReportData::new(expected);
     for (k, source) in sources.iter().enumerate() {
@@ -186,10 +181,7 @@ fn gather(
             if variant.is_some_and(|v| row.variant != v) {
                 return Ok(());
             }
-            if let Some(tally) = tally.as_deref_mut() {
-                tally.add_row(&row)?;
-            }
-            data.add(k, &row, record);
+            data.add(k, &row, record)?;
             Ok(())
         })?;
         if let Some(replay) = replay {
