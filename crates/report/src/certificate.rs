@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::rounded::rounded;
+use super::rounded;
 use super::standings::write_rows;
 use arena_tournament::adaptive::AdaptiveVerdict;
 pub use arena_tournament::output_files::CERTIFICATE_FILE;

@@ -18,7 +18,7 @@
 use arena_rules::protocol::FailureReason;
 use arena_stats::{PairCounts, Wdl};
 
-use super::rounded::rounded;
+use super::rounded;
 
 /// Games one bot lost per failure reason, counted by the tally.
 pub use arena_stats::LostBy;

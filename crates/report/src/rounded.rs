@@ -1,29 +1,24 @@
 //! Numbers as the CSV files write them: rows hold exact values, rounded
-//! only as they are written.
+//! only as they are written (`serialize_with = "rounded::dpN"`: N decimals).
 
-/// `serialize_with` helpers: rows hold exact values, rounded only as they
-/// are written (`dpN`: N decimals).
-pub(crate) mod rounded {
-    use super::round;
-    use serde::Serializer;
+use serde::Serializer;
 
-    pub fn dp1<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(round(*value, 1))
-    }
+pub fn dp1<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(round(*value, 1))
+}
 
-    pub fn dp2<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(round(*value, 2))
-    }
+pub fn dp2<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(round(*value, 2))
+}
 
-    pub fn dp4<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(round(*value, 4))
-    }
+pub fn dp4<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(round(*value, 4))
+}
 
-    pub fn opt_dp2<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(v) => s.serialize_some(&round(*v, 2)),
-            None => s.serialize_none(),
-        }
+pub fn opt_dp2<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_some(&round(*v, 2)),
+        None => s.serialize_none(),
     }
 }
 

@@ -38,7 +38,7 @@ use arena_stats::{
 };
 
 use super::comparison::{lost_by_columns, render_aligned, LostBy};
-use super::rounded::{round, rounded};
+use super::rounded::{self, round};
 use arena_files::write_atomically;
 use arena_referee::GameRow;
 use arena_stats::Tally;

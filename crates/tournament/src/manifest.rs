@@ -261,7 +261,7 @@ impl Manifest {
                 Ok(Some(if id.is_multiple_of(2) { first } else { second }))
             }
             Plan::Swiss(_) | Plan::Knockout(_) => bail!(
-                "game {id}: the games of a {} follow from the results before them; its format computes them",
+                "game g{id}: the games of a {} follow from the results before them; its format computes them",
                 self.format_name()
             ),
         }

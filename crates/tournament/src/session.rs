@@ -115,10 +115,10 @@ impl Session {
                 None => manifest.scheduled_game(row.id)?,
             };
             let Some(game) = game else {
-                bail!("game {} is not part of this run's plan", row.id);
+                bail!("game g{} is not part of this run's plan", row.id);
             };
             if !shard.contains_game(row.id) {
-                bail!("game {} is not part of this run's shard {shard}", row.id);
+                bail!("game g{} is not part of this run's shard {shard}", row.id);
             }
             game.check_row(row, &names)
         };
@@ -198,12 +198,12 @@ impl Session {
 fn check_names(row: &GameRow, names: &[String], variants: &[String]) -> anyhow::Result<()> {
     for name in [&row.white, &row.black] {
         if !names.contains(name) {
-            bail!("game {}: {name:?} is not one of this run's bots", row.id);
+            bail!("game g{}: {name:?} is not one of this run's bots", row.id);
         }
     }
     if !variants.contains(&row.variant) {
         bail!(
-            "game {}: variant {} is not one of this run's ({})",
+            "game g{}: variant {} is not one of this run's ({})",
             row.id,
             row.variant,
             variants.join(", ")
