@@ -130,32 +130,44 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
         format!("[[bot]]\nname = \"{name}\"\ncommand = \"{INSTANT_BOT}\"\n{extra}")
     };
     let other = bot("b", "");
+    // Located at the entry (line 1), or at the key the error names (line 4).
     let cases = [
-        (bot("=HYPERLINK(1)", ""), "spreadsheets read as a formula"),
-        (bot("-x", ""), "formula"),
-        (bot("ab\u{202E}cd", ""), "U+202E"),
-        (bot(" a", ""), "whitespace"),
-        (bot(&"n".repeat(65), ""), "at most 64"),
-        (bot("a", "env = { \"A=B\" = \"1\" }\n"), "field `env`"),
-        (bot("a", "env = { \"\" = \"1\" }\n"), "empty variable name"),
-        (bot("a", "env = { \"A\" = \"x\\u0000y\" }\n"), "NUL"),
-        (bot("a", "cwd = \"missing-dir\"\n"), "field `cwd`"),
+        (
+            bot("=HYPERLINK(1)", ""),
+            "spreadsheets read as a formula",
+            1,
+        ),
+        (bot("-x", ""), "formula", 1),
+        (bot("ab\u{202E}cd", ""), "U+202E", 1),
+        (bot(" a", ""), "whitespace", 1),
+        (bot(&"n".repeat(65), ""), "at most 64", 1),
+        (bot("a", "env = { \"A=B\" = \"1\" }\n"), "field `env`", 4),
+        (
+            bot("a", "env = { \"\" = \"1\" }\n"),
+            "empty variable name",
+            4,
+        ),
+        (bot("a", "env = { \"A\" = \"x\\u0000y\" }\n"), "NUL", 4),
+        (bot("a", "cwd = \"missing-dir\"\n"), "field `cwd`", 1),
         (
             "[[bot]]\nname = \"a\"\ncommand = \"/tmp\"\n".to_string(),
             "is a directory",
+            1,
         ),
         (
             "[[bot]]\nname = \"a\"\ncommand = \"./t.toml\"\n".to_string(),
             "is not executable",
+            1,
         ),
     ];
-    for (first, detail) in cases {
+    for (first, detail, line) in cases {
         std::fs::write(tmp.path().join("t.toml"), format!("{first}{other}")).unwrap();
         let result = run(
             tmp.path(),
             &["tournament", "t.toml", "--out", "o", "--no-progress"],
         );
-        assert!(result.1.contains("t.toml:1:1: field `bot`"), "{}", result.1);
+        let at = format!("t.toml:{line}:1: field `bot`");
+        assert!(result.1.contains(&at), "{at}: {}", result.1);
         assert_one_line_error(result, detail);
     }
     assert!(!tmp.path().join("o").exists());

@@ -145,23 +145,30 @@ fn a_bot_that_crashes_at_start_still_loses_as_startup() {
 }
 
 /// The same `[[bot]]` entries are refused by a tournament and by `arena
-/// play --bots`, with the same words: one reader checks both.
+/// play --bots`, with the same words: one reader checks both. The error
+/// points at the key at fault, else at the entry.
 #[test]
 fn play_bots_refuses_what_a_tournament_refuses() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
-        ("name = \"=cmd\"\ncommand = \"./x\"", "starts with `=`"),
+        ("name = \"=cmd\"\ncommand = \"./x\"", "starts with `=`", 1),
         (
             "name = \"a\"\ncommand = \"./x\"\nlimits = { memory_mb = 0 }",
             "memory_mb",
+            4,
         ),
         (
             "name = \"a\"\ncommand = \"./x\"\ntime_control = \"soon\"",
             "time_control",
+            4,
         ),
-        ("name = \"a\"\ncomand = \"./x\"", "unknown field `comand`"),
+        (
+            "name = \"a\"\ncomand = \"./x\"",
+            "`comand` is not a key of [[bot]]; did you mean `command`?",
+            3,
+        ),
     ];
-    for (entry, detail) in cases {
+    for (entry, detail, line) in cases {
         let file = tmp.path().join("bots.toml");
         std::fs::write(&file, format!("[[bot]]\n{entry}\n")).unwrap();
         let file = file.to_str().unwrap();
@@ -171,6 +178,7 @@ fn play_bots_refuses_what_a_tournament_refuses() {
         assert_eq!(code, Some(2), "{play}");
         assert_eq!(play, tournament, "{entry}");
         assert!(play.contains(detail), "{entry}: {play}");
-        assert!(play.contains("bots.toml:1:1: field `bot`: "), "{play}");
+        let at = format!("bots.toml:{line}:1: field `bot`: ");
+        assert!(play.contains(&at), "{at}: {play}");
     }
 }

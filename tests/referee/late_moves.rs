@@ -164,7 +164,7 @@ fn a_move_that_never_comes_suggests_flushing() {
 fn check_bot(bot: &str, args: &[&str]) -> (Output, String) {
     let out = arena()
         .args(["check-bot", "--variants", "qango6", "--games", "1"])
-        .args(["--tc", "200", "--seed", "3", "--"])
+        .args(["--tc", "per-move=200", "--seed", "3", "--"])
         .arg("python3")
         .arg(bot_script(bot))
         .args(args)

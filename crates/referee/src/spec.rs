@@ -124,6 +124,25 @@ impl BotLimits {
     }
 }
 
+/// The keys a `[[bot]]` entry may have: [`RawBotSpec`]'s fields.
+pub const BOT_KEYS: [&str; 11] = [
+    "name",
+    "command",
+    "shell",
+    "cwd",
+    "env",
+    "limits",
+    "sandbox",
+    "writable",
+    "network",
+    "trace",
+    "time_control",
+];
+
+/// One `[[bot]]` entry as written: each key and value with its span, so
+/// that an error points at the key at fault.
+pub type BotEntry = toml::Spanned<BTreeMap<toml::Spanned<String>, toml::Spanned<toml::Value>>>;
+
 /// The file form of [`BotSpec`]: `command` may be a list or a string, and
 /// what a string means depends on `shell`, which may come after it.
 #[derive(Deserialize)]
@@ -348,7 +367,7 @@ pub fn read_bots_file(path: &Path) -> anyhow::Result<Vec<BotSpec>> {
     #[derive(Deserialize)]
     struct BotsFile {
         #[serde(default)]
-        bot: Vec<toml::Spanned<toml::Value>>,
+        bot: Vec<BotEntry>,
     }
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read bots file {}", path.display()))?;
@@ -366,16 +385,34 @@ pub fn read_bots_file(path: &Path) -> anyhow::Result<Vec<BotSpec>> {
 /// The bots of a file's `[[bot]]` entries, each read and checked
 /// ([`BotSpec::from_toml`]), with directories resolved against `base`, and
 /// each with its entry's span; names must be unique. `Err` holds the span
-/// of the entry at fault and the message.
+/// at fault (an unknown key's, the key a message names, else the entry's)
+/// and the message; a misspelt key gets the nearest one suggested.
 #[allow(clippy::type_complexity)]
 pub fn bots_in_toml(
-    entries: Vec<toml::Spanned<toml::Value>>,
+    entries: Vec<BotEntry>,
     base: &Path,
 ) -> Result<Vec<(BotSpec, Range<usize>)>, (Range<usize>, String)> {
     let mut bots: Vec<(BotSpec, Range<usize>)> = Vec::new();
     for entry in entries {
         let span = entry.span();
-        let mut bot = BotSpec::from_toml(entry.into_inner()).map_err(|m| (span.clone(), m))?;
+        let table = entry.into_inner();
+        refuse_unknown_bot_keys(&table)?;
+        let named_key = |message: &str| {
+            table
+                .keys()
+                .find(|key| {
+                    let key = key.get_ref();
+                    message.contains(&format!("field `{key}`"))
+                        || message.contains(&format!("`{key}."))
+                })
+                .map(|key| key.span())
+        };
+        let value = table
+            .iter()
+            .map(|(key, value)| (key.get_ref().clone(), value.get_ref().clone()))
+            .collect();
+        let mut bot = BotSpec::from_toml(toml::Value::Table(value))
+            .map_err(|m| (named_key(&m).unwrap_or(span.clone()), m))?;
         if bots.iter().any(|(b, _)| b.name == bot.name) {
             let message = format!(
                 "a second bot is named {:?}; bot names must be unique",
@@ -387,6 +424,27 @@ pub fn bots_in_toml(
         bots.push((bot, span));
     }
     Ok(bots)
+}
+
+/// `Err` at the first key (in file order) of a `[[bot]]` entry that is not
+/// one of [`BOT_KEYS`], with the nearest key when one is close.
+fn refuse_unknown_bot_keys(
+    table: &BTreeMap<toml::Spanned<String>, toml::Spanned<toml::Value>>,
+) -> Result<(), (Range<usize>, String)> {
+    let unknown = table
+        .keys()
+        .filter(|key| !BOT_KEYS.contains(&key.get_ref().as_str()))
+        .min_by_key(|key| key.span().start);
+    let Some(key) = unknown else { return Ok(()) };
+    let name = key.get_ref();
+    let hint = match arena_files::nearest(name, BOT_KEYS) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None => format!("it takes {}", BOT_KEYS.join(", ")),
+    };
+    Err((
+        key.span(),
+        format!("`{name}` is not a key of [[bot]]; {hint} (docs/GUIDE.md, \"Tournaments\")"),
+    ))
 }
 
 /// A player argument of `arena play` or `arena sprt`: the name of a bot of
@@ -637,6 +695,21 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("memory"), "{err}");
+    }
+
+    /// The keys an entry may have, for the "did you mean", are exactly
+    /// those the file form reads.
+    #[test]
+    fn bot_keys_are_the_file_forms_fields() {
+        let every_key = "[[bot]]\nname='a'\ncommand=['x']\nshell=false\ncwd='.'\nenv={}\n\
+             limits={}\nsandbox=false\nwritable=[]\nnetwork=false\ntrace=false\n\
+             time_control='per-move=5'\n";
+        let file: File = toml::from_str(every_key).unwrap();
+        assert_eq!(file.bot.len(), 1);
+        assert_eq!(every_key.matches('=').count() - 1, BOT_KEYS.len());
+        for key in BOT_KEYS {
+            assert!(every_key.contains(&format!("\n{key}=")), "{key}");
+        }
     }
 
     #[test]

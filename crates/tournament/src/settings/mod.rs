@@ -16,9 +16,11 @@
 //!   beats file beats default) and written by its definition into its
 //!   typed slot of [`SettingValues`] ([`values`], plain data), with where
 //!   it came from;
-//! - validated ([`build`]): the [`TournamentConfig`](crate::TournamentConfig)
-//!   (and an SPRT's, Swiss's or knockout's plan), after the rules that tie settings together. A
-//!   saved `tournament.json` goes through the same rules on `--resume`.
+//! - validated ([`build`]): the [`RunSettings`], a
+//!   [`TournamentConfig`](crate::TournamentConfig) and its format's plan,
+//!   after the rules that tie settings together. A saved `tournament.json`
+//!   goes through the same rules on `--resume`. The entry points [`load`],
+//!   [`from_toml`] and [`from_given`] go through all three stages.
 //!
 //! Adding a setting is its definition in [`defs`] (listed in
 //! [`defs::SETTINGS`]), its field in [`SettingValues`], and the code that
