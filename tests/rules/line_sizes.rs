@@ -1,6 +1,6 @@
 //! The line sizes PROTOCOL.md promises bot authors: many random games per
 //! variant are encoded with the referee's own line encoder
-//! (`referee::lines`, the code that writes to bots), and the longest
+//! (`referee::turn_lines`, the code that writes to bots), and the longest
 //! `new_game` and `turn` line of each variant must stay below the safe
 //! buffer size stated in PROTOCOL.md ("Line sizes" table), which is read
 //! from the page, not copied here. Run with `--nocapture` to see the
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use arena::games::{Color, Position, Variant};
 use arena::protocol::{TimeControl, TurnClock, MAX_LINE_BYTES};
-use arena::referee::lines::{push_item, write_items, NewGameRef, TurnRef};
+use arena::referee::turn_lines::{push_item, write_items, NewGameRef, TurnRef};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

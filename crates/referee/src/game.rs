@@ -22,13 +22,13 @@ use tokio::time::Instant;
 use super::adjudicate::{Adjudication, Adjudicator, Proof};
 use super::clock::{limit_text, Clock, DEFAULT_GRACE};
 use super::human::Human;
-use super::lines::{push_item, write_legal_moves, NewGameRef, TurnRef};
 use super::local::LocalPlayer;
 use super::log::GameLog;
 use super::record::GameRecord;
 use super::referee_failure::RefereeFailure;
 use super::seat::{cpu_ran_out, Failure, MoveTime, Seat, StartError, CONTROL_SEND_TIMEOUT};
 use super::trace::trace_path_for;
+use super::turn_lines::{push_item, write_legal_moves, NewGameRef, TurnRef};
 use arena_rules::games::{Color, MoveError, Outcome, Position, RuleReason, Variant};
 use arena_rules::protocol::{
     ClockBasis, FailureReason, GameOver, GameResult, Ready, Reason, RefereeMessage, TimeControl,

@@ -18,7 +18,7 @@
 //! - [`line_reader`]: size-capped, cancel-safe line reading from a bot.
 //! - [`direct_io`]: a move's pipe I/O in plain system calls, without the
 //!   runtime's costs (waiting in `poll(2)` on a current-thread runtime).
-//! - [`lines`]: `turn` and `new_game` encoded from borrowed game data.
+//! - [`turn_lines`]: `turn` and `new_game` encoded from borrowed game data.
 //! - [`log`]: the bot's stderr drained into a capped log file.
 //! - [`suspend`]: a bot stopped while it is not on move (`suspend_idle`).
 //! - [`limits`]: rlimits and the rest of the child's setup before exec; the
@@ -82,7 +82,6 @@ pub mod game_id;
 pub mod human;
 pub mod limits;
 pub mod line_reader;
-pub mod lines;
 pub mod local;
 pub mod log;
 pub mod process;
@@ -96,6 +95,7 @@ pub mod spec;
 pub mod start_slots;
 pub mod suspend;
 pub mod trace;
+pub mod turn_lines;
 
 pub use clock::{
     format_time_control, parse_time_control, Clock, Flagged, TimeControl, DEFAULT_GRACE,

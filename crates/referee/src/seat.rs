@@ -16,13 +16,13 @@ use tokio::time::Instant;
 
 use super::clock::limit_text;
 use super::line_reader::ReadLine;
-use super::lines::{NewGameRef, TurnRef, TurnText};
 use super::log::GameLog;
 use super::process::{BotProcess, SendError, SpawnError, SpawnOptions};
 use super::referee_failure::RefereeFailure;
 use super::spec::BotSpec;
 use super::start_slots::start_slot;
 use super::trace::{trace_path_for, Trace, TRACE_CAP};
+use super::turn_lines::{NewGameRef, TurnRef, TurnText};
 use arena_rules::games::Color;
 use arena_rules::protocol::{
     decode_bot_line, BotMessage, BotMove, FailureReason, Hello, Ready, RefereeMessage, Turn,
