@@ -4,9 +4,7 @@
 //! `games.csv` files by `arena rate` and over games files by `arena report`).
 
 pub mod analysis;
-pub mod certificate;
 pub mod comparison;
-pub mod formats;
 pub mod game_ids;
 pub mod gauntlet;
 pub mod html;

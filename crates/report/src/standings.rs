@@ -30,15 +30,14 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use arena_stats::{fit_pooled, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
 
 use super::comparison::{lost_by_columns, render_aligned, LostBy};
-use arena_files::write_atomically;
 use arena_referee::GameRow;
 use arena_stats::Tally;
+pub(crate) use arena_tournament::rows_file::{round, rounded, write_rows};
 use arena_tournament::tally::AddRow;
 
 /// The first columns of `standings.csv`, in the field order of
@@ -162,41 +161,6 @@ struct BotTotals {
 
 fn pct(half_points: u64, games: u64) -> Option<f64> {
     (games > 0).then(|| 50.0 * half_points as f64 / games as f64)
-}
-
-/// `serialize_with` helpers: rows hold exact values, rounded only as they
-/// are written (`dpN`: N decimals).
-pub(crate) mod rounded {
-    use super::round;
-    use serde::Serializer;
-
-    pub fn dp1<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(round(*value, 1))
-    }
-
-    pub fn dp2<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(round(*value, 2))
-    }
-
-    pub fn dp4<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(round(*value, 4))
-    }
-
-    pub fn opt_dp2<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(v) => s.serialize_some(&round(*v, 2)),
-            None => s.serialize_none(),
-        }
-    }
-}
-
-/// Rounds for output; infinities and NaN pass through.
-pub(crate) fn round(value: f64, decimals: i32) -> f64 {
-    if !value.is_finite() {
-        return value;
-    }
-    let scale = 10f64.powi(decimals);
-    (value * scale).round() / scale
 }
 
 impl Standings {
@@ -562,29 +526,6 @@ pub fn write_standings_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<(
 pub fn write_model_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<()> {
     let rows: Vec<ModelRow> = fits.iter().flat_map(|s| s.model_rows()).collect();
     write_rows(path, &MODEL_COLUMNS, &rows)
-}
-
-/// Writes serialisable rows under `columns` (the header is written even when
-/// there are no rows, so the file always says what it holds).
-pub(crate) fn write_rows<T: Serialize>(
-    path: &Path,
-    columns: &[impl AsRef<[u8]>],
-    rows: &[T],
-) -> anyhow::Result<()> {
-    let encode = || -> anyhow::Result<Vec<u8>> {
-        let mut writer = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
-        writer.write_record(columns)?;
-        for row in rows {
-            writer.serialize(row)?;
-        }
-        Ok(writer.into_inner().map_err(|e| e.into_error())?)
-    };
-    let bytes = encode().with_context(|| format!("cannot write {}", path.display()))?;
-    // Atomically, like the journal: a kill mid-write must not leave an
-    // empty or half standings.csv in place of the last good one.
-    write_atomically(path, &bytes)
 }
 
 #[cfg(test)]

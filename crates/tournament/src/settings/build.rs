@@ -19,9 +19,9 @@ use super::defs::{setting, SETTINGS};
 use super::kind::Value;
 use super::resolve::{Origin, Resolved};
 use crate::config::TournamentConfig;
-use crate::manifest::{AdaptivePlan, KnockoutPlan, SprtPlan, SwissPlan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
 use crate::shard::Shard;
+use crate::{AdaptivePlan, KnockoutPlan, SprtPlan, SwissPlan};
 
 /// A run's settings: the config, and the SPRT's, Swiss's or knockout's
 /// plan when it is one.
