@@ -6,6 +6,9 @@
 //! - `arena-rules` (`crates/rules`): the rules engine ([`games`]) and the
 //!   protocol messages ([`protocol`]). The reference engine bot uses this
 //!   crate alone.
+//! - `arena-solver` (`crates/solver`, [`solver`]): proves a position's value
+//!   under perfect play; on the rules crate alone, used by the referee's
+//!   adjudication, `arena solve`, `arena analyse` and the engine.
 //! - `arena-stats` (`crates/stats`, [`stats`]): pure arithmetic on game
 //!   results: ratings, intervals, pairs, the SPRT.
 //! - `arena-referee` (`crates/referee`, [`referee`]): bot processes, clocks,
@@ -15,6 +18,8 @@
 //!   through the `RunOutput` trait and returns how a run ended as data.
 //! - `arena-report` (`crates/report`, [`report`]): standings, CSV tables and
 //!   report.html.
+//! - `arena-serve` (`crates/serve`): the live page of `arena serve`, on the
+//!   report crate's renderer.
 //! - this crate, `arena`: the command line ([`cli`]), the analysis of runs
 //!   against perfect play ([`analysis`], on `arena-solver`) and the binaries.
 //!

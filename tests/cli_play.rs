@@ -196,3 +196,39 @@ fn sigterm_to_arena_stops_the_bots() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Without `--log-dir`, what a bot writes to stderr is kept in a new
+/// directory under the temporary directory and named at the end; when no
+/// bot wrote anything, no directory is left behind.
+#[test]
+fn without_log_dir_the_bots_stderr_is_kept_and_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = arena()
+        .env("TMPDIR", tmp.path())
+        .args(["play", "qango6", &py("chatty_bot"), &py("silent_bot")])
+        .args(["--tc", "per-move=5000", "--quiet"])
+        .output()
+        .unwrap();
+    stdout_of_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let named: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("arena: a bot's stderr: "))
+        .collect();
+    assert_eq!(named.len(), 1, "only the chatty bot wrote: {stderr}");
+    let log = std::path::Path::new(named[0]);
+    assert!(log.starts_with(tmp.path()), "{stderr}");
+    let text = std::fs::read_to_string(log).unwrap();
+    assert!(text.contains("thinking about ply 0"), "{text}");
+
+    let quiet = tempfile::tempdir().unwrap();
+    let out = arena()
+        .env("TMPDIR", quiet.path())
+        .args(["play", "qango6", &py("silent_bot"), &py("silent_bot")])
+        .args(["--tc", "per-move=5000", "--quiet"])
+        .output()
+        .unwrap();
+    stdout_of_success(&out);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("stderr:"));
+    assert_eq!(std::fs::read_dir(quiet.path()).unwrap().count(), 0);
+}

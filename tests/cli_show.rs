@@ -114,3 +114,17 @@ fn an_unknown_game_is_one_error_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no game g9 in"), "{err}");
 }
+
+#[test]
+fn color_always_draws_in_colour_and_never_in_plain_text() {
+    let dir = tempfile::tempdir().unwrap();
+    write_games(dir.path());
+    // Piped, so `auto` is plain: only `always` may colour.
+    let auto = show(dir.path(), &["g0", "--ply", "3"], "");
+    let always = show(dir.path(), &["g0", "--ply", "3", "--color", "always"], "");
+    let never = show(dir.path(), &["g0", "--ply", "3", "--color", "never"], "");
+    assert!(!auto.contains('\x1b'), "{auto}");
+    assert!(!never.contains('\x1b'), "{never}");
+    assert!(always.contains("\x1b["), "{always}");
+    assert_eq!(never, auto);
+}

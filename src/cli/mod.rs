@@ -2,6 +2,14 @@
 //! `Args` and a `run` that returns the process exit status, plus
 //! [`output`], the terminal's view of a tournament or SPRT run (what the
 //! lower layers report through `tournament::RunOutput`).
+//!
+//! - Runs: [`tournament`], [`sprt`], [`merge`], [`openings`] (a suite),
+//!   and [`setting_flags`] (their flags, from the settings' definitions).
+//! - Results: [`rate`], [`report`], [`serve`] (the live page), [`analyse`]
+//!   (moves against perfect play).
+//! - Games: [`play`], [`show`], [`judge`], [`solve`], [`games`] (the variants).
+//! - Bots: [`check_bot`].
+//! - Documentation: [`reference`] (docs/REFERENCE.md), [`man`], [`completions`].
 
 use clap::{Parser, Subcommand};
 

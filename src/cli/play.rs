@@ -44,7 +44,9 @@ pub struct Args {
     /// by `;` for moves of several words ("place c3;double c3").
     #[arg(long)]
     pub opening: Option<String>,
-    /// Directory for the bots' stderr logs of this game.
+    /// Directory for the bots' stderr logs of this game (default: a new
+    /// directory under the system's temporary directory, named at the end
+    /// when a bot wrote to stderr, removed when none did).
     #[arg(long)]
     pub log_dir: Option<PathBuf>,
     /// Write each bot's wire trace (every line both ways, with direction
@@ -127,6 +129,82 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     if args.log_dir.is_none() {
         args.log_dir = args.trace.clone();
     }
+    let logs = StderrLogs::choose(&mut args.log_dir)?;
+    let status = play_and_show(&args);
+    logs.tell();
+    status
+}
+
+/// Where the bots' stderr of this game goes: `--log-dir` (or `--trace`)
+/// when given, else a fresh directory under the system's temporary
+/// directory, so that what a bot says on stderr is never lost.
+struct StderrLogs {
+    dir: PathBuf,
+    /// The directory is arena's own: removed when no bot wrote to it.
+    own: bool,
+    /// Logs older than this are another game's (a reused `--log-dir`).
+    since: std::time::SystemTime,
+}
+
+impl StderrLogs {
+    fn choose(log_dir: &mut Option<PathBuf>) -> anyhow::Result<StderrLogs> {
+        // File times may be coarser than the clock: a second's margin.
+        let since = std::time::SystemTime::now() - Duration::from_secs(1);
+        if let Some(dir) = log_dir {
+            return Ok(StderrLogs {
+                dir: dir.clone(),
+                own: false,
+                since,
+            });
+        }
+        let dir = std::env::temp_dir().join(format!(
+            "arena-play-{}-{}",
+            crate::files::utc_timestamp(std::time::SystemTime::now()),
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create the log directory {}", dir.display()))?;
+        *log_dir = Some(dir.clone());
+        Ok(StderrLogs {
+            dir,
+            own: true,
+            since,
+        })
+    }
+
+    /// Names the logs the bots wrote (on stderr, beside the game's output),
+    /// or removes arena's own directory when they wrote none.
+    fn tell(&self) {
+        let dir = &self.dir;
+        let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| {
+                        e.metadata()
+                            .and_then(|m| m.modified())
+                            .is_ok_and(|t| t >= self.since)
+                    })
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "log"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        logs.sort();
+        if logs.is_empty() {
+            if self.own {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return;
+        }
+        for log in logs {
+            eprintln!("arena: a bot's stderr: {}", log.display());
+        }
+    }
+}
+
+/// The game, shown move by move, then its result; the exit status.
+fn play_and_show(args: &Args) -> anyhow::Result<i32> {
     let variant = Variant::by_id(&args.variant).with_context(|| {
         format!(
             "unknown variant {:?}; known: {}",
@@ -136,8 +214,8 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     })?;
     let settings = PlaySettings::from(&args.settings.given)?;
     let ansi = args.color.enabled();
-    let mut players = players(&args, &settings, ansi)?;
-    let config = game_config(&args, variant, &settings, &players);
+    let mut players = players(args, &settings, ansi)?;
+    let config = game_config(args, variant, &settings, &players);
     let someone_human = players.iter().any(|p| matches!(p, Participant::Human(_)));
     outln!(
         "{} | white: {} | black: {} | {}",

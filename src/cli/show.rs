@@ -2,11 +2,12 @@
 //! directory in the terminal, the board drawn as `arena games` draws it.
 //! Without `--ply`, each Enter shows the next ply (q quits).
 
-use std::io::{BufRead, IsTerminal};
+use std::io::BufRead;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context};
 
+use crate::cli::games::ColorChoice;
 use crate::games::{render, Position, Variant};
 use crate::referee::GameRecord;
 use crate::tournament::output_files::GAMES_JSONL;
@@ -20,6 +21,9 @@ pub struct Args {
     /// Show the position after this many plies and stop.
     #[arg(long, value_name = "N")]
     pub ply: Option<usize>,
+    /// Colours: auto (when stdout is a terminal), always or never.
+    #[arg(long, default_value = "auto")]
+    pub color: ColorChoice,
 }
 
 /// The record of game `id` in `dir`'s games.jsonl, read one line at a time.
@@ -50,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let record = find(&args, id)?;
     let variant = Variant::by_id(&record.game)
         .ok_or_else(|| anyhow!("unknown variant {:?} in the record", record.game))?;
-    let ansi = std::io::stdout().is_terminal();
+    let ansi = args.color.enabled();
     outln!(
         "{}: {} (white) vs {} (black), {}: {} by {}",
         args.game,

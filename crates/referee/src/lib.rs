@@ -30,6 +30,8 @@
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
 //! - [`cpu_clock`]: the CPU time of a bot's process, for each move.
+//! - [`adjudicate`]: ending a proven game at once (`adjudicate = "solved"`).
+//! - [`trace`]: a bot's wire trace, every line both ways.
 //!
 //! Playing games from a pool of bots (what a tournament does):
 //!

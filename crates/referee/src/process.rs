@@ -187,6 +187,36 @@ fn signal_group(pgid: i32, signal: i32) {
     }
 }
 
+/// The command line that starts `spec`'s bot: its own, or wrapped in the
+/// sandbox (a sandbox that cannot start is the machine's failure).
+fn launch_argv(spec: &BotSpec, opts: &SpawnOptions) -> Result<Vec<String>, SpawnError> {
+    if spec.sandbox != Some(true) {
+        return Ok(spec.argv());
+    }
+    let sandbox_failure = |e: anyhow::Error| {
+        RefereeFailure::new(FailureKind::Sandbox, format!("bot {:?}: {e:#}", spec.name))
+    };
+    sandbox::check_available().map_err(sandbox_failure)?;
+    Ok(Sandbox::for_bot(spec, &opts.sandbox_hide)
+        .map_err(sandbox_failure)?
+        .wrap(&spec.argv()))
+}
+
+/// Why `argv` could not start: the bot's fault (a missing program) or the
+/// machine's (out of processes or descriptors).
+fn start_error(spec: &BotSpec, argv: &[String], e: &std::io::Error) -> SpawnError {
+    let cwd = spec
+        .cwd
+        .as_ref()
+        .map(|d| format!(" in {}", d.display()))
+        .unwrap_or_default();
+    let message = format!("bot {:?}: cannot start {:?}{cwd}: {e}", spec.name, argv);
+    match classify_spawn_error(e, message) {
+        Ok(message) => SpawnError::Bot(anyhow!(message)),
+        Err(failure) => SpawnError::Referee(failure),
+    }
+}
+
 impl BotProcess {
     /// Starts the bot. Fails with [`SpawnError::Bot`] when the program
     /// cannot be executed (not found, not executable, bad `cwd`), with
@@ -198,17 +228,7 @@ impl BotProcess {
             .map_err(|m| SpawnError::Bot(anyhow::anyhow!(m)))?;
         ignore_sigpipe();
         let sandboxed = spec.sandbox == Some(true);
-        let sandbox_failure = |e: anyhow::Error| {
-            RefereeFailure::new(FailureKind::Sandbox, format!("bot {:?}: {e:#}", spec.name))
-        };
-        let argv = if sandboxed {
-            sandbox::check_available().map_err(sandbox_failure)?;
-            Sandbox::for_bot(spec, &opts.sandbox_hide)
-                .map_err(sandbox_failure)?
-                .wrap(&spec.argv())
-        } else {
-            spec.argv()
-        };
+        let argv = launch_argv(spec, opts)?;
         let mut cmd = tokio::process::Command::new(&argv[0]);
         cmd.args(&argv[1..])
             .stdin(Stdio::piped())
@@ -237,18 +257,7 @@ impl BotProcess {
                 setup.apply_in_child()
             });
         }
-        let mut child = cmd.spawn().map_err(|e| {
-            let cwd = spec
-                .cwd
-                .as_ref()
-                .map(|d| format!(" in {}", d.display()))
-                .unwrap_or_default();
-            let message = format!("bot {:?}: cannot start {:?}{cwd}: {e}", spec.name, argv);
-            match classify_spawn_error(&e, message) {
-                Ok(message) => SpawnError::Bot(anyhow!(message)),
-                Err(failure) => SpawnError::Referee(failure),
-            }
-        })?;
+        let mut child = cmd.spawn().map_err(|e| start_error(spec, &argv, &e))?;
         let pid = child.id().ok_or_else(|| {
             RefereeFailure::new(
                 FailureKind::Other,

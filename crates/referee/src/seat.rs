@@ -577,7 +577,7 @@ pub const LATE_LISTEN_MAX: Duration = Duration::from_millis(2500);
 pub const FLUSH_LISTEN: Duration = Duration::from_millis(500);
 
 /// The one-line fix for a bot that does not flush, in common languages.
-pub const FLUSH_FIX: &str = "Python print(..., flush=True); C fflush(stdout); C++ std::endl or std::flush; Java System.out.flush(); Go w.Flush() on the bufio.Writer; Rust io::stdout().flush() or a LineWriter";
+pub const FLUSH_FIX: &str = "Python print(..., flush=True); C fflush(stdout); C++ std::endl or std::flush; Java System.out.flush(); Go w.Flush() on the bufio.Writer; Rust io::stdout().flush() or a LineWriter; Perl $| = 1";
 
 /// Why `hello` got no answer within `limit`: the bot is slow (a ready comes
 /// soon after), buffers its output (the ready comes only when its input

@@ -2,6 +2,16 @@
 //! report.html, computed from the tally of a set of games
 //! ([`arena_stats::Tally`]: the run's own, or one built in one pass over
 //! `games.csv` files by `arena rate` and over games files by `arena report`).
+//!
+//! - `rating`: everything written after rating a tally (standings, tables,
+//!   report.html); `standings`: the standings rows and model parameters.
+//! - `comparison`: the crosstable and the failure summary; `pairwise`:
+//!   `pairwise.csv`; `gauntlet`: a gauntlet's view from its seeds.
+//! - `formats`: the tables of a Swiss and a knockout; `certificate`:
+//!   `certificate.csv` of an adaptive ranking.
+//! - `analysis`: `analysis.csv`, the moves against perfect play.
+//! - `game_ids`: which games `arena rate` has counted (repeats are errors).
+//! - `html`: report.html.
 
 pub mod analysis;
 pub mod comparison;

@@ -14,6 +14,10 @@
 //!
 //! Its threads run at a lower CPU priority ([`lower_priority`]): on a busy
 //! machine the tournament's referee and bots get the CPU first.
+//!
+//! - `run`: one run as served, and its watcher thread.
+//! - `page`: one rendering of a run's page, cut where its games start.
+//! - `http`: the server's answers.
 
 pub mod http;
 pub mod page;

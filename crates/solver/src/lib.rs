@@ -9,6 +9,9 @@
 //! ([`table`]) whose positions are merged over the board's symmetries. A
 //! value is a proof: a win is found only by reaching won positions on
 //! every line the opponent can choose.
+//!
+//! - `game`: what the search needs of a game ([`game::Rules`]).
+//! - `strategy`: a proven win as a strategy file.
 
 pub mod dfpn;
 pub mod game;

@@ -6,6 +6,18 @@
 //! Everything here works on plain names and numbers (a [`TalliedGame`], bot
 //! indices, [`Score`]s); turning `games.csv` rows into those is the job of
 //! the layers above, which know the rows.
+//!
+//! - `tally`: the tally of a set of games, counted once as they arrive.
+//! - `elo`: joint maximum-likelihood Elo ratings with intervals, the
+//!   first-player advantage and the draw rate; `prior`: where that fit needs
+//!   its prior; `linalg`: the small linear algebra it uses; `logistic`: the
+//!   Elo scale's conversions.
+//! - `head_to_head`: one bot's score against another, with an interval that
+//!   respects game pairs; `los`: likelihood of superiority.
+//! - `pentanomial`: colour-swapped game pairs and their pentanomial counts.
+//! - `sprt`: the sequential probability ratio test over game pairs.
+//! - `adaptive`: which pairs an adaptive ranking plays next and when its order
+//!   is certified; `adaptive_sim`: simulated runs of it with known ratings.
 
 pub mod adaptive;
 pub mod adaptive_sim;

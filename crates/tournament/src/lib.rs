@@ -17,7 +17,14 @@
 //! - [`lines`]: complete lines of an append-only file, a torn last one left out.
 //! - [`games_reader`]: reading `games.csv` back, one row at a time.
 //! - [`game_set`]: finished game ids, one bit each.
-//! - [`preflight`]: warnings about bot programs that cannot be found.
+//! - [`preflight`]: checks of the machine before the first game (the
+//!   sandbox works, the descriptors and processes the concurrency needs
+//!   fit the limits, more games at once than cores).
+//! - [`identity`]: which program each bot was (SHA-256 of its files).
+//! - [`openings`]: opening suites, their order, each pair's opening;
+//!   [`suite_gen`]: `arena openings`, a suite generated.
+//! - [`output_files`]: the names of the files of an output directory.
+//! - [`live`]: the games being played, move by move, for `--serve`.
 //! - [`session`]: one output directory, new or resumed.
 //! - [`runner`]: concurrent games with reused bot processes; the first
 //!   Ctrl-C finishes the games in flight, a second one (or SIGTERM) stops at once.

@@ -1,5 +1,7 @@
-//! One run's output directory, new or resumed: its manifest, its journal,
-//! the games finished so far, and the standings written at the end.
+//! One run's output directory, new or resumed: its lock, its manifest, its
+//! journal and the games finished so far, and the checks before the first
+//! game. (The standings and the tables at the end are written by the front
+//! end, from the run's tally, under the lock this holds.)
 //!
 //! The files are listed in [`super::output_files`].
 

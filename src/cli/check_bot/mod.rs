@@ -10,6 +10,7 @@
 //!   after `game_over`, `quit`. Produces [`Observations`].
 //! - [`evaluate`]: turns observations into one finding per check, each with
 //!   the referee messages that showed a problem.
+//! - [`observations`]: what was seen of the bot, the data between the two.
 //! - [`report`]: the findings as text, and the verdict.
 
 pub mod evaluate;

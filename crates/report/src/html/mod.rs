@@ -20,6 +20,10 @@
 //! ([`plots`]). `arena serve` shows the same page, rendered into memory by
 //! [`render_report`]; the page's script re-reads its data when the server's
 //! script calls `window.arenaReport.reload()` after swapping newer data in.
+//!
+//! Files: [`data`] (the per-game aggregates), [`moves`] (one game's line
+//! and its per-ply diff), [`plots`] (the SVG plots), `sections` (the page
+//! rendered) and `settings` (its Settings section).
 
 pub mod data;
 pub mod moves;

@@ -5,53 +5,7 @@
 
 use std::sync::OnceLock;
 
-use super::geometry::Geometry;
-
-/// A Qango board: a letter layout (for drawing) and the winning colour groups.
-pub struct QangoBoard {
-    pub name: &'static str,
-    /// One string per row, one letter per cell, separated by spaces. `*` is a
-    /// cell that belongs to no group.
-    pub layout: &'static [&'static str],
-    /// The groups, each three (row, col) cells.
-    pub groups: &'static [[(u8, u8); 3]],
-    /// Cells carrying this letter are not part of the board (Qango 7 Plus
-    /// removes the grey corners).
-    pub removed_letter: Option<char>,
-    pub(crate) geometry: OnceLock<Geometry>,
-}
-
-impl std::fmt::Debug for QangoBoard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
-    }
-}
-
-impl QangoBoard {
-    pub fn rows(&self) -> u8 {
-        self.layout.len() as u8
-    }
-
-    pub fn cols(&self) -> u8 {
-        self.letters(0).count() as u8
-    }
-
-    /// The layout letters of one row.
-    pub fn letters(&self, row: usize) -> impl Iterator<Item = char> + '_ {
-        self.layout[row]
-            .split_whitespace()
-            .map(|s| s.chars().next().unwrap_or('?'))
-    }
-
-    pub fn letter(&self, row: u8, col: u8) -> char {
-        self.letters(row as usize).nth(col as usize).unwrap_or('?')
-    }
-
-    /// The derived masks and patterns, computed once.
-    pub fn geometry(&self) -> &Geometry {
-        self.geometry.get_or_init(|| Geometry::derive(self))
-    }
-}
+pub use super::geometry::QangoBoard;
 
 /// Qango 6: 6x6, 12 groups (RULES.md, confirmed by KlausTh/qango).
 pub static QANGO6: QangoBoard = QangoBoard {

@@ -1,12 +1,14 @@
-//! Masks and win patterns derived from a [`QangoBoard`] table.
+//! A Qango board's type ([`QangoBoard`]: its letter layout and groups; the
+//! tables themselves are in [`super::boards`]) and the masks and win
+//! patterns derived from it.
 //!
 //! Patterns are computed here once: the groups from the table, every 2x2
 //! square of playable cells, every five-in-a-row of playable cells. The
 //! per-cell lists let a move be checked against only the patterns it touches.
 
-use super::boards::QangoBoard;
 use super::cell::Cell;
 use super::RuleReason;
+use std::sync::OnceLock;
 
 /// How a pattern wins; also the `reason` reported for the win.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,6 +32,52 @@ impl PatternKind {
 pub struct Pattern {
     pub mask: u64,
     pub kind: PatternKind,
+}
+
+/// A Qango board: a letter layout (for drawing) and the winning colour groups.
+pub struct QangoBoard {
+    pub name: &'static str,
+    /// One string per row, one letter per cell, separated by spaces. `*` is a
+    /// cell that belongs to no group.
+    pub layout: &'static [&'static str],
+    /// The groups, each three (row, col) cells.
+    pub groups: &'static [[(u8, u8); 3]],
+    /// Cells carrying this letter are not part of the board (Qango 7 Plus
+    /// removes the grey corners).
+    pub removed_letter: Option<char>,
+    pub(crate) geometry: OnceLock<Geometry>,
+}
+
+impl std::fmt::Debug for QangoBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl QangoBoard {
+    pub fn rows(&self) -> u8 {
+        self.layout.len() as u8
+    }
+
+    pub fn cols(&self) -> u8 {
+        self.letters(0).count() as u8
+    }
+
+    /// The layout letters of one row.
+    pub fn letters(&self, row: usize) -> impl Iterator<Item = char> + '_ {
+        self.layout[row]
+            .split_whitespace()
+            .map(|s| s.chars().next().unwrap_or('?'))
+    }
+
+    pub fn letter(&self, row: u8, col: u8) -> char {
+        self.letters(row as usize).nth(col as usize).unwrap_or('?')
+    }
+
+    /// The derived masks and patterns, computed once.
+    pub fn geometry(&self) -> &Geometry {
+        self.geometry.get_or_init(|| Geometry::derive(self))
+    }
 }
 
 /// Derived data of one Qango board.

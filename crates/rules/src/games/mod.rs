@@ -4,6 +4,16 @@
 //! ([`boards`]); win patterns are derived from that data ([`geometry`]).
 //! [`Position`] is the one interface the referee, `arena judge` and the
 //! bots use: legal moves, play with a reason on refusal, outcome, notation.
+//!
+//! - [`variant`]: the variant table; [`boards`]: the Qango boards as data;
+//!   [`geometry`]: masks and win patterns derived from them; [`symmetry`]:
+//!   each board's symmetries.
+//! - [`cell`]: cells and their names; [`qango`]: Qango positions on two
+//!   bitboards; [`quinque`]: Quinque's stacks, supply and actions.
+//! - [`result`]: how a game ends, as the rules see it.
+//! - [`render`]: boards drawn for terminals; [`ascii`]: the small text
+//!   buffer of the per-move writers; `state_text`: a position's protocol
+//!   `state` as text.
 
 pub mod ascii;
 pub mod boards;

@@ -10,6 +10,7 @@
 //!   error a bot author can act on ([`ProtocolError`]).
 //! - [`encode`]: turning a message into exactly one line.
 //! - [`reasons`]: why a game ended ([`Reason`]), as `game_over` and the records say.
+//! - [`time_control`]: time controls and their command-line spelling.
 
 pub mod decode;
 pub mod encode;

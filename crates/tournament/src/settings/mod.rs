@@ -1,6 +1,7 @@
 //! Every setting of a run, each defined once ([`defs::SETTINGS`]): its key
 //! in a tournament file's `[tournament]` table (and in `tournament.json`),
-//! its flag, its default, what values it takes and its rule ([`Kind`]), its
+//! its flag, its default, what values it takes and its rule ([`Kind`], in
+//! [`kind`]), its
 //! help line and documentation, and whether it belongs to the run's
 //! identity or may change on `--resume`. The command line builds its flags
 //! from the definitions, `docs/SETTINGS.md` is generated from them
