@@ -33,9 +33,7 @@ mod first_to {
     use arena::games::{GameResult, Variant};
     use arena::referee::GameRow;
     use arena::tournament::config::TournamentConfig;
-    use arena::tournament::format::{
-        resume_hint, Format, FormatRow, RunState, Verdict,
-    };
+    use arena::tournament::format::{resume_hint, Format, FormatRow, RunState, Verdict};
     use arena::tournament::manifest::{FormatPlan, Manifest};
     use arena::tournament::openings::Openings;
     use arena::tournament::progress::{RunOutcome, RunOutput};
@@ -261,7 +259,11 @@ fn a_format_added_by_a_test_plays_real_games_and_gives_its_verdict() {
     }
     let (count, first) = first_to(&rows, 3);
     let (last, winner) = first.expect("one of two bots wins three of 40 games");
-    assert_eq!(last, rows.last().unwrap().id, "the run stops at the deciding game");
+    assert_eq!(
+        last,
+        rows.last().unwrap().id,
+        "the run stops at the deciding game"
+    );
     let verdict = verdict_as::<FirstToVerdict>(finished.verdict.as_ref()).unwrap();
     assert_eq!(verdict.winner.as_deref(), Some(winner));
     assert_eq!(verdict.wins, count);
