@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, for trying arena-array.sbatch
-# and for the test tests/slurm_cluster.rs. Not for production: no
+# and for the test tests/tournament/slurm_cluster.rs. Not for production: no
 # accounting, no cgroups, every job runs as the submitting user on this host.
 #
 #   deploy/slurm/local-cluster.sh start STATE_DIR   # prints the slurm.conf path

@@ -6,9 +6,9 @@
 //! generated page, `docs/SETTINGS.md` ([`crate::tournament::settings::page`]),
 //! which this one links for each setting's flag.
 //!
-//! `tests/reference_page.rs` fails when the page in the repository and
+//! `tests/docs/reference_page.rs` fails when the page in the repository and
 //! [`reference_page`] disagree, and rewrites it when asked to
-//! (`ARENA_WRITE_DOCS=1 cargo test --test reference_page`).
+//! (`ARENA_WRITE_DOCS=1 cargo test --test docs reference_page`).
 
 use std::fmt::Write;
 
@@ -533,7 +533,7 @@ pub fn reference_page() -> String {
         "# Reference\n\n\
          <!-- Generated from the command line's definitions (src/cli), the exit statuses the \
          commands return and the headers of the files they write: edit those, then \
-         `ARENA_WRITE_DOCS=1 cargo test --test reference_page`. A test fails while this page \
+         `ARENA_WRITE_DOCS=1 cargo test --test docs reference_page`. A test fails while this page \
          and the code disagree. -->\n\n\
          Every command with every argument and flag (as `arena COMMAND --help` shows them, \
          with their defaults), the exit statuses, and every file a run writes with its \

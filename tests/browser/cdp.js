@@ -1,5 +1,5 @@
 // Drives headless Chromium over the DevTools protocol (--remote-debugging-pipe:
-// NUL-terminated JSON on fds 3 and 4, no npm package) for tests/report_browser.rs.
+// NUL-terminated JSON on fds 3 and 4, no npm package) for tests/report/browser.rs.
 //
 // usage: node cdp.js CHROMIUM PROFILE_DIR URL STEPS_JSON
 // STEPS_JSON is an array of {"eval": EXPR} (its value is returned),

@@ -1,5 +1,5 @@
 //! Interval coverage of the joint Elo fit on simulated round robins, shared by
-//! `tests/stats_elo.rs` (few replications) and `benches/rating_fit.rs` (many).
+//! `tests/report/stats_elo.rs` (few replications) and `benches/rating_fit.rs` (many).
 #![allow(dead_code)]
 
 use arena::stats::{fit_ratings, FitOptions, GameResult, PairCounts};

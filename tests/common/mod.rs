@@ -218,6 +218,6 @@ pub fn assert_page_is_current(page: &str, generated: &str, test: &str, source: &
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == generated,
-        "{page} differs from {source}: run `ARENA_WRITE_DOCS=1 cargo test --test {test}` and commit it"
+        "{page} differs from {source}: run `ARENA_WRITE_DOCS=1 cargo test --test docs {test}` and commit it"
     );
 }

@@ -23,6 +23,12 @@ pub mod http;
 pub mod page;
 pub mod run;
 
+/// The server's limits seen by real clients over TCP (`tests/limits.rs`).
+#[cfg(test)]
+mod tests {
+    mod limits;
+}
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;

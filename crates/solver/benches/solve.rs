@@ -1,6 +1,6 @@
 //! Solve times: the start positions arena proves, and a set of late
 //! positions (random play that completes no pattern, 10 to 12 empty cells,
-//! no win in one, as in `tests/late_positions.rs`).
+//! no win in one, as in `tests/rules/solver/late_positions.rs`).
 //!
 //! Run: `cargo bench -p arena-solver --bench solve`. `ARENA_BENCH_START`
 //! (a comma list of variants) replaces the start positions solved.

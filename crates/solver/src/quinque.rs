@@ -101,29 +101,3 @@ impl Rules for QuinqueRules {
         Move::Quinque(m)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mirrored_positions_share_a_key() {
-        let v = Variant::by_id("quinque").unwrap();
-        let rules = QuinqueRules::new(v);
-        let after = |moves: &[&str]| {
-            let mut pos = Position::new(v);
-            for m in moves {
-                pos.play_str(m).unwrap();
-            }
-            rules.key(&rules.state_of(&pos))
-        };
-        assert_eq!(
-            after(&["place a1", "place e5"]),
-            after(&["place e1", "place a5"])
-        );
-        assert_ne!(
-            after(&["place a1", "place e5"]),
-            after(&["place a1", "place e4"])
-        );
-    }
-}

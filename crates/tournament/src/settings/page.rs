@@ -1,5 +1,5 @@
 //! `docs/SETTINGS.md`, the reference page of every setting, generated from
-//! the definitions: a test (`tests/settings_page.rs`) fails when the page
+//! the definitions: a test (`tests/docs/settings_page.rs`) fails when the page
 //! in the repository and [`reference_page`] disagree, and rewrites it when
 //! asked to (`ARENA_WRITE_DOCS=1`).
 
@@ -16,7 +16,7 @@ pub fn reference_page() -> String {
     let mut page = String::from(
         "# Settings\n\n\
          <!-- Generated from crates/tournament/src/settings/defs.rs: edit the definitions, then \
-         `ARENA_WRITE_DOCS=1 cargo test --test settings_page`. A test fails while this page and \
+         `ARENA_WRITE_DOCS=1 cargo test --test docs settings_page`. A test fails while this page and \
          the definitions disagree. -->\n\n\
          Every setting of a run, defined once in arena. In a tournament file a setting is a key \
          of the `[tournament]` table; on the command line it is the flag shown (`arena \

@@ -1,0 +1,21 @@
+//! Integration tests of what a run's results become: the statistics
+//! (Elo, SPRT, crosstable, standings), `arena rate`, `arena show`,
+//! `arena analyse`, report.html (as text and in a browser) and the live
+//! page of `arena serve`. One test binary, one module per area
+//! (cargo-nextest's `integration/main.rs` layout); helpers in `tests/common`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod analyse;
+mod browser;
+mod cli_rate;
+mod cli_show;
+mod page;
+mod serve;
+mod serve_browser;
+mod serve_live;
+mod stats_crosstable;
+mod stats_elo;
+mod stats_report;
+mod stats_sprt;

@@ -1,0 +1,225 @@
+//! The stored solutions (`solutions/*.txt`) checked by a verifier that
+//! knows only the rules crate: from the empty board, at every position the
+//! winner meets it plays the file's move (or a move that completes a
+//! pattern, found by trying every move), and after every legal reply of the
+//! opponent the walk goes on, until every line ends in a rule-checked win.
+//! Nothing of the solver is used here: the canonical orientation is
+//! computed from the rules crate's symmetries, as the file format says.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use arena_rules::games::symmetry::{board_symmetries, symmetries, Symmetry};
+use arena_rules::games::{Cell, Color, Move, Position, Variant};
+
+struct Strategy {
+    variant: &'static Variant,
+    winner: Color,
+    moves: HashMap<u128, usize>,
+}
+
+fn parse(text: &str) -> Result<Strategy, String> {
+    let mut lines = text.lines();
+    let header = lines.next().ok_or("empty file")?;
+    let words: Vec<&str> = header.split_whitespace().collect();
+    let variant = Variant::by_id(words.get(1).ok_or("no variant")?).ok_or("unknown variant")?;
+    let winner = match words.get(2) {
+        Some(&"white") => Color::White,
+        Some(&"black") => Color::Black,
+        _ => return Err(format!("header names no winner: {header}")),
+    };
+    if !header.contains("from the empty board") {
+        return Err(format!("not a solution of the empty board: {header}"));
+    }
+    let mut moves = HashMap::new();
+    for (n, line) in lines.enumerate() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let bad = || format!("line {}: {line:?}", n + 2);
+        let [w, b, m] = f[..] else { return Err(bad()) };
+        let w = u64::from_str_radix(w, 16).map_err(|_| bad())?;
+        let b = u64::from_str_radix(b, 16).map_err(|_| bad())?;
+        let m: usize = m.parse().map_err(|_| bad())?;
+        moves.insert((b as u128) << 64 | w as u128, m);
+    }
+    Ok(Strategy {
+        variant,
+        winner,
+        moves,
+    })
+}
+
+fn map_mask(s: &Symmetry, mask: u64) -> u64 {
+    (0..64)
+        .filter(|i| mask >> i & 1 != 0)
+        .fold(0, |m, i| m | 1 << s.map_index(i))
+}
+
+struct Verifier<'a> {
+    strategy: &'a Strategy,
+    first: Vec<Symmetry>,
+    later: Vec<Symmetry>,
+    done: HashSet<u128>,
+    wins: u64,
+}
+
+impl Verifier<'_> {
+    /// The canonical key of `pos` and the symmetry that gives it.
+    fn canonical(&self, pos: &Position) -> (u128, &Symmetry) {
+        let discs = pos.qango().unwrap().discs;
+        let syms = if pos.ply() == 0 {
+            &self.first
+        } else {
+            &self.later
+        };
+        syms.iter()
+            .map(|s| {
+                let k = (map_mask(s, discs[1]) as u128) << 64 | map_mask(s, discs[0]) as u128;
+                (k, s)
+            })
+            .min_by_key(|&(k, _)| k)
+            .unwrap()
+    }
+
+    fn cell(&self, i: usize) -> Cell {
+        Cell::from_index(i, self.strategy.variant.cols())
+    }
+
+    /// `pos` has the winner to move: its play wins on every line.
+    fn winner_to_move(&mut self, pos: &Position) -> Result<(), String> {
+        let line = || {
+            pos.history()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        for m in pos.legal_moves() {
+            let mut next = pos.clone();
+            next.play(&m).unwrap();
+            if next
+                .outcome()
+                .is_some_and(|o| o.winner == Some(self.strategy.winner))
+            {
+                self.wins += 1;
+                return Ok(());
+            }
+        }
+        let (key, sym) = self.canonical(pos);
+        if self.done.contains(&key) {
+            return Ok(());
+        }
+        let oriented = *self
+            .strategy
+            .moves
+            .get(&key)
+            .ok_or_else(|| format!("no move for the position after {}", line()))?;
+        let index = (0..64)
+            .find(|&i| sym.map_index(i) == oriented)
+            .ok_or("the move is not a cell")?;
+        let mut next = pos.clone();
+        next.play(&Move::Qango(self.cell(index)))
+            .map_err(|e| format!("after {}: {e}", line()))?;
+        if let Some(o) = next.outcome() {
+            return match o.winner {
+                Some(w) if w == self.strategy.winner => Ok(()),
+                _ => Err(format!("after {} the game ends without the win", line())),
+            };
+        }
+        for reply in next.legal_moves() {
+            let mut after = next.clone();
+            after.play(&reply).unwrap();
+            if after.outcome().is_some() {
+                return Err(format!(
+                    "after {} the loser's {reply} ends the game",
+                    line()
+                ));
+            }
+            self.winner_to_move(&after)?;
+        }
+        self.done.insert(key);
+        Ok(())
+    }
+}
+
+/// Verifies a strategy file; the number of positions the winner met.
+fn verify(text: &str) -> Result<usize, String> {
+    let strategy = parse(text)?;
+    if strategy.winner != Color::White {
+        return Err("only the first player's solutions are stored".into());
+    }
+    let mut v = Verifier {
+        strategy: &strategy,
+        first: symmetries(strategy.variant),
+        later: board_symmetries(strategy.variant),
+        done: HashSet::new(),
+        wins: 0,
+    };
+    v.winner_to_move(&Position::new(strategy.variant))?;
+    Ok(v.done.len())
+}
+
+fn stored() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_stored_solution_is_a_win_for_the_first_player() {
+    let files = stored();
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    for must in ["qango6", "qango6-castle"] {
+        assert!(
+            names.contains(&must),
+            "no stored solution of {must}: {names:?}"
+        );
+    }
+    for (name, text) in &files {
+        let strategy = parse(text).unwrap();
+        assert_eq!(
+            strategy.variant.id, name,
+            "file {name} solves another variant"
+        );
+        let met = verify(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(met > 0, "{name}");
+    }
+}
+
+#[test]
+fn the_verifier_refuses_a_strategy_with_a_hole_or_a_wrong_move() {
+    let (_, text) = stored().into_iter().find(|(n, _)| n == "qango6").unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Without the root's move there is nothing to play.
+    let hole: String = lines
+        .iter()
+        .filter(|l| !l.starts_with("0 0 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(
+        verify(&hole).unwrap_err().contains("no move"),
+        "hole accepted"
+    );
+    // Every move replaced by the first cell's: illegal or losing somewhere.
+    let wrong: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("{l}\n")
+            } else {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                format!("{} {} 0\n", f[0], f[1])
+            }
+        })
+        .collect();
+    assert!(verify(&wrong).is_err(), "wrong moves accepted");
+}
