@@ -36,9 +36,10 @@ use arena::games::RuleReason;
 use arena::protocol::TimeControl;
 use arena::referee::record::record_with_result;
 use arena::referee::GameRecord;
-use arena::tournament::config::{load, Defaults};
+use arena::tournament::config::Defaults;
 use arena::tournament::journal::{csv_header, format_row};
 use arena::tournament::manifest::Manifest;
+use arena::tournament::settings::load;
 use arena::tournament::shard::Shard;
 use arena::tournament::{Given, ScheduledGame};
 

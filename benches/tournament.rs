@@ -42,6 +42,9 @@ mod echo;
 mod pin;
 #[path = "support/rss.rs"]
 mod rss;
+use arena::tournament::settings::defs::{
+    CONCURRENCY, GAMES_PER_PAIRING, OPENING_PLIES, OUT, SEED, TIME_CONTROL, VARIANT,
+};
 use echo::RawEcho;
 use pin::{pin_to_one_cpu, pinning_wanted};
 use rss::peak_rss_kib;
@@ -378,13 +381,13 @@ fn child(plan: &Plan, out: &Path) -> i32 {
         2 * pairings
     );
     let mut given = arena::tournament::Given::new()
-        .with("variant", "qango6")
-        .with("time_control", "per-move=1000")
-        .with("concurrency", plan.jobs.to_string())
-        .with("seed", "1")
-        .with("out", out.display().to_string())
-        .with("games_per_pairing", (plan.games / pairings).to_string())
-        .with("opening_plies", "2");
+        .with(&VARIANT, "qango6")
+        .with(&TIME_CONTROL, "per-move=1000")
+        .with(&CONCURRENCY, plan.jobs.to_string())
+        .with(&SEED, "1")
+        .with(&OUT, out.display().to_string())
+        .with(&GAMES_PER_PAIRING, (plan.games / pairings).to_string())
+        .with(&OPENING_PLIES, "2");
     for i in 0..plan.bots {
         given.add_bot(format!("instant{i}={INSTANT_BOT}"));
     }

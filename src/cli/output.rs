@@ -359,12 +359,13 @@ mod tests {
 
     use super::*;
     use crate::stats::{EloModel, Pentanomial, SprtDecision, SprtEstimate, SprtStatus};
-    use crate::tournament::config::{from_given, Defaults};
+    use crate::tournament::config::Defaults;
     use crate::tournament::format::{Format, Standings, Verdict};
     use crate::tournament::progress::RunOutcome;
     use crate::tournament::round_robin::RoundRobin;
     use crate::tournament::runner::RunEnd;
-    use crate::tournament::settings::{Command, Given};
+    use crate::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES};
+    use crate::tournament::settings::{from_given, Command, Given};
     use crate::tournament::sprt::{SprtMatch, SprtPlan, SprtVerdict};
     use crate::tournament::{Manifest, Plan, TournamentConfig};
 
@@ -386,8 +387,8 @@ mod tests {
 
     fn config(bots: [&str; 2]) -> TournamentConfig {
         let mut given = Given::new()
-            .with("games_per_pairing", "2")
-            .with("opening_plies", "2");
+            .with(&GAMES_PER_PAIRING, "2")
+            .with(&OPENING_PLIES, "2");
         for name in bots {
             given.add_bot(format!("{name}=x"));
         }

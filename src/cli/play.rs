@@ -20,8 +20,8 @@ use crate::referee::{
     GameConfig, GameEvent, GameRecord, Human, Player, Seat, SpawnOptions,
 };
 use crate::tournament::config::Defaults;
-use crate::tournament::settings::resolve::flag_value;
-use crate::tournament::settings::{Command, Given, Value};
+use crate::tournament::settings::resolve::flag_values;
+use crate::tournament::settings::{Command, Given};
 
 /// The player argument that means a person at the terminal.
 pub const HUMAN: &str = "human";
@@ -98,29 +98,14 @@ struct PlaySettings {
 
 impl PlaySettings {
     fn from(given: &Given) -> anyhow::Result<PlaySettings> {
-        let defaults = Defaults::from_environment();
-        let value = |key| flag_value(Command::Play, given, key, &defaults);
-        let (Some(Value::TimeControl(time_control)), Some(Value::Whole(grace_ms))) =
-            (value("time_control")?, value("grace_ms")?)
-        else {
-            unreachable!("time_control and grace_ms have defaults of their kinds");
-        };
-        let sandbox = value("sandbox")? == Some(Value::Switch(true));
-        let clock = match value("clock")? {
-            Some(Value::Word(word)) => ClockBasis::from_word(word).unwrap_or_default(),
-            _ => ClockBasis::default(),
-        };
-        let Some(Value::Whole(wall_cap)) = value("wall_cap")? else {
-            unreachable!("wall_cap has a default of its kind");
-        };
-        let suspend_idle = value("suspend_idle")? == Some(Value::Switch(true));
+        let v = flag_values(Command::Play, given, &Defaults::from_environment())?;
         Ok(PlaySettings {
-            time_control,
-            grace: Duration::from_millis(grace_ms),
-            clock,
-            wall_cap: wall_cap as u32,
-            sandbox,
-            suspend_idle,
+            time_control: v.time_control.value.expect("time_control has a default"),
+            grace: Duration::from_millis(v.grace_ms.value),
+            clock: ClockBasis::from_word(v.clock.value).unwrap_or_default(),
+            wall_cap: v.wall_cap.value as u32,
+            sandbox: v.sandbox.value,
+            suspend_idle: v.suspend_idle.value,
         })
     }
 }

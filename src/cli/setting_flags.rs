@@ -10,8 +10,10 @@ use std::marker::PhantomData;
 
 use clap::{Arg, ArgAction, ArgMatches};
 
-use crate::tournament::config::resumable_flags;
-use crate::tournament::settings::{Command, Default, Given, Kind, Setting, SETTINGS};
+use crate::tournament::settings::defs::{ELO0, ELO1};
+use crate::tournament::settings::{
+    resumable_flags, Command, Default, Given, Kind, Setting, SETTINGS,
+};
 
 /// A command whose flags include settings.
 pub trait SettingsCommand {
@@ -75,6 +77,7 @@ impl<C> SettingFlags<C> {
 pub fn flags_of(command: Command) -> impl Iterator<Item = &'static Setting> {
     SETTINGS
         .iter()
+        .copied()
         .filter(move |s| s.flag.is_some() && s.commands.contains(&command))
 }
 
@@ -82,13 +85,13 @@ pub fn flags_of(command: Command) -> impl Iterator<Item = &'static Setting> {
 /// `command` (which an SPRT may have of its own).
 pub fn help_line(s: &Setting, command: Command) -> String {
     let default = match (command, s.sprt_default) {
-        (Command::Sprt, Some(sprt)) => sprt,
+        (Command::Sprt, Some(sprt)) => sprt.into(),
         _ => s.default.text(),
     };
     match (s.kind, s.default) {
         // A switch is off unless given.
         (Kind::Switch, _) => s.help.to_string(),
-        (_, Default::Unset(_)) if command == Command::Sprt && s.key.starts_with("elo") => {
+        (_, Default::Unset(_)) if command == Command::Sprt && [&ELO0, &ELO1].contains(&s) => {
             format!("{} [required]", s.help)
         }
         _ => format!("{} [default: {default}]", s.help),
@@ -135,12 +138,12 @@ impl<C: SettingsCommand> clap::FromArgMatches for SettingFlags<C> {
             match s.kind {
                 Kind::Switch => {
                     if matches.get_flag(s.key) {
-                        flags.given.set(s.key, "true");
+                        flags.given.set(s, "true");
                     }
                 }
                 _ => {
                     for value in matches.get_many::<String>(s.key).into_iter().flatten() {
-                        flags.given.set(s.key, value.clone());
+                        flags.given.set(s, value.clone());
                     }
                 }
             }

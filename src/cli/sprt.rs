@@ -12,12 +12,12 @@ use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::cli::tournament::{self, show_progress};
 use crate::referee::{read_bots_file, resolve_player};
-use crate::tournament::config::{self, Defaults};
+use crate::tournament::config::Defaults;
 use crate::tournament::driver::{self, Start};
+use crate::tournament::settings::from_given;
 use crate::tournament::settings::Command;
 /// The SPRT's exit statuses, its format's ([`crate::tournament::sprt`]).
 pub use crate::tournament::sprt::{EXIT_H0, EXIT_H1, EXIT_UNDECIDED};
-use crate::tournament::Manifest;
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -84,7 +84,7 @@ fn start(args: Args) -> anyhow::Result<Start> {
         bot_b.name.push_str("-b");
     }
     let defaults = Defaults::from_environment();
-    let run = config::from_given(Command::Sprt, &given, &defaults, vec![bot_a, bot_b])?;
+    let run = from_given(Command::Sprt, &given, &defaults, vec![bot_a, bot_b])?;
     run.config.check_programs()?;
-    Ok(Start::New(Box::new(Manifest::for_run(run))))
+    Ok(Start::New(Box::new(run.manifest())))
 }

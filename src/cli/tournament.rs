@@ -18,12 +18,12 @@ use crate::cli::output::Terminal;
 use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
 use crate::report::rating::rate_run;
-use crate::tournament::config::{self, Defaults};
+use crate::tournament::config::Defaults;
 use crate::tournament::driver::{self, Finished, Start};
 use crate::tournament::progress::RunOutcome;
 use crate::tournament::runner::RunEnd;
 use crate::tournament::settings::Command;
-use crate::tournament::Manifest;
+use crate::tournament::settings::{from_given, load};
 
 /// Name of the bundled tournament file.
 pub const BUNDLED_FILE: &str = "arena.toml";
@@ -64,7 +64,7 @@ pub struct Args {
 fn usage() -> String {
     format!(
         "arena tournament [FILE] [OPTIONS]\n       arena tournament --resume DIR [{}]",
-        crate::tournament::config::resumable_flags(Command::Tournament)
+        crate::tournament::settings::resumable_flags(Command::Tournament)
             .iter()
             .map(|flag| format!("{flag} N"))
             .collect::<Vec<_>>()
@@ -143,19 +143,19 @@ fn start(args: Args) -> anyhow::Result<Start> {
     // Before anything is written, a bot whose program cannot start is one
     // error (`load` points at its entry in the file).
     let run = match args.file {
-        Some(file) => config::load(&file, &given, &defaults)?,
+        Some(file) => load(&file, &given, &defaults)?,
         None if !given.bots().is_empty() => {
-            let run = config::from_given(Command::Tournament, &given, &defaults, Vec::new())?;
+            let run = from_given(Command::Tournament, &given, &defaults, Vec::new())?;
             run.config.check_programs()?;
             run
         }
         None => {
             let file = bundled_file()?;
             outln!("Using {}", file.display());
-            config::load(&file, &given, &defaults)?
+            load(&file, &given, &defaults)?
         }
     };
-    Ok(Start::New(Box::new(Manifest::for_run(run))))
+    Ok(Start::New(Box::new(run.manifest())))
 }
 
 /// A progress bar is drawn unless `--no-progress`, and only on a terminal

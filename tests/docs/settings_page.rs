@@ -8,7 +8,8 @@
 
 use crate::common;
 
-use arena::tournament::config::{from_given, Defaults};
+use arena::tournament::config::Defaults;
+use arena::tournament::settings::from_given;
 use arena::tournament::settings::page::{reference_page, PAGE};
 use arena::tournament::settings::{Command, Default, Given, Kind, Value, SETTINGS};
 use common::arena;
@@ -60,7 +61,7 @@ fn every_help_line_shows_its_definitions_default() {
             let Some(flag) = s.flag else { continue };
             let line = help_line(name, flag);
             let default = match (command, s.sprt_default) {
-                (Command::Sprt, Some(sprt)) => sprt,
+                (Command::Sprt, Some(sprt)) => sprt.into(),
                 _ => s.default.text(),
             };
             let required = command == Command::Sprt && s.key.starts_with("elo");
@@ -94,14 +95,15 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
     let saved = serde_json::to_value(&run.config).unwrap();
     let mut compared = 0;
     for s in SETTINGS.iter().filter(|s| s.stored) {
-        let Default::Value(text) = s.default else {
-            continue;
+        let text = match s.default {
+            Default::Value(_) | Default::Whole(_) => s.default.text(),
+            Default::Machine(..) | Default::Unset(_) => continue,
         };
         // The budget is recorded with adjudication only (off by default).
         if s.key == "adjudicate_ms" && run.config.adjudicate.is_none() {
             continue;
         }
-        let expected = match s.kind.read_text(text).unwrap() {
+        let expected = match s.kind.read_text(&text).unwrap() {
             Value::Whole(n) => serde_json::json!(n),
             Value::TimeControl(tc) => serde_json::to_value(tc).unwrap(),
             Value::List(ids) if s.key == "variant" => serde_json::json!(ids[0]),

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use arena::games::Variant;
 use arena::referee::GameRow;
-use arena::tournament::schedule::random_opening;
+use arena::tournament::openings::random_opening;
 use common::tournament::{csv_rows, jsonl_records, resume_tournament, run_arena, text};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");

@@ -10,13 +10,14 @@ use std::path::Path;
 
 use arena::games::GameResult;
 use arena::referee::GameRow;
-use arena::tournament::config::{from_given, Defaults};
+use arena::tournament::config::Defaults;
 use arena::tournament::driver::{self, Start};
 use arena::tournament::format::verdict_as;
 use arena::tournament::games_reader::visit_games_csv;
 use arena::tournament::progress::RunOutput;
 use arena::tournament::registry::Formats;
-use arena::tournament::settings::{Command, Given};
+use arena::tournament::settings::defs::OPENING_PLIES;
+use arena::tournament::settings::{from_given, Command, Given};
 use arena::tournament::{Manifest, Plan};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
@@ -44,6 +45,8 @@ mod first_to {
     /// Its line in the registry.
     pub const FORMAT: FormatRow = FormatRow {
         kind: FirstToPlan::KIND,
+        // No setting chooses it: its test writes its plan.
+        plan: |_, _| Ok(None),
         open: |manifest| Ok(Box::new(FirstTo::new(manifest, manifest.plan.read()?)?)),
     };
 
@@ -84,7 +87,7 @@ mod first_to {
                 plan,
                 names: [a.name.clone(), b.name.clone()],
                 variant: config.variant(),
-                openings: Openings::of(config),
+                openings: config.pair_openings(),
                 next: 0,
                 wins: [0, 0],
             })
@@ -194,7 +197,7 @@ fn manifest(out: &Path, plan: FirstToPlan) -> Manifest {
     let given = Given::new()
         .with_bot(format!("a={INSTANT_BOT}"))
         .with_bot(format!("b={INSTANT_BOT}"))
-        .with("opening_plies", "3");
+        .with(&OPENING_PLIES, "3");
     let defaults = Defaults {
         concurrency: 1,
         seed: 11,

@@ -12,13 +12,14 @@ use arena::referee::GameRecord;
 use arena::referee::GameRow;
 use arena::report::rating::rate_run;
 use arena::stats::Tally;
-use arena::tournament::config::{from_given, Defaults};
+use arena::tournament::config::Defaults;
 use arena::tournament::driver::{self, Finished, Start};
 use arena::tournament::format::verdict_as;
 use arena::tournament::manifest::Plan;
 use arena::tournament::progress::{Resumed, RunOutput, RunStarted, RunStatus, SprtProgress};
 use arena::tournament::runner::RunEnd;
-use arena::tournament::settings::{Command, Given};
+use arena::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES};
+use arena::tournament::settings::{from_given, Command, Given};
 use arena::tournament::sprt::{SprtPlan, SprtVerdict};
 use arena::tournament::{Manifest, TournamentConfig};
 
@@ -112,8 +113,8 @@ fn config(out: &Path, games: u32) -> TournamentConfig {
     let given = Given::new()
         .with_bot(format!("a={INSTANT_BOT}"))
         .with_bot(format!("b={INSTANT_BOT}"))
-        .with("games_per_pairing", games.to_string())
-        .with("opening_plies", "2");
+        .with(&GAMES_PER_PAIRING, games.to_string())
+        .with(&OPENING_PLIES, "2");
     let defaults = Defaults {
         concurrency: 1,
         seed: 5,

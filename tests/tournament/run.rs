@@ -286,7 +286,8 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
 
 #[test]
 fn bundled_arena_toml_is_valid_and_its_bots_exist() {
-    use arena::tournament::config::{load, Defaults};
+    use arena::tournament::config::Defaults;
+    use arena::tournament::settings::load;
     use arena::tournament::Given;
     let defaults = Defaults {
         concurrency: 2,

@@ -13,8 +13,13 @@ use std::time::Duration;
 use arena_rules::games::Color;
 use arena_rules::protocol::{ClockBasis, TurnClock};
 
-/// Allowance beyond a move's limit before it counts as a timeout.
-pub const DEFAULT_GRACE: Duration = Duration::from_millis(100);
+/// Allowance beyond a move's limit before it counts as a timeout, in ms:
+/// the one default of the `grace_ms` setting and of every game that is
+/// given none.
+pub const DEFAULT_GRACE_MS: u64 = 100;
+
+/// [`DEFAULT_GRACE_MS`] as a duration.
+pub const DEFAULT_GRACE: Duration = Duration::from_millis(DEFAULT_GRACE_MS);
 
 pub use arena_rules::protocol::{format_time_control, parse_time_control, TimeControl};
 

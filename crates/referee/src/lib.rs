@@ -97,6 +97,7 @@ pub mod trace;
 
 pub use clock::{
     format_time_control, parse_time_control, Clock, Flagged, TimeControl, DEFAULT_GRACE,
+    DEFAULT_GRACE_MS,
 };
 pub use exit::ExitInfo;
 pub use game::{play_bots, play_game, GameConfig, GameEvent, Player};

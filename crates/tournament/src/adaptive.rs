@@ -31,11 +31,13 @@ use super::certificate::{
 };
 use super::config::TournamentConfig;
 use super::format::{resume_hint, Format, FormatRow, RunState, Verdict};
-use super::manifest::{FormatPlan, Manifest};
+use super::manifest::{FormatPlan, Manifest, Plan};
 use super::openings::Openings;
 use super::progress::{RunOutcome, RunOutput};
 use super::runner::Flow;
 use super::schedule::{game_pair, pairings, ScheduledGame};
+use super::settings::defs;
+use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, Said};
 use arena_referee::GameRow;
 use arena_rules::games::{GameResult, Variant};
@@ -44,6 +46,7 @@ use arena_stats::{Assessment, Certifier, PairCounts, Pentanomial, Score};
 /// The adaptive ranking's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
     kind: AdaptivePlan::KIND,
+    plan: plan_of,
     open: |manifest| {
         Ok(Box::new(AdaptiveRanking::new(
             manifest,
@@ -63,6 +66,47 @@ pub struct AdaptivePlan {
 
 impl FormatPlan for AdaptivePlan {
     const KIND: &'static str = "adaptive";
+}
+
+/// The adaptive ranking's plan when the run is one (`format =
+/// "adaptive"`): `max_games` given, `confidence` in range, no games per
+/// pairing and no shard; a run that is not one takes neither setting.
+fn plan_of(r: &Resolved, _config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let v = &r.values;
+    if r.sprt || v.format.value != "adaptive" {
+        if let Some(setting) = r.first_given(&[&defs::MAX_GAMES, &defs::CONFIDENCE]) {
+            return Err(r.at_setting(
+                setting,
+                "is a setting of an adaptive ranking (format = \"adaptive\")",
+            ));
+        }
+        return Ok(None);
+    }
+    if v.games_per_pairing.given() {
+        return Err(r.at(
+            &v.games_per_pairing,
+            "an adaptive ranking chooses its game pairs from the results; give `max_games` to limit it",
+        ));
+    }
+    if v.shard.given() {
+        return Err(r.at(
+            &v.shard,
+            "an adaptive ranking cannot be sharded: each round is chosen from all the games before it",
+        ));
+    }
+    let Some(max_games) = v.max_games.value else {
+        return Err(r.at(
+            &v.max_games,
+            "an adaptive ranking needs `max_games` (two bots of equal strength are never separated), e.g. max_games = 2000",
+        ));
+    };
+    let plan = AdaptivePlan {
+        confidence: v.confidence.value,
+        max_games,
+    };
+    plan.check()
+        .map_err(|e| r.at(&v.confidence, format!("{e:#}")))?;
+    Ok(Some(Plan::of(&plan)))
 }
 
 impl AdaptivePlan {
@@ -193,13 +237,13 @@ impl AdaptiveRanking {
         let variants = config.variants();
         // An opening length no game allows fails here, before any game.
         for (v, variant) in variants.iter().enumerate() {
-            Openings::of(config).for_pair(variant, v as u64)?;
+            config.pair_openings().for_pair(variant, v as u64)?;
         }
         Ok(AdaptiveRanking {
             certifier: Certifier::new(plan.confidence),
             plan,
             names: config.bot_names(),
-            openings: Openings::of(config),
+            openings: config.pair_openings(),
             variants,
             results: BTreeMap::new(),
             rounds: Vec::new(),
@@ -421,8 +465,9 @@ impl Format for AdaptiveRanking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{from_given, Defaults};
-    use crate::settings::{Command, Given};
+    use crate::config::Defaults;
+    use crate::settings::defs::{FORMAT, MAX_GAMES, OPENING_PLIES};
+    use crate::settings::{from_given, Command, Given};
     use arena_rules::games::RuleReason;
 
     fn manifest(max_games: u64) -> Manifest {
@@ -430,16 +475,18 @@ mod tests {
             .with_bot("a=x")
             .with_bot("b=y")
             .with_bot("c=z")
-            .with("format", "adaptive")
-            .with("max_games", max_games.to_string())
-            .with("opening_plies", "2");
+            .with(&FORMAT, "adaptive")
+            .with(&MAX_GAMES, max_games.to_string())
+            .with(&OPENING_PLIES, "2");
         let defaults = Defaults {
             concurrency: 1,
             seed: 3,
             out: "o".into(),
             current_dir: "/".into(),
         };
-        Manifest::for_run(from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap())
+        from_given(Command::Tournament, &given, &defaults, Vec::new())
+            .unwrap()
+            .manifest()
     }
 
     fn format(m: &Manifest) -> AdaptiveRanking {

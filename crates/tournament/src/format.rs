@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 
 use super::config::TournamentConfig;
 use super::game_set::GameSet;
-use super::manifest::Manifest;
+use super::manifest::{Manifest, Plan};
 use super::progress::{RunOutcome, RunOutput, RunStatus};
 use super::runner::{Flow, RunEnd};
 use super::schedule::ScheduledGame;
+use super::settings::resolve::Resolved;
 use super::tally::AddRow;
 use super::text::{FormatTables, Said};
 use arena_referee::GameRow;
@@ -193,6 +194,10 @@ pub fn check_names(row: &GameRow, config: &TournamentConfig) -> anyhow::Result<(
 pub struct FormatRow {
     /// The plan's `kind` in tournament.json ([`crate::manifest::FormatPlan::KIND`]).
     pub kind: &'static str,
+    /// The format's plan when the run's settings choose the format, from
+    /// them and the assembled config; `None` when they choose another (then
+    /// the format's own settings given are an error, located).
+    pub plan: fn(&Resolved, &TournamentConfig) -> anyhow::Result<Option<Plan>>,
     /// The format of a run's manifest; fails, before any game, when the
     /// plan cannot be played (an opening length no game allows, an SPRT
     /// not between two bots).

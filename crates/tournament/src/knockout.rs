@@ -23,17 +23,21 @@ use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
 use super::format::{resume_hint, Format, FormatRow, RunState, Verdict};
-use super::manifest::{FormatPlan, Manifest};
-use super::paired::{finished_staged, next_staged_game, points_text, Staged, Stages};
+use super::manifest::{FormatPlan, Manifest, Plan};
+use super::paired::{
+    check_owned, finished_staged, next_staged_game, points_text, refuse_shard, Staged, Stages,
+};
 use super::progress::{PairedRound, RunOutcome, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
+use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, FormatTables, Said, TextTable};
 use arena_referee::GameRow;
 
 /// The knockout's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
     kind: KnockoutPlan::KIND,
+    plan: plan_of,
     open: |manifest| Ok(Box::new(Knockout::new(manifest, manifest.plan.read()?)?)),
 };
 
@@ -47,6 +51,20 @@ pub struct KnockoutPlan {
 
 impl FormatPlan for KnockoutPlan {
     const KIND: &'static str = "knockout";
+}
+
+/// The knockout's plan when the settings choose it (`format =
+/// "knockout"`): its `tiebreak_pairs` (given only then), no shard.
+fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let v = &r.values;
+    check_owned(r, &v.tiebreak_pairs.origin, KnockoutPlan::KIND)?;
+    if v.format.value != KnockoutPlan::KIND {
+        return Ok(None);
+    }
+    refuse_shard(r, config, KnockoutPlan::KIND)?;
+    Ok(Some(Plan::of(&KnockoutPlan {
+        tiebreak_pairs: v.tiebreak_pairs.value as u32,
+    })))
 }
 
 /// The bracket's places in order, as 0-based seeds: for eight places

@@ -2,8 +2,9 @@
 //! to the cap and the higher seed after it, and that losers play no more.
 
 use super::*;
-use crate::config::{from_given, Defaults};
-use crate::settings::{Command, Given};
+use crate::config::Defaults;
+use crate::settings::defs::{FORMAT, OPENING_PLIES, SEED, TIEBREAK_PAIRS};
+use crate::settings::{from_given, Command, Given};
 use crate::text::render_tables;
 use arena_rules::games::{GameResult, RuleReason};
 
@@ -16,10 +17,10 @@ fn the_bracket_keeps_the_top_seeds_apart() {
 
 fn knockout(bots: usize, tiebreak_pairs: u32) -> Knockout {
     let mut given = Given::new()
-        .with("opening_plies", "1")
-        .with("seed", "4")
-        .with("format", "knockout")
-        .with("tiebreak_pairs", tiebreak_pairs.to_string());
+        .with(&OPENING_PLIES, "1")
+        .with(&SEED, "4")
+        .with(&FORMAT, "knockout")
+        .with(&TIEBREAK_PAIRS, tiebreak_pairs.to_string());
     for name in ('a'..).take(bots) {
         given = given.with_bot(format!("{name}=x"));
     }
@@ -30,7 +31,7 @@ fn knockout(bots: usize, tiebreak_pairs: u32) -> Knockout {
         current_dir: "/".into(),
     };
     let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
-    let manifest = Manifest::for_run(run);
+    let manifest = run.manifest();
     Knockout::new(&manifest, manifest.plan.read().unwrap()).unwrap()
 }
 

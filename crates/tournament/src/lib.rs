@@ -4,11 +4,13 @@
 //! every format, and the formats, each one module.
 //!
 //! - [`settings`]: every setting defined once (key, flag, default, rule,
-//!   docs), and the one resolution of flags, file and defaults.
-//! - [`config`]: [`TournamentConfig`], the settings a run uses, and its entry points.
+//!   docs, its typed slot), the one resolution of flags, file and
+//!   defaults, and the entry points that make a run's settings
+//!   ([`RunSettings`]) from them.
+//! - [`config`]: [`TournamentConfig`], the settings a run uses, with its
+//!   identity (the hash that ties shards of one tournament together).
 //! - [`schedule`]: who plays whom, with which colours and opening.
-//! - [`shard`]: a tournament split into independent runs (`--shard K/N`),
-//!   and the identity that ties them together.
+//! - [`shard`]: a tournament split into independent runs (`--shard K/N`).
 //! - [`merge`]: shards' output directories joined into one (`arena merge`).
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for
 //!   resuming; the plan is its format's ([`manifest::FormatPlan`]).
@@ -102,7 +104,7 @@ pub use manifest::{Manifest, Plan};
 pub use progress::{RunOutcome, RunOutput};
 pub use round_robin::RoundRobinPlan;
 pub use schedule::ScheduledGame;
-pub use settings::build::Run;
 pub use settings::Given;
+pub use settings::RunSettings;
 pub use sprt::SprtPlan;
 pub use swiss::SwissPlan;

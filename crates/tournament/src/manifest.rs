@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::config::TournamentConfig;
 use super::identity::{identify, BotIdentity};
-use super::shard::{self, Shard};
+use super::shard::Shard;
 
 pub use super::output_files::MANIFEST_FILE;
 
@@ -34,7 +34,7 @@ pub struct Manifest {
     pub format: u32,
     /// `arena` version that started the run.
     pub arena_version: String,
-    /// The tournament's identity ([`shard::identity`]): the same for every
+    /// The tournament's identity ([`TournamentConfig::identity`]): the same for every
     /// shard of one tournament and for their merge. Files written before
     /// sharding existed have none (empty).
     #[serde(default)]
@@ -168,7 +168,7 @@ impl Manifest {
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
         // A config always serializes (plain data); an empty identity would
         // only make `arena merge` refuse the directory.
-        let identity = shard::identity(&config).unwrap_or_default();
+        let identity = config.identity().unwrap_or_default();
         Manifest {
             programs: identify(&config.bots),
             cpu_time: (config.clock == ClockBasis::Cpu).then(|| cpu_time_source().to_string()),

@@ -2,7 +2,7 @@
 //! into one directory, as if one unsharded run had played every game.
 //!
 //! Checks, before anything is written: every directory holds a round-robin
-//! of the same tournament (same identity, [`super::shard::identity`]), all
+//! of the same tournament (same identity, [`crate::TournamentConfig::identity`]), all
 //! are shards of one split (same N), and no shard is given twice. While
 //! merging: every game belongs to its directory's shard, no game appears
 //! twice, and which games are missing (per shard, as ranges).

@@ -19,14 +19,14 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail};
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use arena_rules::games::{Family, Position, Variant};
 
-use super::config::TournamentConfig;
-use super::schedule::random_opening;
+/// Random openings tried per pair before giving up on `opening_plies`.
+const OPENING_ATTEMPTS: usize = 1000;
 
 /// The order in which a tournament takes the suite's openings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -157,17 +157,6 @@ pub enum Openings {
 }
 
 impl Openings {
-    /// The openings `config` asks for.
-    pub fn of(config: &TournamentConfig) -> Openings {
-        match &config.openings {
-            None => Openings::Random {
-                plies: config.opening_plies,
-                seed: config.seed,
-            },
-            Some(suite) => Openings::from_suite(suite, config.seed),
-        }
-    }
-
     pub fn from_suite(suite: &OpeningSuite, seed: u64) -> Openings {
         let order = match suite.order {
             OpeningOrder::Sequential => Vec::new(),
@@ -214,9 +203,63 @@ fn shuffled(n: usize, seed: u64) -> Vec<u32> {
     order
 }
 
+/// A uniformly random legal opening of `plies` moves for pair `pair`, which
+/// leaves the game unfinished with a move to make. Deterministic in
+/// (`variant`, `plies`, `seed`, `pair`).
+pub fn random_opening(
+    variant: &'static Variant,
+    plies: u32,
+    seed: u64,
+    pair: u64,
+) -> anyhow::Result<Vec<String>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(pair);
+    'attempt: for _ in 0..OPENING_ATTEMPTS {
+        let mut pos = Position::new(variant);
+        let mut moves = Vec::with_capacity(plies as usize);
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if pos.is_over() || legal.is_empty() {
+                continue 'attempt;
+            }
+            let m = legal[rng.gen_range(0..legal.len())];
+            pos.play(&m).expect("a move from legal_moves is legal");
+            moves.push(m.to_string());
+        }
+        if !pos.is_over() && !pos.legal_moves().is_empty() {
+            return Ok(moves);
+        }
+    }
+    bail!(
+        "no random {plies}-ply opening of {} left the game unfinished in {OPENING_ATTEMPTS} tries; use fewer opening plies",
+        variant.id
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openings_are_deterministic_and_differ_between_pairs() {
+        let v = Variant::by_id("qango6").unwrap();
+        let a = random_opening(v, 4, 1, 0).unwrap();
+        assert_eq!(a.len(), 4);
+        assert_eq!(a, random_opening(v, 4, 1, 0).unwrap());
+        let others: Vec<_> = (1..20)
+            .map(|p| random_opening(v, 4, 1, p).unwrap())
+            .collect();
+        assert!(others.iter().any(|o| *o != a));
+        assert_ne!(a, random_opening(v, 4, 2, 0).unwrap());
+        assert!(random_opening(v, 0, 1, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn impossible_opening_lengths_are_an_error() {
+        let v = Variant::by_id("qango6").unwrap();
+        let err = random_opening(v, 40, 1, 0).unwrap_err().to_string();
+        assert!(err.contains("fewer opening plies"), "{err}");
+    }
 
     fn variant(id: &str) -> &'static Variant {
         Variant::by_id(id).unwrap()

@@ -23,6 +23,8 @@ use super::game_set::GameSet;
 use super::openings::Openings;
 use super::progress::{PairedRound, RunOutput};
 use super::schedule::{game_pair, ScheduledGame};
+use super::settings::resolve::Resolved;
+use super::settings::values::Origin;
 use arena_referee::GameRow;
 use arena_rules::games::{GameResult, Variant};
 
@@ -76,7 +78,7 @@ impl Stages {
     pub fn new(config: &TournamentConfig) -> Stages {
         Stages {
             variants: config.variants(),
-            openings: Openings::of(config),
+            openings: config.pair_openings(),
             names: config.bot_names(),
             stages: Vec::new(),
             games: Vec::new(),
@@ -243,6 +245,34 @@ impl Stages {
     }
 }
 
+/// The settings' checks that a Swiss and a knockout share: `setting` (at
+/// `origin`) belongs to `owner` alone; and a run of `format` (one of them)
+/// is not sharded, since each round follows from the results before it.
+pub fn check_owned(r: &Resolved, origin: &Origin, owner: &str) -> anyhow::Result<()> {
+    let format = r.values.format.value;
+    if format != owner && origin.given() {
+        return Err(r.src.at(
+            origin,
+            format!(
+                "is a setting of a {owner} (format = \"{owner}\"), not of a {}",
+                format.replace('_', " ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A Swiss or knockout (`format`) cannot be sharded.
+pub fn refuse_shard(r: &Resolved, config: &TournamentConfig, format: &str) -> anyhow::Result<()> {
+    if config.shard.is_some() {
+        return Err(r.at(
+            &r.values.shard,
+            format!("a {format} cannot be sharded: each round is paired from the results before it, so one run plays it whole (leave out shard)"),
+        ));
+    }
+    Ok(())
+}
+
 /// White's and black's half points of a result.
 pub fn half_points(result: GameResult) -> [u32; 2] {
     match result {
@@ -337,8 +367,9 @@ impl PairedRound {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{from_given, Defaults};
-    use crate::settings::{Command, Given};
+    use crate::config::Defaults;
+    use crate::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES, VARIANT};
+    use crate::settings::{from_given, Command, Given};
 
     fn stages(given: Given) -> Stages {
         let given = given
@@ -359,9 +390,9 @@ mod tests {
     #[test]
     fn a_stage_spreads_its_boards_and_turns_variants_and_colours_as_the_round_robin() {
         let given = Given::new()
-            .with("variant", "qango6,quinque")
-            .with("games_per_pairing", "4")
-            .with("opening_plies", "1");
+            .with(&VARIANT, "qango6,quinque")
+            .with(&GAMES_PER_PAIRING, "4")
+            .with(&OPENING_PLIES, "1");
         let mut s = stages(given);
         // Two boards, four pairs each (two games in each of two variants).
         s.push(1, vec![[0, 2], [1, 3]], 0, 4).unwrap();

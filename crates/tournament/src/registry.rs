@@ -72,19 +72,3 @@ impl Formats {
         (row.open)(manifest)
     }
 }
-
-impl Manifest {
-    /// The manifest of a run's settings: its format's plan (a round robin,
-    /// or a gauntlet, when the settings choose no other).
-    pub fn for_run(run: crate::Run) -> Manifest {
-        use super::manifest::Plan;
-        let plan = match (run.sprt, run.swiss, run.knockout, run.adaptive) {
-            (Some(plan), _, _, _) => Plan::of(&plan),
-            (_, Some(plan), _, _) => Plan::of(&plan),
-            (_, _, Some(plan), _) => Plan::of(&plan),
-            (_, _, _, Some(plan)) => Plan::of(&plan),
-            _ => return Manifest::round_robin(run.config),
-        };
-        Manifest::new(run.config, plan)
-    }
-}

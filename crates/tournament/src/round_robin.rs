@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use super::config::TournamentConfig;
 use super::format::{Format, FormatRow, RunState, Standings, Verdict};
 use super::manifest::{FormatPlan, Manifest, Plan};
-use super::openings::Openings;
 use super::progress::RunOutput;
 use super::runner::Flow;
 use super::schedule::{gauntlet_pairings, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION};
@@ -22,6 +21,11 @@ use arena_referee::GameRow;
 /// The round robin's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
     kind: RoundRobinPlan::KIND,
+    plan: |r, config| {
+        // A gauntlet is a round robin over fewer pairings (the config's seeds).
+        let chosen = !r.sprt && matches!(r.values.format.value, "round_robin" | "gauntlet");
+        Ok(chosen.then(|| Plan::of(&RoundRobinPlan::of(config))))
+    },
     open: |manifest| Ok(Box::new(RoundRobin::of(manifest)?)),
 };
 
@@ -37,14 +41,21 @@ impl FormatPlan for RoundRobinPlan {
     const KIND: &'static str = "round_robin";
 }
 
+impl RoundRobinPlan {
+    /// The plan of `config`'s round robin (its gauntlet when it has seeds).
+    pub fn of(config: &TournamentConfig) -> RoundRobinPlan {
+        RoundRobinPlan {
+            schedule_version: SCHEDULE_VERSION,
+            games: round_robin_schedule(config).len(),
+        }
+    }
+}
+
 impl Manifest {
     /// A round-robin of `config`'s bots (a gauntlet when it has seeds).
     pub fn round_robin(config: TournamentConfig) -> Manifest {
-        let plan = RoundRobinPlan {
-            schedule_version: SCHEDULE_VERSION,
-            games: round_robin_schedule(&config).len(),
-        };
-        Manifest::new(config, Plan::of(&plan))
+        let plan = Plan::of(&RoundRobinPlan::of(&config));
+        Manifest::new(config, plan)
     }
 
     /// The round-robin schedule, if the plan is one.
@@ -85,7 +96,7 @@ pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
         config.opening_plies,
         config.seed,
     )
-    .with_openings(Openings::of(config))
+    .with_openings(config.pair_openings())
     .with_variants(config.variants());
     if config.seeds.is_empty() {
         schedule

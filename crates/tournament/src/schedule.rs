@@ -22,13 +22,8 @@
 
 use anyhow::{bail, Context};
 use arena_rules::games::{Position, Variant};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 use super::openings::Openings;
-
-/// Random openings tried per pair before giving up on `opening_plies`.
-const OPENING_ATTEMPTS: usize = 1000;
 
 /// One game of the schedule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -245,7 +240,7 @@ impl RoundRobinSchedule {
     }
 
     /// Game `id`, or `None` past the end. Fails only when no random opening
-    /// of the configured length exists (see [`random_opening`]).
+    /// of the configured length exists (see [`crate::openings::random_opening`]).
     pub fn game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
         if id >= self.len() {
             return Ok(None);
@@ -290,39 +285,6 @@ pub fn round_robin(
     RoundRobinSchedule::new(variant, bots, games_per_pairing, opening_plies, seed)
         .games()
         .collect()
-}
-
-/// A uniformly random legal opening of `plies` moves for pair `pair`, which
-/// leaves the game unfinished with a move to make. Deterministic in
-/// (`variant`, `plies`, `seed`, `pair`).
-pub fn random_opening(
-    variant: &'static Variant,
-    plies: u32,
-    seed: u64,
-    pair: u64,
-) -> anyhow::Result<Vec<String>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(pair);
-    'attempt: for _ in 0..OPENING_ATTEMPTS {
-        let mut pos = Position::new(variant);
-        let mut moves = Vec::with_capacity(plies as usize);
-        for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if pos.is_over() || legal.is_empty() {
-                continue 'attempt;
-            }
-            let m = legal[rng.gen_range(0..legal.len())];
-            pos.play(&m).expect("a move from legal_moves is legal");
-            moves.push(m.to_string());
-        }
-        if !pos.is_over() && !pos.legal_moves().is_empty() {
-            return Ok(moves);
-        }
-    }
-    bail!(
-        "no random {plies}-ply opening of {} left the game unfinished in {OPENING_ATTEMPTS} tries; use fewer opening plies",
-        variant.id
-    )
 }
 
 /// Plays `opening` from the start and returns the position, or an error if a
@@ -398,6 +360,7 @@ pub fn validate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openings::random_opening;
 
     #[test]
     fn pairings_cover_every_pair_once() {
@@ -451,27 +414,6 @@ mod tests {
             bots.dedup();
             assert_eq!(bots.len(), 6, "{chunk:?}");
         }
-    }
-
-    #[test]
-    fn openings_are_deterministic_and_differ_between_pairs() {
-        let v = Variant::by_id("qango6").unwrap();
-        let a = random_opening(v, 4, 1, 0).unwrap();
-        assert_eq!(a.len(), 4);
-        assert_eq!(a, random_opening(v, 4, 1, 0).unwrap());
-        let others: Vec<_> = (1..20)
-            .map(|p| random_opening(v, 4, 1, p).unwrap())
-            .collect();
-        assert!(others.iter().any(|o| *o != a));
-        assert_ne!(a, random_opening(v, 4, 2, 0).unwrap());
-        assert!(random_opening(v, 0, 1, 0).unwrap().is_empty());
-    }
-
-    #[test]
-    fn impossible_opening_lengths_are_an_error() {
-        let v = Variant::by_id("qango6").unwrap();
-        let err = random_opening(v, 40, 1, 0).unwrap_err().to_string();
-        assert!(err.contains("fewer opening plies"), "{err}");
     }
 
     #[test]

@@ -1,5 +1,4 @@
-//! Sharding: one tournament split into N independent runs (`--shard K/N`),
-//! and the identity that tells whether runs belong to the same tournament.
+//! Sharding: one tournament split into N independent runs (`--shard K/N`).
 //!
 //! A shard is a filter on game pairs over the one schedule that the
 //! settings and seed define: pair `p` (games `2p` and `2p + 1`) belongs to
@@ -8,19 +7,13 @@
 //! of all pairings (no shard gets all of one slow bot's games). A shard
 //! with no pairs (N larger than the number of pairs) is valid and empty.
 //!
-//! The identity is a hash of the settings that decide which games are
-//! played and how: everything in `tournament.json`'s config except the
-//! output directory, the shard and the concurrency (which only say where
-//! and how fast). Shards of one tournament share it; `arena merge` refuses
-//! directories whose identities differ.
+//! Whether runs belong to the same tournament is their identity
+//! ([`TournamentConfig::identity`](crate::TournamentConfig::identity)).
 
 use std::fmt;
 use std::str::FromStr;
 
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
-
-use super::config::TournamentConfig;
 
 /// Shard `index` of `count` (1-based: `1 <= index <= count`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -110,30 +103,6 @@ impl<'de> Deserialize<'de> for Shard {
         let text = String::deserialize(d)?;
         text.parse().map_err(serde::de::Error::custom)
     }
-}
-
-/// Config fields that do not change which games are played or how.
-const NOT_IDENTITY: [&str; 4] = ["out", "shard", "concurrency", "rating_interval"];
-
-/// The tournament's identity: 16 hex digits of a 64-bit FNV-1a hash of the
-/// config's JSON without [`NOT_IDENTITY`]. Stable across runs and machines
-/// of one arena version; it guards against mixing up directories, it is
-/// not a cryptographic seal.
-pub fn identity(config: &TournamentConfig) -> anyhow::Result<String> {
-    let mut value = serde_json::to_value(config).context("serializing the settings")?;
-    if let Some(object) = value.as_object_mut() {
-        for field in NOT_IDENTITY {
-            object.remove(field);
-        }
-    }
-    let text = serde_json::to_string(&value).context("serializing the settings")?;
-    Ok(format!("{:016x}", fnv1a(text.as_bytes())))
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

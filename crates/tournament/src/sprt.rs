@@ -11,16 +11,17 @@ use std::any::Any;
 use std::collections::VecDeque;
 use std::path::Path;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
 use super::format::{Format, FormatRow, RunState, Verdict};
-use super::manifest::{FormatPlan, Manifest};
-use super::openings::Openings;
+use super::manifest::{FormatPlan, Manifest, Plan};
 use super::progress::{RunOutcome, RunOutput, RunStatus, SprtProgress};
 use super::runner::{Flow, RunEnd};
 use super::schedule::{game_pair, ScheduledGame};
+use super::settings::defs::{self, Command};
+use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, Said};
 use arena_referee::GameRow;
 use arena_stats::{EloModel, Pentanomial, Sprt, SprtConfig, SprtDecision, SprtStatus};
@@ -28,6 +29,7 @@ use arena_stats::{EloModel, Pentanomial, Sprt, SprtConfig, SprtDecision, SprtSta
 /// The SPRT's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
     kind: SprtPlan::KIND,
+    plan: plan_of,
     open: |manifest| Ok(Box::new(SprtMatch::new(manifest, manifest.plan.read()?)?)),
 };
 
@@ -73,6 +75,68 @@ impl SprtPlan {
             model: self.model,
         })?)
     }
+}
+
+/// The SPRT's plan when the settings make one (`format = "sprt"` in the
+/// file, or `arena sprt`); `--format` can neither make nor unmake one.
+fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let plan = sprt_plan(r, config)?;
+    let v = &r.values;
+    if r.command == Command::Tournament && (v.format.value == "sprt") != r.sprt {
+        return Err(r.at(
+            &v.format,
+            "an SPRT is `format = \"sprt\"` in the tournament file (with elo0 and elo1), or `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1`; --format cannot make or unmake one",
+        ));
+    }
+    Ok(plan.map(|plan| Plan::of(&plan)))
+}
+
+/// The SPRT's plan when the run is one: two bots, `elo0` and `elo1` given
+/// and acceptable to the test; a run that is not an SPRT takes none of its
+/// settings.
+fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<SprtPlan>> {
+    use defs::{ALPHA, BETA, ELO0, ELO1, MAX_PAIRS, MODEL};
+    let v = &r.values;
+    if !r.sprt {
+        if let Some(setting) = r.first_given(&[&ELO0, &ELO1, &MODEL, &ALPHA, &BETA, &MAX_PAIRS]) {
+            return Err(r.at_setting(setting, "is a setting of an SPRT (format = \"sprt\")"));
+        }
+        return Ok(None);
+    }
+    if v.games_per_pairing.given() {
+        return Err(r.at(
+            &v.games_per_pairing,
+            "an SPRT plays game pairs until it decides; give `max_pairs` to limit it",
+        ));
+    }
+    if config.bots.len() != 2 {
+        return Err(anyhow!(
+            "{}: an SPRT is between exactly two bots, got {}",
+            r.src.path.display(),
+            config.bots.len()
+        ));
+    }
+    let (Some(elo0), Some(elo1)) = (v.elo0.value, v.elo1.value) else {
+        let missing = if v.elo0.value.is_none() {
+            &v.elo0
+        } else {
+            &v.elo1
+        };
+        return Err(r.at(missing, "an SPRT needs its bounds: give elo0 and elo1"));
+    };
+    let plan = SprtPlan {
+        elo0,
+        elo1,
+        alpha: v.alpha.value,
+        beta: v.beta.value,
+        max_pairs: v.max_pairs.value,
+        model: match v.model.value {
+            "logistic" => EloModel::Logistic,
+            _ => EloModel::Normalized,
+        },
+    };
+    plan.sprt().map_err(|e| r.at(&v.elo1, format!("{e:#}")))?;
+    Ok(Some(plan))
 }
 
 /// The pairs of an SPRT not played yet, in pair order; pair `p` is games
@@ -148,7 +212,7 @@ impl SprtMatch {
             return Ok(None);
         }
         let config = &self.config;
-        let opening = Openings::of(config).for_pair(config.variant(), pair)?;
+        let opening = config.pair_openings().for_pair(config.variant(), pair)?;
         let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
         Ok(Some(if id.is_multiple_of(2) { first } else { second }))
     }
@@ -390,9 +454,10 @@ fn pentanomial_text(p: &Pentanomial) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{from_given, Defaults};
+    use crate::config::Defaults;
     use crate::manifest::Plan;
-    use crate::settings::{Command, Given};
+    use crate::settings::defs::OPENING_PLIES;
+    use crate::settings::{from_given, Command, Given};
     use arena_rules::games::{GameResult, RuleReason};
 
     /// Records the completed pairs the feed reports.
@@ -409,7 +474,7 @@ mod tests {
         let given = Given::new()
             .with_bot("a=x")
             .with_bot("b=y")
-            .with("opening_plies", "2");
+            .with(&OPENING_PLIES, "2");
         let defaults = Defaults {
             concurrency: 1,
             seed: 3,

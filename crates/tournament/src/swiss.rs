@@ -32,11 +32,12 @@ use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
 use super::format::{Format, FormatRow, RunState, Verdict};
-use super::manifest::{FormatPlan, Manifest};
-use super::paired::{finished_staged, next_staged_game, Staged, Stages};
+use super::manifest::{FormatPlan, Manifest, Plan};
+use super::paired::{check_owned, finished_staged, next_staged_game, refuse_shard, Staged, Stages};
 use super::progress::{PairedRound, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
+use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, FormatTables};
 use arena_referee::GameRow;
 
@@ -45,6 +46,7 @@ pub use super::swiss_table::{BoardResult, SwissRound, SwissRow, SwissSummary};
 /// The Swiss's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
     kind: SwissPlan::KIND,
+    plan: plan_of,
     open: |manifest| Ok(Box::new(Swiss::new(manifest, manifest.plan.read()?)?)),
 };
 
@@ -56,6 +58,26 @@ pub struct SwissPlan {
 
 impl FormatPlan for SwissPlan {
     const KIND: &'static str = "swiss";
+}
+
+/// The Swiss's plan when the settings choose it (`format = "swiss"`):
+/// `rounds` given (and only then), no shard.
+fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let v = &r.values;
+    check_owned(r, &v.rounds.origin, SwissPlan::KIND)?;
+    if v.format.value != SwissPlan::KIND {
+        return Ok(None);
+    }
+    refuse_shard(r, config, SwissPlan::KIND)?;
+    let Some(rounds) = v.rounds.value else {
+        return Err(r.at(
+            &v.format,
+            "a swiss needs its number of rounds: give `rounds = N` (--rounds N)",
+        ));
+    };
+    Ok(Some(Plan::of(&SwissPlan {
+        rounds: rounds as u32,
+    })))
 }
 
 /// Steps the search for a pairing without rematches may take (per round)

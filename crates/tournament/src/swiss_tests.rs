@@ -3,8 +3,9 @@
 //! the format played game by game through a [`RunState`].
 
 use super::*;
-use crate::config::{from_given, Defaults};
-use crate::settings::{Command, Given};
+use crate::config::Defaults;
+use crate::settings::defs::{FORMAT, OPENING_PLIES, ROUNDS, SEED};
+use crate::settings::{from_given, Command, Given};
 use crate::swiss_table::rank;
 use crate::swiss_table::{BoardResult, SwissRound};
 use crate::text::render_tables;
@@ -128,13 +129,13 @@ fn ties_break_by_buchholz_then_points_among_the_tied_then_all_points() {
 /// A Swiss of `bots` bots (named a, b, ...) over `rounds` rounds, two
 /// games per pairing.
 fn swiss(bots: usize, rounds: u32) -> Swiss {
-    let mut given = Given::new().with("opening_plies", "1").with("seed", "4");
+    let mut given = Given::new().with(&OPENING_PLIES, "1").with(&SEED, "4");
     for name in ('a'..).take(bots) {
         given = given.with_bot(format!("{name}=x"));
     }
     given = given
-        .with("format", "swiss")
-        .with("rounds", rounds.to_string());
+        .with(&FORMAT, "swiss")
+        .with(&ROUNDS, rounds.to_string());
     let defaults = Defaults {
         concurrency: 1,
         seed: 3,
@@ -142,7 +143,7 @@ fn swiss(bots: usize, rounds: u32) -> Swiss {
         current_dir: "/".into(),
     };
     let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
-    let manifest = Manifest::for_run(run);
+    let manifest = run.manifest();
     Swiss::new(&manifest, manifest.plan.read().unwrap()).unwrap()
 }
 

@@ -167,8 +167,9 @@ mod tests {
     use super::*;
     use arena_rules::protocol::TimeControl;
     use arena_stats::EloModel;
-    use arena_tournament::config::{from_given, Defaults};
-    use arena_tournament::settings::{Command, Given};
+    use arena_tournament::config::Defaults;
+    use arena_tournament::settings::defs::{GAMES_PER_PAIRING, SEEDS, TIME_CONTROL, VARIANT};
+    use arena_tournament::settings::{from_given, Command, Given};
     use arena_tournament::{Plan, SprtPlan};
 
     fn config(variant: &str, gauntlet: &[&str]) -> TournamentConfig {
@@ -176,11 +177,11 @@ mod tests {
             .with_bot("a=x")
             .with_bot("b=y")
             .with_bot("c=z")
-            .with("variant", variant)
-            .with("games_per_pairing", "2")
-            .with("time_control", "per-move=2000");
+            .with(&VARIANT, variant)
+            .with(&GAMES_PER_PAIRING, "2")
+            .with(&TIME_CONTROL, "per-move=2000");
         for seed in gauntlet {
-            given.set("seeds", *seed);
+            given.set(&SEEDS, *seed);
         }
         let defaults = Defaults {
             concurrency: 1,

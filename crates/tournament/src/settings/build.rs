@@ -1,45 +1,52 @@
 //! Stage three of the settings: the resolved values judged together and
-//! assembled into a [`Run`] (the [`TournamentConfig`] and, for an SPRT, its
-//! plan). The rules that tie settings together are written once against
-//! the assembled config ([`check_config`]), so a saved `tournament.json`
-//! meets them on `--resume` too ([`TournamentConfig::validate`]); an error
-//! names where the rejected value came from.
+//! assembled into a [`RunSettings`] (the [`TournamentConfig`] and the plan
+//! its format makes of them: [`crate::format::FormatRow::plan`]), and the
+//! entry points that go through the three stages
+//! ([`load`], [`from_toml`], [`from_given`]). The rules that tie settings
+//! together are written once against the assembled config
+//! ([`check_config`]), so a saved `tournament.json` meets them on
+//! `--resume` too ([`TournamentConfig::validate`]); an error names where
+//! the rejected value came from.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context};
 
 use arena_referee::adjudicate::Adjudication;
-use arena_referee::program_problem;
+use arena_referee::{program_problem, BotSpec};
 use arena_rules::games::Variant;
 use arena_rules::protocol::{ClockBasis, TimeControl};
-use arena_stats::{EloModel, MAX_BOTS};
+use arena_stats::MAX_BOTS;
 
-use super::defs::{setting, SETTINGS};
-use super::kind::Value;
-use super::resolve::{Origin, Resolved};
+use super::defs::{self, Command, Setting, SETTINGS};
+use super::resolve::{resolve, Given, Inputs, Resolved, Source};
+use super::values::Defaults;
 use crate::config::TournamentConfig;
+use crate::manifest::{Manifest, Plan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
+use crate::registry::FORMATS;
 use crate::shard::Shard;
-use crate::{AdaptivePlan, KnockoutPlan, SprtPlan, SwissPlan};
 
-/// A run's settings: the config, and the SPRT's, Swiss's or knockout's
-/// plan when it is one.
+/// A run's settings: the config, and the plan of the format they choose
+/// (made by the format: [`crate::format::FormatRow::plan`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Run {
+pub struct RunSettings {
     pub config: TournamentConfig,
-    pub sprt: Option<SprtPlan>,
-    pub swiss: Option<SwissPlan>,
-    pub knockout: Option<KnockoutPlan>,
-    /// An adaptive ranking's plan (`format = "adaptive"`).
-    pub adaptive: Option<AdaptivePlan>,
+    pub plan: Plan,
+}
+
+impl RunSettings {
+    /// The manifest of a new run of these settings.
+    pub fn manifest(self) -> Manifest {
+        Manifest::new(self.config, self.plan)
+    }
 }
 
 /// What a rule found wrong, and with what: a setting, a bot (its index),
 /// or the run as a whole.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Problem {
-    Setting(&'static str, String),
+    Setting(&'static Setting, String),
     Bot(usize, String),
     Run(String),
 }
@@ -54,8 +61,61 @@ pub enum Programs {
     Skip,
 }
 
-/// Stage three: the [`Run`] of `r`, or the first rule it breaks, located.
-pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
+/// Reads the tournament file at `path` and applies the flags `given`;
+/// `defaults` fill what neither gives. A bot whose program cannot start is
+/// an error pointing at its entry.
+pub fn load(path: &Path, given: &Given, defaults: &Defaults) -> anyhow::Result<RunSettings> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read tournament file {}", path.display()))?;
+    let inputs = Inputs {
+        command: Command::Tournament,
+        file: Some(Source { path, text: &text }),
+        base: &file_base(path),
+        defaults,
+    };
+    build(resolve(inputs, given, Vec::new())?, Programs::Check)
+}
+
+/// [`load`] of `text` as the content of `path`, with relative paths
+/// starting at `base`, without looking at the bots' programs.
+pub fn from_toml(
+    text: &str,
+    path: &Path,
+    base: &Path,
+    given: &Given,
+    defaults: &Defaults,
+) -> anyhow::Result<RunSettings> {
+    let inputs = Inputs {
+        command: Command::Tournament,
+        file: Some(Source { path, text }),
+        base,
+        defaults,
+    };
+    build(resolve(inputs, given, Vec::new())?, Programs::Skip)
+}
+
+/// A run of `command` from flags alone, plus ready-made bots (e.g. `arena
+/// sprt`'s two); a bot without a `cwd` runs in `defaults.current_dir`. The
+/// bots' programs are not looked at: call
+/// [`TournamentConfig::check_programs`] before playing.
+pub fn from_given(
+    command: Command,
+    given: &Given,
+    defaults: &Defaults,
+    bots: Vec<BotSpec>,
+) -> anyhow::Result<RunSettings> {
+    let inputs = Inputs {
+        command,
+        file: None,
+        base: &defaults.current_dir,
+        defaults,
+    };
+    build(resolve(inputs, given, bots)?, Programs::Skip)
+}
+
+/// Stage three: the [`RunSettings`] of `r`, or the first rule it breaks, located.
+pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<RunSettings> {
+    let v = &r.values;
     let variants = variants(&r)?;
     let time_control = time_control(&r)?;
     let seeds = seeds(&r)?;
@@ -71,32 +131,29 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
         games_per_pairing: if r.sprt {
             2
         } else {
-            r.whole("games_per_pairing") as u32
+            v.games_per_pairing.value as u32
         },
         time_control,
-        concurrency: r.whole("concurrency") as usize,
-        seed: r.whole("seed"),
-        out: r.path("out").map(Path::to_path_buf).unwrap_or_default(),
+        concurrency: v.concurrency.value as usize,
+        seed: v.seed.value,
+        out: v.out.value.clone(),
         // A suite replaces the random openings, so their default (2 in an
         // SPRT) does not apply; given with a suite, they are refused.
         opening_plies: match openings {
-            Some(_) if !r.given("opening_plies") => 0,
-            _ => r.whole("opening_plies") as u32,
+            Some(_) if !v.opening_plies.given() => 0,
+            _ => v.opening_plies.value as u32,
         },
-        grace_ms: r.whole("grace_ms"),
-        clock: r
-            .word("clock")
-            .and_then(ClockBasis::from_word)
-            .unwrap_or_default(),
-        wall_cap: r.whole("wall_cap") as u32,
-        sync_interval_ms: r.whole("sync_interval_ms"),
-        startup_failures: r.whole("startup_failures") as u32,
+        grace_ms: v.grace_ms.value,
+        clock: ClockBasis::from_word(v.clock.value).unwrap_or_default(),
+        wall_cap: v.wall_cap.value as u32,
+        sync_interval_ms: v.sync_interval_ms.value,
+        startup_failures: v.startup_failures.value as u32,
         bots: r.bots.iter().map(|b| b.value.clone()).collect(),
         openings,
         shard,
         seeds,
-        rating_interval: r.whole("rating_interval"),
-        suspend_idle: r.switch("suspend_idle"),
+        rating_interval: v.rating_interval.value,
+        suspend_idle: v.suspend_idle.value,
         adjudicate: adjudication(&r)?,
     };
     check_config(&config).map_err(|problem| locate(&r, problem))?;
@@ -107,22 +164,27 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<Run> {
             }
         }
     }
-    let sprt = sprt_plan(&r, &config)?;
-    let (swiss, knockout) = paired_plans(&r, &config)?;
-    let adaptive = adaptive_plan(&r)?;
-    Ok(Run {
-        config,
-        sprt,
-        swiss,
-        knockout,
-        adaptive,
-    })
+    // Every format judges the settings: the one they choose makes its
+    // plan, the others refuse their own settings given.
+    let mut plan = None;
+    for format in &FORMATS {
+        if let Some(chosen) = (format.plan)(&r, &config)? {
+            plan.get_or_insert(chosen);
+        }
+    }
+    let plan = plan.ok_or_else(|| {
+        r.at(
+            &r.values.format,
+            format!("no format of this arena is {:?}", r.values.format.value),
+        )
+    })?;
+    Ok(RunSettings { config, plan })
 }
 
 /// Where `problem`'s value came from, and what is wrong.
 fn locate(r: &Resolved, problem: Problem) -> anyhow::Error {
     match problem {
-        Problem::Setting(key, message) => r.error(key, message),
+        Problem::Setting(setting, message) => r.at_setting(setting, message),
         Problem::Bot(index, message) => match r.bots.get(index) {
             Some(bot) => r.src.at(&bot.origin, message),
             None => anyhow!(message),
@@ -165,7 +227,7 @@ pub fn check_config(c: &TournamentConfig) -> Result<(), Problem> {
 /// Each seed names a bot, once, and at least one bot is not a seed.
 fn check_seeds(c: &TournamentConfig) -> Result<(), Problem> {
     let names = c.bot_names();
-    let problem = |m: String| Problem::Setting("seeds", m);
+    let problem = |m: String| Problem::Setting(&defs::SEEDS, m);
     for (i, seed) in c.seeds.iter().enumerate() {
         if !names.contains(seed) {
             return Err(problem(format!(
@@ -193,7 +255,7 @@ fn check_suite(c: &TournamentConfig) -> Result<(), Problem> {
     };
     if c.opening_plies > 0 {
         return Err(Problem::Setting(
-            "opening_plies",
+            &defs::OPENING_PLIES,
             "random opening plies and an opening suite (`openings`) exclude each other; give one"
                 .into(),
         ));
@@ -201,7 +263,7 @@ fn check_suite(c: &TournamentConfig) -> Result<(), Problem> {
     let ids = c.variant_ids();
     if ids.len() > 1 {
         return Err(Problem::Setting(
-            "openings",
+            &defs::OPENINGS,
             format!(
                 "an opening suite belongs to one variant, but this run plays {} ({}); use random openings (`opening_plies`) or one run per variant",
                 ids.len(),
@@ -216,27 +278,23 @@ fn check_suite(c: &TournamentConfig) -> Result<(), Problem> {
         .collect();
     parse_suite(c.variant(), &suite.file, &text)
         .map(drop)
-        .map_err(|e| Problem::Setting("openings", format!("{e:#}")))
+        .map_err(|e| Problem::Setting(&defs::OPENINGS, format!("{e:#}")))
 }
 
 /// The variants from `--variant`, else the file's `variant` or `variants`
 /// (not both), else the default.
 fn variants(r: &Resolved) -> anyhow::Result<Vec<String>> {
-    if r.given("variant") && r.given("variants") {
-        let from_file = |key| matches!(r.origin(key), Origin::File { .. });
-        if from_file("variant") && from_file("variants") {
-            return Err(r.error("variants", "give either `variant` or `variants`, not both"));
-        }
+    let v = &r.values;
+    if v.variant.from_file() && v.variants.from_file() {
+        return Err(r.at(&v.variants, "give either `variant` or `variants`, not both"));
     }
-    let key = if r.given("variants") && !matches!(r.origin("variant"), Origin::Flag(_)) {
-        "variants"
-    } else {
-        "variant"
+    let (ids, origin) = match &v.variants.value {
+        Some(ids) if !v.variant.flagged() => (ids.clone(), &v.variants.origin),
+        _ => (v.variant.value.clone(), &v.variant.origin),
     };
-    let ids = r.list(key).expect("variant has a default").to_vec();
     if r.sprt && ids.len() > 1 {
-        return Err(r.error(
-            key,
+        return Err(r.src.at(
+            origin,
             format!(
                 "an SPRT plays one variant, got {} ({}); run one test per variant",
                 ids.len(),
@@ -250,39 +308,34 @@ fn variants(r: &Resolved) -> anyhow::Result<Vec<String>> {
 /// `time_control`, or in the file `move_ms`, or `base_ms` with an optional
 /// `increment_ms`; mixing the forms is an error.
 fn time_control(r: &Resolved) -> anyhow::Result<TimeControl> {
-    let tc = r.get("time_control").expect("time_control has a default");
-    let ms_forms = ["move_ms", "base_ms", "increment_ms"];
-    let given_ms = ms_forms.iter().find(|&&key| r.given(key));
-    if matches!(tc.origin, Origin::Flag(_)) {
-        return Ok(time_control_of(&tc.value));
+    let v = &r.values;
+    let tc = v.time_control.value.expect("time_control has a default");
+    let given_ms = [&v.move_ms, &v.base_ms]
+        .into_iter()
+        .map(|slot| &slot.origin)
+        .chain([&v.increment_ms.origin])
+        .find(|origin| origin.given());
+    if v.time_control.flagged() {
+        return Ok(tc);
     }
-    match (r.given("time_control"), given_ms) {
-        (true, Some(&key)) => Err(r.error(
-            key,
+    match (v.time_control.given(), given_ms) {
+        (true, Some(origin)) => Err(r.src.at(
+            origin,
             "give either `time_control` or `move_ms` / `base_ms` + `increment_ms`, not both",
         )),
-        (_, None) => Ok(time_control_of(&tc.value)),
-        (false, Some(_)) => match (r.given("move_ms"), r.given("base_ms")) {
-            (true, false) if !r.given("increment_ms") => Ok(TimeControl::PerMove {
-                move_ms: r.whole("move_ms"),
-            }),
-            (true, _) => Err(r.error(
-                "move_ms",
+        (_, None) => Ok(tc),
+        (false, Some(_)) => match (v.move_ms.value, v.base_ms.value) {
+            (Some(move_ms), None) if !v.increment_ms.given() => Ok(TimeControl::PerMove { move_ms }),
+            (Some(_), _) => Err(r.at(
+                &v.move_ms,
                 "`move_ms` (per-move limit) cannot be combined with `base_ms` / `increment_ms` (a clock)",
             )),
-            (false, true) => Ok(TimeControl::Clock {
-                base_ms: r.whole("base_ms"),
-                increment_ms: r.whole("increment_ms"),
+            (None, Some(base_ms)) => Ok(TimeControl::Clock {
+                base_ms,
+                increment_ms: v.increment_ms.value,
             }),
-            (false, false) => Err(r.error("increment_ms", "`increment_ms` needs `base_ms`")),
+            (None, None) => Err(r.at(&v.increment_ms, "`increment_ms` needs `base_ms`")),
         },
-    }
-}
-
-fn time_control_of(value: &Value) -> TimeControl {
-    match value {
-        Value::TimeControl(tc) => *tc,
-        other => panic!("time_control read as {other:?}"),
     }
 }
 
@@ -291,14 +344,13 @@ fn time_control_of(value: &Value) -> TimeControl {
 /// seeds has the first bot as its seed (as cutechess-cli's). A round robin
 /// and an SPRT have none.
 fn seeds(r: &Resolved) -> anyhow::Result<Vec<String>> {
-    let given = r.list("seeds").unwrap_or_default().to_vec();
-    let flagged = matches!(r.origin("seeds"), Origin::Flag(_));
-    let format = match r.word("format") {
-        _ if flagged => "gauntlet",
-        Some("round_robin") if !r.given("format") && !given.is_empty() => "gauntlet",
+    let v = &r.values;
+    let given = v.seeds.value.clone().unwrap_or_default();
+    let format = match v.format.value {
+        _ if v.seeds.flagged() => "gauntlet",
+        "round_robin" if !v.format.given() && !given.is_empty() => "gauntlet",
         _ if r.sprt => "sprt",
-        Some(word) => word,
-        None => "round_robin",
+        word => word,
     };
     match format {
         "gauntlet" if given.is_empty() => Ok(r
@@ -308,8 +360,8 @@ fn seeds(r: &Resolved) -> anyhow::Result<Vec<String>> {
             .into_iter()
             .collect()),
         "gauntlet" => Ok(given),
-        _ if !given.is_empty() => Err(r.error(
-            "seeds",
+        _ if !given.is_empty() => Err(r.at(
+            &v.seeds,
             format!(
                 "seeds are only for format = \"gauntlet\" (this is a {})",
                 format.replace('_', " ")
@@ -322,10 +374,15 @@ fn seeds(r: &Resolved) -> anyhow::Result<Vec<String>> {
 /// The suite named by `openings`, read and checked against the variant, with its order
 /// and start; the order and start need a suite.
 fn openings(r: &Resolved, variants: &[String]) -> anyhow::Result<Option<Box<OpeningSuite>>> {
-    let Some(path) = r.path("openings") else {
-        for key in ["openings_order", "openings_start"] {
-            if r.given(key) {
-                return Err(r.error(key, "needs an opening suite (`openings` / --openings)"));
+    let v = &r.values;
+    let Some(path) = &v.openings.value else {
+        let order = &v.openings_order;
+        let start = &v.openings_start;
+        for origin in [&order.origin, &start.origin] {
+            if origin.given() {
+                return Err(r
+                    .src
+                    .at(origin, "needs an opening suite (`openings` / --openings)"));
             }
         }
         return Ok(None);
@@ -333,19 +390,19 @@ fn openings(r: &Resolved, variants: &[String]) -> anyhow::Result<Option<Box<Open
     // A path from the file is already absolute (see `resolve`).
     let file = r.current_dir.join(path);
     let bytes = std::fs::read(&file).map_err(|e| {
-        r.error(
-            "openings",
+        r.at(
+            &v.openings,
             format!("cannot read opening suite {}: {e}", file.display()),
         )
     })?;
     let text = String::from_utf8(bytes).map_err(|_| {
-        r.error(
-            "openings",
+        r.at(
+            &v.openings,
             format!("opening suite {} is not UTF-8 text", file.display()),
         )
     })?;
-    let order = match r.word("openings_order") {
-        Some("random") => OpeningOrder::Random,
+    let order = match v.openings_order.value {
+        "random" => OpeningOrder::Random,
         _ => OpeningOrder::Sequential,
     };
     // A suite with several variants is refused by check_config; the first
@@ -356,177 +413,40 @@ fn openings(r: &Resolved, variants: &[String]) -> anyhow::Result<Option<Box<Open
         sha256: arena_files::sha256_hex(text.as_bytes()),
         file,
         order,
-        start: r.whole("openings_start"),
+        start: v.openings_start.value,
         openings,
     })))
 }
 
 /// `--shard K/N` or the file's `shard`, which needs a fixed seed.
 fn shard(r: &Resolved) -> anyhow::Result<Option<Shard>> {
-    let shard = match r.get("shard").map(|v| &v.value) {
-        Some(Value::Shard(shard)) => *shard,
-        _ => return Ok(None),
+    let v = &r.values;
+    let Some(shard) = v.shard.value else {
+        return Ok(None);
     };
-    if !r.given("seed") {
+    if !v.seed.given() {
         let message = format!(
             "shard {shard} needs a fixed seed (`seed` in the file or --seed), the same for every shard: with a random seed each shard would play another tournament"
         );
-        return Err(r.error("shard", message));
+        return Err(r.at(&v.shard, message));
     }
     Ok(Some(shard))
-}
-
-/// The SPRT's plan when the run is one: two bots, `elo0` and `elo1` given
-/// and acceptable to the test; a run that is not an SPRT takes none of its
-/// settings.
-fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<SprtPlan>> {
-    const SPRT_KEYS: [&str; 6] = ["elo0", "elo1", "model", "alpha", "beta", "max_pairs"];
-    if !r.sprt {
-        if let Some(key) = SPRT_KEYS.iter().find(|&&key| r.given(key)) {
-            return Err(r.error(key, "is a setting of an SPRT (format = \"sprt\")"));
-        }
-        return Ok(None);
-    }
-    if r.given("games_per_pairing") {
-        return Err(r.error(
-            "games_per_pairing",
-            "an SPRT plays game pairs until it decides; give `max_pairs` to limit it",
-        ));
-    }
-    if config.bots.len() != 2 {
-        return Err(anyhow!(
-            "{}: an SPRT is between exactly two bots, got {}",
-            r.src.path.display(),
-            config.bots.len()
-        ));
-    }
-    let (Some(elo0), Some(elo1)) = (r.decimal("elo0"), r.decimal("elo1")) else {
-        let missing = if r.decimal("elo0").is_none() {
-            "elo0"
-        } else {
-            "elo1"
-        };
-        return Err(r.error(missing, "an SPRT needs its bounds: give elo0 and elo1"));
-    };
-    let plan = SprtPlan {
-        elo0,
-        elo1,
-        alpha: r.decimal("alpha").expect("alpha has a default"),
-        beta: r.decimal("beta").expect("beta has a default"),
-        max_pairs: r.get("max_pairs").map(|_| r.whole("max_pairs")),
-        model: match r.word("model") {
-            Some("logistic") => EloModel::Logistic,
-            _ => EloModel::Normalized,
-        },
-    };
-    plan.sprt().map_err(|e| r.error("elo1", format!("{e:#}")))?;
-    Ok(Some(plan))
 }
 
 /// `adjudicate = "solved"` with its budget; `adjudicate_ms` alone is a
 /// mistake worth saying.
 fn adjudication(r: &Resolved) -> anyhow::Result<Option<Adjudication>> {
-    let on = r.word("adjudicate") == Some("solved");
-    if !on && r.given("adjudicate_ms") {
-        return Err(r.error(
-            "adjudicate_ms",
+    let v = &r.values;
+    let on = v.adjudicate.value == "solved";
+    if !on && v.adjudicate_ms.given() {
+        return Err(r.at(
+            &v.adjudicate_ms,
             "is the budget of `adjudicate = \"solved\"` (--adjudicate solved), which is off",
         ));
     }
-    Ok(on.then(|| Adjudication {
-        budget_ms: r.whole("adjudicate_ms"),
+    Ok(on.then_some(Adjudication {
+        budget_ms: v.adjudicate_ms.value,
     }))
-}
-
-/// The Swiss's or the knockout's plan when the run is one; `rounds` and
-/// `tiebreak_pairs` belong to them alone, and neither is sharded (each
-/// round depends on the results before it). An SPRT is made by the file's
-/// `format = "sprt"` or `arena sprt`, not by `--format`.
-fn paired_plans(
-    r: &Resolved,
-    config: &TournamentConfig,
-) -> anyhow::Result<(Option<SwissPlan>, Option<KnockoutPlan>)> {
-    let format = r.word("format").unwrap_or("round_robin");
-    if r.command == super::Command::Tournament && (format == "sprt") != r.sprt {
-        return Err(r.error(
-            "format",
-            "an SPRT is `format = \"sprt\"` in the tournament file (with elo0 and elo1), or `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1`; --format cannot make or unmake one",
-        ));
-    }
-    for (key, owner) in [("rounds", "swiss"), ("tiebreak_pairs", "knockout")] {
-        if format != owner && r.given(key) {
-            return Err(r.error(
-                key,
-                format!(
-                    "is a setting of a {owner} (format = \"{owner}\"), not of a {}",
-                    format.replace('_', " ")
-                ),
-            ));
-        }
-    }
-    if !matches!(format, "swiss" | "knockout") {
-        return Ok((None, None));
-    }
-    if config.shard.is_some() {
-        return Err(r.error(
-            "shard",
-            format!("a {format} cannot be sharded: each round is paired from the results before it, so one run plays it whole (leave out shard)"),
-        ));
-    }
-    if format == "knockout" {
-        let tiebreak_pairs = r.whole("tiebreak_pairs") as u32;
-        return Ok((None, Some(KnockoutPlan { tiebreak_pairs })));
-    }
-    if !r.given("rounds") {
-        return Err(r.error(
-            "format",
-            "a swiss needs its number of rounds: give `rounds = N` (--rounds N)",
-        ));
-    }
-    let rounds = r.whole("rounds") as u32;
-    Ok((Some(SwissPlan { rounds }), None))
-}
-
-/// The adaptive ranking's plan when the run is one (`format =
-/// "adaptive"`): `max_games` given, `confidence` in range, no games per
-/// pairing and no shard; a run that is not one takes neither setting.
-fn adaptive_plan(r: &Resolved) -> anyhow::Result<Option<AdaptivePlan>> {
-    if r.sprt || r.word("format") != Some("adaptive") {
-        for key in ["max_games", "confidence"] {
-            if r.given(key) {
-                return Err(r.error(
-                    key,
-                    "is a setting of an adaptive ranking (format = \"adaptive\")",
-                ));
-            }
-        }
-        return Ok(None);
-    }
-    if r.given("games_per_pairing") {
-        return Err(r.error(
-            "games_per_pairing",
-            "an adaptive ranking chooses its game pairs from the results; give `max_games` to limit it",
-        ));
-    }
-    if r.given("shard") {
-        return Err(r.error(
-            "shard",
-            "an adaptive ranking cannot be sharded: each round is chosen from all the games before it",
-        ));
-    }
-    if !r.given("max_games") {
-        return Err(r.error(
-            "max_games",
-            "an adaptive ranking needs `max_games` (two bots of equal strength are never separated), e.g. max_games = 2000",
-        ));
-    }
-    let plan = AdaptivePlan {
-        confidence: r.decimal("confidence").expect("confidence has a default"),
-        max_games: r.whole("max_games"),
-    };
-    plan.check()
-        .map_err(|e| r.error("confidence", format!("{e:#}")))?;
-    Ok(Some(plan))
 }
 
 impl TournamentConfig {
@@ -544,7 +464,7 @@ impl TournamentConfig {
             }
         }
         check_config(self).map_err(|problem| match problem {
-            Problem::Setting(key, m) => anyhow!("field `{}`: {m}", setting(key).key),
+            Problem::Setting(setting, m) => anyhow!("field `{}`: {m}", setting.key),
             Problem::Bot(_, m) => anyhow!("field `bot`: {m}"),
             Problem::Run(m) => anyhow!(m),
         })
@@ -563,3 +483,7 @@ pub fn file_base(path: &Path) -> PathBuf {
     };
     base.canonicalize().unwrap_or(base)
 }
+
+#[cfg(test)]
+#[path = "build_tests.rs"]
+mod tests;

@@ -13,20 +13,28 @@
 //! - raw: a flag's text ([`Given`]), a value of the tournament file, or the
 //!   definition's default;
 //! - resolved ([`resolve`]): one value per setting, read by its kind (flag
-//!   beats file beats default), with where it came from;
+//!   beats file beats default) and written by its definition into its
+//!   typed slot of [`SettingValues`] ([`values`], plain data), with where
+//!   it came from;
 //! - validated ([`build`]): the [`TournamentConfig`](crate::TournamentConfig)
 //!   (and an SPRT's, Swiss's or knockout's plan), after the rules that tie settings together. A
 //!   saved `tournament.json` goes through the same rules on `--resume`.
 //!
-//! Adding a setting is one entry in [`defs::SETTINGS`] plus the code that
-//! uses its value.
+//! Adding a setting is its definition in [`defs`] (listed in
+//! [`defs::SETTINGS`]), its field in [`SettingValues`], and the code that
+//! uses its value. The code names a setting by its definition
+//! (`defs::CONCURRENCY`) or its field (`values.concurrency`), never by a
+//! string.
 
 pub mod build;
 pub mod defs;
 pub mod kind;
 pub mod page;
 pub mod resolve;
+pub mod values;
 
-pub use defs::{setting, Command, Default, Setting, SETTINGS};
+pub use build::{from_given, from_toml, load, RunSettings};
+pub use defs::{by_key, resumable_flags, Command, Default, Setting, SETTINGS};
 pub use kind::{Kind, Value};
 pub use resolve::Given;
+pub use values::{Defaults, Origin, SettingValues, Slot};

@@ -5,8 +5,7 @@
 
 use std::fmt::Write;
 
-use super::defs::{Command, Default, Setting, SETTINGS};
-use crate::config::resumable_flags;
+use super::defs::{resumable_flags, Command, Default, Setting, SETTINGS};
 
 /// The path of the page in the repository.
 pub const PAGE: &str = "docs/SETTINGS.md";
@@ -64,8 +63,8 @@ fn flag_cell(s: &Setting) -> String {
 
 fn default_cell(s: &Setting) -> String {
     let text = match s.default {
-        Default::Value(text) => format!("`{text}`"),
-        Default::Machine(text) | Default::Unset(text) => text.to_string(),
+        Default::Value(_) | Default::Whole(_) => format!("`{}`", s.default.text()),
+        Default::Machine(text, _) | Default::Unset(text) => text.to_string(),
     };
     match s.sprt_default {
         Some(sprt) => format!("{text} (an SPRT: `{sprt}`)"),

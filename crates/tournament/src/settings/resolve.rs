@@ -5,7 +5,6 @@
 //! the front end and `--bot` flags, read by the referee's one bot reader.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
@@ -15,15 +14,16 @@ use toml::Spanned;
 use arena_referee::spec::{bots_in_toml, toml_error};
 use arena_referee::BotSpec;
 
-use super::defs::{setting, Command, Default, Setting, SETTINGS};
+use super::defs::{by_key, Command, Default, Setting, FORMAT, SETTINGS};
 use super::kind::Value;
-use crate::config::Defaults;
+use super::values::{Defaults, Origin, SettingValues, Slot};
 
-/// What the command line gave: setting values by key, as typed (a flag
-/// given several times keeps each), and `--bot NAME=COMMAND` bots in order.
+/// What the command line gave: setting values by setting, as typed (a
+/// flag given several times keeps each), and `--bot NAME=COMMAND` bots in
+/// order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Given {
-    values: BTreeMap<&'static str, Vec<String>>,
+    values: BTreeMap<&'static str, (&'static Setting, Vec<String>)>,
     bots: Vec<String>,
 }
 
@@ -32,16 +32,18 @@ impl Given {
         Given::default()
     }
 
-    /// `key` as its flag gives it (once more, for a repeatable flag).
-    /// Panics on a key no setting has: keys are written in the code.
-    pub fn set(&mut self, key: &str, value: impl Into<String>) {
-        let key = setting(key).key;
-        self.values.entry(key).or_default().push(value.into());
+    /// `setting` as its flag gives it (once more, for a repeatable flag).
+    pub fn set(&mut self, setting: &'static Setting, value: impl Into<String>) {
+        let entry = self
+            .values
+            .entry(setting.key)
+            .or_insert((setting, Vec::new()));
+        entry.1.push(value.into());
     }
 
     /// [`Given::set`], chained.
-    pub fn with(mut self, key: &str, value: impl Into<String>) -> Given {
-        self.set(key, value);
+    pub fn with(mut self, setting: &'static Setting, value: impl Into<String>) -> Given {
+        self.set(setting, value);
         self
     }
 
@@ -56,30 +58,23 @@ impl Given {
         self
     }
 
-    /// The values given for `key`.
-    pub fn get(&self, key: &str) -> Option<&[String]> {
-        self.values.get(key).map(Vec::as_slice)
+    /// The values given for `setting`.
+    pub fn get(&self, setting: &Setting) -> Option<&[String]> {
+        self.values
+            .get(setting.key)
+            .map(|(_, texts)| texts.as_slice())
     }
 
     pub fn bots(&self) -> &[String] {
         &self.bots
     }
 
-    /// The keys given, in key order.
-    pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.values.keys().copied()
+    /// The settings given, in key order, with their values.
+    pub fn settings(&self) -> impl Iterator<Item = (&'static Setting, &[String])> + '_ {
+        self.values
+            .values()
+            .map(|(setting, texts)| (*setting, texts.as_slice()))
     }
-}
-
-/// Where a value came from, so that the rule that rejects it can point there.
-#[derive(Debug, Clone)]
-pub enum Origin {
-    /// A command-line flag as the user wrote it: `--games`, `--bot "a=x"`.
-    Flag(String),
-    /// A field of the tournament file, at `span` of its text.
-    File { field: String, span: Range<usize> },
-    /// A default, a value a front end supplied, or a saved `tournament.json`.
-    Unlocated { field: String },
 }
 
 /// The file being read, to locate errors in.
@@ -121,7 +116,8 @@ pub struct Resolved<'a> {
     pub command: Command,
     /// The run is an SPRT (`arena sprt`, or `format = "sprt"` in the file).
     pub sprt: bool,
-    values: BTreeMap<&'static str, Sourced<Value>>,
+    /// Every setting's value, by field.
+    pub values: SettingValues,
     /// File bots (directories resolved), then the front end's and the
     /// `--bot` ones, each replacing a bot of the same name.
     pub bots: Vec<Sourced<BotSpec>>,
@@ -132,75 +128,23 @@ pub struct Resolved<'a> {
 }
 
 impl Resolved<'_> {
-    /// The value of `key`, if it has one (given, or a default).
-    pub fn get(&self, key: &str) -> Option<&Sourced<Value>> {
-        self.values.get(key)
+    /// `message` about the value of `slot`, located where it came from.
+    pub fn at<T>(&self, slot: &Slot<T>, message: impl std::fmt::Display) -> anyhow::Error {
+        self.src.at(&slot.origin, message)
     }
 
-    /// Whether a flag or the file gave `key` (not a default).
-    pub fn given(&self, key: &str) -> bool {
-        self.get(key)
-            .is_some_and(|v| !matches!(v.origin, Origin::Unlocated { .. }))
+    /// `message` about `setting`'s value, located where it came from.
+    pub fn at_setting(&self, setting: &Setting, message: impl std::fmt::Display) -> anyhow::Error {
+        self.src
+            .at((setting.place.get)(&self.values).origin(), message)
     }
 
-    /// Where `key`'s value came from (its definition's default when none).
-    pub fn origin(&self, key: &str) -> Origin {
-        self.get(key).map_or_else(
-            || Origin::Unlocated {
-                field: setting(key).key.to_string(),
-            },
-            |v| v.origin.clone(),
-        )
-    }
-
-    /// `message` about `key`, located where its value came from.
-    pub fn error(&self, key: &str, message: impl std::fmt::Display) -> anyhow::Error {
-        self.src.at(&self.origin(key), message)
-    }
-
-    /// `key`'s whole number; settings with a default always have one.
-    pub fn whole(&self, key: &str) -> u64 {
-        match self.get(key).map(|v| &v.value) {
-            Some(Value::Whole(n)) => *n,
-            other => panic!("setting {key} is no whole number: {other:?}"),
-        }
-    }
-
-    /// `key`'s switch; off when it has no value.
-    pub fn switch(&self, key: &str) -> bool {
-        matches!(self.get(key).map(|v| &v.value), Some(Value::Switch(true)))
-    }
-
-    /// `key`'s number, if it has one.
-    pub fn decimal(&self, key: &str) -> Option<f64> {
-        match self.get(key).map(|v| &v.value) {
-            Some(Value::Decimal(x)) => Some(*x),
-            _ => None,
-        }
-    }
-
-    /// `key`'s word (a choice), if it has one.
-    pub fn word(&self, key: &str) -> Option<&'static str> {
-        match self.get(key).map(|v| &v.value) {
-            Some(Value::Word(w)) => Some(w),
-            _ => None,
-        }
-    }
-
-    /// `key`'s list (variants, names), if it has one.
-    pub fn list(&self, key: &str) -> Option<&[String]> {
-        match self.get(key).map(|v| &v.value) {
-            Some(Value::List(items)) => Some(items),
-            _ => None,
-        }
-    }
-
-    /// `key`'s path, if it has one.
-    pub fn path(&self, key: &str) -> Option<&Path> {
-        match self.get(key).map(|v| &v.value) {
-            Some(Value::Path(p)) => Some(p),
-            _ => None,
-        }
+    /// The first of `settings` a flag or the file gave.
+    pub fn first_given(&self, settings: &[&'static Setting]) -> Option<&'static Setting> {
+        settings
+            .iter()
+            .copied()
+            .find(|s| (s.place.get)(&self.values).origin().given())
     }
 }
 
@@ -243,14 +187,9 @@ pub fn resolve<'a>(
     let sprt = inputs.command == Command::Sprt
         || raw
             .tournament
-            .get("format")
+            .get(FORMAT.key)
             .is_some_and(|f| f.get_ref().as_str() == Some("sprt"));
-    let mut values = BTreeMap::new();
-    for def in SETTINGS {
-        if let Some(value) = resolve_one(def, &inputs, given, &raw, &src, sprt)? {
-            values.insert(def.key, value);
-        }
-    }
+    let values = resolve_values(&inputs, given, &raw, &src, sprt)?;
     let mut resolved = Resolved {
         src,
         command: inputs.command,
@@ -264,15 +203,14 @@ pub fn resolve<'a>(
     Ok(resolved)
 }
 
-/// `key`'s value for `command` from the flags alone (its flag, else its
-/// default), for commands that take a few settings without making a run
-/// (`arena play`); `None` for a setting with no default.
-pub fn flag_value(
+/// Every setting's value for `command` from the flags alone (each flag,
+/// else its default), for commands that take a few settings without
+/// making a run (`arena play`).
+pub fn flag_values(
     command: Command,
     given: &Given,
-    key: &str,
     defaults: &Defaults,
-) -> anyhow::Result<Option<Value>> {
+) -> anyhow::Result<SettingValues> {
     let inputs = Inputs {
         command,
         file: None,
@@ -283,18 +221,30 @@ pub fn flag_value(
         path: Path::new("<command line>"),
         text: "",
     };
-    let value = resolve_one(
-        setting(key),
-        &inputs,
-        given,
-        &RawFile::default(),
-        &src,
-        false,
-    )?;
-    Ok(value.map(|v| v.value))
+    resolve_values(&inputs, given, &RawFile::default(), &src, false)
 }
 
-/// One setting's value: its flag, else the file's, else its default.
+/// Each setting's value, written into its slot by its definition.
+fn resolve_values(
+    inputs: &Inputs,
+    given: &Given,
+    raw: &RawFile,
+    src: &Source,
+    sprt: bool,
+) -> anyhow::Result<SettingValues> {
+    let mut values = SettingValues::default();
+    for def in SETTINGS {
+        let slot = (def.place.get_mut)(&mut values);
+        match resolve_one(def, inputs, given, raw, src, sprt)? {
+            Ok(Sourced { value, origin }) => slot.put(value, origin),
+            Err(origin) => slot.locate(origin),
+        }
+    }
+    Ok(values)
+}
+
+/// One setting's value: its flag, else the file's, else its default; `Err`
+/// with its origin when it has none.
 fn resolve_one(
     def: &Setting,
     inputs: &Inputs,
@@ -302,11 +252,11 @@ fn resolve_one(
     raw: &RawFile,
     src: &Source,
     sprt: bool,
-) -> anyhow::Result<Option<Sourced<Value>>> {
-    if let (true, Some(texts)) = (def.commands.contains(&inputs.command), given.get(def.key)) {
+) -> anyhow::Result<Result<Sourced<Value>, Origin>> {
+    if let (true, Some(texts)) = (def.commands.contains(&inputs.command), given.get(def)) {
         let origin = Origin::Flag(def.flag_text().unwrap_or_else(|| def.key.into()));
         let value = def.kind.read_texts(texts).map_err(|m| src.at(&origin, m))?;
-        return Ok(Some(Sourced { value, origin }));
+        return Ok(Ok(Sourced { value, origin }));
     }
     if let Some(spanned) = raw.tournament.get(def.key) {
         let origin = Origin::File {
@@ -323,7 +273,7 @@ fn resolve_one(
             Value::Path(path) => Value::Path(inputs.base.join(path)),
             other => other,
         };
-        return Ok(Some(Sourced { value, origin }));
+        return Ok(Ok(Sourced { value, origin }));
     }
     let origin = Origin::Unlocated {
         field: def.key.to_string(),
@@ -331,21 +281,12 @@ fn resolve_one(
     let value = match (def.default, def.sprt_default) {
         (_, Some(text)) if sprt => def.kind.read_text(text),
         (Default::Value(text), _) => def.kind.read_text(text),
-        (Default::Machine(_), _) => Ok(machine_default(def.key, inputs.defaults)),
-        (Default::Unset(_), _) => return Ok(None),
+        (Default::Whole(n), _) => def.kind.whole(i128::from(n)),
+        (Default::Machine(_, value), _) => Ok(value(inputs.defaults)),
+        (Default::Unset(_), _) => return Ok(Err(origin)),
     };
     let value = value.map_err(|m| src.at(&origin, format!("default: {m}")))?;
-    Ok(Some(Sourced { value, origin }))
-}
-
-/// The value of a setting whose default depends on the machine or the moment.
-fn machine_default(key: &str, defaults: &Defaults) -> Value {
-    match key {
-        "concurrency" => Value::Whole(defaults.concurrency.max(1) as u64),
-        "seed" => Value::Whole(defaults.seed),
-        "out" => Value::Path(defaults.out.clone()),
-        other => panic!("setting {other} has no machine default"),
-    }
+    Ok(Ok(Sourced { value, origin }))
 }
 
 /// `Err` for the first `[tournament]` key (in file order) that no setting
@@ -354,7 +295,7 @@ fn refuse_unknown_keys(raw: &RawFile, src: &Source) -> anyhow::Result<()> {
     let unknown = raw
         .tournament
         .keys()
-        .filter(|key| !SETTINGS.iter().any(|s| s.in_file && s.key == key.get_ref()))
+        .filter(|key| !by_key(key.get_ref()).is_some_and(|s| s.in_file))
         .min_by_key(|key| key.span().start);
     let Some(key) = unknown else { return Ok(()) };
     let name = key.get_ref();
@@ -453,9 +394,8 @@ fn resolve_bots(
     // The sandbox is resolved into each bot, so it is recorded with it: the
     // flag puts every bot in it, the file's value is the default of bots
     // without their own.
-    let sandbox = r.get("sandbox");
-    let everyone = sandbox.is_some_and(|s| matches!(s.origin, Origin::Flag(_)));
-    let default = sandbox.is_some_and(|s| s.value == Value::Switch(true));
+    let sandbox = &r.values.sandbox;
+    let (everyone, default) = (sandbox.flagged(), sandbox.value);
     for bot in &mut bots {
         if default && (everyone || bot.value.sandbox.is_none()) {
             bot.value.sandbox = Some(true);
