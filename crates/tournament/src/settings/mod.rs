@@ -17,7 +17,8 @@
 //!   typed slot of [`SettingValues`] ([`values`], plain data), with where
 //!   it came from;
 //! - validated ([`build`]): the [`TournamentConfig`](crate::TournamentConfig)
-//!   (and an SPRT's, Swiss's or knockout's plan), after the rules that tie settings together. A
+//!   and the plan its format makes of the settings ([`crate::format::FormatRow::plan`]),
+//!   after the rules that tie settings together. A
 //!   saved `tournament.json` goes through the same rules on `--resume`.
 //!
 //! Adding a setting is its definition in [`defs`] (listed in
