@@ -4,7 +4,7 @@
 use crate::common;
 
 use arena::stats::{
-    fit_pooled, fit_ratings, FitError, FitOptions, GameResult, NoMaximum, PairCounts, Z95,
+    fit_pooled, fit_ratings, FitError, FitOptions, GameResult, NoMaximum, PairCounts, Wdl, Z95,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -321,7 +321,15 @@ fn every_bots_interval_covers_95_percent_in_wide_narrow_and_equal_fields() {
 #[test]
 fn a_pooled_fit_of_one_variant_is_the_single_fit_exactly() {
     let mut counts = symmetric_two_bot_counts();
-    counts.add_counts(0, 1, [3, 1, 7]);
+    counts.add_counts(
+        0,
+        1,
+        Wdl {
+            wins: 3,
+            draws: 1,
+            losses: 7,
+        },
+    );
     for options in [FitOptions::default(), pure_mle()] {
         let single = fit_ratings(&counts, &options).unwrap();
         let pooled = fit_pooled(std::slice::from_ref(&counts), &options).unwrap();
@@ -336,13 +344,17 @@ fn a_pooled_fit_of_one_variant_is_the_single_fit_exactly() {
 /// `[white wins, draws, black wins]` of a million games between white `w`
 /// and black `b`, from the model's probabilities (the module docs of
 /// `stats::elo`): the fit of such counts must return the parameters.
-fn expected_counts(w: f64, b: f64, adv: f64, draw_elo: f64) -> [u64; 3] {
+fn expected_counts(w: f64, b: f64, adv: f64, draw_elo: f64) -> Wdl {
     let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / 400.0));
     let white = f(w - b + adv - draw_elo);
     let black = f(b - w - adv - draw_elo);
     let n = 1e6;
     let (white, black) = ((white * n).round(), (black * n).round());
-    [white as u64, (n - white - black) as u64, black as u64]
+    Wdl {
+        wins: white as u64,
+        draws: (n - white - black) as u64,
+        losses: black as u64,
+    }
 }
 
 /// Two variants whose first-player advantages differ a lot (+150 and -100
@@ -388,7 +400,15 @@ fn a_pooled_fit_recovers_each_variants_own_parameters() {
     for w in 0..3 {
         for b in 0..3 {
             let [ww, d, bw] = groups[1].get(w, b);
-            mixed.add_counts(w, b, [ww as u64, d as u64, bw as u64]);
+            mixed.add_counts(
+                w,
+                b,
+                Wdl {
+                    wins: ww as u64,
+                    draws: d as u64,
+                    losses: bw as u64,
+                },
+            );
         }
     }
     let one = fit_ratings(&mixed, &pure_mle()).unwrap();

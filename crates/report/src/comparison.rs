@@ -16,7 +16,7 @@
 //!   is the terminal's summary.
 
 use arena_rules::protocol::FailureReason;
-use arena_stats::PairCounts;
+use arena_stats::{PairCounts, Wdl};
 
 use super::standings::rounded;
 pub(crate) use arena_tournament::text::render_aligned;
@@ -30,35 +30,6 @@ pub fn lost_by_columns() -> Vec<String> {
         .iter()
         .map(|r| format!("lost_{r}"))
         .collect()
-}
-
-/// Wins, draws and losses of one bot against another, both colours.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Wdl {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-}
-
-impl Wdl {
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Points times two (a draw is one), to stay exact.
-    pub fn half_points(&self) -> u64 {
-        2 * self.wins + self.draws
-    }
-
-    /// `2.5` or `3`.
-    pub fn points_text(&self) -> String {
-        let half = self.half_points();
-        if half.is_multiple_of(2) {
-            format!("{}", half / 2)
-        } else {
-            format!("{}.5", half / 2)
-        }
-    }
 }
 
 /// The bot × bot table of results, in standings order.
@@ -103,13 +74,7 @@ impl Crosstable {
     /// order `order` (indices, best first).
     pub fn new(bots: &[String], counts: &PairCounts, order: &[usize]) -> Crosstable {
         let cell = |a: usize, b: usize| {
-            let [a_white_wins, a_white_draws, a_white_losses] = counts.get(a, b);
-            let [b_white_wins, b_white_draws, b_white_losses] = counts.get(b, a);
-            let wdl = Wdl {
-                wins: (a_white_wins + b_white_losses) as u64,
-                draws: (a_white_draws + b_white_draws) as u64,
-                losses: (a_white_losses + b_white_wins) as u64,
-            };
+            let wdl = counts.head_to_head(a, b);
             (a != b && wdl.games() > 0).then_some(wdl)
         };
         Crosstable {
@@ -134,7 +99,7 @@ impl Crosstable {
                     wins: wdl.wins,
                     draws: wdl.draws,
                     losses: wdl.losses,
-                    points: wdl.half_points() as f64 / 2.0,
+                    points: wdl.points(),
                     score_pct: 50.0 * wdl.half_points() as f64 / wdl.games() as f64,
                 });
             }

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use super::pairwise::{match_row, PairwiseRow};
 use super::standings::elo_text;
-use arena_stats::{MatchCounts, TallyCounts};
+use arena_stats::{MatchCounts, TallyCounts, Wdl};
 
 /// The name of the pooled opponents in a [`SeedResult`]'s last row.
 pub const POOL: &str = "(all)";
@@ -43,7 +43,7 @@ pub fn seed_results(rated: &TallyCounts, seeds: &[String], order: &[usize]) -> V
 fn seed_result(rated: &TallyCounts, s: usize, order: &[usize]) -> Option<SeedResult> {
     let mut opponents = Vec::new();
     let mut pooled = MatchCounts::default();
-    let mut pooled_wdl = [0u64; 3];
+    let mut pooled_wdl = Wdl::default();
     for &b in order.iter().filter(|&&b| b != s) {
         let m = if s < b {
             rated.matches.get(&(s, b)).copied()
@@ -51,18 +51,10 @@ fn seed_result(rated: &TallyCounts, s: usize, order: &[usize]) -> Option<SeedRes
             rated.matches.get(&(b, s)).map(MatchCounts::reversed)
         };
         let Some(m) = m else { continue };
-        let as_white = rated.counts.get(s, b).map(|c| c as u64);
-        let as_black = rated.counts.get(b, s).map(|c| c as u64);
-        let wdl = [
-            as_white[0] + as_black[2],
-            as_white[1] + as_black[1],
-            as_white[2] + as_black[0],
-        ];
+        let wdl = rated.counts.head_to_head(s, b);
         opponents.push(match_row(&rated.bots[s], &rated.bots[b], wdl, &m));
-        add(&mut pooled, &m);
-        for (total, n) in pooled_wdl.iter_mut().zip(wdl) {
-            *total += n;
-        }
+        pooled += m;
+        pooled_wdl += wdl;
     }
     if opponents.is_empty() {
         return None;
@@ -73,19 +65,6 @@ fn seed_result(rated: &TallyCounts, s: usize, order: &[usize]) -> Option<SeedRes
         opponents,
         pool,
     })
-}
-
-fn add(total: &mut MatchCounts, m: &MatchCounts) {
-    let (t, p) = (&mut total.pentanomial, &m.pentanomial);
-    t.ll += p.ll;
-    t.ld += p.ld;
-    t.dd += p.dd;
-    t.wl += p.wl;
-    t.wd += p.wd;
-    t.ww += p.ww;
-    for (t, n) in total.unpaired.iter_mut().zip(m.unpaired) {
-        *t += n;
-    }
 }
 
 /// The terminal table of one seed: a line per opponent, then the pool.

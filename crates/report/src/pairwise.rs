@@ -33,7 +33,7 @@ use serde::Serialize;
 use arena_stats::{likelihood_of_superiority, pair_likelihood_of_superiority, ScoreEstimate};
 
 use super::standings::rounded;
-use arena_stats::{MatchCounts, TallyCounts};
+use arena_stats::{MatchCounts, TallyCounts, Wdl};
 
 /// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].
 pub const PAIRWISE_COLUMNS: [&str; 17] = [
@@ -109,23 +109,19 @@ pub fn pairwise_rows(rated: &TallyCounts, order: &[usize]) -> Vec<PairwiseRow> {
 
 /// The row of `a` against `b`, `m` from `a`'s side.
 fn head_to_head(rated: &TallyCounts, a: usize, b: usize, m: &MatchCounts) -> PairwiseRow {
-    let as_white = rated.counts.get(a, b).map(|c| c as u64);
-    let as_black = rated.counts.get(b, a).map(|c| c as u64);
-    let wins = as_white[0] + as_black[2];
-    let draws = as_white[1] + as_black[1];
-    let losses = as_white[2] + as_black[0];
-    match_row(&rated.bots[a], &rated.bots[b], [wins, draws, losses], m)
+    let wdl = rated.counts.head_to_head(a, b);
+    match_row(&rated.bots[a], &rated.bots[b], wdl, m)
 }
 
 /// The row of `a` against `b` (a bot, or several pooled, as a gauntlet's
 /// seed against all its opponents) from `a`'s wins, draws and losses and
 /// its pairs `m`, which must hold at least one game.
-pub fn match_row(
-    a: &str,
-    b: &str,
-    [wins, draws, losses]: [u64; 3],
-    m: &MatchCounts,
-) -> PairwiseRow {
+pub fn match_row(a: &str, b: &str, wdl: Wdl, m: &MatchCounts) -> PairwiseRow {
+    let Wdl {
+        wins,
+        draws,
+        losses,
+    } = wdl;
     let penta = m.pentanomial;
     let estimate = ScoreEstimate::from_pentanomial(&penta, m.unpaired)
         .expect("a pair of bots in the map played a game");
@@ -133,7 +129,7 @@ pub fn match_row(
     PairwiseRow {
         bot_a: a.to_string(),
         bot_b: b.to_string(),
-        games: wins + draws + losses,
+        games: wdl.games(),
         wins,
         draws,
         losses,
@@ -162,15 +158,22 @@ mod tests {
 
     /// The row of A against B from A's pairs and lone games (`[losses,
     /// draws, wins]`), its W/D/L counted from them.
-    fn row(penta: Pentanomial, unpaired: [u64; 3]) -> PairwiseRow {
-        let wins = 2 * penta.ww + penta.wd + penta.wl + unpaired[2];
-        let draws = penta.ld + 2 * penta.dd + penta.wd + unpaired[1];
-        let losses = 2 * penta.ll + penta.ld + penta.wl + unpaired[0];
+    fn row(penta: Pentanomial, [losses, draws, wins]: [u64; 3]) -> PairwiseRow {
+        let unpaired = Wdl {
+            wins,
+            draws,
+            losses,
+        };
+        let paired = Wdl {
+            wins: 2 * penta.ww + penta.wd + penta.wl,
+            draws: penta.ld + 2 * penta.dd + penta.wd,
+            losses: 2 * penta.ll + penta.ld + penta.wl,
+        };
         let m = MatchCounts {
             pentanomial: penta,
             unpaired,
         };
-        match_row("a", "b", [wins, draws, losses], &m)
+        match_row("a", "b", paired + unpaired, &m)
     }
 
     /// What pairwise.csv writes for a row's three Elo columns.
@@ -323,8 +326,11 @@ mod tests {
             let parsed: Vec<f64> = csv_line(&r).split(',').map(|v| v.parse().unwrap()).collect();
             prop_assert!(parsed[1] <= parsed[0] && parsed[0] <= parsed[2], "{parsed:?}");
             // From B's side, the same interval reversed.
+            let [losses, draws, wins] = unpaired;
+            let unpaired = Wdl { wins, draws, losses };
             let m = MatchCounts { pentanomial: penta, unpaired }.reversed();
-            let back = match_row("b", "a", [r.losses, r.draws, r.wins], &m);
+            let ab = Wdl { wins: r.wins, draws: r.draws, losses: r.losses };
+            let back = match_row("b", "a", ab.flipped(), &m);
             prop_assert!((back.elo_diff + r.elo_diff).abs() < 1e-9 || back.elo_diff == -r.elo_diff);
             prop_assert!((back.elo_low + r.elo_high).abs() < 1e-6 || back.elo_low == -r.elo_high);
         }

@@ -32,7 +32,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use arena_stats::{fit_pooled, Estimate, FitError, FitOptions, NoMaximum, PairCounts};
+use arena_stats::{
+    fit_pooled, Colours, Estimate, FitError, FitOptions, NoMaximum, PairCounts, Wdl,
+};
 
 use super::comparison::{lost_by_columns, render_aligned, LostBy};
 use arena_referee::GameRow;
@@ -146,21 +148,10 @@ pub struct VariantModel {
     pub on_prior: bool,
 }
 
-/// A bot's totals over the pair counts of a fit, in half-points to stay
-/// exact.
-#[derive(Debug, Clone, Copy, Default)]
-struct BotTotals {
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    white_games: u64,
-    white_half_points: u64,
-    black_games: u64,
-    black_half_points: u64,
-}
-
-fn pct(half_points: u64, games: u64) -> Option<f64> {
-    (games > 0).then(|| 50.0 * half_points as f64 / games as f64)
+/// The score of `wdl` in percent; `None` without a game.
+fn pct(wdl: Wdl) -> Option<f64> {
+    let games = wdl.games();
+    (games > 0).then(|| 50.0 * wdl.half_points() as f64 / games as f64)
 }
 
 impl Standings {
@@ -214,11 +205,15 @@ impl Standings {
             ),
             other => anyhow::Error::new(other).context("fitting Elo ratings"),
         })?;
-        let mut totals = vec![BotTotals::default(); bots.len()];
-        let mut total_games = 0;
+        // Each bot's results by colour over all the fit's games.
+        let mut totals = vec![Colours::default(); bots.len()];
         for counts in &groups {
-            Standings::add_totals(counts, &mut totals, &mut total_games);
+            for (total, bot) in totals.iter_mut().zip(counts.by_bot()) {
+                *total += bot;
+            }
         }
+        // Each game has one white.
+        let total_games = totals.iter().map(|t| t.white.games()).sum();
         let model = variants
             .iter()
             .enumerate()
@@ -235,49 +230,21 @@ impl Standings {
         Ok(Standings::rank(bots, &fit, &totals, model, total_games))
     }
 
-    /// Adds the games of `counts` to each bot's totals and to `total_games`.
-    fn add_totals(counts: &PairCounts, totals: &mut [BotTotals], total_games: &mut u64) {
-        let bots = totals.len();
-        for white in 0..bots {
-            for black in 0..bots {
-                let [white_wins, draws, black_wins] = counts.get(white, black).map(|c| c as u64);
-                let games = white_wins + draws + black_wins;
-                if games == 0 {
-                    continue;
-                }
-                *total_games += games;
-                let w = &mut totals[white];
-                w.white_games += games;
-                w.white_half_points += 2 * white_wins + draws;
-                w.wins += white_wins;
-                w.draws += draws;
-                w.losses += black_wins;
-                let b = &mut totals[black];
-                b.black_games += games;
-                b.black_half_points += 2 * black_wins + draws;
-                b.wins += black_wins;
-                b.draws += draws;
-                b.losses += white_wins;
-            }
-        }
-    }
-
     /// The rows in rank order: by rating, then score, then name.
     fn rank(
         bots: &[String],
         fit: &arena_stats::RatingFit,
-        totals: &[BotTotals],
+        totals: &[Colours],
         model: Vec<VariantModel>,
         total_games: u64,
     ) -> Standings {
         let mut order: Vec<usize> = (0..bots.len()).collect();
         let score = |i: usize| {
-            let t = &totals[i];
-            let games = t.white_games + t.black_games;
-            if games == 0 {
+            let t = totals[i].total();
+            if t.games() == 0 {
                 0.0
             } else {
-                (t.white_half_points + t.black_half_points) as f64 / games as f64
+                t.half_points() as f64 / t.games() as f64
             }
         };
         order.sort_by(|&a, &b| {
@@ -292,24 +259,24 @@ impl Standings {
             .enumerate()
             .map(|(rank, &i)| {
                 let t = &totals[i];
+                let total = t.total();
                 let r = fit.rating(i);
-                let games = t.white_games + t.black_games;
                 StandingRow {
                     rank: rank + 1,
                     bot: bots[i].clone(),
-                    games,
-                    wins: t.wins,
-                    draws: t.draws,
-                    losses: t.losses,
-                    score_pct: pct(t.white_half_points + t.black_half_points, games),
+                    games: total.games(),
+                    wins: total.wins,
+                    draws: total.draws,
+                    losses: total.losses,
+                    score_pct: pct(total),
                     elo: r.value,
                     elo_low: r.low(),
                     elo_high: r.high(),
                     elo_prior: fit.rests_on_prior(i),
-                    white_games: t.white_games,
-                    white_score_pct: pct(t.white_half_points, t.white_games),
-                    black_games: t.black_games,
-                    black_score_pct: pct(t.black_half_points, t.black_games),
+                    white_games: t.white.games(),
+                    white_score_pct: pct(t.white),
+                    black_games: t.black.games(),
+                    black_score_pct: pct(t.black),
                     lost: LostBy::default(),
                 }
             })

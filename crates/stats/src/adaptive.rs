@@ -302,7 +302,7 @@ fn normal_quantile(p: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::GameResult;
+    use crate::{GameResult, Wdl};
 
     #[test]
     fn the_boundary_is_above_the_fixed_sample_test_and_grows_slowly() {
@@ -322,10 +322,42 @@ mod tests {
         // beats 2 always.
         let mut counts = PairCounts::new(3);
         for (a, b, wins) in [(0, 1, 45), (1, 2, 45), (0, 2, 50)] {
-            counts.add_counts(a, b, [wins / 2, 1, 0]);
-            counts.add_counts(b, a, [0, 1, wins / 2]);
-            counts.add_counts(a, b, [0, 0, (50 - wins) / 2]);
-            counts.add_counts(b, a, [(50 - wins) / 2, 0, 0]);
+            counts.add_counts(
+                a,
+                b,
+                Wdl {
+                    wins: wins / 2,
+                    draws: 1,
+                    losses: 0,
+                },
+            );
+            counts.add_counts(
+                b,
+                a,
+                Wdl {
+                    wins: 0,
+                    draws: 1,
+                    losses: wins / 2,
+                },
+            );
+            counts.add_counts(
+                a,
+                b,
+                Wdl {
+                    wins: 0,
+                    draws: 0,
+                    losses: (50 - wins) / 2,
+                },
+            );
+            counts.add_counts(
+                b,
+                a,
+                Wdl {
+                    wins: (50 - wins) / 2,
+                    draws: 0,
+                    losses: 0,
+                },
+            );
         }
         let a = Certifier::new(0.95).assess(&[counts], none).unwrap();
         assert_eq!(a.order, [0, 1, 2]);
@@ -361,8 +393,24 @@ mod tests {
         // 0 won all 24 games against 1: the fit's interval rests on the
         // prior and z stays short of the boundary; the bets do not.
         let mut counts = PairCounts::new(2);
-        counts.add_counts(0, 1, [12, 0, 0]);
-        counts.add_counts(1, 0, [0, 0, 12]);
+        counts.add_counts(
+            0,
+            1,
+            Wdl {
+                wins: 12,
+                draws: 0,
+                losses: 0,
+            },
+        );
+        counts.add_counts(
+            1,
+            0,
+            Wdl {
+                wins: 0,
+                draws: 0,
+                losses: 12,
+            },
+        );
         let c = Certifier::new(0.95);
         let wins = |i: usize, _: usize| Pentanomial {
             ww: if i == 0 { 12 } else { 0 },

@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use crate::adaptive::{seeding, Assessment, Certifier};
 use crate::elo::{FitError, PairCounts};
 use crate::logistic::elo_to_score;
-use crate::pentanomial::{Pentanomial, Score};
-use crate::GameResult;
+use crate::pentanomial::Pentanomial;
+use crate::wdl::Score;
+use arena_rules::games::{Color, GameResult};
 
 /// The games so far: per ordered pair, and each pair of bots' pair scores
 /// from the lower index's side.
@@ -139,18 +140,12 @@ fn play(
         let second = game(field, b, a, rng);
         played.counts.add(a, b, first);
         played.counts.add(b, a, second);
-        // From the lower index's side.
-        let (low, first, second) = (a.min(b), Score::of_white(first), Score::of_white(second));
-        let (x, y) = if low == a {
-            (first, second.reversed())
-        } else {
-            (first.reversed(), second)
-        };
-        played
-            .pairs
-            .entry((a.min(b), a.max(b)))
-            .or_default()
-            .add(x, y);
+        // From the lower index's side: white in the first game if a is.
+        let low_first = if a < b { Color::White } else { Color::Black };
+        played.pairs.entry((a.min(b), a.max(b))).or_default().add(
+            Score::of(first, low_first),
+            Score::of(second, low_first.opponent()),
+        );
         games += 2;
     }
     games

@@ -70,6 +70,7 @@ use std::fmt;
 use super::linalg::Cholesky;
 use super::logistic::{ln_sigmoid, sigmoid, NATS_PER_ELO};
 use super::Z95;
+use crate::wdl::{Colours, Score, Wdl};
 use arena_rules::games::GameResult;
 
 /// The most bots rated together. The fit keeps per-pair counts and a
@@ -110,29 +111,52 @@ impl PairCounts {
     }
 
     pub fn add(&mut self, white: usize, black: usize, result: GameResult) {
-        assert!(
-            white < self.bots && black < self.bots,
-            "bot index out of range"
-        );
-        let slot = match result {
-            GameResult::WhiteWins => 0,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 2,
-        };
-        self.cells[white * self.bots + black][slot] += 1.0;
+        self.add_counts(white, black, Wdl::of(Score::of_white(result)));
     }
 
-    /// Adds `[white wins, draws, black wins]` games of `white` against `black`.
+    /// Adds games of `white` against `black`, `counts` from white's side.
     /// Panics on an index >= `bots`, like [`PairCounts::add`].
-    pub fn add_counts(&mut self, white: usize, black: usize, counts: [u64; 3]) {
+    pub fn add_counts(&mut self, white: usize, black: usize, counts: Wdl) {
         assert!(
             white < self.bots && black < self.bots,
             "bot index out of range"
         );
         let cell = &mut self.cells[white * self.bots + black];
-        for (slot, count) in cell.iter_mut().zip(counts) {
+        for (slot, count) in cell
+            .iter_mut()
+            .zip([counts.wins, counts.draws, counts.losses])
+        {
             *slot += count as f64;
         }
+    }
+
+    /// The results of `white` in the games it played as white against
+    /// `black`.
+    pub fn wdl(&self, white: usize, black: usize) -> Wdl {
+        let [wins, draws, losses] = self.get(white, black).map(|c| c as u64);
+        Wdl {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    /// The results of `a` against `b`, both colours, from `a`'s side.
+    pub fn head_to_head(&self, a: usize, b: usize) -> Wdl {
+        self.wdl(a, b) + self.wdl(b, a).flipped()
+    }
+
+    /// Each bot's results (by index) split by its colour.
+    pub fn by_bot(&self) -> Vec<Colours> {
+        let mut bots = vec![Colours::default(); self.bots];
+        for white in 0..self.bots {
+            for black in 0..self.bots {
+                let wdl = self.wdl(white, black);
+                bots[white].white += wdl;
+                bots[black].black += wdl.flipped();
+            }
+        }
+        bots
     }
 
     pub fn bots(&self) -> usize {
@@ -931,8 +955,24 @@ mod tests {
         check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7]);
         // Two groups (a pooled fit), the second's parameters on the prior.
         let mut other = PairCounts::new(3);
-        other.add_counts(0, 2, [1, 4, 6]);
-        other.add_counts(2, 1, [5, 2, 0]);
+        other.add_counts(
+            0,
+            2,
+            Wdl {
+                wins: 1,
+                draws: 4,
+                losses: 6,
+            },
+        );
+        other.add_counts(
+            2,
+            1,
+            Wdl {
+                wins: 5,
+                draws: 2,
+                losses: 0,
+            },
+        );
         let groups = [counts, other];
         let problem = Problem::new(&groups, 2.0, vec![true, false, true], vec![false, true]);
         check_derivatives(&problem, &[0.3, -0.2, 0.5, 0.15, 0.7, -0.4, 1.1]);
@@ -971,8 +1011,24 @@ mod tests {
     #[test]
     fn draw_elo_interval_stays_positive() {
         let mut counts = PairCounts::new(2);
-        counts.add_counts(0, 1, [15, 1, 0]);
-        counts.add_counts(1, 0, [0, 0, 14]);
+        counts.add_counts(
+            0,
+            1,
+            Wdl {
+                wins: 15,
+                draws: 1,
+                losses: 0,
+            },
+        );
+        counts.add_counts(
+            1,
+            0,
+            Wdl {
+                wins: 0,
+                draws: 0,
+                losses: 14,
+            },
+        );
         let fit = fit_ratings(&counts, &FitOptions::default()).unwrap();
         // One draw, all else won by bot 0: without a prior drawelo and the
         // gap run off together, so these two rest on the prior.

@@ -35,6 +35,7 @@
 
 use super::logistic::score_to_elo;
 use super::pentanomial::Pentanomial;
+use super::wdl::{Score, Wdl};
 use super::Z95;
 
 /// An independent unit of play: a game pair (2 games) or a lone game (1 game).
@@ -123,8 +124,8 @@ impl ScoreEstimate {
     }
 
     /// From A's pentanomial counts and A's results in games without a
-    /// partner, `[losses, draws, wins]`.
-    pub fn from_pentanomial(pairs: &Pentanomial, unpaired: [u64; 3]) -> Option<ScoreEstimate> {
+    /// partner.
+    pub fn from_pentanomial(pairs: &Pentanomial, unpaired: Wdl) -> Option<ScoreEstimate> {
         let pair_units = pairs
             .by_score()
             .into_iter()
@@ -136,12 +137,12 @@ impl ScoreEstimate {
                 };
                 (unit, count)
             });
-        let lone_units = unpaired.into_iter().enumerate().map(|(half, count)| {
+        let lone_units = [Score::Loss, Score::Draw, Score::Win].map(|score| {
             let unit = ScoreUnit {
-                points: half as f64 / 2.0,
+                points: score.points(),
                 games: 1,
             };
-            (unit, count)
+            (unit, unpaired.count(score))
         });
         let units: Vec<(ScoreUnit, u64)> = pair_units.chain(lone_units).collect();
         ScoreEstimate::from_unit_counts(&units)
@@ -149,7 +150,7 @@ impl ScoreEstimate {
 
     /// From A's scores in each pair of games.
     #[cfg(test)]
-    fn from_pairs(pairs: &[(super::Score, super::Score)]) -> Option<ScoreEstimate> {
+    fn from_pairs(pairs: &[(Score, Score)]) -> Option<ScoreEstimate> {
         let units: Vec<ScoreUnit> = pairs
             .iter()
             .map(|(a, b)| ScoreUnit {
@@ -223,8 +224,8 @@ pub fn wilson_interval(p: f64, n: f64, z: f64) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pentanomial::Score::*;
     use super::*;
+    use crate::wdl::Score::*;
 
     #[test]
     fn pairs_use_the_pentanomial_variance() {

@@ -1,13 +1,16 @@
 //! Statistics over finished games: the tally that counts a run's games once
 //! ([`Tally`]), joint Elo ratings with intervals, head-to-head scores,
 //! pentanomial counts over game pairs, likelihood of superiority and the
-//! sequential probability ratio test.
+//! sequential probability ratio test. A result from one side is a
+//! [`Score`], many of them a [`Wdl`] ([`wdl`]): what every count is made of.
 //!
 //! Everything here works on plain names and numbers (a [`TalliedGame`], bot
 //! indices, [`Score`]s); turning `games.csv` rows into those is the job of
 //! the layers above, which know the rows.
 //!
 //! - `tally`: the tally of a set of games, counted once as they arrive.
+//! - `wdl`: a result from one side (`Score`) and the wins, draws and losses
+//!   of many games (`Wdl`), by colour (`Colours`).
 //! - `elo`: joint maximum-likelihood Elo ratings with intervals, the
 //!   first-player advantage and the draw rate; `prior`: where that fit needs
 //!   its prior; `linalg`: the small linear algebra it uses; `logistic`: the
@@ -30,6 +33,7 @@ pub mod pentanomial;
 pub mod prior;
 pub mod sprt;
 pub mod tally;
+pub mod wdl;
 
 pub use adaptive::{Assessment, Boundary, Certifier, PairCheck};
 /// The crate's one result type (from the games engine), which the fits count.
@@ -40,7 +44,7 @@ pub use elo::{
 };
 pub use head_to_head::{wilson_interval, IntervalMethod, ScoreEstimate, ScoreUnit};
 pub use los::{likelihood_of_superiority, pair_likelihood_of_superiority};
-pub use pentanomial::{PairMatcher, Pentanomial, Score};
+pub use pentanomial::Pentanomial;
 pub use sprt::{
     EloModel, SequentialSprt, Sprt, SprtConfig, SprtConfigError, SprtDecision, SprtEstimate,
     SprtStatus,
@@ -48,6 +52,7 @@ pub use sprt::{
 pub use tally::{
     InvalidGame, Leader, LostBy, MatchCounts, TalliedGame, Tally, TallyCounts, FAILURE_KINDS,
 };
+pub use wdl::{points_text, Colours, Score, Wdl};
 
 /// Two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;

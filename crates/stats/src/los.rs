@@ -43,7 +43,7 @@ pub fn pair_likelihood_of_superiority(estimate: &ScoreEstimate) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Pentanomial;
+    use crate::{Pentanomial, Wdl};
 
     /// Pentanomial LL 1, LD 2, DD 5, WD 4, WW 3 (15 pairs): mean pair score
     /// 9/15 = 0.6, variance of the pair score (1 * 0.36 + 2 * 0.1225 +
@@ -60,14 +60,14 @@ mod tests {
             wd: 4,
             ww: 3,
         };
-        let e = ScoreEstimate::from_pentanomial(&pairs, [0; 3]).unwrap();
+        let e = ScoreEstimate::from_pentanomial(&pairs, Wdl::default()).unwrap();
         let los = pair_likelihood_of_superiority(&e);
         assert!((los - 0.912_333).abs() < 1e-6, "{los}");
         let swept = Pentanomial {
             ww: 4,
             ..Pentanomial::default()
         };
-        let e = ScoreEstimate::from_pentanomial(&swept, [0; 3]).unwrap();
+        let e = ScoreEstimate::from_pentanomial(&swept, Wdl::default()).unwrap();
         assert_eq!(pair_likelihood_of_superiority(&e), 1.0);
     }
 

@@ -7,54 +7,14 @@
 //! points, counted as LL, LD, DD or WL, WD, WW (fastchess's pentanomial).
 //!
 //! [`PairMatcher`] forms the pairs as games arrive, in any order; it is the
-//! one pairing of arena.
+//! one pairing of arena, kept by the tally ([`crate::Tally`]), which every
+//! reader of pairs reads.
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 
-use arena_rules::games::GameResult;
-
-/// One game's result from the point of view of the player of interest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Score {
-    Loss,
-    Draw,
-    Win,
-}
-
-impl Score {
-    /// 0, 1 or 2 half-points.
-    pub fn half_points(self) -> u8 {
-        match self {
-            Score::Loss => 0,
-            Score::Draw => 1,
-            Score::Win => 2,
-        }
-    }
-
-    pub fn points(self) -> f64 {
-        f64::from(self.half_points()) / 2.0
-    }
-
-    /// White's score in a game that ended `result`.
-    pub fn of_white(result: GameResult) -> Score {
-        match result {
-            GameResult::WhiteWins => Score::Win,
-            GameResult::Draw => Score::Draw,
-            GameResult::BlackWins => Score::Loss,
-        }
-    }
-
-    /// The same game seen by the opponent.
-    pub fn reversed(self) -> Score {
-        match self {
-            Score::Loss => Score::Win,
-            Score::Draw => Score::Draw,
-            Score::Win => Score::Loss,
-        }
-    }
-}
+use crate::wdl::Score;
 
 /// Counts of game pairs by outcome, from one player's side. DD and WL are kept
 /// apart (both are worth one point) because they say different things about
@@ -110,8 +70,20 @@ impl Pentanomial {
     }
 }
 
+impl std::ops::AddAssign for Pentanomial {
+    fn add_assign(&mut self, other: Pentanomial) {
+        self.ll += other.ll;
+        self.ld += other.ld;
+        self.dd += other.dd;
+        self.wl += other.wl;
+        self.wd += other.wd;
+        self.ww += other.ww;
+    }
+}
+
 /// Colour-swapped game pairs formed as the games arrive: the one pairing of
-/// arena (the run's [`crate::Tally`] and the report's LLR path use it).
+/// arena, kept by [`crate::Tally`] (so crate-private: whoever needs pairs
+/// reads a tally).
 ///
 /// Games of two players A and B are grouped by a key (what may form a pair:
 /// the pair id, and whatever else tells pairs apart, such as the two bots,
@@ -121,7 +93,7 @@ impl Pentanomial {
 /// sound when merged files reuse pair ids. Only games whose partner has not
 /// arrived yet are kept.
 #[derive(Debug, Clone)]
-pub struct PairMatcher<K> {
+pub(crate) struct PairMatcher<K> {
     /// Per key: A's scores in games waiting for their partner, all of one
     /// colour (a game of the other colour would have completed a pair).
     waiting: HashMap<K, Waiting>,
@@ -142,10 +114,6 @@ impl<K> Default for PairMatcher<K> {
 }
 
 impl<K: Eq + Hash> PairMatcher<K> {
-    pub fn new() -> PairMatcher<K> {
-        PairMatcher::default()
-    }
-
     /// Adds A's `score` in a game of `key` in which A had the first move
     /// (white) or not. Returns A's scores in both games of the pair (the
     /// partner's first) when this game completed one.
@@ -193,7 +161,7 @@ mod tests {
     /// Feeds `games` (key, A white, A's score) and returns the completed
     /// pairs in the order they completed, and the games left waiting (sorted).
     fn pair_up(games: &[(u64, bool, Score)]) -> Paired {
-        let mut matcher = PairMatcher::new();
+        let mut matcher = PairMatcher::default();
         let pairs = games
             .iter()
             .filter_map(|&(key, a_white, score)| matcher.add(key, a_white, score))
@@ -236,6 +204,9 @@ mod tests {
         assert_eq!(p.by_score(), [1, 2, 3, 1, 2]);
         assert_eq!(p.pairs(), 9);
         assert_eq!(p.reversed().by_score(), [2, 1, 3, 2, 1]);
+        let mut twice = p;
+        twice += p;
+        assert_eq!((twice.ld, twice.pairs()), (4, 18));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! all (`no_maximum`, for `--no-prior`).
 
 use super::elo::{NoMaximum, PairCounts};
+use crate::wdl::Wdl;
 
 /// Which bots need the prior for their rating to be finite: with an edge
 /// `i -> j` whenever `i` won or drew a game against `j`, the maximum-likelihood
@@ -22,9 +23,9 @@ pub fn needs_prior(counts: &PairCounts) -> Vec<bool> {
             if white == black {
                 continue;
             }
-            let [w, d, l] = counts.get(white, black);
-            scored[white * n + black] |= w + d > 0.0;
-            scored[black * n + white] |= l + d > 0.0;
+            let white_wdl = counts.wdl(white, black);
+            scored[white * n + black] |= white_wdl.wins + white_wdl.draws > 0;
+            scored[black * n + white] |= white_wdl.losses + white_wdl.draws > 0;
         }
     }
     let component = strongly_connected_components(n, &scored);
@@ -101,22 +102,18 @@ pub(crate) fn no_maximum(counts: &PairCounts, needs: &[bool]) -> Option<NoMaximu
         return Some(NoMaximum::Unbounded { bots });
     }
     let n = counts.bots();
-    let mut totals = [0.0; 3];
-    for white in 0..n {
-        for black in 0..n {
-            for (t, c) in totals.iter_mut().zip(counts.get(white, black)) {
-                *t += c;
-            }
-        }
-    }
-    let [white_wins, draws, black_wins] = totals;
-    if white_wins + draws + black_wins == 0.0 {
+    // White's results over all games.
+    let white: Wdl = (0..n)
+        .flat_map(|w| (0..n).map(move |b| (w, b)))
+        .map(|(w, b)| counts.wdl(w, b))
+        .sum();
+    if white.games() == 0 {
         Some(NoMaximum::NoGames)
-    } else if draws == 0.0 {
+    } else if white.draws == 0 {
         Some(NoMaximum::NoDraws)
-    } else if white_wins + black_wins == 0.0 {
+    } else if white.wins + white.losses == 0 {
         Some(NoMaximum::OnlyDraws)
-    } else if white_wins == 0.0 || black_wins == 0.0 {
+    } else if white.wins == 0 || white.losses == 0 {
         Some(NoMaximum::OneSidedColours)
     } else {
         None

@@ -38,7 +38,8 @@ use serde::{Deserialize, Serialize};
 
 use super::logistic::elo_to_score;
 use super::los::pair_likelihood_of_superiority;
-use super::pentanomial::{Pentanomial, Score};
+use super::pentanomial::Pentanomial;
+use super::wdl::{Score, Wdl};
 use super::{ScoreEstimate, Z95};
 
 /// The Elo scale of the SPRT bounds and estimate (see the module docs).
@@ -185,7 +186,7 @@ impl SprtEstimate {
     /// The estimate from A's pentanomial counts on `model`'s scale; `None`
     /// without pairs.
     pub fn from_pairs(pairs: &Pentanomial, model: EloModel) -> Option<SprtEstimate> {
-        let estimate = ScoreEstimate::from_pentanomial(pairs, [0; 3])?;
+        let estimate = ScoreEstimate::from_pentanomial(pairs, Wdl::default())?;
         let (score, sd) = (estimate.score, estimate.sd);
         let (elo, low, high) = match model {
             // The pairwise table's interval: the normal one, or Wilson's

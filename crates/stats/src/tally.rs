@@ -8,14 +8,24 @@
 //! A game comes in as a [`TalliedGame`], plain names and numbers (turning a
 //! `games.csv` row into one is the job of the layer that knows rows).
 //!
-//! Kept per game: nothing. Kept per bot: its points and games (for
-//! [`Tally::leader`]) and the games it lost by each failure reason.
-//! Kept per variant and ordered (white, black) pair of bots: the counts of
-//! white wins, draws and black wins (the Elo fit, the standings and the
-//! crosstable need no more). Kept per unordered pair of bots: its
-//! pentanomial counts. Kept until its partner arrives: a game of a
-//! colour-swapped pair ([`PairMatcher`]; the partner usually ends moments
-//! later, so this stays small).
+//! Kept per game: nothing. Kept per bot: its [`Wdl`] with each colour (for
+//! [`Tally::leader`]) and the games it lost by each failure reason. Kept
+//! per variant and ordered (white, black) pair of bots: white's [`Wdl`]
+//! (the Elo fit, the standings and the crosstable need no more; they read
+//! it through [`Tally::counts`]: per ordered pair [`PairCounts::wdl`], per
+//! pair of bots [`PairCounts::head_to_head`], per bot and colour
+//! [`PairCounts::by_bot`]). Kept per unordered pair of bots: its
+//! pentanomial counts ([`Tally::pentanomial`]). Kept until its
+//! partner arrives: a game of a colour-swapped pair ([`PairMatcher`]; the
+//! partner usually ends moments later, so this stays small). This is the
+//! one place where games are paired: whoever needs pairs (the SPRT, the
+//! report's LLR path, the adaptive format) reads them from a tally.
+//!
+//! The counts after the first N games (a progress line, a rating
+//! checkpoint, a point of the LLR path) are the tally read when N games
+//! have been added; a format that needs the counts of an earlier prefix
+//! (the adaptive format replaying its rounds) adds those games to a tally
+//! of its own ([`Tally::with_bots`] keeps its numbering of the bots).
 //!
 //! Kept per variant: the same counts over that variant's games alone
 //! ([`Tally::by_variant`]), and the per-pair counts of its games over all
@@ -31,8 +41,9 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeTuple, Serializer};
 
 use crate::elo::{PairCounts, MAX_BOTS};
-use crate::pentanomial::{PairMatcher, Pentanomial, Score};
-use arena_rules::games::GameResult;
+use crate::pentanomial::{PairMatcher, Pentanomial};
+use crate::wdl::{Colours, Score, Wdl};
+use arena_rules::games::{Color, GameResult};
 use arena_rules::protocol::FailureReason;
 
 /// One finished game, as the tally counts it.
@@ -140,8 +151,8 @@ pub struct Leader {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MatchCounts {
     pub pentanomial: Pentanomial,
-    /// A's results in games whose partner never arrived: `[losses, draws, wins]`.
-    pub unpaired: [u64; 3],
+    /// A's results in games whose partner never arrived.
+    pub unpaired: Wdl,
 }
 
 impl MatchCounts {
@@ -149,16 +160,18 @@ impl MatchCounts {
     pub fn reversed(&self) -> MatchCounts {
         MatchCounts {
             pentanomial: self.pentanomial.reversed(),
-            unpaired: [self.unpaired[2], self.unpaired[1], self.unpaired[0]],
+            unpaired: self.unpaired.flipped(),
         }
     }
 }
 
-/// A bot's points and games, for the leader.
-#[derive(Debug, Clone, Copy, Default)]
-struct Points {
-    half_points: u64,
-    games: u64,
+impl std::ops::AddAssign for MatchCounts {
+    /// Pools the games of two heads-to-head from the same side (a
+    /// gauntlet's seed against all its opponents).
+    fn add_assign(&mut self, other: MatchCounts) {
+        self.pentanomial += other.pentanomial;
+        self.unpaired += other.unpaired;
+    }
 }
 
 /// (A, B, variant, pair): the games that may form one colour-swapped pair.
@@ -172,8 +185,8 @@ pub struct Tally {
     variants: HashMap<String, u32>,
     /// Variant ids by index, in order of first appearance.
     variant_ids: Vec<String>,
-    /// (variant, white, black) -> `[white wins, draws, black wins]`.
-    results: BTreeMap<(u32, usize, usize), [u64; 3]>,
+    /// (variant, white, black) -> white's results.
+    results: BTreeMap<(u32, usize, usize), Wdl>,
     /// Per variant (by index): its games alone, as if no other variant had
     /// been added (their own bot numbering). Kept only by the tally games
     /// are added to, not by these, and only from the second variant on
@@ -185,8 +198,8 @@ pub struct Tally {
     pairing: PairMatcher<PairKey>,
     /// Per bot: games lost by each failure reason.
     lost_by: Vec<LostBy>,
-    /// Per bot: points and games.
-    points: Vec<Points>,
+    /// Per bot: its results with each colour.
+    colours: Vec<Colours>,
     games: u64,
 }
 
@@ -213,6 +226,19 @@ impl Tally {
         Tally::default()
     }
 
+    /// A tally whose bots are numbered as in `bots` (then new ones in order
+    /// of appearance), as a caller that numbers its bots needs (the adaptive
+    /// format's fits); a bot named here counts as met, with no game, for
+    /// [`Tally::leader`] and [`Tally::bots`]. Fails on more than
+    /// [`MAX_BOTS`].
+    pub fn with_bots(bots: &[String]) -> Result<Tally, InvalidGame> {
+        let mut tally = Tally::new();
+        for name in bots {
+            tally.bot_number(name, 0)?;
+        }
+        Ok(tally)
+    }
+
     /// Games added so far.
     pub fn games(&self) -> u64 {
         self.games
@@ -230,7 +256,7 @@ impl Tally {
 
     /// The index of bot `name`, new ones numbered in order of appearance;
     /// refuses a bot beyond [`MAX_BOTS`].
-    fn bot(&mut self, name: &str, id: u64) -> Result<usize, InvalidGame> {
+    fn bot_number(&mut self, name: &str, id: u64) -> Result<usize, InvalidGame> {
         if let Some(&i) = self.bot_index.get(name) {
             return Ok(i);
         }
@@ -243,7 +269,7 @@ impl Tally {
         }
         self.bots.push(name.to_string());
         self.lost_by.push(LostBy::default());
-        self.points.push(Points::default());
+        self.colours.push(Colours::default());
         self.bot_index.insert(name.to_string(), self.bots.len() - 1);
         Ok(self.bots.len() - 1)
     }
@@ -303,19 +329,17 @@ impl Tally {
                 bot: game.white.to_string(),
             });
         }
-        let white = self.bot(game.white, game.id)?;
-        let black = self.bot(game.black, game.id)?;
+        let white = self.bot_number(game.white, game.id)?;
+        let black = self.bot_number(game.black, game.id)?;
         let variant = self.variant(game.variant);
         self.games += 1;
         let white_score = Score::of_white(game.result);
-        let white_half = u64::from(white_score.half_points());
-        // [white wins, draws, black wins]: 2 - white's half points.
-        self.results.entry((variant, white, black)).or_default()[2 - white_half as usize] += 1;
-        for (bot, half_points) in [(white, white_half), (black, 2 - white_half)] {
-            let points = &mut self.points[bot];
-            points.half_points += half_points;
-            points.games += 1;
-        }
+        self.results
+            .entry((variant, white, black))
+            .or_default()
+            .record(white_score);
+        self.colours[white].record(Color::White, white_score);
+        self.colours[black].record(Color::Black, white_score.reversed());
         if let Some(failure) = game.failure {
             let loser = match game.result {
                 GameResult::WhiteWins => Some(black),
@@ -362,25 +386,28 @@ impl Tally {
     /// name that sorts last); `None` before any game.
     pub fn leader(&self) -> Option<Leader> {
         let key = |i: usize| {
-            let p = self.points[i];
-            (p.half_points, std::cmp::Reverse(p.games), &self.bots[i])
+            let total = self.colours[i].total();
+            (
+                total.half_points(),
+                std::cmp::Reverse(total.games()),
+                &self.bots[i],
+            )
         };
         let best = (0..self.bots.len()).max_by(|&a, &b| key(a).cmp(&key(b)))?;
+        let total = self.colours[best].total();
         Some(Leader {
             name: self.bots[best].clone(),
-            half_points: self.points[best].half_points,
-            games: self.points[best].games,
+            half_points: total.half_points(),
+            games: total.games(),
         })
     }
 
-    /// Per variant, in order of first appearance: its id and its
-    /// `[white wins, draws, black wins]`.
-    pub fn variant_results(&self) -> Vec<(String, [u64; 3])> {
-        let mut totals = vec![[0u64; 3]; self.variant_ids.len()];
-        for (&(variant, _, _), counts) in &self.results {
-            for (total, n) in totals[variant as usize].iter_mut().zip(counts) {
-                *total += n;
-            }
+    /// Per variant, in order of first appearance: its id and white's
+    /// results in its games.
+    pub fn variant_results(&self) -> Vec<(String, Wdl)> {
+        let mut totals = vec![Wdl::default(); self.variant_ids.len()];
+        for (&(variant, _, _), &counts) in &self.results {
+            totals[variant as usize] += counts;
         }
         self.variant_ids.iter().cloned().zip(totals).collect()
     }
@@ -406,13 +433,13 @@ impl Tally {
             .map(|(&pair, &pentanomial)| {
                 let counts = MatchCounts {
                     pentanomial,
-                    unpaired: [0; 3],
+                    unpaired: Wdl::default(),
                 };
                 (pair, counts)
             })
             .collect();
         for (&(a, b, _, _), score) in self.pairing.waiting() {
-            matches.entry((a, b)).or_default().unpaired[score.half_points() as usize] += 1;
+            matches.entry((a, b)).or_default().unpaired.record(score);
         }
         TallyCounts {
             bots: self.bots.clone(),
@@ -482,14 +509,20 @@ mod tests {
         let ab = counts.matches[&(0, 1)];
         assert_eq!((ab.pentanomial.ww, ab.pentanomial.wl), (1, 1));
         assert_eq!(ab.pentanomial.pairs(), 2);
-        assert_eq!(ab.unpaired, [0; 3]);
+        assert_eq!(ab.unpaired, Wdl::default());
         let bc = counts.matches[&(1, 2)];
         assert_eq!((bc.pentanomial.dd, bc.pentanomial.pairs()), (1, 1));
         // The lone game, from b's side: a loss.
-        assert_eq!(bc.unpaired, [1, 0, 0]);
+        assert_eq!(bc.unpaired, Wdl::of(Score::Loss));
         assert_eq!(counts.lost_by[1].get(FailureReason::Timeout), 1);
         assert_eq!(counts.lost_by[0].total() + counts.lost_by[2].total(), 0);
-        assert_eq!(tally.variant_results(), [("qango6".to_string(), [4, 2, 1])]);
+        // White won games 0, 2, 3 and 6, lost game 1, drew 4 and 5.
+        let white = Wdl {
+            wins: 4,
+            draws: 2,
+            losses: 1,
+        };
+        assert_eq!(tally.variant_results(), [("qango6".to_string(), white)]);
         // From either side, by name.
         assert_eq!(tally.pentanomial("a", "b"), ab.pentanomial);
         assert_eq!(tally.pentanomial("b", "a"), ab.pentanomial.reversed());
@@ -575,5 +608,88 @@ mod tests {
         assert_eq!(counts.lost_by[0].get(FailureReason::Crash), 1);
         assert_eq!(counts.lost_by[1].total(), 0);
         assert_eq!(counts.lost_by[0].text(), "crash 1");
+    }
+
+    fn wdl(wins: u64, draws: u64, losses: u64) -> Wdl {
+        Wdl {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    /// The views of the seven games of [`tally`] (bots a, b, c numbered
+    /// 0, 1, 2), counted by hand.
+    #[test]
+    fn views_per_pair_per_colour_and_per_bot() {
+        let counts = tally().counts().counts;
+        // b as white against a: lost game 1, won game 3.
+        assert_eq!(counts.wdl(1, 0), wdl(1, 0, 1));
+        // c as white against b: drew 5, won 6.
+        assert_eq!(counts.wdl(2, 1), wdl(1, 1, 0));
+        // a against b: won games 0, 2, 1 (as black), lost game 3.
+        assert_eq!(counts.head_to_head(0, 1), wdl(3, 0, 1));
+        assert_eq!(counts.head_to_head(1, 0), wdl(1, 0, 3));
+        // b against c: drew 4 and 5, lost 6.
+        assert_eq!(counts.head_to_head(1, 2), wdl(0, 2, 1));
+        assert_eq!(counts.head_to_head(0, 2), Wdl::default());
+        let bots = counts.by_bot();
+        // a: white in 0 and 2 (won both), black in 1 (won) and 3 (lost).
+        assert_eq!((bots[0].white, bots[0].black), (wdl(2, 0, 0), wdl(1, 0, 1)));
+        // b: white in 1 (lost), 3 (won), 4 (drew); black in 0, 2 (lost),
+        // 5 (drew), 6 (lost): 1-2-4 in all, 4 half points of 7 games.
+        assert_eq!((bots[1].white, bots[1].black), (wdl(1, 1, 1), wdl(0, 1, 3)));
+        assert_eq!(bots[1].total().half_points(), 4);
+        // c: white in 5 (drew), 6 (won); black in 4 (drew).
+        assert_eq!(bots[2].total(), wdl(1, 2, 0));
+    }
+
+    #[test]
+    fn a_tally_with_bots_keeps_their_numbers() {
+        let names = ["x".to_string(), "y".to_string(), "z".to_string()];
+        let mut tally = Tally::with_bots(&names).unwrap();
+        tally.add(&game(0, 0, "z", "y", "1-0")).unwrap();
+        tally.add(&game(1, 0, "y", "z", "1/2-1/2")).unwrap();
+        let counts = tally.counts();
+        assert_eq!(counts.bots, names);
+        // z (number 2) won as white against y (number 1).
+        assert_eq!(counts.counts.wdl(2, 1), wdl(1, 0, 0));
+        // From y's side (the lower number): lost, then drew: LD.
+        assert_eq!(counts.matches[&(1, 2)].pentanomial.ld, 1);
+        assert_eq!(tally.pentanomial("z", "y").wd, 1);
+        assert_eq!(tally.games(), 2);
+    }
+
+    /// The counts after each game are those of the games so far: a
+    /// checkpoint reads the tally as the games arrive, and a pair shows
+    /// once both its games are in.
+    #[test]
+    fn read_as_games_arrive_the_tally_is_each_prefix() {
+        let games = [
+            game(0, 0, "a", "b", "1-0"),
+            game(2, 1, "a", "b", "0-1"),
+            game(1, 0, "b", "a", "1/2-1/2"),
+            game(3, 1, "b", "a", "0-1"),
+        ];
+        let mut tally = Tally::new();
+        let mut seen = Vec::new();
+        for g in &games {
+            tally.add(g).unwrap();
+            let penta = tally.pentanomial("a", "b");
+            seen.push((tally.counts().counts.head_to_head(0, 1), penta.pairs()));
+        }
+        assert_eq!(
+            seen,
+            [
+                (wdl(1, 0, 0), 0),
+                (wdl(1, 0, 1), 0),
+                // Pair 0: a won, then drew: WD.
+                (wdl(1, 1, 1), 1),
+                // Pair 1: a lost, then won: WL.
+                (wdl(2, 1, 1), 2),
+            ]
+        );
+        let penta = tally.pentanomial("a", "b");
+        assert_eq!((penta.wd, penta.wl), (1, 1));
     }
 }

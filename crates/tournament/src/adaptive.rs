@@ -41,7 +41,7 @@ use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, Said};
 use arena_referee::GameRow;
 use arena_rules::games::{GameResult, Variant};
-use arena_stats::{Assessment, Certifier, PairCounts, Pentanomial, Score};
+use arena_stats::{Assessment, Certifier, PairCounts, TalliedGame, Tally};
 
 /// The adaptive ranking's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
@@ -296,44 +296,33 @@ impl AdaptiveRanking {
         Ok(if id.is_multiple_of(2) { a } else { b })
     }
 
-    /// The ranking from the games with ids below `end` (all, with `u64::MAX`).
+    /// The ranking from the games with ids below `end` (all, with `u64::MAX`),
+    /// counted and paired (pair `p`: games `2p` and `2p + 1`) by a tally of
+    /// those games alone, which numbers the bots as the run does.
     fn assess(&self, end: u64) -> anyhow::Result<Option<Assessment>> {
-        let mut groups = vec![PairCounts::new(self.names.len()); self.variants.len()];
-        // Each pair of bots' pair scores, from the lower index's side.
-        let mut pairs: BTreeMap<(usize, usize), Pentanomial> = BTreeMap::new();
-        let mut any = false;
+        let mut tally = Tally::with_bots(&self.names)?;
         for (&id, r) in self.results.range(..end) {
-            groups[r.variant].add(r.white, r.black, r.result);
-            any = true;
-            let Some(second) = self.results.get(&(id + 1)).filter(|_| id.is_multiple_of(2)) else {
-                continue;
-            };
-            if id + 1 >= end || (second.white, second.black) != (r.black, r.white) {
-                continue;
-            }
-            let (first, second) = (Score::of_white(r.result), Score::of_white(second.result));
-            let (x, y) = if r.white < r.black {
-                (first, second.reversed())
-            } else {
-                (first.reversed(), second)
-            };
-            let key = (r.white.min(r.black), r.white.max(r.black));
-            pairs.entry(key).or_default().add(x, y);
+            tally.add(&TalliedGame {
+                id,
+                variant: self.variants[r.variant].id,
+                pair: id / 2,
+                white: &self.names[r.white],
+                black: &self.names[r.black],
+                result: r.result,
+                failure: None,
+            })?;
         }
-        if !any {
+        if tally.games() == 0 {
             return Ok(None);
         }
-        let head_to_head = |i: usize, j: usize| {
-            let p = pairs
-                .get(&(i.min(j), i.max(j)))
-                .copied()
-                .unwrap_or_default();
-            if i < j {
-                p
-            } else {
-                p.reversed()
+        // Per variant of the run, in its order.
+        let mut groups = vec![PairCounts::new(self.names.len()); self.variants.len()];
+        for (id, counts) in tally.counts().variant_counts {
+            if let Some(v) = self.variants.iter().position(|v| v.id == id) {
+                groups[v] = counts;
             }
-        };
+        }
+        let head_to_head = |i: usize, j: usize| tally.pentanomial(&self.names[i], &self.names[j]);
         let assessment = self
             .certifier
             .assess(&groups, head_to_head)

@@ -24,15 +24,14 @@ use serde::{Deserialize, Serialize};
 use super::config::TournamentConfig;
 use super::format::{resume_hint, Format, FormatRow, RunState, Verdict};
 use super::manifest::{FormatPlan, Manifest, Plan};
-use super::paired::{
-    check_owned, finished_staged, next_staged_game, points_text, refuse_shard, Staged, Stages,
-};
+use super::paired::{check_owned, finished_staged, next_staged_game, refuse_shard, Staged, Stages};
 use super::progress::{PairedRound, RunOutcome, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
 use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, FormatTables, Said, TextTable};
 use arena_referee::GameRow;
+use arena_stats::points_text;
 
 /// The knockout's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {

@@ -26,7 +26,8 @@ use super::schedule::{game_pair, ScheduledGame};
 use super::settings::resolve::Resolved;
 use super::settings::values::Origin;
 use arena_referee::GameRow;
-use arena_rules::games::{GameResult, Variant};
+use arena_rules::games::{Color, Variant};
+use arena_stats::{Score, Wdl};
 
 /// One stage's boards and how many game pairs each plays.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,21 +211,23 @@ impl Stages {
     pub fn board_points(&self, s: usize, k: usize) -> [u32; 2] {
         let stage = &self.stages[s];
         let [a, _] = stage.boards[k];
-        let mut points = [0, 0];
+        // The board's first bot's results.
+        let mut wdl = Wdl::default();
         for i in 0..stage.pairs {
             let pair = stage.pair(k, i);
             for id in [2 * pair, 2 * pair + 1] {
                 let Some(row) = self.rows.get(&id) else {
                     continue;
                 };
-                let white = self.games[id as usize].white;
-                let [w, b] = half_points(row.result);
-                let (for_a, for_b) = if white == a { (w, b) } else { (b, w) };
-                points[0] += for_a;
-                points[1] += for_b;
+                let side = if self.games[id as usize].white == a {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                wdl.record(Score::of(row.result, side));
             }
         }
-        points
+        [wdl, wdl.flipped()].map(|w| w.half_points() as u32)
     }
 
     /// Finished games of board `k` of stage `s`.
@@ -271,24 +274,6 @@ pub fn refuse_shard(r: &Resolved, config: &TournamentConfig, format: &str) -> an
         ));
     }
     Ok(())
-}
-
-/// White's and black's half points of a result.
-pub fn half_points(result: GameResult) -> [u32; 2] {
-    match result {
-        GameResult::WhiteWins => [2, 0],
-        GameResult::Draw => [1, 1],
-        GameResult::BlackWins => [0, 2],
-    }
-}
-
-/// Half points as the tables show them: `3`, `2.5`.
-pub fn points_text(half: u32) -> String {
-    if half.is_multiple_of(2) {
-        format!("{}", half / 2)
-    } else {
-        format!("{}.5", half / 2)
-    }
 }
 
 /// A format whose games come in stages (a Swiss's rounds, a knockout's):

@@ -14,7 +14,7 @@ use super::runner::RunEnd;
 use arena_referee::GameRecord;
 use arena_referee::GameRow;
 pub use arena_stats::Leader;
-use arena_stats::{Pentanomial, SprtStatus, Tally};
+use arena_stats::{points_text, Pentanomial, SprtStatus, Tally};
 
 /// Receives the events of a run of any format, in this order: [`started`](RunOutput::started),
 /// [`resumed`](RunOutput::resumed) when continuing a run,
@@ -157,12 +157,7 @@ impl RunStatus {
     /// (`leader: NAME 7.5/10`), nothing before any game.
     pub fn leader(leader: Option<Leader>) -> RunStatus {
         let brief = leader.map_or(String::new(), |leader| {
-            let half = leader.half_points;
-            let points = if half.is_multiple_of(2) {
-                format!("{}", half / 2)
-            } else {
-                format!("{}.5", half / 2)
-            };
+            let points = points_text(leader.half_points);
             format!("leader: {} {points}/{}", leader.name, leader.games)
         });
         RunStatus {

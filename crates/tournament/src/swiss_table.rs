@@ -10,10 +10,11 @@ use std::any::Any;
 use serde::Serialize;
 
 use super::format::{resume_hint, Verdict};
-use super::paired::{points_text, Stages};
+use super::paired::Stages;
 use super::progress::RunOutcome;
 use super::swiss::{Field, SwissPlan};
 use super::text::{Said, TextTable};
+use arena_stats::points_text;
 
 /// A Swiss so far.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -3,7 +3,9 @@
 //! memory of their aggregates, not of the games): game lengths, move times
 //! against the limit, rating progression at checkpoints, and the SPRT's LLR
 //! path. What the tally of the games counts (results, crosstable, failures
-//! per bot) the page reads from the tally, not from here.
+//! per bot) the page reads from the tally, not from here; the progression
+//! and the LLR path read a tally too, as the games arrive (the counts at
+//! each checkpoint, the pairs as they complete).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -12,9 +14,9 @@ use serde::Serialize;
 use crate::analysis::BotDecisions;
 use crate::standings::Standings;
 use arena_referee::{GameRecord, GameRow};
-use arena_rules::games::GameResult;
 use arena_rules::protocol::TimeControl;
-use arena_stats::{PairCounts, PairMatcher, Pentanomial, Score, Sprt};
+use arena_stats::{InvalidGame, Sprt, Tally};
+use arena_tournament::tally::AddRow;
 
 /// How many rating checkpoints the progression section computes, at most.
 pub const CHECKPOINTS: u64 = 50;
@@ -105,15 +107,15 @@ pub struct Checkpoint {
 }
 
 /// The SPRT between bot A and bot B of one directory: its LLR after each
-/// pair, in the order the pairs completed (paired as the run's tally pairs).
+/// pair, in the order the pairs completed (paired by a tally of the
+/// directory's games, as the run's tally pairs them).
 #[derive(Debug)]
 pub struct LlrPath {
     pub bot_a: String,
     pub bot_b: String,
     sprt: Sprt,
-    counts: Pentanomial,
-    /// A's games waiting for their pair's other game, by pair.
-    pairs: PairMatcher<u64>,
+    /// The directory's games so far.
+    tally: Tally,
     /// `(pairs, llr)` after each kept pair.
     pub points: Vec<(u64, f64)>,
     stride: u64,
@@ -122,11 +124,10 @@ pub struct LlrPath {
 impl LlrPath {
     pub fn new(sprt: Sprt, bot_a: String, bot_b: String) -> LlrPath {
         LlrPath {
-            pairs: PairMatcher::new(),
+            tally: Tally::new(),
             bot_a,
             bot_b,
             sprt,
-            counts: Pentanomial::default(),
             points: vec![(0, 0.0)],
             stride: 1,
         }
@@ -136,29 +137,34 @@ impl LlrPath {
         (self.sprt.lower_bound(), self.sprt.upper_bound())
     }
 
-    fn add(&mut self, row: &GameRow) {
-        let a_white = row.white == self.bot_a;
-        let white = Score::of_white(row.result);
-        let a_score = if a_white { white } else { white.reversed() };
-        if let Some((first, second)) = self.pairs.add(row.pair, a_white, a_score) {
-            self.counts.add(first, second);
-            let pairs = self.counts.pairs();
-            if pairs.is_multiple_of(self.stride) {
-                self.points.push((pairs, self.sprt.llr(&self.counts)));
-                if self.points.len() >= MAX_LLR_POINTS {
-                    self.stride *= 2;
-                    let stride = self.stride;
-                    self.points.retain(|&(p, _)| p % stride == 0);
-                }
+    fn add(&mut self, row: &GameRow) -> Result<(), InvalidGame> {
+        let before = self.pairs();
+        self.tally.add_row(row)?;
+        let pairs = self.pairs();
+        // A point when this game completed a pair (one in `stride`).
+        if pairs > before && pairs.is_multiple_of(self.stride) {
+            let counts = self.tally.pentanomial(&self.bot_a, &self.bot_b);
+            self.points.push((pairs, self.sprt.llr(&counts)));
+            if self.points.len() >= MAX_LLR_POINTS {
+                self.stride *= 2;
+                let stride = self.stride;
+                self.points.retain(|&(p, _)| p % stride == 0);
             }
         }
+        Ok(())
+    }
+
+    /// A's and B's complete pairs so far.
+    fn pairs(&self) -> u64 {
+        self.tally.pentanomial(&self.bot_a, &self.bot_b).pairs()
     }
 
     /// The LLR after the last complete pair (always the last point).
     pub fn finish(&mut self) {
-        let pairs = self.counts.pairs();
+        let pairs = self.pairs();
         if self.points.last().map(|p| p.0) != Some(pairs) {
-            self.points.push((pairs, self.sprt.llr(&self.counts)));
+            let counts = self.tally.pentanomial(&self.bot_a, &self.bot_b);
+            self.points.push((pairs, self.sprt.llr(&counts)));
         }
     }
 }
@@ -174,9 +180,9 @@ pub struct ReportData {
     pub lengths: BTreeMap<String, BTreeMap<u32, u64>>,
     pub move_times: Vec<MoveTimes>,
     pub games: u64,
-    /// (white, black) -> `[white wins, draws, black wins]` so far: the
-    /// progression's running counts (the tally holds only the final ones).
-    results: BTreeMap<(usize, usize), [u64; 3]>,
+    /// The games so far: each checkpoint rates what it counts then (after
+    /// the last game, the tally of the page's games).
+    pub tally: Tally,
     checkpoint_every: u64,
     pub progression: Vec<Checkpoint>,
     /// One per SPRT directory, by directory index.
@@ -201,7 +207,7 @@ impl ReportData {
             lengths: BTreeMap::new(),
             move_times: Vec::new(),
             games: 0,
-            results: BTreeMap::new(),
+            tally: Tally::new(),
             checkpoint_every: expected.div_ceil(CHECKPOINTS).max(1),
             progression: Vec::new(),
             llr: BTreeMap::new(),
@@ -226,28 +232,30 @@ impl ReportData {
         self.bot_index.get(name).copied()
     }
 
-    /// Adds one finished game of directory `dir`.
-    pub fn add(&mut self, dir: usize, row: &GameRow, record: Option<&GameRecord>) {
+    /// Adds one finished game of directory `dir`; fails on a game the
+    /// tally cannot count (see [`Tally::add`]), which is then not added.
+    pub fn add(
+        &mut self,
+        dir: usize,
+        row: &GameRow,
+        record: Option<&GameRecord>,
+    ) -> Result<(), InvalidGame> {
+        self.tally.add_row(row)?;
         let white = self.bot(&row.white);
         let black = self.bot(&row.black);
         self.games += 1;
-        let slot = match row.result {
-            GameResult::WhiteWins => 0,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 2,
-        };
-        self.results.entry((white, black)).or_default()[slot] += 1;
         let lengths = self.lengths.entry(row.variant.clone()).or_default();
         *lengths.entry(row.plies).or_default() += 1;
         if let Some(record) = record {
             self.add_times(white, black, record);
         }
         if let Some(path) = self.llr.get_mut(&dir) {
-            path.add(row);
+            path.add(row)?;
         }
         if self.games.is_multiple_of(self.checkpoint_every) {
             self.checkpoint();
         }
+        Ok(())
     }
 
     fn add_times(&mut self, white: usize, black: usize, record: &GameRecord) {
@@ -276,11 +284,8 @@ impl ReportData {
         if self.progression.last().map(|c| c.games) == Some(self.games) {
             return;
         }
-        let mut counts = PairCounts::new(self.bots.len());
-        for (&(w, b), &c) in &self.results {
-            counts.add_counts(w, b, c);
-        }
-        if let Ok(standings) = Standings::from_counts(&self.bots, &counts) {
+        let counts = self.tally.counts();
+        if let Ok(standings) = Standings::from_counts(&counts.bots, &counts.counts) {
             let ratings = standings
                 .rows
                 .iter()
@@ -313,8 +318,10 @@ impl ReportData {
 mod tests {
     use super::*;
     use arena_referee::row::row_with_result;
+    use arena_rules::games::GameResult;
     use arena_rules::games::RuleReason;
     use arena_rules::protocol::{FailureReason, Reason};
+    use arena_stats::{Pentanomial, Score};
 
     /// Four games by hand: a beats b as white by a group, b beats a as white
     /// when a times out, a and c draw (full board, 36 plies), c beats b as
@@ -333,7 +340,7 @@ mod tests {
         rows[3].reason = Reason::Failure(FailureReason::Crash);
         rows[3].plies = 7;
         for row in &rows {
-            data.add(0, row, None);
+            data.add(0, row, None).unwrap();
         }
         data.finish();
         data
@@ -389,7 +396,7 @@ mod tests {
     fn move_times_skip_the_opening_and_keep_the_limit() {
         let record: GameRecord = serde_json::from_str(RECORD).unwrap();
         let mut data = ReportData::new(1);
-        data.add(0, &record.to_games_row(), Some(&record));
+        data.add(0, &record.to_games_row(), Some(&record)).unwrap();
         let white = data.move_times[0].summary().unwrap();
         assert_eq!((white.moves, white.median_ms, white.max_ms), (2, 47, 55));
         let black = data.move_times[1].summary().unwrap();
@@ -406,7 +413,7 @@ mod tests {
         // White's moves used 40 and 50 ms of CPU; black was not measured.
         record.move_cpu_ms = vec![Some(0), Some(0), Some(40), None, Some(50)];
         let mut data = ReportData::new(1);
-        data.add(0, &record.to_games_row(), Some(&record));
+        data.add(0, &record.to_games_row(), Some(&record)).unwrap();
         let white = data.move_times[0].cpu_summary().unwrap();
         assert_eq!((white.moves, white.median_ms, white.max_ms), (2, 40, 50));
         assert_eq!(data.move_times[1].cpu_summary(), None);
@@ -431,10 +438,10 @@ mod tests {
             row_with_result(2, 1, "a", "b", GameResult::Draw),
             row_with_result(3, 1, "b", "a", GameResult::Draw),
         ];
-        path.add(&rows[0]);
+        path.add(&rows[0]).unwrap();
         assert_eq!(path.points, [(0, 0.0)], "half a pair is no point");
         for row in &rows[1..] {
-            path.add(row);
+            path.add(row).unwrap();
         }
         path.finish();
         let mut one = Pentanomial::default();

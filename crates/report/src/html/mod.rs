@@ -46,7 +46,6 @@ use arena_stats::{FitOptions, Tally};
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
 use arena_tournament::registry::Formats;
-use arena_tournament::tally::AddRow;
 use arena_tournament::text::FormatTables;
 use arena_tournament::{Manifest, SprtPlan};
 use data::ReportData;
@@ -85,10 +84,10 @@ fn with_own_fits<R>(
     page: impl FnOnce(&[Source], &ReportData, &Tally, Fits) -> anyhow::Result<R>,
 ) -> anyhow::Result<R> {
     let sources = sources(dirs)?;
-    let mut tally = Tally::new();
-    let data = gather(&sources, None, Some(&mut tally))?;
+    let data = gather(&sources, None)?;
+    let tally = &data.tally;
     let ratings = (tally.games() > 0)
-        .then(|| Ratings::from_tally(&tally, &FitOptions::default(), Pooling::Pooled, &[]));
+        .then(|| Ratings::from_tally(tally, &FitOptions::default(), Pooling::Pooled, &[]));
     let error = match &ratings {
         Some(Err(e)) => format!("{e:#}"),
         _ => String::new(),
@@ -98,7 +97,7 @@ fn with_own_fits<R>(
         Some(Ok(ratings)) => Fits::Rated(ratings),
         Some(Err(_)) => Fits::Failed(&error),
     };
-    page(&sources, &data, &tally, fits)
+    page(&sources, &data, tally, fits)
 }
 
 /// Writes `report.html` into `out` over the games of `dirs` (of `variant`
@@ -114,7 +113,7 @@ pub fn write_rated_report(
     fits: Fits,
 ) -> anyhow::Result<PathBuf> {
     let sources = sources(dirs)?;
-    let data = gather(&sources, variant, None)?;
+    let data = gather(&sources, variant)?;
     write_page(&sources, out, variant, &data, tally, fits)
 }
 
@@ -140,12 +139,8 @@ fn sources(dirs: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
 }
 
 /// The per-game sections over the games of `sources` (of `variant`, when
-/// given), in one pass; each game also counted in `tally` when given.
-fn gather(
-    sources: &[Source],
-    variant: Option<&str>,
-    mut tally: Option<&mut Tally>,
-) -> anyhow::Result<ReportData> {
+/// given), in one pass, and the tally of those games ([`ReportData::tally`]).
+fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportData> {
     let expected: u64 = sources.iter().map(|s| count_games(&s.dir)).sum();
     let mut data = ReportData::new(expected);
     for (k, source) in sources.iter().enumerate() {
@@ -160,10 +155,10 @@ fn gather(
         }
     }
     read_analyses(sources, &mut data)?;
+    let formats = Formats::builtin();
     for (k, source) in sources.iter().enumerate() {
         // The run's format (a Swiss's table, a knockout's bracket) is
         // replayed from all its games, whatever variant the page shows.
-        let formats = Formats::builtin();
         let mut replay = match source.manifest.as_ref().map(|m| formats.open(m)) {
             Some(Ok(format)) => Some(format),
             Some(Err(e)) => {
@@ -186,10 +181,7 @@ fn gather(
             if variant.is_some_and(|v| row.variant != v) {
                 return Ok(());
             }
-            if let Some(tally) = tally.as_deref_mut() {
-                tally.add_row(&row)?;
-            }
-            data.add(k, &row, record);
+            data.add(k, &row, record)?;
             Ok(())
         })?;
         if let Some(tables) = replay.as_mut().and_then(|format| format.report_tables()) {

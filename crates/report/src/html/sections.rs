@@ -311,8 +311,9 @@ fn crosstable(counts: &TallyCounts, order: &[String]) -> Vec<CrossRow> {
                 .enumerate()
                 .map(|(j, cell)| match cell {
                     Some(wdl) => Cell2 {
-                        text: format!("{:.1}/{}", wdl.half_points() as f64 / 2.0, wdl.games()),
-                        background: heat(wdl.half_points() as f64 / 2.0 / wdl.games() as f64),
+                        text: format!("{:.1}/{}", wdl.points(), wdl.games()),
+                        // A cell holds at least one game.
+                        background: heat(wdl.score().unwrap_or(0.5)),
                     },
                     None => Cell2 {
                         text: if i == j { "" } else { "-" }.into(),
@@ -361,15 +362,15 @@ fn variant_rows(tally: &Tally, data: &ReportData) -> Vec<VariantRow> {
     let none = Default::default();
     results
         .into_iter()
-        .map(|(id, [white, draws, black])| {
-            let games = white + draws + black;
+        .map(|(id, white)| {
+            let games = white.games();
             VariantRow {
                 svg: plots::lengths(&id, data.lengths.get(&id).unwrap_or(&none)),
                 variant: id,
                 games,
-                white_pct: pct(white, games),
-                draw_pct: pct(draws, games),
-                black_pct: pct(black, games),
+                white_pct: pct(white.wins, games),
+                draw_pct: pct(white.draws, games),
+                black_pct: pct(white.losses, games),
             }
         })
         .collect()
