@@ -18,7 +18,7 @@ use super::sprt;
 use super::swiss;
 
 /// Every format, one line each.
-pub const FORMATS: [FormatRow; 5] = [
+pub const FORMATS: &[FormatRow] = &[
     round_robin::FORMAT,
     sprt::FORMAT,
     swiss::FORMAT,

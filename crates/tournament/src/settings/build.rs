@@ -167,7 +167,7 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<RunSettings> {
     // Every format judges the settings: the one they choose makes its
     // plan, the others refuse their own settings given.
     let mut plan = None;
-    for format in &FORMATS {
+    for format in FORMATS {
         if let Some(chosen) = (format.plan)(&r, &config)? {
             plan.get_or_insert(chosen);
         }
