@@ -53,7 +53,7 @@ fn random_game(rng: &mut SmallRng, id: u64, white: &str, black: &str) -> GameRec
     };
     let side_time = |side: usize| times.iter().skip(side).step_by(2).sum();
     let mut record = record_with_result(id, 0, white, black, result);
-    (record.id, record.round, record.pair) = (None, None, None);
+    (record.round, record.pair) = (None, None);
     record.time_control = TimeControl::PerMove { move_ms: MOVE_MS };
     record.opening = moves[..2].to_vec();
     record.plies = moves.len() as u32;

@@ -147,7 +147,7 @@ fn copy_games(seed: &Path, dir: &Path, games: u64) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(dir.join("games.jsonl")).unwrap());
     for id in 0..games {
         let mut record = records[id as usize % records.len()].clone();
-        record["id"] = serde_json::json!(id);
+        record["game_id"] = serde_json::json!(format!("g{id}"));
         record["pair"] = serde_json::json!(id / 2);
         serde_json::to_writer(&mut out, &record).unwrap();
         out.write_all(b"\n").unwrap();

@@ -40,11 +40,12 @@ impl Game {
     /// The game of a journal record (its variant must be one arena knows).
     pub fn of_record(record: &GameRecord) -> anyhow::Result<Game> {
         let id = record
-            .id
-            .ok_or_else(|| anyhow!("the record has no \"id\" (its place in the schedule)"))?;
+            .number()
+            .ok_or_else(|| anyhow!(arena_referee::record::NO_PLACE))?;
         let variant = Variant::by_id(&record.game).ok_or_else(|| {
             anyhow!(
-                "game {id}: unknown variant {:?} (`arena games` lists them)",
+                "game {}: unknown variant {:?} (`arena games` lists them)",
+                record.game_id,
                 record.game
             )
         })?;
@@ -171,7 +172,8 @@ pub fn analyse_game(game: &Game, solvers: &mut Solvers, budget: Budget) -> Vec<P
             let (before, nodes) = values[p];
             PlyRow {
                 game_id: game.id,
-                ply: p as u32,
+                // Move p + 1, which leads to ply p + 1.
+                ply: p as u32 + 1,
                 mover: game.name(mover).to_string(),
                 color: mover,
                 mv: game.moves[p].clone(),

@@ -20,8 +20,8 @@ use arena_solver::Budget;
 #[command(
     after_help = "Each position from the first move a bot chose (the opening's plies are \
 not the bots') to the end of the game is proven by the solver within --budget-ms: win, draw or \
-loss for the side to move, or unknown. DIR/analysis.csv has one row per bot move (game_id, ply \
-= 0-based index into the record's moves, mover, color, move, value_before, value_after, both for \
+loss for the side to move, or unknown. DIR/analysis.csv has one row per bot move (game_id gN, ply \
+= N for the game's Nth move, counted from 1 with the opening's, which leads to the viewer's ply N, mover, color, move, value_before, value_after, both for \
 the mover, mistake = the move made the mover's value worse, mover_result = the game's result for the mover, \
 nodes); DIR/analysis_bots.csv and the table printed have per bot: moves, decided (value before \
 proven), unsettled (decided, value after unknown: counted as kept), mistakes, accuracy (share of \

@@ -130,21 +130,24 @@ pub fn replay(input: &[u8]) -> Result<Position, Value> {
             )
         })?;
     let mut pos = Position::new(variant);
+    // `ply` is the position the move is played from (ply N: after N
+    // moves), so the move is the game's (ply + 1)th (docs/REFERENCE.md).
     for (ply, m) in moves.iter().enumerate() {
+        let number = ply + 1;
         let text = m.as_str().ok_or_else(|| {
             error(
                 "malformed_record",
                 Some(ply),
-                format!("move {ply} is not a string: {m}"),
+                format!("move {number} is not a string: {m}"),
             )
         })?;
         if pos.is_over() {
-            let message = format!("move {ply} (\"{text}\") comes after the game ended");
+            let message = format!("move {number} (\"{text}\") comes after the game ended");
             return Err(error("move_after_end", Some(ply), message));
         }
         pos.play_str(text).map_err(|e| {
             let message = format!(
-                "move {ply} (\"{text}\") by {} is illegal: {e}",
+                "move {number} (\"{text}\") by {} is illegal: {e}",
                 pos.to_move()
             );
             error("illegal_move", Some(ply), message)

@@ -258,7 +258,7 @@ fn repeated_game(
         })
         .unwrap_or_else(|| "an earlier row".to_string());
     format!(
-        "game {id} of the same tournament appears twice: at {first} and at {here} \
+        "game g{id} of the same tournament appears twice: at {first} and at {here} \
          (rating it twice would double its weight; pass --allow-duplicates to rate it anyway)"
     )
 }

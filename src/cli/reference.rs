@@ -109,7 +109,8 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
             "judge",
             1,
             "a bad record, or input that cannot be read: `{\"error\", \"ply\", \"message\"}` on \
-             stdout",
+             stdout (`ply`: the position the bad move was played from, so the move is number \
+             `ply` + 1)",
         ),
     ]
 }
@@ -128,8 +129,8 @@ fn files() -> Vec<(&'static str, &'static str)> {
             GAMES_JSONL,
             "the journal: one game record (JSON) per finished game, appended as each game ends \
              and synced at most every `sync_interval_ms`; a game counts as played when its \
-             record is here. Each line replays with `arena judge`. Fields: `id`, `round`, `pair`, \
-             `game` (the variant), `game_id`, `white`, `black`, `time_control`, \
+             record is here. Each line replays with `arena judge`. Fields: `game_id` (`gN`), \
+             `round`, `pair`, `game` (the variant), `white`, `black`, `time_control`, \
              `white_time_control` / `black_time_control` (each side's own; they differ with \
              time odds), `opening`, `moves`, \
              `move_times_ms` (wall time per move, ms), `move_cpu_ms` (the CPU time the bot's process used for each move, ms; `null` where not measured), `result`, `winner`, `reason`, `message`, `cells` (the winning \
@@ -191,10 +192,30 @@ fn files() -> Vec<(&'static str, &'static str)> {
     ]
 }
 
+/// The definitions every file, page and message follows.
+const GAME_IDS_AND_PLIES: &str = "\n## Game ids and plies\n\n\
+     A game's id is `gN`, N its number in the run's schedule (0-based, unique within a run): \
+     `game_id` in games.jsonl, games.csv and analysis.csv, the protocol's `game_id` \
+     (protocol/PROTOCOL.md), the report's links (`report.html#game=g7`; a report of several \
+     directories adds the directory, `d2g7`), the live page and the terminal's lines. Joining \
+     the files on `game_id` matches a game's rows. Files of older versions (a journal line with \
+     `\"id\":7` besides `\"game_id\":\"g7\"`, a games.csv column `id` or an analysis.csv \
+     `game_id` holding a bare `7`) are still read by `--resume`, `arena report`, `analyse`, \
+     `rate`, `judge`, `merge` and `serve`.\n\n\
+     Ply N is the position after N moves, as the protocol's `turn.ply` counts (ply 0 is the \
+     empty board); move N, counted from 1 with the opening's moves first, is the move that \
+     leads to ply N. The viewer's \"ply 4 / 29\" shows the position after move 4 of 29, and \
+     analysis.csv's row of `ply` 4 judges that move (older files counted it from 0; they are \
+     read as today's).\n";
+
 /// The meaning of each column; a column the code writes without one here
 /// fails the page's test.
 const COLUMNS: &[(&str, &str)] = &[
-    ("id", "game number in the schedule, 0-based (`g17` in the report is 17)"),
+    (
+        "game_id",
+        "the game's id, `gN` (see [Game ids and plies](#game-ids-and-plies)): the same in \
+         games.jsonl, games.csv, analysis.csv, the report's viewer and the terminal",
+    ),
     (
         "round",
         "round-robin cycle of the game, 0-based (in an adaptive ranking its round)",
@@ -277,8 +298,11 @@ const COLUMNS: &[(&str, &str)] = &[
     ("needed_wealth", "the wealth that separates the pair"),
     ("separated", "`true` when either test separates the pair"),
     ("points", "points scored against the opponent"),
-    ("game_id", "the game's `id` in games.csv"),
-    ("ply", "the move's 0-based index into the record's `moves` (the opening's come first)"),
+    (
+        "ply",
+        "the ply the move produced: N for the game's Nth move (counted from 1, the opening's \
+         first), the position the viewer shows as ply N",
+    ),
     ("mover", "the bot that chose the move"),
     ("color", "the mover's colour, `white` or `black`"),
     ("move", "the move, in notation"),
@@ -312,9 +336,9 @@ const COLUMNS: &[(&str, &str)] = &[
     ),
     (
         "first_mistake_mean_ply",
-        "mean over the games with a mistake of the ply of the first one (empty: none)",
+        "mean over the games with a mistake of the `ply` of the first one (empty: none)",
     ),
-    ("first_mistake_min_ply", "the earliest ply of a game's first mistake"),
+    ("first_mistake_min_ply", "the earliest `ply` of a game's first mistake"),
 ];
 
 /// The meaning of a column; `lost_<reason>` columns are described by their
@@ -582,6 +606,7 @@ pub fn reference_page() -> String {
     }
     page += "\n`arena rate --out DIR` writes the four rating files and report.html into DIR; \
              `arena report` writes report.html; `arena merge OUT` writes a whole directory.\n";
+    page += GAME_IDS_AND_PLIES;
     for (file, columns) in csv_files() {
         let _ = write!(
             page,

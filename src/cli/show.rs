@@ -9,6 +9,8 @@ use anyhow::{anyhow, bail, Context};
 
 use crate::cli::games::ColorChoice;
 use crate::games::{render, Position, Variant};
+use crate::referee::game_id::{game_id, number_of};
+use crate::referee::record::row_of_record_line;
 use crate::referee::GameRecord;
 use crate::tournament::output_files::GAMES_JSONL;
 
@@ -33,31 +35,24 @@ fn find(args: &Args, id: u64) -> anyhow::Result<GameRecord> {
         std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
     for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line.with_context(|| format!("reading {}", path.display()))?;
-        let value: serde_json::Value = match serde_json::from_str(&line) {
-            Ok(v) => v,
-            Err(_) => continue,
-        };
-        if value.get("id").and_then(|v| v.as_u64()) == Some(id) {
-            return serde_json::from_value(value)
+        // The game's place, of this journal or an older one (`"id"`).
+        if row_of_record_line(line.as_bytes()).is_ok_and(|(number, _)| number == id) {
+            return serde_json::from_str(&line)
                 .with_context(|| format!("{}: line {}: not a game record", path.display(), n + 1));
         }
     }
-    bail!("no game {} in {}", args.game, path.display())
+    bail!("no game {} in {}", game_id(id), path.display())
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let id: u64 = args
-        .game
-        .trim_start_matches('g')
-        .parse()
-        .map_err(|_| anyhow!("{:?} is not a game id (expected e.g. g17)", args.game))?;
+    let id = number_of(&args.game).map_err(|e| anyhow!(e))?;
     let record = find(&args, id)?;
     let variant = Variant::by_id(&record.game)
         .ok_or_else(|| anyhow!("unknown variant {:?} in the record", record.game))?;
     let ansi = args.color.enabled();
     outln!(
         "{}: {} (white) vs {} (black), {}: {} by {}",
-        args.game,
+        game_id(id),
         record.white,
         record.black,
         record.game,

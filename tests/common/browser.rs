@@ -55,3 +55,40 @@ pub fn drive(chrome: &Path, profile: &Path, url: &str, steps: &Value) -> Session
         results: v["results"].as_array().unwrap().clone(),
     }
 }
+
+/// A script expression reading how the board in `selector` (a `table.board`)
+/// looks: its coordinates (the column letters on top, the row numbers on the
+/// left) and each cell's kind (its first class: `c-R`, ..., `c-star`,
+/// `c-dot`). The viewer's board and the live page's cards give the same for
+/// a variant: both are board.js's drawing of the variant's look.
+pub fn read_look(selector: &str) -> String {
+    format!(
+        r##"(() => {{ const t = document.querySelector({selector:?}); return t ? {{
+  columns: [...t.rows[0].cells].map((c) => c.textContent),
+  rows: [...t.rows].slice(1).map((r) => r.cells[0].textContent),
+  kinds: Object.fromEntries([...t.querySelectorAll("td[data-cell]")].map((td) => [td.dataset.cell, td.className.split(" ")[0]])),
+}} : null; }})()"##
+    )
+}
+
+/// What [`read_look`] must read for `variant`, from the rules engine's one
+/// description of its board (`arena::games::look`).
+pub fn expected_look(variant: &str) -> Value {
+    use arena::games::look::{css_class, BoardLook};
+    let look = BoardLook::of(arena::games::Variant::by_id(variant).unwrap());
+    let cols = look.cols as usize;
+    let mut columns = vec![String::new()];
+    columns.extend((0..cols).map(|c| ((b'a' + c as u8) as char).to_string()));
+    let rows: Vec<String> = (1..=look.rows).map(|r| r.to_string()).collect();
+    let kinds: serde_json::Map<String, Value> = look
+        .letters
+        .chars()
+        .enumerate()
+        .filter(|(_, letter)| *letter != ' ')
+        .map(|(i, letter)| {
+            let name = format!("{}{}", (b'a' + (i % cols) as u8) as char, i / cols + 1);
+            (name, Value::String(css_class(letter)))
+        })
+        .collect();
+    serde_json::json!({ "columns": columns, "rows": rows, "kinds": kinds })
+}

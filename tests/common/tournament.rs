@@ -220,6 +220,14 @@ pub fn jsonl_records(out: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The game number of a games.jsonl record: that of its `game_id`, `gN`
+/// (a record of today's journal has no numeric `id`).
+pub fn game_number(record: &serde_json::Value) -> u64 {
+    assert!(record.get("id").is_none(), "a numeric id: {record}");
+    let id = record["game_id"].as_str().expect("a game_id");
+    arena::referee::game_id::number_of(id).unwrap()
+}
+
 /// Checks that games.csv holds exactly game ids `0..games`, each once, and
 /// games.jsonl the same ids, each once.
 pub fn assert_exactly_games(out: &Path, games: u64) {
@@ -228,7 +236,7 @@ pub fn assert_exactly_games(out: &Path, games: u64) {
     ids.sort_unstable();
     assert_eq!(ids, (0..games).collect::<Vec<_>>(), "games.csv ids");
     let records = jsonl_records(out);
-    let mut record_ids: Vec<u64> = records.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    let mut record_ids: Vec<u64> = records.iter().map(game_number).collect();
     record_ids.sort_unstable();
     assert_eq!(record_ids, ids, "games.jsonl ids");
 }
@@ -239,7 +247,7 @@ pub fn assert_consistent(out: &Path) -> BTreeSet<u64> {
     let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
     assert_eq!(ids.len(), rows.len(), "duplicate ids in games.csv");
     let records = jsonl_records(out);
-    let record_ids: BTreeSet<u64> = records.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    let record_ids: BTreeSet<u64> = records.iter().map(game_number).collect();
     assert_eq!(
         record_ids.len(),
         records.len(),
@@ -370,7 +378,10 @@ pub fn games_csv_without_timing(out: &Path) -> Vec<String> {
             .join(",")
     };
     let mut rows: Vec<(u64, String)> = lines
-        .map(|line| (line.split(',').next().unwrap().parse().unwrap(), pick(line)))
+        .map(|line| {
+            let id = line.split(',').next().unwrap();
+            (arena::referee::game_id::number_of(id).unwrap(), pick(line))
+        })
         .collect();
     rows.sort();
     std::iter::once(pick(&header.join(",")))
@@ -387,7 +398,7 @@ pub fn games_jsonl_without_timing(out: &Path) -> Vec<serde_json::Value> {
             object.remove(field);
         }
     }
-    records.sort_by_key(|r| r["id"].as_u64().unwrap());
+    records.sort_by_key(game_number);
     records
 }
 

@@ -205,7 +205,7 @@ fn rate_refuses_more_bots_than_the_fit_can_hold() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(
         stderr.contains(
-            "games.csv: line 5002: game 5000: bot \"w5000\" is the 10001th different bot"
+            "games.csv: line 5002: game g5000: bot \"w5000\" is the 10001th different bot"
         ),
         "{stderr}"
     );

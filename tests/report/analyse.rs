@@ -5,7 +5,10 @@
 //! pattern is a proven win; a move that wins keeps it; the win-missing bot's
 //! missed wins are found as mistakes), the opening's plies are absent, the
 //! per-bot file counts the rows, and `arena report` shows the section and
-//! the viewer's value strip. Bad directories fail with one line, status 2.
+//! the viewer's value strip. analysis.csv joins games.jsonl and games.csv
+//! on `game_id` (spelled `gN` in all three), and its row of ply N is the
+//! record's Nth move, the one the viewer's ply N shows. Bad directories fail
+//! with one line, status 2.
 
 use crate::common;
 
@@ -25,7 +28,7 @@ fn records(out: &Path) -> HashMap<u64, GameRecord> {
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str::<GameRecord>(l).unwrap())
-        .map(|r| (r.id.unwrap(), r))
+        .map(|r| (r.number().unwrap(), r))
         .collect()
 }
 
@@ -51,7 +54,8 @@ struct Facts {
 
 fn facts(record: &GameRecord, row: &PlyRow) -> Facts {
     let mut pos = Position::new(Variant::by_id(&record.game).unwrap());
-    for m in &record.moves[..row.ply as usize] {
+    // Ply N is the position after N moves: the row's move is the Nth.
+    for m in &record.moves[..row.ply as usize - 1] {
         pos.play_str(m).unwrap();
     }
     let mover = pos.to_move();
@@ -62,7 +66,7 @@ fn facts(record: &GameRecord, row: &PlyRow) -> Facts {
         &record.black
     };
     assert_eq!(&row.mover, name);
-    assert_eq!(row.mv, record.moves[row.ply as usize]);
+    assert_eq!(row.mv, record.moves[row.ply as usize - 1]);
     let win_in_one = winning_moves(&pos);
     pos.play_str(&row.mv).unwrap();
     Facts {
@@ -82,6 +86,43 @@ fn game_lines(page: &str) -> Vec<Vec<String>> {
         .filter(|l| !l.is_empty())
         .map(|l| l.split('\t').map(String::from).collect())
         .collect()
+}
+
+/// The `game_id` column of a CSV file, one value per row.
+fn id_column(path: &Path) -> Vec<String> {
+    let mut csv = csv::Reader::from_path(path).unwrap();
+    let at = csv.headers().unwrap().iter().position(|h| h == "game_id");
+    let at = at.unwrap_or_else(|| panic!("{}: no game_id column", path.display()));
+    csv.records().map(|r| r.unwrap()[at].to_string()).collect()
+}
+
+/// What a user joining the files as text gets: every game_id of
+/// analysis.csv is one of games.jsonl's and one of games.csv's, and every
+/// one of the `games` games is analysed.
+fn joins_on_game_id(out: &Path, games: usize) {
+    let journal: std::collections::HashSet<String> =
+        std::fs::read_to_string(out.join("games.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                assert!(v.get("id").is_none(), "no numeric id any more: {l}");
+                v["game_id"].as_str().unwrap().to_string()
+            })
+            .collect();
+    let rows: std::collections::HashSet<String> =
+        id_column(&out.join("games.csv")).into_iter().collect();
+    assert_eq!(journal, rows);
+    assert!(journal.iter().all(|id| id.starts_with('g')), "{journal:?}");
+    let analysed: std::collections::HashSet<String> =
+        id_column(&out.join(ANALYSIS_CSV)).into_iter().collect();
+    assert_eq!(analysed.len(), games);
+    for id in &analysed {
+        assert!(
+            journal.contains(id),
+            "{id} of analysis.csv is in no games.jsonl line"
+        );
+    }
 }
 
 #[test]
@@ -121,12 +162,13 @@ fn the_win_missing_bot_s_missed_wins_are_found_and_shown_in_the_report() {
     let records = records(&out);
     let rows = read_analysis_csv(&out.join(ANALYSIS_CSV)).unwrap();
     assert!(!rows.is_empty());
+    joins_on_game_id(&out, records.len());
     let (mut missed_and_marked, mut greedy_wins_kept) = (0, 0);
     for row in &rows {
         let record = &records[&row.game_id];
         assert_eq!(record.opening.len(), OPENING_PLIES);
         assert!(
-            row.ply as usize >= OPENING_PLIES,
+            row.ply as usize > OPENING_PLIES,
             "an opening ply was analysed: {row:?}"
         );
         let f = facts(record, row);
@@ -222,6 +264,15 @@ fn the_win_missing_bot_s_missed_wins_are_found_and_shown_in_the_report() {
             .filter(|r| r.game_id == id && r.mistake() == Some(true))
             .count();
         assert_eq!(marked, mistakes, "game {id}: {strip}");
+        // The viewer's ply N is the position analysis.csv's row of ply N led to.
+        for r in rows.iter().filter(|r| r.game_id == id) {
+            let at = strip.as_bytes()[r.ply as usize];
+            assert_eq!(
+                at.is_ascii_lowercase(),
+                r.mistake() == Some(true),
+                "{r:?}: {strip}"
+            );
+        }
         strips_with_mistakes += (marked > 0) as u32;
     }
     assert!(strips_with_mistakes > 0);

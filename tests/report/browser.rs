@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 use arena::games::Color;
 use arena::report::analysis::read_analysis_csv;
 use arena_solver::Value as Solved;
-use common::browser::{chromium, drive, node_found};
+use common::browser::{chromium, drive, expected_look, node_found, read_look};
+use common::tournament::game_number;
 use common::tournament::{jsonl_records, run_arena, text, write_config, TestBot};
 use serde_json::{json, Value};
 
@@ -198,8 +199,8 @@ fn report_works_in_a_real_browser() {
                 .any(|c| c.ends_with('2') || c.ends_with('3'))
         })
         .expect("a quinque game with a stack of height 2 or more");
-    let qango_key = format!("d1g{}", qango_game["id"]);
-    let quinque_key = format!("d2g{}", quinque_game["id"]);
+    let qango_key = format!("d1{}", qango_game["game_id"].as_str().unwrap());
+    let quinque_key = format!("d2{}", quinque_game["game_id"].as_str().unwrap());
 
     // The crasher's crash losses, from the records.
     let mut crashes: Vec<String> = qango_games
@@ -212,15 +213,16 @@ fn report_works_in_a_real_browser() {
             };
             r["reason"] == "crash" && loser == "crasher"
         })
-        .map(|r| format!("d1g{}", r["id"]))
+        .map(|r| format!("d1{}", r["game_id"].as_str().unwrap()))
         .collect();
     crashes.sort();
     assert!(!crashes.is_empty(), "the crasher crashed");
 
     let shot = tmp.path().join("report.png");
+    let look = read_look("#v-board table.board");
     let open = |key: &str, ply: usize| {
         format!(
-            "new Promise((done) => {{ addEventListener('hashchange', () => done({READ_BOARD}), {{ once: true }}); location.hash = '#game={key}&ply={ply}'; }})"
+            "new Promise((done) => {{ addEventListener('hashchange', () => done({{ ...{READ_BOARD}, look: {look} }}), {{ once: true }}); location.hash = '#game={key}&ply={ply}'; }})"
         )
     };
     let click_crash_link = r##"new Promise((done) => {
@@ -252,7 +254,7 @@ fn report_works_in_a_real_browser() {
         )
     };
     let steps = json!([
-        {"eval": READ_BOARD},
+        {"eval": format!("({{ ...{READ_BOARD}, look: {} }})", read_look("#v-board table.board"))},
         {"key": "ArrowRight"},
         {"eval": READ_BOARD},
         {"eval": open(&quinque_key, n)},
@@ -289,7 +291,17 @@ fn report_works_in_a_real_browser() {
         "{qango_key} at ply 4"
     );
     assert_ne!(dom_cells(&r[0]), dom_cells(&r[2]));
-    // Quinque stack heights.
+    // The board looks as the rules engine describes it: coordinates and
+    // each cell's colour group (the live page's cards read the same).
+    assert_eq!(
+        r[0]["look"],
+        expected_look(qango_game["game"].as_str().unwrap())
+    );
+    // Quinque stack heights, on Quinque's board.
+    assert_eq!(
+        r[3]["look"],
+        expected_look(quinque_game["game"].as_str().unwrap())
+    );
     assert_eq!(
         dom_cells(&r[3]),
         judged_cells(quinque_game, n),
@@ -314,8 +326,8 @@ fn report_works_in_a_real_browser() {
     // order they finished in.
     let mut by_id: Vec<(u32, u64)> = qango_games
         .iter()
-        .map(|r| (1, r["id"].as_u64().unwrap()))
-        .chain(quinque_games.iter().map(|r| (2, r["id"].as_u64().unwrap())))
+        .map(|r| (1, game_number(r)))
+        .chain(quinque_games.iter().map(|r| (2, game_number(r))))
         .collect();
     by_id.sort();
     let expected: Vec<String> = by_id.iter().map(|(d, id)| format!("d{d}g{id}")).collect();
@@ -380,9 +392,9 @@ fn report_works_in_a_real_browser() {
         json!("-"),
         "an opening position is not analysed"
     );
-    let id = qango_game["id"].as_u64().unwrap();
+    let id = game_number(qango_game);
     for row in analysis.iter().filter(|r| r.game_id == id) {
-        let cell = &cells[row.ply as usize + 1];
+        let cell = &cells[row.ply as usize];
         let white = row.after.map(|v| {
             if row.color == Color::White {
                 v

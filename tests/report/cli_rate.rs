@@ -189,7 +189,7 @@ fn a_game_id_repeated_within_a_file_names_both_lines() {
     let stderr = stderr_of(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("game 2 of the same tournament appears twice")
+        stderr.contains("game g2 of the same tournament appears twice")
             && stderr.contains("games.csv:4 (file 1 given)")
             && stderr.contains("games.csv:6 (file 1 given)"),
         "{stderr}"
@@ -211,7 +211,7 @@ fn the_same_file_twice_is_an_error_naming_both_arguments() {
     let stderr = stderr_of(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("game 0 of the same tournament appears twice")
+        stderr.contains("game g0 of the same tournament appears twice")
             && stderr.contains("games.csv:2 (file 1 given)")
             && stderr.contains("./games.csv:2 (file 2 given)"),
         "{stderr}"

@@ -94,7 +94,7 @@ fn serves_the_report_and_follows_a_game_added_to_the_run() {
     let jsonl = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
     let mut record: serde_json::Value =
         serde_json::from_str(jsonl.lines().last().unwrap()).unwrap();
-    record["id"] = serde_json::json!(games as u64 + 100);
+    record["game_id"] = serde_json::json!(format!("g{}", games as u64 + 100));
     let mut file = std::fs::OpenOptions::new()
         .append(true)
         .open(out.join("games.jsonl"))

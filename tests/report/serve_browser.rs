@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use common::browser::{chromium, drive, node_found};
 use common::serve::Server;
+use common::tournament::game_number;
 use common::tournament::{jsonl_records, spawn_tournament, wait_exit, wait_for_rows};
 use common::tournament::{write_config, TestBot};
 use serde_json::{json, Value};
@@ -104,10 +105,7 @@ fn the_live_page_follows_a_running_tournament() {
     );
     assert_eq!(last["mark"], json!("the same page"), "no reload");
     // Every game of the run, listed by id.
-    let mut ids: Vec<u64> = jsonl_records(&out)
-        .iter()
-        .map(|r| r["id"].as_u64().unwrap())
-        .collect();
+    let mut ids: Vec<u64> = jsonl_records(&out).iter().map(game_number).collect();
     ids.sort();
     let keys: Vec<String> = ids.iter().map(|id| format!("g{id}")).collect();
     assert_eq!(last["keys"], json!(keys), "{last}");

@@ -5,7 +5,9 @@
 //! the first moves of the game games.jsonl records when it ends; and once
 //! it is recorded it is no longer reported. `arena serve DIR` sees finished
 //! games only, and says so. In headless Chromium the page draws the game's
-//! board, again as moves are played, larger in the projector view.
+//! board, again as moves are played, larger in the projector view, with
+//! the viewer's coordinates and colour groups; a Quinque game's board too,
+//! its stacks with their heights.
 
 use crate::common;
 
@@ -16,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::serve::Server;
+use common::tournament::game_number;
 use common::tournament::{jsonl_records, write_config, TestBot};
 use serde_json::Value;
 
@@ -33,7 +36,7 @@ fn playing(server: &Server) -> (bool, BTreeMap<u64, (Vec<String>, usize)>) {
             let moves = g["moves"].as_array().unwrap();
             let moves = moves.iter().map(|m| m.as_str().unwrap().to_string());
             let opening = g["opening"].as_u64().unwrap() as usize;
-            (g["id"].as_u64().unwrap(), (moves.collect(), opening))
+            (game_number(g), (moves.collect(), opening))
         })
         .collect();
     (answer["live"] == Value::Bool(true), games)
@@ -72,6 +75,16 @@ fn games_event(server: &Server) -> Value {
 /// with the output directory and the server) is removed, then takes
 /// `move_ms` a move.
 fn gated_served_run(dir: &Path, seed: u64, move_ms: u64) -> (PathBuf, PathBuf, Server) {
+    gated_served_run_of("qango6", dir, seed, move_ms)
+}
+
+/// [`gated_served_run`] of `variant`.
+fn gated_served_run_of(
+    variant: &str,
+    dir: &Path,
+    seed: u64,
+    move_ms: u64,
+) -> (PathBuf, PathBuf, Server) {
     let gate = dir.join("gate");
     std::fs::write(&gate, "").unwrap();
     let move_ms = move_ms.to_string();
@@ -85,7 +98,7 @@ fn gated_served_run(dir: &Path, seed: u64, move_ms: u64) -> (PathBuf, PathBuf, S
     let config = write_config(
         dir,
         &format!(
-            "variant = \"qango6\"\ngames_per_pairing = 2\nseed = {seed}\nconcurrency = 1\n\
+            "variant = \"{variant}\"\ngames_per_pairing = 2\nseed = {seed}\nconcurrency = 1\n\
              time_control = \"per-move=60000\""
         ),
         &[bot("p1"), bot("p2")],
@@ -143,7 +156,7 @@ fn a_served_tournament_shows_its_games_move_by_move() {
         let records = std::fs::read_to_string(out.join("games.jsonl"))
             .map(|_| jsonl_records(&out))
             .unwrap_or_default();
-        if let Some(r) = records.into_iter().find(|r| r["id"].as_u64() == Some(id)) {
+        if let Some(r) = records.into_iter().find(|r| game_number(r) == id) {
             break r;
         }
         assert!(Instant::now() < deadline, "game {id} never recorded");
@@ -184,8 +197,9 @@ const BOARDS: &str = r##"new Promise((done) => {
     if (later || Date.now() - started > 20000) {
       const cell = () => c.querySelector("td").getBoundingClientRect().width;
       const small = c ? cell() : 0;
+      const look = LOOK;
       document.querySelector("#live button.projector").click();
-      done({ first: first, later: discs(), heading: document.querySelector("#playing h2").textContent,
+      done({ first: first, later: discs(), look: look, heading: document.querySelector("#playing h2").textContent,
         moves: c ? c.querySelector(".moves").textContent.split(" ").length : 0,
         small: small, large: c ? cell() : 0 });
     } else setTimeout(poll, 50);
@@ -209,7 +223,7 @@ fn the_page_draws_the_games_in_progress() {
     let (gate, _out, mut run) = gated_served_run(tmp.path(), 5, 80);
     let steps = serde_json::json!([
         { "remove": gate.display().to_string() },
-        { "eval": BOARDS },
+        { "eval": BOARDS.replace("LOOK", &common::browser::read_look("#playing .live-game table.board")) },
     ]);
     let url = format!("http://{}/", run.addr);
     let session = common::browser::drive(&chrome, &tmp.path().join("profile"), &url, &steps);
@@ -224,6 +238,13 @@ fn the_page_draws_the_games_in_progress() {
         later > first,
         "the board was drawn again with more moves: {seen}"
     );
+    // The card's board is the viewer's: the same coordinates and colour
+    // groups (report_browser reads the viewer's against the same look).
+    assert_eq!(
+        seen["look"],
+        common::browser::expected_look("qango6"),
+        "{seen}"
+    );
     // A disc per move (Qango places one a move).
     assert_eq!(seen["moves"].as_u64(), Some(later), "{seen}");
     let (small, large) = (
@@ -235,4 +256,70 @@ fn the_page_draws_the_games_in_progress() {
         "projector cells: {seen}"
     );
     assert!(run.wait(Duration::from_secs(60)).success());
+}
+
+/// Waits (in the page) for a game in progress with two stones on its
+/// board, then reads the board's look and each stone's height.
+const QUINQUE_BOARD: &str = r##"new Promise((done) => {
+  const started = Date.now();
+  const poll = () => {
+    const stones = [...document.querySelectorAll("#playing .live-game td .disc")];
+    if (stones.length >= 2 || Date.now() - started > 20000) {
+      done({ look: LOOK, heights: stones.map((s) => s.textContent),
+        sides: stones.map((s) => s.className), moves: document.querySelector("#playing .live-game .moves").textContent });
+    } else setTimeout(poll, 50);
+  };
+  poll();
+})"##;
+
+/// A Quinque game in progress is drawn too, as the viewer draws Quinque:
+/// its board (coordinates, plain cells) and its stacks with their heights.
+#[test]
+fn the_page_draws_a_quinque_game_in_progress() {
+    let Some(chrome) = common::browser::chromium() else {
+        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+        return;
+    };
+    if !common::browser::node_found() {
+        println!("SKIPPED: node not installed (apt-get install nodejs)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (gate, _out, mut run) = gated_served_run_of("quinque", tmp.path(), 4, 30);
+    let read = QUINQUE_BOARD.replace(
+        "LOOK",
+        &common::browser::read_look("#playing .live-game table.board"),
+    );
+    let steps = serde_json::json!([
+        { "remove": gate.display().to_string() },
+        { "eval": read },
+    ]);
+    let url = format!("http://{}/", run.addr);
+    let session = common::browser::drive(&chrome, &tmp.path().join("profile"), &url, &steps);
+    assert_eq!(session.errors, Vec::<String>::new(), "console errors");
+    let seen = &session.results[1];
+    assert_eq!(
+        seen["look"],
+        common::browser::expected_look("quinque"),
+        "{seen}"
+    );
+    let heights = seen["heights"].as_array().unwrap();
+    assert!(heights.len() >= 2, "{seen}");
+    assert!(
+        heights
+            .iter()
+            .all(|h| ["1", "2", "3"].contains(&h.as_str().unwrap())),
+        "a stack shows its height: {seen}"
+    );
+    let sides: Vec<&str> = seen["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(
+        sides.contains(&"disc w") && sides.contains(&"disc b"),
+        "{seen}"
+    );
+    assert!(run.wait(Duration::from_secs(120)).success());
 }

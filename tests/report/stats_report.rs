@@ -190,7 +190,7 @@ fn bad_rows_are_errors_naming_the_game() {
     let mut rows = sample();
     rows[4].black = "a".into();
     let err = RatingReport::from_rows(&rows).unwrap_err().to_string();
-    assert!(err.contains("game 4") && err.contains("itself"), "{err}");
+    assert!(err.contains("game g4") && err.contains("itself"), "{err}");
 }
 
 /// `n` colour-swapped pairs between `a` and `b`, every game ending `a_result`

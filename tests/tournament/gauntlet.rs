@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use arena::games::Variant;
 use arena::referee::GameRow;
 use arena::tournament::openings::random_opening;
+use common::tournament::game_number;
 use common::tournament::{csv_rows, jsonl_records, resume_tournament, run_arena, text};
 
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
@@ -147,7 +148,7 @@ fn a_resumed_gauntlet_plays_exactly_the_rest() {
     // As if killed after 5 games: the journal keeps games 0..5 (both files
     // agree), the rest are to be played again.
     let mut records = jsonl_records(&out_dir);
-    records.sort_by_key(|r| r["id"].as_u64().unwrap());
+    records.sort_by_key(game_number);
     let first: Vec<String> = records[..5].iter().map(|r| r.to_string() + "\n").collect();
     std::fs::write(out_dir.join("games.jsonl"), first.concat()).unwrap();
     let mut rows = csv_rows(&out_dir);

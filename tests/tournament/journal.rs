@@ -11,13 +11,16 @@ use std::io::Write;
 use std::path::Path;
 
 use arena::protocol::TimeControl;
+use arena::referee::game_id::number_of;
 use arena::referee::{GameRecord, GameRow};
 use arena::tournament::journal::{csv_header, format_row, GAMES_CSV, GAMES_JSONL};
 use arena::tournament::Journal;
 use serde_json::json;
 
 /// Game `id`'s record, at its place (`id`, round 0, pair `id / 2`): a
-/// 5-ply qango6 game between a and b that white wins, colours by id.
+/// 5-ply qango6 game between a and b that white wins, colours by id. Read
+/// from a line as older versions wrote it (`"id"` besides `"game_id"`);
+/// the journal writes it as today's.
 fn record(id: u64) -> GameRecord {
     let (white, black) = if id.is_multiple_of(2) {
         ("a", "b")
@@ -79,11 +82,11 @@ fn ids(dir: &Path) -> (Vec<u64>, Vec<u64>) {
     let mut lines = csv.lines();
     assert_eq!(format!("{}\n", lines.next().unwrap()), csv_header());
     let csv_ids = lines
-        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .map(|l| number_of(l.split(',').next().unwrap()).unwrap())
         .collect();
     let jsonl_ids = jsonl_records(dir)
         .iter()
-        .map(|r| r["id"].as_u64().unwrap())
+        .map(|r| number_of(r["game_id"].as_str().unwrap()).unwrap())
         .collect();
     (csv_ids, jsonl_ids)
 }
@@ -168,7 +171,7 @@ fn games_csv_follows_the_journal_after_a_machine_crash() {
     assert_eq!(got, [0, 1, 2]);
     let repairs = recovery.repairs.join("\n");
     assert!(
-        repairs.contains("games 3 and 4 without a record (lost in a crash) will be replayed"),
+        repairs.contains("games g3 and g4 without a record (lost in a crash) will be replayed"),
         "{repairs}"
     );
     assert_eq!(ids(dir.path()), (vec![0, 1, 2], vec![0, 1, 2]));
@@ -204,7 +207,7 @@ fn duplicates_keep_the_first_copy() {
     assert_eq!(recovery.finished.len(), 2);
     let repairs = recovery.repairs.join("\n");
     assert!(
-        repairs.contains("games.jsonl: line 3 repeats game 1; kept the first"),
+        repairs.contains("games.jsonl: line 3 repeats game g1; kept the first"),
         "{repairs}"
     );
     assert!(
@@ -226,20 +229,20 @@ fn an_edited_games_csv_is_rebuilt_from_the_records() {
     let whole = read(dir.path(), GAMES_CSV);
     let edits = [
         (
-            whole.replacen("\n0,", "\nzero,", 1),
-            "line 2 was not the row that game 0's record gives",
+            whole.replacen("\ng0,", "\nzero,", 1),
+            "line 2 was not the row that game g0's record gives",
         ),
         (
-            whole.replacen("\n1,0,0,qango6,b,a,,1-0,", "\n1,0,0,qango6,b,a,,0-1,", 1),
-            "line 3 was not the row that game 1's record gives",
+            whole.replacen("\ng1,0,0,qango6,b,a,,1-0,", "\ng1,0,0,qango6,b,a,,0-1,", 1),
+            "line 3 was not the row that game g1's record gives",
         ),
         (
-            whole.replacen("id,", "game,", 1),
+            whole.replacen("game_id,", "game,", 1),
             "its first line was not the header",
         ),
         (
             whole.replacen('\n', "\n\n", 1),
-            "line 2 was not the row that game 0's record gives",
+            "line 2 was not the row that game g0's record gives",
         ),
     ];
     for (edited, why) in edits {
@@ -267,11 +270,11 @@ fn damage_in_the_journal_is_an_error_with_file_and_line() {
     let jsonl_path = dir.path().join(GAMES_JSONL);
     let jsonl = read(dir.path(), GAMES_JSONL);
     let mut placeless = serde_json::to_value(record(2)).unwrap();
-    placeless.as_object_mut().unwrap().remove("id");
+    placeless["game_id"] = json!("play");
     for (damaged, line, problem) in [
         (format!("not json\n{jsonl}"), 1, "not a game record"),
         (format!("{jsonl}{{\"id\":2}}\n"), 3, "not a game record"),
-        (format!("{jsonl}{placeless}\n"), 3, "no \"id\""),
+        (format!("{jsonl}{placeless}\n"), 3, "no place in a schedule"),
     ] {
         std::fs::write(&jsonl_path, &damaged).unwrap();
         let csv = read(dir.path(), GAMES_CSV);
@@ -350,6 +353,8 @@ fn upgrade(old: &str, old_record: serde_json::Value, later: GameRecord) -> (Stri
 fn old_record(ended: Option<&str>) -> serde_json::Value {
     let mut old = serde_json::to_value(record(0)).unwrap();
     let fields = old.as_object_mut().unwrap();
+    // As old journals wrote it: the number also as "id".
+    fields.insert("id".into(), 0.into());
     for newer in ["ended_utc", "white_time_control", "black_time_control"] {
         fields.remove(newer);
     }
@@ -375,13 +380,14 @@ fn a_games_csv_without_ended_utc_is_rebuilt_on_resume() {
     );
     assert!(
         repairs.contains(
-            "its header was an older arena's (now with the columns ended_utc,white_tc,black_tc)"
+            "its header was an older arena's (the column `id` is now `game_id`, spelled gN; \
+             now with the columns ended_utc,white_tc,black_tc)"
         ),
         "{repairs}"
     );
     assert_eq!(
         lines[1],
-        "0,0,0,qango6,a,b,,1-0,group,5,3,4,,per-move=100,per-move=100"
+        "g0,0,0,qango6,a,b,,1-0,group,5,3,4,,per-move=100,per-move=100"
     );
     assert!(
         lines[2].ends_with(",2026-12-01T00:23:28Z,per-move=100,per-move=100"),
@@ -407,12 +413,12 @@ fn a_games_csv_without_time_controls_is_rebuilt_on_resume() {
         later,
     );
     assert!(
-        repairs.contains("(now with the columns white_tc,black_tc)"),
+        repairs.contains("; now with the columns white_tc,black_tc)"),
         "{repairs}"
     );
     assert_eq!(
         lines[1],
-        "0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z,per-move=100,per-move=100"
+        "g0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z,per-move=100,per-move=100"
     );
     assert!(lines[2].ends_with(",per-move=100,5+0.05"), "{}", lines[2]);
 }

@@ -61,7 +61,7 @@ fn sigkill_mid_tournament_then_resume_plays_exactly_the_schedule() {
         .open(out.join("games.csv"))
         .unwrap();
     let (id, round, pair) = (half_recorded.id, half_recorded.round, half_recorded.pair);
-    write!(csv, "{id},{round},{pair},qango6,a,b,").unwrap();
+    write!(csv, "g{id},{round},{pair},qango6,a,b,").unwrap();
     drop((jsonl, csv));
 
     // Orphaned bots see their input close and exit by themselves.
@@ -119,7 +119,7 @@ fn record_of(
     }
     let plies = game.opening.len();
     let changes = serde_json::json!({
-        "id": game.id, "round": game.round, "pair": game.pair, "game_id": game.game_id(),
+        "game_id": game.game_id(), "round": game.round, "pair": game.pair,
         "white": names[game.white], "black": names[game.black],
         "opening": game.opening, "moves": game.opening, "move_times_ms": vec![0; plies],
         "plies": plies, "result": "1-0", "winner": "white", "reason": "timeout",
@@ -135,7 +135,7 @@ fn record_of(
 /// The 1-based number of the line of `out/games.csv` about game `id`.
 fn csv_line_of_game(out: &std::path::Path, id: u64) -> usize {
     let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
-    let prefix = format!("{id},");
+    let prefix = format!("g{id},");
     1 + text
         .lines()
         .position(|l| l.starts_with(&prefix))
@@ -179,7 +179,7 @@ fn a_row_that_contradicts_its_record_is_rebuilt_from_it_on_resume() {
     assert!(
         stdout.contains(&format!(
             "resume: games.csv rebuilt from games.jsonl, the journal it is derived from: \
-             line {csv_line} was not the row that game 2's record gives"
+             line {csv_line} was not the row that game g2's record gives"
         )),
         "{stdout}"
     );
@@ -188,6 +188,65 @@ fn a_row_that_contradicts_its_record_is_rebuilt_from_it_on_resume() {
         std::fs::read_to_string(out.join("games.jsonl")).unwrap(),
         jsonl
     );
+}
+
+/// The files of a run cut short as an older arena wrote them: each
+/// games.jsonl line with the number also as `"id":N`, first, and games.csv
+/// with a column `id` of bare numbers. `--resume` plays the rest (the
+/// journal's lines are kept as they are, games.csv is rebuilt in today's
+/// spelling) and `arena report` reads the mixed journal.
+#[test]
+fn a_run_written_by_an_older_arena_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let bots = instant_bot_flags();
+    let mut args = vec!["tournament", "--games", "6", "--out", out.to_str().unwrap()];
+    args.extend(bots.iter().map(String::as_str));
+    args.push("--no-progress");
+    let played = run_arena(&args);
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played));
+    let whole_csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    keep_first_games(&out, 3);
+    let jsonl = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let old_jsonl: String = jsonl
+        .lines()
+        .map(|l| {
+            let number = game_number(&serde_json::from_str(l).unwrap());
+            format!("{{\"id\":{number},{}\n", &l[1..])
+        })
+        .collect();
+    std::fs::write(out.join("games.jsonl"), &old_jsonl).unwrap();
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let old_csv = csv.replacen("game_id,", "id,", 1).replace("\ng", "\n");
+    assert!(
+        old_csv.starts_with("id,round,pair,") && old_csv.contains("\n2,"),
+        "{old_csv}"
+    );
+    std::fs::write(out.join("games.csv"), old_csv).unwrap();
+
+    let resumed = resume_tournament(&out);
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
+    assert!(
+        stdout.contains("the column `id` is now `game_id`, spelled gN"),
+        "{stdout}"
+    );
+    let after = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    assert!(after.starts_with(&old_jsonl), "the older lines were kept");
+    assert_eq!(after.lines().count(), 6);
+    let rows = csv_rows(&out);
+    assert_eq!(
+        rows.iter()
+            .map(|r| r.id)
+            .collect::<std::collections::BTreeSet<_>>(),
+        (0..6).collect()
+    );
+    // The rebuilt and appended rows are today's, as an unbroken run writes them.
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert!(csv.starts_with(whole_csv.lines().next().unwrap()), "{csv}");
+    assert!(csv.lines().skip(1).all(|l| l.starts_with('g')), "{csv}");
+    let report = run_arena(&["report", out.to_str().unwrap()]);
+    assert_eq!(report.status.code(), Some(0), "{}", text(&report));
 }
 
 /// Cuts the journal in `out` back to its first `games` games (in both

@@ -141,10 +141,7 @@ fn four_merged_shards_equal_one_unsharded_run() {
     // The merge orders rows by game id (a run writes them as they finish).
     let ids: Vec<u64> = csv_rows(&merged).iter().map(|r| r.id).collect();
     assert_eq!(ids, (0..12).collect::<Vec<_>>());
-    let record_ids: Vec<u64> = jsonl_records(&merged)
-        .iter()
-        .map(|r| r["id"].as_u64().unwrap())
-        .collect();
+    let record_ids: Vec<u64> = jsonl_records(&merged).iter().map(game_number).collect();
     assert_eq!(record_ids, ids);
     assert!(merged.join("report.html").exists());
 }

@@ -431,12 +431,11 @@ impl<'c> Game<'c> {
             .collect();
         let [white_trace, black_trace] = self.traces;
         GameRecord {
+            game_id: config.game_id.clone(),
             // The tournament puts the game in its schedule.
-            id: None,
             round: None,
             pair: None,
             game: config.variant.id.to_string(),
-            game_id: config.game_id.clone(),
             white,
             black,
             time_control: config.time_control,

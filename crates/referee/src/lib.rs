@@ -5,6 +5,7 @@
 //!   `game_over`, producing a [`GameRecord`] ([`record`]).
 //! - [`row`]: [`GameRow`], a record's line in `games.csv` (the tournament
 //!   journal writes rows, the report reads them).
+//! - [`game_id`]: a game's id, `gN`, in every file, page and message.
 //! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
 //!   failures, restart after failure) and [`BotPool`] of idle bots.
 //! - [`human`]: a person playing at the terminal.
@@ -77,6 +78,7 @@ pub mod cpu_clock;
 pub mod direct_io;
 pub mod exit;
 pub mod game;
+pub mod game_id;
 pub mod human;
 pub mod limits;
 pub mod line_reader;

@@ -2,34 +2,43 @@
 //! kept by tournaments: a line of `games.jsonl`, the journal, from which the
 //! game's `games.csv` row is derived ([`GameRecord::to_games_row`]). Its
 //! `game` and `moves` fields are what `arena judge` replays; its place in the
-//! schedule (`id`, `round`, `pair`) is set by the tournament; everything else
-//! is the referee's account of the game.
+//! schedule (`game_id` `gN`, `round`, `pair`) is set by the tournament;
+//! everything else is the referee's account of the game.
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::clock::format_time_control;
+use super::game_id::{game_id, parse_game_id};
 use super::row::GameRow;
 use arena_rules::games::Color;
 use arena_rules::protocol::{ClockBasis, GameResult, Ready, Reason, TimeControl};
 
+/// What is wrong with a journal line of a record without a place.
+pub const NO_PLACE: &str =
+    "the record has no place in a schedule (a \"game_id\" gN, N the game's number)";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// The game's place in a tournament's schedule: its number (unique
-    /// within the tournament, 0-based), round-robin cycle and game pair,
-    /// set by the tournament ([`GameRecord::set_place`]) and serialized
-    /// first, so a journal line starts `{"id":7,"round":0,"pair":3,`. Absent
-    /// in a record that has no place (`arena play --record`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<u64>,
+    /// The game's id, as the bots were told it (the protocol's `game_id`):
+    /// in a tournament `gN`, N the game's number in the schedule (unique
+    /// within the tournament, 0-based; see [`crate::game_id`]); another
+    /// name for a game that has no place (`play` for `arena play
+    /// --record`). Serialized first with the rest of the place, so a
+    /// journal line starts `{"game_id":"g7","round":0,"pair":3,`. Journals
+    /// of older versions also hold the number as `"id":7`, which is read
+    /// past (the number is the id's).
+    pub game_id: String,
+    /// The game's round-robin cycle and game pair, set by the tournament
+    /// with its id ([`GameRecord::set_place`]). Absent in a record that
+    /// has no place (`arena play --record`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair: Option<u64>,
     /// Variant id, e.g. `qango6` (the field `arena judge` reads).
     pub game: String,
-    pub game_id: String,
     /// Names of the two players.
     pub white: String,
     pub black: String,
@@ -129,18 +138,26 @@ impl GameRecord {
         .unwrap_or(self.time_control)
     }
 
-    /// Puts the game at its place in a schedule (game `id` of `round`, in
-    /// game pair `pair`).
+    /// Puts the game at its place in a schedule (game number `id`, so
+    /// `game_id` `g{id}`, of `round`, in game pair `pair`).
     pub fn set_place(&mut self, id: u64, round: u64, pair: u64) {
-        (self.id, self.round, self.pair) = (Some(id), Some(round), Some(pair));
+        self.game_id = game_id(id);
+        (self.round, self.pair) = (Some(round), Some(pair));
+    }
+
+    /// The game's number in its schedule: that of a `gN` id; `None` for a
+    /// record without a place.
+    pub fn number(&self) -> Option<u64> {
+        parse_game_id(&self.game_id)
     }
 
     /// The `games.csv` row of this game: everything a row holds comes from
-    /// the record, its `id`, `round` and `pair` from the record's place (0
-    /// where the record has none, so readers of the journal check `id`).
+    /// the record, its id, `round` and `pair` from the record's place (0
+    /// where the record has none, so readers of the journal check
+    /// [`GameRecord::number`]).
     pub fn to_games_row(&self) -> GameRow {
         GameRow {
-            id: self.id.unwrap_or(0),
+            id: self.number().unwrap_or(0),
             round: self.round.unwrap_or(0),
             pair: self.pair.unwrap_or(0),
             variant: self.game.clone(),
@@ -166,6 +183,10 @@ impl GameRecord {
 /// own, by name; a test holds it to [`GameRecord::to_games_row`].
 #[derive(Deserialize)]
 struct RowOfRecord {
+    #[serde(default)]
+    game_id: Option<String>,
+    /// The number as journals of older versions also wrote it.
+    #[serde(default)]
     id: Option<u64>,
     #[serde(default)]
     round: Option<u64>,
@@ -189,13 +210,18 @@ struct RowOfRecord {
     ended_utc: String,
 }
 
-/// The place (`id`) and `games.csv` row of the record on `line` of a
-/// journal; `Err` when the line is not a record, or one without an `id`.
+/// The place (the number of its `gN` `game_id`) and `games.csv` row of the
+/// record on `line` of a journal; `Err` when the line is not a record, or
+/// one without a place. A line of an older journal, with `"id":N` besides
+/// the `game_id`, or only `"id":N`, is read alike.
 pub fn row_of_record_line(line: &[u8]) -> Result<(u64, GameRow), String> {
     let r: RowOfRecord =
         serde_json::from_slice(line).map_err(|e| format!("not a game record: {e}"))?;
-    let id =
-        r.id.ok_or("the record has no \"id\" (its place in the schedule)")?;
+    let id = match (r.game_id.as_deref(), r.id) {
+        (Some(text), _) if parse_game_id(text).is_some() => parse_game_id(text),
+        (_, id) => id,
+    }
+    .ok_or(NO_PLACE)?;
     let tc = |own: Option<TimeControl>| format_time_control(&own.unwrap_or(r.time_control));
     let row = GameRow {
         id,
@@ -233,11 +259,10 @@ pub fn record_with_result(
 ) -> GameRecord {
     let moves: Vec<String> = ["a1", "f6", "b1", "e6", "a2"].map(String::from).into();
     GameRecord {
-        id: Some(id),
+        game_id: game_id(id),
         round: Some(0),
         pair: Some(pair),
         game: "qango6".into(),
-        game_id: format!("g{id}"),
         white: white.into(),
         black: black.into(),
         time_control: TimeControl::PerMove { move_ms: 100 },
@@ -295,15 +320,34 @@ mod tests {
         for record in [full, old] {
             let line = serde_json::to_vec(&record).unwrap();
             let (id, row) = row_of_record_line(&line).unwrap();
-            assert_eq!(id, record.id.unwrap());
+            assert_eq!(Some(id), record.number());
             assert_eq!(row, record.to_games_row());
         }
-        let err = row_of_record_line(br#"{"id":7,"game":"qango6"}"#).unwrap_err();
+        let err = row_of_record_line(br#"{"game_id":"g7","game":"qango6"}"#).unwrap_err();
         assert!(err.starts_with("not a game record"), "{err}");
         let mut placeless = record_with_result(1, 0, "a", "b", GameResult::Draw);
-        placeless.id = None;
+        placeless.game_id = "play".into();
         let err = row_of_record_line(&serde_json::to_vec(&placeless).unwrap()).unwrap_err();
-        assert!(err.contains("no \"id\""), "{err}");
+        assert_eq!(err, NO_PLACE);
+    }
+
+    /// A line of an older journal, which held the number twice (`"id":7`
+    /// first, then `"game_id":"g7"`), or only as `id`, gives the same place
+    /// and row, and the whole record reads.
+    #[test]
+    fn lines_of_older_journals_are_read() {
+        let record = record_with_result(7, 3, "a", "b", GameResult::WhiteWins);
+        let line = serde_json::to_string(&record).unwrap();
+        let rest = line
+            .strip_prefix(r#"{"game_id":"g7","round":0,"pair":3,"#)
+            .unwrap();
+        let both = format!(r#"{{"id":7,"round":0,"pair":3,"game_id":"g7",{rest}"#);
+        let only_id = format!(r#"{{"id":7,"round":0,"pair":3,"game_id":"x",{rest}"#);
+        for old in [&both, &only_id] {
+            let (id, row) = row_of_record_line(old.as_bytes()).unwrap();
+            assert_eq!((id, row), (7, record.to_games_row()));
+        }
+        assert_eq!(serde_json::from_str::<GameRecord>(&both).unwrap(), record);
     }
 
     /// A tournament's journal line starts with the place (as lines did when
@@ -314,13 +358,18 @@ mod tests {
         let mut record = record_with_result(7, 3, "a", "b", GameResult::WhiteWins);
         let line = serde_json::to_string(&record).unwrap();
         assert!(
-            line.starts_with(r#"{"id":7,"round":0,"pair":3,"game":"qango6","game_id":"g7","#),
+            line.starts_with(r#"{"game_id":"g7","round":0,"pair":3,"game":"qango6","#),
             "{line}"
         );
+        assert!(!line.contains(r#""id""#), "{line}");
         assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), record);
-        (record.id, record.round, record.pair) = (None, None, None);
+        record.game_id = "play".into();
+        (record.round, record.pair) = (None, None);
         let line = serde_json::to_string(&record).unwrap();
-        assert!(line.starts_with(r#"{"game":"qango6","#), "{line}");
+        assert!(
+            line.starts_with(r#"{"game_id":"play","game":"qango6","#),
+            "{line}"
+        );
         assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), record);
     }
 

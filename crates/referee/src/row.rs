@@ -14,7 +14,11 @@ use arena_rules::protocol::Reason;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
-    /// Game number in the schedule, 0-based, unique within a tournament.
+    /// Game number in the schedule, 0-based, unique within a tournament:
+    /// the column `game_id`, spelled `gN` ([`crate::game_id`]); files of
+    /// older versions, with a column `id` holding the bare number, are read
+    /// too.
+    #[serde(rename = "game_id", alias = "id", with = "crate::game_id::spelled")]
     pub id: u64,
     /// Round-robin cycle the game belongs to, 0-based.
     pub round: u64,

@@ -14,6 +14,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context};
 
 use arena_files::write_atomically_with;
+use arena_referee::game_id::{game_id, number_of};
 use arena_rules::games::Color;
 use arena_solver::Value;
 
@@ -39,9 +40,14 @@ pub const COLUMNS: [&str; 10] = [
 /// One move a bot chose, judged by the solver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlyRow {
-    /// The game's id in the run (`id` of games.csv).
+    /// The game's number in the run, written as its id `gN` (the
+    /// `game_id` of games.csv and games.jsonl).
     pub game_id: u64,
-    /// 0-based index into the record's `moves`.
+    /// The ply this move produced: move N (counted from 1, the opening's
+    /// first) leads to ply N, the position after N moves, which the viewer
+    /// shows as "ply N" (see docs/REFERENCE.md). Files of older versions
+    /// (their `game_id` a bare number) held the move's 0-based index,
+    /// N - 1; they are read as N.
     pub ply: u32,
     pub mover: String,
     pub color: Color,
@@ -94,7 +100,7 @@ pub fn write_analysis_csv(path: &Path, rows: &[PlyRow]) -> anyhow::Result<()> {
                 None => "",
             };
             csv.write_record([
-                r.game_id.to_string().as_str(),
+                game_id(r.game_id).as_str(),
                 &r.ply.to_string(),
                 &r.mover,
                 r.color.name(),
@@ -148,9 +154,16 @@ pub fn read_analysis_csv(path: &Path) -> anyhow::Result<Vec<PlyRow>> {
             "black" => Color::Black,
             other => return Err(fail("color", format!("{other:?} is not white or black"))),
         };
+        let id = field("game_id");
+        // Older files: a bare number, and plies counted from 0.
+        let old = !id.starts_with('g');
+        let ply = number("ply")? as u32 + u32::from(old);
+        if ply == 0 {
+            return Err(fail("ply", "plies of moves count from 1".into()));
+        }
         rows.push(PlyRow {
-            game_id: number("game_id")?,
-            ply: number("ply")? as u32,
+            game_id: number_of(id).map_err(|e| fail("game_id", e))?,
+            ply,
             mover: field("mover").to_string(),
             color,
             mv: field("move").to_string(),
@@ -318,14 +331,15 @@ pub fn bots_table(bots: &[BotDecisions]) -> String {
 }
 
 /// Each game's values as the viewer's strip: one character per position
-/// (index p: after p moves), the value for white: `W` white wins, `B`
-/// black wins, `D` draw, `?` unknown, `-` not analysed (the opening);
+/// (index p: ply p, after p moves), the value for white: `W` white wins,
+/// `B` black wins, `D` draw, `?` unknown, `-` not analysed (the opening);
 /// lowercase where the move into the position was a mistake.
 pub fn strips<'a>(rows: impl IntoIterator<Item = &'a PlyRow>) -> HashMap<u64, String> {
     let mut cells: HashMap<u64, Vec<u8>> = HashMap::new();
     for r in rows {
         let strip = cells.entry(r.game_id).or_default();
-        let p = r.ply as usize;
+        // The position before the move.
+        let p = r.ply as usize - 1;
         if strip.len() < p + 2 {
             strip.resize(p + 2, b'-');
         }
@@ -365,7 +379,8 @@ mod tests {
             game_id,
             ply,
             mover: mover.into(),
-            color: if ply.is_multiple_of(2) {
+            // Move 1 is white's.
+            color: if ply % 2 == 1 {
                 Color::White
             } else {
                 Color::Black
@@ -383,22 +398,22 @@ mod tests {
     #[test]
     fn the_summary_counts_mistakes_unconverted_wins_and_first_mistakes() {
         let rows = vec![
-            row(0, 2, "a", Some(Win), Some(Win), Loss),
-            row(0, 3, "b", Some(Loss), Some(Loss), Win),
-            row(0, 4, "a", Some(Win), Some(Loss), Loss),
-            row(0, 5, "b", Some(Win), Some(Win), Win),
-            row(0, 6, "a", None, Some(Loss), Loss),
-            row(1, 3, "a", Some(Draw), None, Draw),
-            row(1, 5, "a", Some(Draw), Some(Loss), Draw),
+            row(0, 3, "a", Some(Win), Some(Win), Loss),
+            row(0, 4, "b", Some(Loss), Some(Loss), Win),
+            row(0, 5, "a", Some(Win), Some(Loss), Loss),
+            row(0, 6, "b", Some(Win), Some(Win), Win),
+            row(0, 7, "a", None, Some(Loss), Loss),
+            row(1, 4, "a", Some(Draw), None, Draw),
+            row(1, 6, "a", Some(Draw), Some(Loss), Draw),
         ];
         let bots = summarise(&rows);
         assert_eq!(bots.len(), 2);
         let a = &bots[0];
         assert_eq!((a.moves, a.decided, a.unsettled, a.mistakes), (5, 4, 1, 2));
         assert_eq!(a.won_not_converted, 1);
-        assert_eq!(a.first_mistakes, vec![4, 5]);
+        assert_eq!(a.first_mistakes, vec![5, 6]);
         assert_eq!(a.accuracy(), Some(0.5));
-        assert_eq!(a.first_mistake_mean(), Some(4.5));
+        assert_eq!(a.first_mistake_mean(), Some(5.5));
         let b = &bots[1];
         assert_eq!((b.moves, b.mistakes, b.won_not_converted), (2, 0, 0));
         assert_eq!(b.accuracy(), Some(1.0));
@@ -408,8 +423,8 @@ mod tests {
     #[test]
     fn rows_survive_the_file_and_strips_mark_mistakes() {
         let rows = vec![
-            row(7, 1, "b", Some(Win), Some(Draw), Draw),
-            row(7, 2, "a", Some(Draw), None, Draw),
+            row(7, 2, "b", Some(Win), Some(Draw), Draw),
+            row(7, 3, "a", Some(Draw), None, Draw),
         ];
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(ANALYSIS_CSV);
@@ -417,16 +432,30 @@ mod tests {
         assert_eq!(read_analysis_csv(&path).unwrap(), rows);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
-            text.contains("\n7,1,b,black,a1,win,draw,true,draw,3\n"),
+            text.contains("\ng7,2,b,black,a1,win,draw,true,draw,3\n"),
             "{text}"
         );
         assert!(
-            text.contains("\n7,2,a,white,a1,draw,unknown,,draw,3\n"),
+            text.contains("\ng7,3,a,white,a1,draw,unknown,,draw,3\n"),
             "{text}"
         );
-        // Position 1 (before black's move) is a black win, 2 a draw reached
-        // by a mistake, 3 unknown.
+        // Ply 1 (before black's move 2) is a black win, ply 2 a draw reached
+        // by a mistake, ply 3 unknown.
         assert_eq!(strips(&rows)[&7], "-Bd?");
+        // The same rows as an older arena wrote them: a bare game number,
+        // the move's 0-based index.
+        let old = text
+            .replace("\ng7,2,", "\n7,1,")
+            .replace("\ng7,3,", "\n7,2,");
+        std::fs::write(&path, old).unwrap();
+        assert_eq!(read_analysis_csv(&path).unwrap(), rows);
+        let zero = text.replace("\ng7,2,", "\ng7,0,");
+        std::fs::write(&path, zero).unwrap();
+        let err = read_analysis_csv(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("line 2, field `ply`: plies of moves count from 1"),
+            "{err}"
+        );
     }
 
     #[test]

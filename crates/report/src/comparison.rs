@@ -18,7 +18,7 @@
 use arena_rules::protocol::FailureReason;
 use arena_stats::{PairCounts, Wdl};
 
-use super::standings::rounded;
+use super::rounded;
 pub(crate) use arena_tournament::text::render_aligned;
 
 /// Games one bot lost per failure reason, counted by the tally.

@@ -4,21 +4,25 @@
 //! `games.csv` files by `arena rate` and over games files by `arena report`).
 //!
 //! - `rating`: everything written after rating a tally (standings, tables,
-//!   report.html); `standings`: the standings rows and model parameters.
+//!   report.html); `fits`: the fits of a set of games and the four rating
+//!   files; `standings`: the standings rows and model parameters.
 //! - `comparison`: the crosstable and the failure summary; `pairwise`:
 //!   `pairwise.csv`; `gauntlet`: a gauntlet's view from its seeds.
 //! - A format's own section of report.html and its settings line come from
 //!   the format (`arena_tournament::format::Format`), as does an adaptive
 //!   ranking's `certificate.csv` (`arena_tournament::certificate`).
 //! - `analysis`: `analysis.csv`, the moves against perfect play.
+//! - `rounded`: numbers rounded as the CSV files write them.
 //! - `game_ids`: which games `arena rate` has counted (repeats are errors).
 //! - `html`: report.html.
 
 pub mod analysis;
 pub mod comparison;
+pub mod fits;
 pub mod game_ids;
 pub mod gauntlet;
 pub mod html;
 pub mod pairwise;
 pub mod rating;
+mod rounded;
 pub mod standings;

@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use arena_stats::{likelihood_of_superiority, pair_likelihood_of_superiority, ScoreEstimate};
 
-use super::standings::rounded;
+use super::rounded;
 use arena_stats::{MatchCounts, TallyCounts, Wdl};
 
 /// The header of `pairwise.csv`, in the field order of [`PairwiseRow`].

@@ -37,9 +37,10 @@ use arena_stats::{
 };
 
 use super::comparison::{lost_by_columns, render_aligned, LostBy};
+use super::rounded::{self, round};
 use arena_referee::GameRow;
 use arena_stats::Tally;
-pub(crate) use arena_tournament::rows_file::{round, rounded, write_rows};
+pub(crate) use arena_tournament::rows_file::write_rows;
 use arena_tournament::tally::AddRow;
 
 /// The first columns of `standings.csv`, in the field order of

@@ -27,6 +27,9 @@ use tokio_stream::wrappers::WatchStream;
 use tokio_stream::StreamExt;
 use tokio_util::io::ReaderStream;
 
+use arena_referee::game_id::game_id;
+use arena_report::html::moves::{board_now, BoardNow};
+use arena_rules::games::Variant;
 use arena_tournament::live::LiveGame;
 
 use crate::page::{find, Page};
@@ -193,9 +196,9 @@ fn no_page(run: &Run, version: u64) -> Response {
     html(Body::from(body))
 }
 
-/// The games being played (live.js draws them): a card per game, its
-/// board's cells 1.6em (4em in the projector view).
-const PLAYING_STYLE: &str = "#playing{padding:0 1em}.live-games{display:flex;flex-wrap:wrap;gap:1em}.live-game{border:1px solid #ccc;padding:.5em}.live-game h3{margin:.2em 0}.live-board{border-collapse:collapse}.live-board td{width:1.6em;height:1.6em;border:1px solid #999;text-align:center;vertical-align:middle;background:#f4ecd8}.live-board td.last{outline:3px solid #d33}.live-board .disc{display:inline-block;width:80%;height:80%;border-radius:50%;vertical-align:middle}.live-board .disc.w{background:#fff;border:1px solid #333}.live-board .disc.b{background:#222}.live-game .moves{max-width:30em;font-family:monospace;word-wrap:break-word}body.projector .live-board td{width:4em;height:4em}body.projector .live-game .moves{max-width:40em}";
+/// The games being played (live.js draws them): a card per game; its board
+/// is the viewer's (the report's `board.css`, a small board).
+const PLAYING_STYLE: &str = "#playing{padding:0 1em}.live-games{display:flex;flex-wrap:wrap;gap:1em}.live-game{border:1px solid #ccc;padding:.5em}.live-game h3{margin:.2em 0}.live-game .moves{max-width:30em;font-family:monospace;word-wrap:break-word}body.projector .live-game .moves{max-width:40em}";
 
 fn live_bar(version: u64) -> String {
     format!(
@@ -241,13 +244,36 @@ struct Playing {
     /// Whether this server sees them: only inside the tournament
     /// (`--serve`); `arena serve DIR` sees finished games only.
     live: bool,
-    games: Vec<LiveGame>,
+    games: Vec<PlayingGame>,
+}
+
+/// A game being played as the page shows it: the game, its id (`gN`) and
+/// its position as the viewer's board draws it (the rules engine's replay
+/// of the moves; `null` for a variant arena does not know).
+#[derive(serde::Serialize)]
+struct PlayingGame {
+    #[serde(flatten)]
+    game: LiveGame,
+    game_id: String,
+    board: Option<BoardNow>,
+}
+
+impl PlayingGame {
+    fn of(game: LiveGame) -> PlayingGame {
+        let board = Variant::by_id(&game.game).map(|v| board_now(v, &game.moves, game.opening));
+        PlayingGame {
+            game_id: game_id(game.id),
+            board,
+            game,
+        }
+    }
 }
 
 fn games(run: &Run) -> Playing {
+    let games = run.live.as_ref().map(|l| l.snapshot()).unwrap_or_default();
     Playing {
         live: run.live.is_some(),
-        games: run.live.as_ref().map(|l| l.snapshot()).unwrap_or_default(),
+        games: games.into_iter().map(PlayingGame::of).collect(),
     }
 }
 
@@ -413,6 +439,33 @@ fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game in progress reaches the page with its id `gN` (not the
+    /// number) and its position as the viewer's codes, Quinque's stacks
+    /// with their heights.
+    #[test]
+    fn a_game_in_progress_is_sent_with_its_id_and_board() {
+        let game = LiveGame {
+            id: 3,
+            game: "quinque".into(),
+            family: "quinque",
+            rows: 5,
+            cols: 5,
+            white: "a".into(),
+            black: "b".into(),
+            moves: ["place b2", "place a1", "double b2"]
+                .map(String::from)
+                .into(),
+            opening: 1,
+        };
+        let json = serde_json::to_value(PlayingGame::of(game)).unwrap();
+        assert_eq!(json["game_id"], "g3");
+        assert!(json.get("id").is_none(), "{json}");
+        let codes = json["board"]["codes"].as_str().unwrap();
+        // a1 a black single (4), b2 a white double (2).
+        assert_eq!((&codes[0..1], &codes[6..7]), ("4", "2"));
+        assert_eq!(json["board"]["last"], serde_json::json!([6]));
+    }
 
     #[test]
     fn escapes_that_leave_a_path_segment_are_refused() {

@@ -5,8 +5,10 @@
 // this one, then has the report's script list the games again: no reload,
 // and an open game stays open. Inside a tournament (`--serve`) it also
 // sends the games being played (`games` events, at each move at most every
-// 250 ms): they are drawn above the report, a board per game (Qango) or the
-// moves so far (Quinque), large in the projector view.
+// 250 ms): they are drawn above the report, a board per game as the
+// report's viewer draws it (board.js, the page's: coordinates, colour
+// groups, Quinque's stacks with their heights, the last move and the
+// opening's stones marked), large in the projector view.
 "use strict";
 (function () {
   const bar = document.getElementById("live");
@@ -102,29 +104,16 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  // A Qango board after `moves` (each a cell such as "c3"; white plays the
-  // odd plies), or null when a move is not a cell.
+  // The board of a game being played: the position the server replayed
+  // (`g.board`), drawn by the page's board.js from the variant's look in
+  // the page data; null when either is missing (no report page yet).
   function board(g) {
-    const codes = new Map();
-    for (let p = 0; p < g.moves.length; p++) {
-      if (!/^[a-z][0-9]+$/.test(g.moves[p])) return null;
-      codes.set(g.moves[p], p % 2 === 0 ? "w" : "b");
-    }
-    const last = g.moves[g.moves.length - 1];
-    const table = el("table", "live-board");
-    for (let r = 0; r < g.rows; r++) {
-      const tr = el("tr");
-      for (let c = 0; c < g.cols; c++) {
-        const name = String.fromCharCode(97 + c) + (r + 1), disc = codes.get(name);
-        const td = el("td", name === last ? "last" : "");
-        td.dataset.cell = name;
-        td.title = name;
-        if (disc) td.appendChild(el("span", "disc " + disc));
-        tr.appendChild(td);
-      }
-      table.appendChild(tr);
-    }
-    return table;
+    const data = document.getElementById("page-data");
+    if (!g.board || !window.arenaBoard || !data) return null;
+    const look = (JSON.parse(data.textContent).variants || {})[g.game];
+    if (!look) return null;
+    return window.arenaBoard.table(look, g.board.codes,
+      { last: new Set(g.board.last), opening: new Set(g.board.opening), cls: "small live-board" });
   }
   function showPlaying(p) {
     playing.textContent = "";
@@ -134,11 +123,11 @@
     const grid = el("div", "live-games");
     for (const g of p.games) {
       const card = el("div", "live-game");
-      card.dataset.game = String(g.id);
-      card.appendChild(el("h3", "", "g" + g.id + ": " + g.white + " – " + g.black));
+      card.dataset.game = g.game_id;
+      card.appendChild(el("h3", "", g.game_id + ": " + g.white + " – " + g.black));
       const next = g.moves.length % 2 === 0 ? g.white + " (white)" : g.black + " (black)";
       card.appendChild(el("p", "", g.game + " · ply " + g.moves.length + " · " + next + " to move"));
-      const drawn = g.family === "qango" ? board(g) : null;
+      const drawn = board(g);
       if (drawn) card.appendChild(drawn);
       card.appendChild(el("p", "moves", g.moves.join(" ")));
       grid.appendChild(card);

@@ -63,15 +63,14 @@
 //! concave (log-concave logistic terms), so damped Newton converges in a handful
 //! of iterations.
 
-pub use crate::prior::needs_prior;
+pub use crate::pair_counts::PairCounts;
 use crate::prior::no_maximum;
+pub use crate::prior::{needs_prior, NoMaximum};
 use std::fmt;
 
 use super::linalg::Cholesky;
 use super::logistic::{ln_sigmoid, sigmoid, NATS_PER_ELO};
 use super::Z95;
-use crate::wdl::{Colours, Score, Wdl};
-use arena_rules::games::GameResult;
 
 /// The most bots rated together. The fit keeps per-pair counts and a
 /// Hessian of bots x bots entries: 10,000 bots take about 3 GB; more would
@@ -79,99 +78,6 @@ use arena_rules::games::GameResult;
 /// them with an error instead ([`crate::Tally`], the tournament's
 /// settings).
 pub const MAX_BOTS: usize = 10_000;
-
-/// Game results aggregated per ordered (white, black) pair of bot indices.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PairCounts {
-    bots: usize,
-    /// `[white wins, draws, black wins]` at `white * bots + black`.
-    cells: Vec<[f64; 3]>,
-}
-
-impl PairCounts {
-    /// No games yet between `bots` bots (indices `0..bots`).
-    pub fn new(bots: usize) -> PairCounts {
-        PairCounts {
-            bots,
-            cells: vec![[0.0; 3]; bots * bots],
-        }
-    }
-
-    /// Aggregates `(white, black, result)` games. Panics on an index >= `bots`,
-    /// which is a bug in the caller, not bad input.
-    pub fn from_games(
-        bots: usize,
-        games: impl IntoIterator<Item = (usize, usize, GameResult)>,
-    ) -> PairCounts {
-        let mut counts = PairCounts::new(bots);
-        for (white, black, result) in games {
-            counts.add(white, black, result);
-        }
-        counts
-    }
-
-    pub fn add(&mut self, white: usize, black: usize, result: GameResult) {
-        self.add_counts(white, black, Wdl::of(Score::of_white(result)));
-    }
-
-    /// Adds games of `white` against `black`, `counts` from white's side.
-    /// Panics on an index >= `bots`, like [`PairCounts::add`].
-    pub fn add_counts(&mut self, white: usize, black: usize, counts: Wdl) {
-        assert!(
-            white < self.bots && black < self.bots,
-            "bot index out of range"
-        );
-        let cell = &mut self.cells[white * self.bots + black];
-        for (slot, count) in cell
-            .iter_mut()
-            .zip([counts.wins, counts.draws, counts.losses])
-        {
-            *slot += count as f64;
-        }
-    }
-
-    /// The results of `white` in the games it played as white against
-    /// `black`.
-    pub fn wdl(&self, white: usize, black: usize) -> Wdl {
-        let [wins, draws, losses] = self.get(white, black).map(|c| c as u64);
-        Wdl {
-            wins,
-            draws,
-            losses,
-        }
-    }
-
-    /// The results of `a` against `b`, both colours, from `a`'s side.
-    pub fn head_to_head(&self, a: usize, b: usize) -> Wdl {
-        self.wdl(a, b) + self.wdl(b, a).flipped()
-    }
-
-    /// Each bot's results (by index) split by its colour.
-    pub fn by_bot(&self) -> Vec<Colours> {
-        let mut bots = vec![Colours::default(); self.bots];
-        for white in 0..self.bots {
-            for black in 0..self.bots {
-                let wdl = self.wdl(white, black);
-                bots[white].white += wdl;
-                bots[black].black += wdl.flipped();
-            }
-        }
-        bots
-    }
-
-    pub fn bots(&self) -> usize {
-        self.bots
-    }
-
-    /// `[white wins, draws, black wins]` of the games `white` played against `black`.
-    pub fn get(&self, white: usize, black: usize) -> [f64; 3] {
-        self.cells[white * self.bots + black]
-    }
-
-    pub fn total_games(&self) -> f64 {
-        self.cells.iter().map(|c| c[0] + c[1] + c[2]).sum()
-    }
-}
 
 /// Which bots the rating prior applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,48 +118,6 @@ impl FitOptions {
         FitOptions {
             prior_games: 0.0,
             ..FitOptions::default()
-        }
-    }
-}
-
-/// Why the maximum-likelihood estimate does not exist.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NoMaximum {
-    /// These bots (indices) form groups that lost no game, or won no game,
-    /// against the rest of the field (or never met it): their ratings run off
-    /// to infinity.
-    Unbounded { bots: Vec<usize> },
-    /// No game was drawn, so the draw parameter runs to 0.
-    NoDraws,
-    /// Every game was drawn, so the draw parameter runs to infinity.
-    OnlyDraws,
-    /// No game was played.
-    NoGames,
-    /// White (or black) never lost: the first-player advantage runs off.
-    OneSidedColours,
-    /// The draw parameter runs off together with the ratings: the ratings
-    /// alone order every game's result (wins above draws above losses).
-    RunsOff,
-}
-
-impl fmt::Display for NoMaximum {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NoMaximum::Unbounded { bots } => write!(
-                f,
-                "bots {bots:?} won no game or lost no game against the rest of the field"
-            ),
-            NoMaximum::NoDraws => write!(f, "no game was drawn"),
-            NoMaximum::OnlyDraws => write!(f, "every game was drawn"),
-            NoMaximum::NoGames => write!(f, "no game was played"),
-            NoMaximum::OneSidedColours => {
-                write!(f, "one colour never lost a game")
-            }
-            NoMaximum::RunsOff => write!(
-                f,
-                "the draw parameter and the ratings run off together (the results are \
-                 perfectly ordered by strength)"
-            ),
         }
     }
 }
@@ -926,6 +790,8 @@ impl Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wdl::Wdl;
+    use arena_rules::games::GameResult;
 
     /// Finite differences of `Problem::value` must match the analytic gradient and
     /// information, including the prior, the gauge and self-play cells.

@@ -17,6 +17,7 @@
 //!   Elo scale's conversions.
 //! - `head_to_head`: one bot's score against another, with an interval that
 //!   respects game pairs; `los`: likelihood of superiority.
+//! - `pair_counts`: results per ordered pair of bots, the fit's input.
 //! - `pentanomial`: colour-swapped game pairs and their pentanomial counts.
 //! - `sprt`: the sequential probability ratio test over game pairs.
 //! - `adaptive`: which pairs an adaptive ranking plays next and when its order
@@ -29,6 +30,7 @@ pub mod head_to_head;
 pub mod linalg;
 pub mod logistic;
 pub mod los;
+pub mod pair_counts;
 pub mod pentanomial;
 pub mod prior;
 pub mod sprt;

@@ -3,8 +3,52 @@
 //! against whom), and why a pure maximum-likelihood fit has no maximum at
 //! all (`no_maximum`, for `--no-prior`).
 
-use super::elo::{NoMaximum, PairCounts};
+use std::fmt;
+
+use crate::pair_counts::PairCounts;
 use crate::wdl::Wdl;
+
+/// Why the maximum-likelihood estimate does not exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoMaximum {
+    /// These bots (indices) form groups that lost no game, or won no game,
+    /// against the rest of the field (or never met it): their ratings run off
+    /// to infinity.
+    Unbounded { bots: Vec<usize> },
+    /// No game was drawn, so the draw parameter runs to 0.
+    NoDraws,
+    /// Every game was drawn, so the draw parameter runs to infinity.
+    OnlyDraws,
+    /// No game was played.
+    NoGames,
+    /// White (or black) never lost: the first-player advantage runs off.
+    OneSidedColours,
+    /// The draw parameter runs off together with the ratings: the ratings
+    /// alone order every game's result (wins above draws above losses).
+    RunsOff,
+}
+
+impl fmt::Display for NoMaximum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoMaximum::Unbounded { bots } => write!(
+                f,
+                "bots {bots:?} won no game or lost no game against the rest of the field"
+            ),
+            NoMaximum::NoDraws => write!(f, "no game was drawn"),
+            NoMaximum::OnlyDraws => write!(f, "every game was drawn"),
+            NoMaximum::NoGames => write!(f, "no game was played"),
+            NoMaximum::OneSidedColours => {
+                write!(f, "one colour never lost a game")
+            }
+            NoMaximum::RunsOff => write!(
+                f,
+                "the draw parameter and the ratings run off together (the results are \
+                 perfectly ordered by strength)"
+            ),
+        }
+    }
+}
 
 /// Which bots need the prior for their rating to be finite: with an edge
 /// `i -> j` whenever `i` won or drew a game against `j`, the maximum-likelihood

@@ -73,11 +73,11 @@ impl fmt::Display for InvalidGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InvalidGame::SelfPlay { id, bot } => {
-                write!(f, "game {id}: bot {bot:?} cannot play itself")
+                write!(f, "game g{id}: bot {bot:?} cannot play itself")
             }
             InvalidGame::TooManyBots { id, bot, max } => write!(
                 f,
-                "game {id}: bot {bot:?} is the {}th different bot, more than the {max} arena \
+                "game g{id}: bot {bot:?} is the {}th different bot, more than the {max} arena \
                  can rate together (the Elo fit holds a bots x bots matrix)",
                 max + 1
             ),
@@ -589,7 +589,7 @@ mod tests {
     fn bad_games_name_the_game_and_are_not_counted() {
         let mut tally = Tally::new();
         let err = tally.add(&game(5, 0, "a", "a", "1-0")).unwrap_err();
-        assert!(err.to_string().contains("game 5"), "{err}");
+        assert!(err.to_string().contains("game g5"), "{err}");
         assert!(err.to_string().contains("itself"), "{err}");
         assert_eq!(tally.games(), 0);
     }

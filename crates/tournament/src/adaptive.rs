@@ -374,7 +374,7 @@ impl AdaptiveRanking {
         if let Some(r) = self.results.get(&id) {
             if (r.white, r.black) != (game.white, game.black) {
                 bail!(
-                    "game {id} in games.csv is {} against {}, but the adaptive ranking chooses {} against {} from the games before it",
+                    "game g{id} in games.csv is {} against {}, but the adaptive ranking chooses {} against {} from the games before it",
                     self.names[r.white], self.names[r.black], self.names[game.white], self.names[game.black]
                 );
             }
@@ -614,7 +614,7 @@ mod tests {
             .find_map(|r| r.err())
             .unwrap()
             .to_string();
-        assert!(err.contains("game 8 in games.csv is c against"), "{err}");
+        assert!(err.contains("game g8 in games.csv is c against"), "{err}");
     }
 
     #[test]

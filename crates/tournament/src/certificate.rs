@@ -22,7 +22,8 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 pub use super::output_files::CERTIFICATE_FILE;
-use super::rows_file::{rounded, write_rows};
+use super::rounded;
+use super::rows_file::write_rows;
 use arena_stats::Assessment;
 
 /// The header of `certificate.csv`, in the field order of [`CertificateRow`].

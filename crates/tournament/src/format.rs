@@ -173,13 +173,13 @@ pub fn resume_hint(outcome: &RunOutcome) -> Option<Said> {
 pub fn check_names(row: &GameRow, config: &TournamentConfig) -> anyhow::Result<()> {
     for name in [&row.white, &row.black] {
         if !config.bots.iter().any(|b| &b.name == name) {
-            anyhow::bail!("game {}: {name:?} is not one of this run's bots", row.id);
+            anyhow::bail!("game g{}: {name:?} is not one of this run's bots", row.id);
         }
     }
     let variants = config.variant_ids();
     if !variants.contains(&row.variant) {
         anyhow::bail!(
-            "game {}: variant {} is not one of this run's ({})",
+            "game g{}: variant {} is not one of this run's ({})",
             row.id,
             row.variant,
             variants.join(", ")

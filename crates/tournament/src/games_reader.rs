@@ -8,13 +8,15 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context};
 
+use arena_referee::game_id::number_of;
 use arena_referee::GameRow;
 use arena_rules::games::GameResult;
 use arena_rules::protocol::Reason;
 
-/// Columns every games.csv must have (others are ignored).
+/// Columns every games.csv must have (others are ignored). Files of older
+/// versions name the first `id` (a bare number), which is read alike.
 pub const REQUIRED_COLUMNS: [&str; 12] = [
-    "id",
+    "game_id",
     "round",
     "pair",
     "variant",
@@ -93,7 +95,8 @@ pub fn visit_numbered_games(
         .map_err(|e| describe(source, &e, None))?
         .clone();
     for column in REQUIRED_COLUMNS {
-        if !headers.iter().any(|h| h == column) {
+        let old = (column == "game_id").then_some("id");
+        if !headers.iter().any(|h| h == column || Some(h) == old) {
             bail!(
                 "{source}: line 1: missing column `{column}` in the header (expected {})",
                 REQUIRED_COLUMNS.join(",")
@@ -121,8 +124,8 @@ pub fn visit_numbered_games(
     }
 }
 
-/// The result and reason columns, parsed before the row is: csv cannot say
-/// which field a serde error of these types came from, this can.
+/// The game id, result and reason columns, parsed before the row is: csv
+/// cannot say which field a serde error of these types came from, this can.
 fn check_enum_fields(
     record: &csv::StringRecord,
     headers: &csv::StringRecord,
@@ -133,6 +136,11 @@ fn check_enum_fields(
             .position(|h| h == column)
             .and_then(|i| record.get(i))
     };
+    for column in ["game_id", "id"] {
+        if let Some(id) = text(column) {
+            number_of(id).map_err(|e| (column, e))?;
+        }
+    }
     if let Some(result) = text("result") {
         result.parse::<GameResult>().map_err(|e| ("result", e))?;
     }
@@ -199,6 +207,27 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].white, "b");
         assert_eq!(rows[1].result.white_score(), 0.5);
+    }
+
+    /// Today's files name the first column `game_id` and spell ids `gN`;
+    /// an older file's `id` column of bare numbers reads the same.
+    #[test]
+    fn game_ids_are_read_as_written_now_and_before() {
+        let body = "0,0,0,qango6,a,b,,1-0,group,17,1,1\n";
+        let new = format!("game_id{}g7{}", &HEADER[2..], &body[1..]);
+        let old = format!("{HEADER}7{}", &body[1..]);
+        for text in [new, old] {
+            let rows = read_games(text.as_bytes(), "games.csv").unwrap();
+            assert_eq!(rows[0].id, 7, "{text}");
+        }
+        let bad = format!("{HEADER}x7{}", &body[1..]);
+        let err = read_games(bad.as_bytes(), "games.csv")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 2, field `id`") && err.contains("is not a game id"),
+            "{err}"
+        );
     }
 
     #[test]

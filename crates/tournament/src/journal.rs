@@ -28,6 +28,8 @@ use arena_files::{write_atomically, write_atomically_with};
 
 use super::game_set::GameSet;
 use super::lines::{Lines, Torn};
+use arena_referee::game_id::{game_id, number_of, parse_game_id};
+use arena_referee::record::NO_PLACE;
 use arena_referee::{GameRecord, GameRow};
 use arena_rules::games::{GameResult, RuleReason};
 
@@ -288,8 +290,11 @@ impl JournalEntry {
     /// The lines of `record`, which must have its place in the schedule
     /// ([`GameRecord::set_place`]).
     pub fn encode(record: &GameRecord) -> anyhow::Result<JournalEntry> {
-        let id = record.id.ok_or_else(|| {
-            anyhow!("a game record for the journal needs its place in the schedule")
+        let id = record.number().ok_or_else(|| {
+            anyhow!(
+                "a game record for the journal needs its place in the schedule (game_id {:?} is not gN)",
+                record.game_id
+            )
         })?;
         let mut jsonl = Vec::with_capacity(1024);
         serde_json::to_writer(&mut jsonl, record).context("serializing a game record")?;
@@ -358,18 +363,25 @@ fn write_batch(
     Ok(())
 }
 
-/// The `"id"` of a `games.jsonl` line, reading past the rest of the record
-/// without keeping it (for [`super::merge`], which orders lines by it
-/// before it reads the records).
+/// The game number of a `games.jsonl` line (of its `game_id` `gN`, or an
+/// older journal's `"id"`), reading past the rest of the record without
+/// keeping it (for [`super::merge`], which orders lines by it before it
+/// reads the records).
 pub(crate) fn record_id(line: &[u8]) -> anyhow::Result<u64> {
     #[derive(Deserialize)]
-    struct Id {
+    struct Id<'a> {
+        #[serde(default, borrow)]
+        game_id: Option<std::borrow::Cow<'a, str>>,
+        #[serde(default)]
         id: Option<u64>,
     }
     let record: Id = serde_json::from_slice(line).map_err(|e| anyhow!("not a game record: {e}"))?;
     record
-        .id
-        .ok_or_else(|| anyhow!("the record has no \"id\" (its place in the schedule)"))
+        .game_id
+        .as_deref()
+        .and_then(parse_game_id)
+        .or(record.id)
+        .ok_or_else(|| anyhow!(NO_PLACE))
 }
 
 /// The place (`id`) and `games.csv` row of the record on a journal line,
@@ -399,7 +411,10 @@ impl JournalScan {
             )
         });
         let repeated = self.repeated.iter().map(|(line, id)| {
-            format!("{GAMES_JSONL}: line {line} repeats game {id}; kept the first")
+            format!(
+                "{GAMES_JSONL}: line {line} repeats game {}; kept the first",
+                game_id(*id)
+            )
         });
         torn.into_iter().chain(repeated).collect()
     }
@@ -557,7 +572,7 @@ impl CsvCheck {
                 .line
                 .split(|&b| b == b',')
                 .next()
-                .and_then(|field| std::str::from_utf8(field).ok()?.parse::<u64>().ok());
+                .and_then(|field| number_of(std::str::from_utf8(field).ok()?).ok());
             match id {
                 Some(id) if !finished.contains(id) => {
                     if lost.len() < LISTED_GAMES {
@@ -572,7 +587,7 @@ impl CsvCheck {
         if let Some((line, id)) = self.differs {
             if why.is_empty() && self.torn.is_none_or(|torn| line < torn) {
                 why.push(format!(
-                    "line {line} was not the row that game {id}'s record gives"
+                    "line {line} was not the row that game g{id}'s record gives"
                 ));
             }
         }
@@ -608,15 +623,26 @@ impl CsvCheck {
 fn header_problem(found: &[u8], current: &str) -> String {
     let found = found.strip_suffix(b"\n").unwrap_or(found);
     let found = found.strip_suffix(b"\r").unwrap_or(found);
-    match std::str::from_utf8(found)
+    // Before ids were spelled gN, the first column was `id`.
+    let renamed = current
+        .strip_prefix("game_id,")
+        .filter(|_| found.starts_with(b"id,"));
+    let then = renamed.map_or(current.to_string(), |rest| format!("id,{rest}"));
+    let rename = renamed.map_or("", |_| "the column `id` is now `game_id`, spelled gN");
+    let missing = std::str::from_utf8(found)
         .ok()
         .filter(|found| !found.is_empty())
-        .and_then(|found| current.strip_prefix(found)?.strip_prefix(','))
-    {
-        Some(missing) => {
-            format!("its header was an older arena's (now with the columns {missing})")
+        .and_then(|found| match then.strip_prefix(found)? {
+            "" => Some(""),
+            rest => rest.strip_prefix(','),
+        });
+    match missing {
+        Some("") if renamed.is_some() => format!("its header was an older arena's ({rename})"),
+        Some(missing) if !missing.is_empty() => {
+            let sep = if rename.is_empty() { "" } else { "; " };
+            format!("its header was an older arena's ({rename}{sep}now with the columns {missing})")
         }
-        None => format!(
+        _ => format!(
             "its first line was not the header {current:?} but {:?}",
             String::from_utf8_lossy(found)
         ),
@@ -628,10 +654,10 @@ fn count(n: u64, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
-/// `total` games, the first of them `ids`: "game 4", "games 4, 9 and 12",
-/// "games 1, 2, 3 and 7 more".
+/// `total` games, the first of them `ids`: "game g4", "games g4, g9 and
+/// g12", "games g1, g2, g3 and 7 more".
 fn listed_games(ids: &[u64], total: u64) -> String {
-    let shown: Vec<String> = ids.iter().map(u64::to_string).collect();
+    let shown: Vec<String> = ids.iter().map(|&id| game_id(id)).collect();
     let more = total - ids.len() as u64;
     match shown.split_last() {
         Some((only, [])) if more == 0 => format!("game {only}"),
@@ -770,7 +796,7 @@ mod tests {
     fn header_lists_game_row_fields_in_order() {
         assert_eq!(
             csv_header(),
-            "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc,white_tc,black_tc\n"
+            "game_id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc,white_tc,black_tc\n"
         );
     }
 
@@ -790,13 +816,14 @@ mod tests {
         assert_eq!(entry.id, 7);
         let line = String::from_utf8(entry.jsonl).unwrap();
         assert!(
-            line.starts_with(r#"{"id":7,"round":0,"pair":3,"game":"qango6","#),
+            line.starts_with(r#"{"game_id":"g7","round":0,"pair":3,"game":"qango6","#),
             "{line}"
         );
         assert_eq!(line, serde_json::to_string(&record).unwrap() + "\n");
         assert_eq!(entry.csv, format_row(&record.to_games_row()).unwrap());
+        assert!(entry.csv.starts_with("g7,0,3,qango6,"), "{}", entry.csv);
         let mut placeless = record;
-        placeless.id = None;
+        placeless.game_id = "play".into();
         let err = JournalEntry::encode(&placeless).unwrap_err().to_string();
         assert!(err.contains("place in the schedule"), "{err}");
     }
@@ -810,27 +837,39 @@ mod tests {
         assert!(err.contains("not a game record"), "{err}");
         let err = record_id(br#"{"id":"7"}"#).unwrap_err().to_string();
         assert!(err.contains("not a game record"), "{err}");
+        // An older journal's line: the number also (or only) as "id".
+        assert_eq!(record_id(br#"{"id":7,"game_id":"g7"}"#).unwrap(), 7);
+        assert_eq!(record_id(br#"{"id":7}"#).unwrap(), 7);
         let mut placeless = record(7);
-        placeless.id = None;
+        placeless.game_id = "play".into();
         let line = serde_json::to_vec(&placeless).unwrap();
         for err in [
             record_id(&line).unwrap_err(),
             parse_record(&line).unwrap_err(),
         ] {
-            assert!(err.to_string().contains("no \"id\""), "{err}");
+            assert_eq!(err.to_string(), NO_PLACE);
         }
-        let err = parse_record(br#"{"id":7,"game":"qango6"}"#).unwrap_err();
+        let err = parse_record(br#"{"game_id":"g7","game":"qango6"}"#).unwrap_err();
         assert!(err.to_string().contains("not a game record"), "{err}");
     }
 
     #[test]
     fn a_header_is_named_for_what_is_wrong_with_it() {
-        let current = "id,round,pair,ended_utc,white_tc";
+        let current = "game_id,round,pair,ended_utc,white_tc";
         assert_eq!(
-            header_problem(b"id,round,pair\r\n", current),
+            header_problem(b"game_id,round,pair\r\n", current),
             "its header was an older arena's (now with the columns ended_utc,white_tc)"
         );
-        for found in [&b"id,round,pa\n"[..], b"\n", b"0,0,0,qango6"] {
+        assert_eq!(
+            header_problem(b"id,round,pair,ended_utc,white_tc\n", current),
+            "its header was an older arena's (the column `id` is now `game_id`, spelled gN)"
+        );
+        assert_eq!(
+            header_problem(b"id,round,pair\n", current),
+            "its header was an older arena's (the column `id` is now `game_id`, spelled gN; \
+             now with the columns ended_utc,white_tc)"
+        );
+        for found in [&b"game_id,round,pa\n"[..], b"\n", b"0,0,0,qango6"] {
             let problem = header_problem(found, current);
             assert!(
                 problem.starts_with("its first line was not the header"),
@@ -841,9 +880,9 @@ mod tests {
 
     #[test]
     fn games_are_listed_then_counted() {
-        assert_eq!(listed_games(&[4], 1), "game 4");
-        assert_eq!(listed_games(&[4, 9, 12], 3), "games 4, 9 and 12");
-        assert_eq!(listed_games(&[1, 2, 3], 10), "games 1, 2, 3 and 7 more");
+        assert_eq!(listed_games(&[4], 1), "game g4");
+        assert_eq!(listed_games(&[4, 9, 12], 3), "games g4, g9 and g12");
+        assert_eq!(listed_games(&[1, 2, 3], 10), "games g1, g2, g3 and 7 more");
         assert_eq!(
             (count(1, "row"), count(2, "row")),
             ("1 row".into(), "2 rows".into())

@@ -52,7 +52,7 @@
 //! - [`adaptive`]: rounds of game pairs where the ranking is uncertain,
 //!   until it is certified ([`certificate`]: its `certificate.csv`).
 //! - [`rows_file`]: a CSV file of rows written atomically (the rating
-//!   files, certificate.csv), and how its numbers are rounded.
+//!   files, certificate.csv); [`rounded`]: how their numbers are rounded.
 //! - [`tally`]: a `games.csv` row counted by the run's tally
 //!   ([`arena_stats::Tally`]).
 //!
@@ -83,6 +83,7 @@ pub mod preflight;
 pub mod progress;
 pub mod registry;
 pub mod round_robin;
+pub mod rounded;
 pub mod rows_file;
 pub mod runner;
 pub mod schedule;

@@ -19,7 +19,9 @@ use tokio::sync::watch;
 /// One game being played.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LiveGame {
-    /// The game's number in the schedule (its `id` in games.jsonl).
+    /// The game's number in the schedule; pages get its id, `gN` (the
+    /// server adds it), not the number.
+    #[serde(skip_serializing)]
     pub id: u64,
     /// Variant id, e.g. `qango6`.
     pub game: String,

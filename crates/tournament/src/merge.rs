@@ -234,20 +234,20 @@ fn write_games(
         let input = &inputs[source];
         if id >= total {
             bail!(
-                "{}: game {id} is not part of the tournament (it has {total} games)",
+                "{}: game g{id} is not part of the tournament (it has {total} games)",
                 input.dir.display()
             );
         }
         if !input.shard.contains_game(id) {
             bail!(
-                "{}: holds game {id}, which is not part of its shard {}",
+                "{}: holds game g{id}, which is not part of its shard {}",
                 input.dir.display(),
                 input.shard
             );
         }
         if let Some((_, other)) = last.filter(|&(previous, _)| previous == id) {
             bail!(
-                "game {id} appears twice: in {} and in {}",
+                "game g{id} appears twice: in {} and in {}",
                 inputs[other].dir.display(),
                 input.dir.display()
             );
@@ -256,7 +256,7 @@ fn write_games(
         missing[source].add(input.shard, expected[source], id);
         expected[source] = input.shard.next_game(id + 1);
         let (_, row) = parse_record(&line)
-            .with_context(|| format!("{}: game {id}", input.dir.join(GAMES_JSONL).display()))?;
+            .with_context(|| format!("{}: game g{id}", input.dir.join(GAMES_JSONL).display()))?;
         files.jsonl.write_all(&line)?;
         files.jsonl.write_all(b"\n")?;
         files.csv.write_all(format_row(&row)?.as_bytes())?;
@@ -484,7 +484,7 @@ impl Sorted for SortedLines {
         };
         if let Some((id, _)) = &next {
             if self.last == Some(*id) {
-                bail!("{}: game {id} appears twice", self.path.display());
+                bail!("{}: game g{id} appears twice", self.path.display());
             }
             self.last = Some(*id);
         }

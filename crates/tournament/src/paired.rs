@@ -201,7 +201,7 @@ impl Stages {
     /// is not part of the plan.
     pub fn check_no_more(&self) -> anyhow::Result<()> {
         match self.rows.keys().filter(|&&id| id >= self.len()).min() {
-            Some(id) => bail!("game {id} is not part of this run's plan"),
+            Some(id) => bail!("game g{id} is not part of this run's plan"),
             None => Ok(()),
         }
     }

@@ -174,11 +174,11 @@ impl Format for RoundRobin {
 
     fn check_recorded(&self, row: &GameRow, config: &TournamentConfig) -> anyhow::Result<()> {
         let Some(game) = self.schedule.game(row.id)? else {
-            bail!("game {} is not part of this run's plan", row.id);
+            bail!("game g{} is not part of this run's plan", row.id);
         };
         if !self.shard.contains_game(row.id) {
             bail!(
-                "game {} is not part of this run's shard {}",
+                "game g{} is not part of this run's shard {}",
                 row.id,
                 self.shard
             );

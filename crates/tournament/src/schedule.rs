@@ -62,7 +62,7 @@ impl ScheduledGame {
         );
         if expected != found {
             bail!(
-                "game {} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
+                "game g{} does not match the plan in tournament.json: expected {expected:?}, found {found:?}",
                 row.id
             );
         }
@@ -74,9 +74,9 @@ impl ScheduledGame {
         Variant::by_id(self.variant_id).expect("scheduled games name a variant of the table")
     }
 
-    /// The id sent to bots in `new_game` and written to `games.jsonl`.
+    /// The id sent to bots in `new_game` and written to every file (`gN`).
     pub fn game_id(&self) -> String {
-        format!("g{}", self.id)
+        arena_referee::game_id::game_id(self.id)
     }
 }
 

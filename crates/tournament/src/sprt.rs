@@ -251,7 +251,7 @@ impl Format for SprtMatch {
 
     fn check_recorded(&self, row: &GameRow, config: &TournamentConfig) -> anyhow::Result<()> {
         let Some(game) = self.game(row.id)? else {
-            bail!("game {} is not part of this run's plan", row.id);
+            bail!("game g{} is not part of this run's plan", row.id);
         };
         game.check_row(row, &config.bot_names())
     }

@@ -292,7 +292,7 @@ fn a_replayed_game_that_the_plan_does_not_have_is_refused() {
         s.recorded(&row).unwrap();
     }
     let err = s.next_game(&run).unwrap_err().to_string();
-    assert!(err.contains("game 2 does not match the plan"), "{err}");
+    assert!(err.contains("game g2 does not match the plan"), "{err}");
 }
 
 #[test]

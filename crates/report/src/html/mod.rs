@@ -22,9 +22,11 @@
 //! script calls `window.arenaReport.reload()` after swapping newer data in.
 //!
 //! Files: [`data`] (the per-game aggregates), [`moves`] (one game's line
-//! and its per-ply diff), [`plots`] (the SVG plots), `sections` (the page
-//! rendered) and `settings` (its Settings section).
+//! and its per-ply diff), [`plots`] (the SVG plots), [`board`] (the one
+//! drawing of a board every page shares: `board.js`, `board.css`),
+//! `sections` (the page rendered) and `settings` (its Settings section).
 
+pub mod board;
 pub mod data;
 pub mod moves;
 pub mod plots;
@@ -39,8 +41,10 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::analysis::{read_analysis_csv, strips, summarise, ANALYSIS_CSV};
-use crate::rating::{Pooling, Ratings};
+use crate::fits::{Pooling, Ratings};
 use arena_files::write_atomically_with;
+use arena_referee::game_id::game_id;
+use arena_referee::record::NO_PLACE;
 use arena_referee::{GameRecord, GameRow};
 use arena_stats::{FitOptions, Tally};
 use arena_tournament::games_reader::visit_games_csv;
@@ -300,9 +304,9 @@ fn stream_page(
 /// The id of game `id` of directory `k` in the page and its `#game=` links.
 pub fn game_key(dirs: usize, k: usize, id: u64) -> String {
     if dirs == 1 {
-        format!("g{id}")
+        game_id(id)
     } else {
-        format!("d{}g{id}", k + 1)
+        format!("d{}{}", k + 1, game_id(id))
     }
 }
 
@@ -359,11 +363,8 @@ pub fn visit_source(
         }
         let not_a_record = || format!("{}: line {number}: not a game record", jsonl.display());
         let record: GameRecord = serde_json::from_str(&line).with_context(not_a_record)?;
-        if record.id.is_none() {
-            bail!(
-                "{}: line {number}: the record has no \"id\" (its place in the schedule)",
-                jsonl.display()
-            );
+        if record.number().is_none() {
+            bail!("{}: line {number}: {NO_PLACE}", jsonl.display());
         }
         visit(record.to_games_row(), Some(&record))?;
     }

@@ -100,6 +100,53 @@ fn stack_code(height: i8) -> u8 {
     }
 }
 
+/// A position as a page draws it ([`super::board`]): each cell's content
+/// code, the cells the last move changed, and those the opening placed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct BoardNow {
+    /// One content code per cell (`0`, `1`..`3`, `4`..`6`), index `row *
+    /// cols + col`.
+    pub codes: String,
+    /// Cell indices the last move changed.
+    pub last: Vec<u8>,
+    /// Cell indices whose content the opening placed (and nothing changed
+    /// since).
+    pub opening: Vec<u8>,
+}
+
+/// The position after `moves` (the first `opening` of them the opening's),
+/// replayed by the rules engine with the viewer's diffs; stops at the first
+/// move the rules refuse, like [`push_diffs`].
+pub fn board_now(variant: &'static Variant, moves: &[String], opening: usize) -> BoardNow {
+    let cells = variant.rows() as usize * variant.cols() as usize;
+    let mut diffs = String::new();
+    push_diffs(&mut diffs, variant, moves);
+    let mut codes = vec![b'0'; cells];
+    let mut changed_at = vec![0; cells];
+    let mut last = Vec::new();
+    for (ply, diff) in diffs.split(' ').filter(|d| !d.is_empty()).enumerate() {
+        last.clear();
+        for pair in diff.as_bytes().chunks_exact(2) {
+            let i = INDEX_ALPHABET
+                .iter()
+                .position(|&c| c == pair[0])
+                .expect("a diff names cells by the alphabet");
+            codes[i] = pair[1];
+            changed_at[i] = ply + 1;
+            last.push(i as u8);
+        }
+    }
+    let opening = (0..cells)
+        .filter(|&i| codes[i] != b'0' && changed_at[i] <= opening)
+        .map(|i| i as u8)
+        .collect();
+    BoardNow {
+        codes: String::from_utf8(codes).expect("codes are ASCII"),
+        last,
+        opening,
+    }
+}
+
 /// The per-ply diffs of `moves` from the empty board, space separated, into
 /// `out`; stops at the first move the rules engine refuses (the record's
 /// last move is the one that ended the game, legal or not only for the
@@ -263,6 +310,22 @@ mod tests {
         }
         // b2 = 1 * 5 + 1 = 6 -> 'G'; a1 = 0 -> 'A'.
         assert_eq!(diffs(v, &moves), "G1 A4 G2");
+    }
+
+    /// The live page's position: the last move's cells, the opening's
+    /// stones, stack heights as the viewer's codes.
+    #[test]
+    fn the_board_now_is_the_diffs_applied() {
+        let v = Variant::by_id("quinque").unwrap();
+        let moves: Vec<String> = ["place b2", "place a1", "double b2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let now = board_now(v, &moves, 2);
+        assert_eq!(&now.codes[..7], "4000002");
+        assert_eq!((now.last, now.opening), (vec![6], vec![0]));
+        let now = board_now(v, &moves[..2], 2);
+        assert_eq!((now.last, now.opening), (vec![0], vec![0, 6]));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 use minijinja::{context, Environment, Value};
 use serde::Serialize;
 
+use super::board::{board_css, BOARD_JS};
 use super::data::{ReportData, TimeSummary};
 use super::moves::FIELDS;
 use super::plots::BotColours;
@@ -26,8 +27,8 @@ use crate::rating::Ratings;
 use crate::standings::{
     draw_elo_text, elo_interval_text, elo_text, pct_text, StandingRow, Standings, POOLED,
 };
-use arena_referee::lines::variant_info_json;
-use arena_rules::games::{render::letter_of, Cell, Variant};
+use arena_rules::games::look::BoardLook;
+use arena_rules::games::Variant;
 use arena_rules::protocol::FailureReason;
 use arena_stats::{Tally, TallyCounts};
 
@@ -168,49 +169,15 @@ fn pct(part: u64, whole: u64) -> String {
     }
 }
 
-/// The viewer's legend of a board's cell kinds: each layout letter of
-/// `letters` (a board's, row by row; `' '` is off the board), in the order
-/// of the plain-letter legend of `arena show` (docs/RULES.md), with what it
-/// is.
-pub(super) fn legend(letters: &str) -> Vec<(char, &'static str)> {
-    const KINDS: [(char, &str); 9] = [
-        ('R', "red group"),
-        ('Y', "yellow group"),
-        ('O', "orange group"),
-        ('B', "blue group"),
-        ('G', "green group"),
-        ('P', "pink group"),
-        ('X', "grey group"),
-        (
-            '*',
-            "* centre, no group (counts for squares and lines only)",
-        ),
-        ('.', "empty cell"),
-    ];
-    KINDS
-        .into_iter()
-        .filter(|(letter, _)| letters.contains(*letter))
-        .collect()
-}
-
-/// What the viewer needs: bots, directories' time controls, and per variant
-/// the rules engine's VARIANT_INFO plus each cell's colour-group letter.
-fn page_data(sources: &[Source], data: &ReportData, order: &[String]) -> String {
-    let variants: serde_json::Map<String, serde_json::Value> = data
-        .lengths
-        .keys()
-        .filter_map(|id| Variant::by_id(id))
+/// What the viewer needs: bots, directories' time controls, and how the
+/// board of every variant looks ([`BoardLook`]: every variant, so that the
+/// live page draws a game of a variant no finished game has yet).
+fn page_data(sources: &[Source], order: &[String]) -> String {
+    let variants: serde_json::Map<String, serde_json::Value> = Variant::all()
+        .iter()
         .map(|v| {
-            let info: serde_json::Value =
-                serde_json::from_str(&variant_info_json(v)).expect("VARIANT_INFO is JSON");
-            let letters: String = (0..v.rows())
-                .flat_map(|r| (0..v.cols()).map(move |c| Cell::new(r, c)))
-                .map(|cell| letter_of(v, cell).unwrap_or(' '))
-                .collect();
-            (
-                v.id.to_string(),
-                serde_json::json!({ "info": info, "letters": letters, "legend": legend(&letters) }),
-            )
+            let look = serde_json::to_value(BoardLook::of(v)).expect("a look is JSON");
+            (v.id.to_string(), look)
         })
         .collect();
     let dirs: Vec<_> = sources
@@ -565,9 +532,9 @@ pub fn render(
         analysed => data.strips.len(),
         decision_columns => BOT_COLUMNS,
         formats => format_sections(sources, data),
-        style => STYLE,
-        script => SCRIPT,
-        page_data => page_data(sources, data, &order),
+        style => format!("{STYLE}{}", board_css()),
+        script => format!("{BOARD_JS}\n{SCRIPT}"),
+        page_data => page_data(sources, &order),
         games_marker => GAMES_MARKER,
     })?;
     Ok((page, order))
@@ -582,37 +549,6 @@ mod tests {
         assert_eq!(heat(0.5), "rgb(255,255,255)");
         assert_eq!(heat(0.0), "rgb(230,110,110)");
         assert_eq!(heat(1.0), "rgb(110,205,110)");
-    }
-
-    fn board_letters(id: &str) -> String {
-        let v = Variant::by_id(id).unwrap();
-        (0..v.rows())
-            .flat_map(|r| (0..v.cols()).map(move |c| Cell::new(r, c)))
-            .map(|cell| letter_of(v, cell).unwrap_or(' '))
-            .collect()
-    }
-
-    #[test]
-    fn the_legend_names_each_kind_of_cell_on_the_board() {
-        let kinds = |id| {
-            legend(&board_letters(id))
-                .into_iter()
-                .map(|(letter, _)| letter)
-                .collect::<String>()
-        };
-        // docs/RULES.md: Qango 6 has red, yellow, orange, blue and green
-        // groups; Qango 7 grey, pink, yellow, orange, green and blue ones and
-        // the centre d4 of no group; Qango 7 Plus loses the grey; Quinque
-        // has no colours.
-        assert_eq!(kinds("qango6"), "RYOBG");
-        assert_eq!(kinds("qango7"), "YOBGPX*");
-        assert_eq!(kinds("qango7plus"), "YOBGP*");
-        assert_eq!(kinds("quinque"), ".");
-        let centre = legend(&board_letters("qango7"))
-            .into_iter()
-            .find(|(letter, _)| *letter == '*')
-            .unwrap();
-        assert!(centre.1.contains("no group"), "{}", centre.1);
     }
 
     #[test]

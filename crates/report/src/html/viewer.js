@@ -90,7 +90,6 @@
 
   // ---- viewer ----
   let cur = null; // { g, f (all fields), diffs, ply, plies }
-  function cellName(i, cols) { return String.fromCharCode(97 + (i % cols)) + (Math.floor(i / cols) + 1); }
   const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   function openGame(g, ply) {
     const f = raw[g.i].split("\t");
@@ -156,7 +155,7 @@
   function show(ply) {
     const v = cur.v;
     cur.ply = ply;
-    const info = v.info, rows = info.rows, cols = info.cols;
+    const rows = v.rows, cols = v.cols;
     const codes = new Array(rows * cols).fill("0");
     // The ply that last changed each cell, to mark what the opening placed.
     const changed = new Array(rows * cols).fill(0);
@@ -171,30 +170,11 @@
         last.add(idx);
       }
     }
-    const quinque = info.family === "quinque";
-    const table = el("table", { class: "board", "data-ply": String(ply) });
-    const head = el("tr");
-    head.appendChild(el("th"));
-    for (let c = 0; c < cols; c++) head.appendChild(el("th", {}, String.fromCharCode(97 + c)));
-    table.appendChild(head);
-    for (let r = 0; r < rows; r++) {
-      const tr = el("tr");
-      tr.appendChild(el("th", {}, String(r + 1)));
-      for (let c = 0; c < cols; c++) {
-        const i = r * cols + c, letter = v.letters[i];
-        if (letter === " ") { tr.appendChild(el("td", { class: "off" })); continue; }
-        const name = cellName(i, cols), code = +codes[i];
-        const content = code === 0 ? "." : (code <= 3 ? "w" + code : "b" + (code - 3));
-        const cls = ["c-" + (letter === "*" ? "star" : letter === "." ? "dot" : letter)];
-        if (last.has(i)) cls.push("last");
-        if (code && changed[i] <= cur.opening) cls.push("op");
-        if (ply === cur.plies && cur.cells.has(name)) cls.push("win");
-        const td = el("td", { class: cls.join(" "), "data-cell": name, "data-content": content, title: name });
-        if (code) td.appendChild(el("span", { class: "disc " + content[0] }, quinque ? content.slice(1) : ""));
-        tr.appendChild(td);
-      }
-      table.appendChild(tr);
-    }
+    const opening = new Set();
+    changed.forEach((p, i) => { if (p > 0 && p <= cur.opening) opening.add(i); });
+    const win = ply === cur.plies ? cur.cells : new Set();
+    const table = arenaBoard.table(v, codes, { last: last, opening: opening, win: win });
+    table.dataset.ply = String(ply);
     const board = $("v-board");
     board.textContent = "";
     board.appendChild(table);
@@ -232,32 +212,9 @@
     const c = cur.values[ply] || "-", up = c.toUpperCase();
     box.appendChild(el("p", { class: "value-text" }, "perfect play: " + VALUE_TEXT[up] + (c !== up ? " — the last move was a mistake" : "")));
   }
-  // The legend of the board: the variant's cell kinds (from the page data,
-  // named as `arena show` names them), the discs, and the marks.
-  function legend(v, opening) {
-    const box = $("v-legend");
-    box.textContent = "";
-    const item = (swatch, text, kind) => {
-      const it = el("span", { class: "item", "data-kind": kind });
-      it.appendChild(swatch);
-      it.appendChild(document.createTextNode(" " + text));
-      box.appendChild(it);
-    };
-    const cell = (cls, inner) => {
-      const s = el("span", { class: "swatch " + cls });
-      if (inner) s.appendChild(inner);
-      return s;
-    };
-    v.legend.forEach(([letter, text]) => {
-      item(cell("c-" + (letter === "*" ? "star" : letter === "." ? "dot" : letter)), text, letter);
-    });
-    const quinque = v.info.family === "quinque";
-    item(cell("c-dot", el("span", { class: "disc w" }, quinque ? "1" : "")), quinque ? "white stack (its height)" : "white disc", "white");
-    item(cell("c-dot", el("span", { class: "disc b" }, quinque ? "1" : "")), quinque ? "black stack (its height)" : "black disc", "black");
-    item(cell("c-dot last"), "last move", "last");
-    item(cell("c-dot win", el("span", { class: "disc w" })), "winning cells", "win");
-    if (opening) item(cell("c-dot op", el("span", { class: "disc w" })), "placed in the opening (not by the bot)", "opening");
-  }
+  // The legend of the board (board.js): the variant's cell kinds (named
+  // as `arena show` names them), the discs, and the marks.
+  function legend(v, opening) { arenaBoard.legend($("v-legend"), v, opening); }
   $("v-first").addEventListener("click", () => show(0));
   $("v-prev").addEventListener("click", () => show(Math.max(0, cur.ply - 1)));
   $("v-next").addEventListener("click", () => show(Math.min(cur.plies, cur.ply + 1)));

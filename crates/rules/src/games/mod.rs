@@ -2,6 +2,7 @@
 //!
 //! Variants are rows in a table ([`Variant`]); boards are data
 //! ([`boards`]); win patterns are derived from that data ([`geometry`]).
+//! How a board looks, for every drawing of it, is [`look`].
 //! [`Position`] is the one interface the referee, `arena judge` and the
 //! bots use: legal moves, play with a reason on refusal, outcome, notation.
 //!
@@ -19,6 +20,7 @@ pub mod ascii;
 pub mod boards;
 pub mod cell;
 pub mod geometry;
+pub mod look;
 pub mod qango;
 pub mod quinque;
 pub mod render;

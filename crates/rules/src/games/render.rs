@@ -1,5 +1,6 @@
 //! Board drawings for terminals: colour groups as ANSI backgrounds, or plain
-//! letters when the output is not a terminal.
+//! letters when the output is not a terminal. The kinds of cell, their
+//! letters and colours are the pages' ([`super::look`]).
 //!
 //! The plain-letter scheme (the legend of docs/RULES.md): colour groups in
 //! lower case (`r` red, `y` yellow, `o` orange, `u` blue, `g` green, `p`
@@ -8,47 +9,36 @@
 //! names a colour or a disc, never both.
 
 use super::cell::Cell;
+use super::look::{kind_of, KINDS};
 use super::variant::{Family, Variant};
 use super::Position;
 
+pub use super::look::letter_of;
+
 const RESET: &str = "\x1b[0m";
 
-/// ANSI background (256-colour) for a layout letter.
-fn background(letter: char) -> &'static str {
-    match letter {
-        'R' => "\x1b[48;5;160m",
-        'Y' => "\x1b[48;5;220m",
-        'O' => "\x1b[48;5;208m",
-        'B' => "\x1b[48;5;33m",
-        'G' => "\x1b[48;5;34m",
-        'P' => "\x1b[48;5;213m",
-        'X' => "\x1b[48;5;244m",
-        '*' => "\x1b[48;5;228m",
-        _ => "",
-    }
+/// ANSI background (256-colour) for a layout letter; empty for none.
+fn background(letter: char) -> String {
+    kind_of(letter)
+        .and_then(|k| k.ansi)
+        .map_or(String::new(), |code| format!("\x1b[48;5;{code}m"))
 }
 
 /// The plain letter of a layout letter: lower case, blue as `u` (`b` is black).
 fn plain(letter: char) -> char {
-    match letter {
-        'B' => 'u',
-        other => other.to_ascii_lowercase(),
-    }
+    kind_of(letter).map_or(letter.to_ascii_lowercase(), |k| k.plain)
 }
 
-/// The legend of the plain letters, for Qango boards.
-pub const LEGEND: &str =
-    "r red  y yellow  o orange  u blue  g green  p pink  x grey  * centre (no group)  W white  B black";
-
-/// The layout letter of `cell` (`None` off the board), as drawn by [`board`].
-pub fn letter_of(variant: &Variant, cell: Cell) -> Option<char> {
-    match variant.family {
-        Family::Qango(board) => {
-            let playable = board.geometry().playable & (1 << cell.index(board.cols())) != 0;
-            playable.then(|| board.letter(cell.row, cell.col))
-        }
-        Family::Quinque => Some('.'),
-    }
+/// The legend of the plain letters, for Qango boards:
+/// `r red  y yellow  ...  * centre (no group)  W white  B black`.
+pub fn legend() -> String {
+    let kinds = KINDS
+        .iter()
+        .filter_map(|k| Some(format!("{} {}", k.plain, k.short?)));
+    kinds
+        .chain(["W white".to_string(), "B black".to_string()])
+        .collect::<Vec<_>>()
+        .join("  ")
 }
 
 /// Draws a grid: `cell_text` gives each cell's three-character body and its letter.
@@ -67,7 +57,7 @@ fn grid(variant: &Variant, ansi: bool, mut cell_text: impl FnMut(Cell, char) -> 
                 None => out.push_str("   "),
                 Some(letter) => {
                     let body = cell_text(cell, letter);
-                    if ansi && !background(letter).is_empty() {
+                    if ansi && kind_of(letter).is_some_and(|k| k.ansi.is_some()) {
                         out.push_str(&format!("{}\x1b[1;30m{body}{RESET}", background(letter)));
                     } else {
                         out.push_str(&body);
@@ -95,7 +85,7 @@ pub fn board(variant: &Variant, ansi: bool) -> String {
     });
     if let Family::Qango(_) = variant.family {
         out.push('\n');
-        out.push_str(LEGEND);
+        out.push_str(&legend());
         out.push('\n');
     }
     out.push_str(&format!(
@@ -142,6 +132,16 @@ pub fn position(pos: &Position, ansi: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_legend_is_the_one_of_the_rules_page() {
+        assert_eq!(
+            legend(),
+            "r red  y yellow  o orange  u blue  g green  p pink  x grey  * centre (no group)  W white  B black"
+        );
+        assert_eq!(background('R'), "\x1b[48;5;160m");
+        assert_eq!((background('.'), plain('B')), (String::new(), 'u'));
+    }
 
     /// The cell bodies of a plain drawing (rows only, without the row numbers).
     fn bodies(drawing: &str) -> String {
