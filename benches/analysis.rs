@@ -19,6 +19,10 @@ use arena::analysis::{analyse_games, Game, Plan};
 use arena::games::{Color, Position, Variant};
 use arena_solver::Budget;
 
+#[path = "support/measure.rs"]
+mod measure;
+use measure::env_or;
+
 /// A game of a player that wins at once when it can, else plays at random.
 fn game(id: u64, variant: &'static Variant, rng: &mut SmallRng) -> Game {
     let mut pos = Position::new(variant);
@@ -51,21 +55,13 @@ fn game(id: u64, variant: &'static Variant, rng: &mut SmallRng) -> Game {
     }
 }
 
-fn env_or(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_string())
-}
-
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let variants = env_or("ARENA_BENCH_ANALYSIS_VARIANTS", "qango6,qango7");
-    let count: u64 = env_or("ARENA_BENCH_ANALYSIS_GAMES", "200")
-        .parse()
-        .expect("a number");
-    let budget_ms: u64 = env_or("ARENA_BENCH_ANALYSIS_BUDGET_MS", "200")
-        .parse()
-        .expect("a number");
+    let variants = env_or("ARENA_BENCH_ANALYSIS_VARIANTS", "qango6,qango7".to_string());
+    let count: u64 = env_or("ARENA_BENCH_ANALYSIS_GAMES", 200);
+    let budget_ms: u64 = env_or("ARENA_BENCH_ANALYSIS_BUDGET_MS", 200);
     println!(
         "analysis throughput: {count} games a variant, {budget_ms} ms a position, 256 MiB a worker"
     );

@@ -25,19 +25,16 @@ use std::time::{Duration, Instant};
 
 use arena::tournament::live::{LiveGame, LiveGames};
 
+#[path = "support/measure.rs"]
+mod measure;
+use measure::{env_or, median};
+
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 const PLIES: usize = 36;
 
-fn env_or(name: &str, default: &str) -> usize {
-    std::env::var(name)
-        .unwrap_or_else(|_| default.to_string())
-        .parse()
-        .expect("a number")
-}
-
 fn per_ply() {
-    let games = env_or("ARENA_BENCH_LIVE_GAMES", "100000");
+    let games = env_or("ARENA_BENCH_LIVE_GAMES", 100_000usize);
     let live = LiveGames::new();
     let _server = live.subscribe();
     let cells: Vec<String> = (0..PLIES)
@@ -124,14 +121,9 @@ fn tournament(out: &Path, games: usize, serve: bool) -> (Duration, Option<u64>) 
     (wall, serve.then(|| events.load(Ordering::Relaxed)))
 }
 
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 fn throughput(root: &Path) {
-    let games = env_or("ARENA_BENCH_LIVE_TOURNAMENT", "4000");
-    let runs = env_or("ARENA_BENCH_LIVE_RUNS", "3");
+    let games = env_or("ARENA_BENCH_LIVE_TOURNAMENT", 4000usize);
+    let runs = env_or("ARENA_BENCH_LIVE_RUNS", 3usize);
     if runs == 0 {
         return;
     }

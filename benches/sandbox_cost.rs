@@ -16,6 +16,10 @@ use arena::protocol::{Turn, TurnClock};
 use arena::referee::limits::tree_cpu_time;
 use arena::referee::{BotSpec, Seat, SpawnOptions};
 
+#[path = "support/measure.rs"]
+mod measure;
+use measure::median;
+
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 /// Interleaved rounds (after one warm-up round).
 const ROUNDS: usize = 40;
@@ -75,11 +79,6 @@ async fn moves(seat: &mut Seat, turn: &Turn, suspend: bool, samples: &mut Vec<Du
             .expect("instant bot answers");
         samples.push(began.elapsed());
     }
-}
-
-fn median(values: &mut [Duration]) -> Duration {
-    values.sort_unstable();
-    values[values.len() / 2]
 }
 
 fn main() {

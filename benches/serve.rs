@@ -30,13 +30,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[path = "support/measure.rs"]
+mod measure;
+use measure::{env_or, median};
+
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 const CLIENTS: usize = 20;
-
-fn env_or(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_string())
-}
 
 /// Writes a round robin of 5 instant bots, `-j 2`, into `out`.
 fn tournament(out: &Path, games: usize) -> Duration {
@@ -166,7 +166,7 @@ fn memory(root: &Path) {
         "  {:>7}  {:>11}  {:>9}  {:>13}  {:>9}  {:>9}",
         "games", "first page", "page", "update, 1 new", "RSS", "peak RSS"
     );
-    for games in env_or("ARENA_BENCH_SERVE_GAMES", "1000,100000").split(',') {
+    for games in env_or("ARENA_BENCH_SERVE_GAMES", "1000,100000".to_string()).split(',') {
         let games: u64 = games
             .trim()
             .parse()
@@ -257,11 +257,6 @@ fn clients(
     (handles, fetched)
 }
 
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 /// One run with `arena serve` and its clients on it: games per second.
 fn watched_run(root: &Path, run: usize, games: usize) -> f64 {
     let out = root.join(format!("watched-{run}"));
@@ -285,12 +280,8 @@ fn watched_run(root: &Path, run: usize, games: usize) -> f64 {
 }
 
 fn throughput(root: &Path) {
-    let games: usize = env_or("ARENA_BENCH_SERVE_TOURNAMENT", "10000")
-        .parse()
-        .expect("a number");
-    let runs: usize = env_or("ARENA_BENCH_SERVE_RUNS", "3")
-        .parse()
-        .expect("a number");
+    let games: usize = env_or("ARENA_BENCH_SERVE_TOURNAMENT", 10_000);
+    let runs: usize = env_or("ARENA_BENCH_SERVE_RUNS", 3);
     if runs == 0 {
         return;
     }

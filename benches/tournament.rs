@@ -38,14 +38,18 @@ use std::time::{Duration, Instant};
 
 #[path = "support/echo.rs"]
 mod echo;
+#[path = "support/measure.rs"]
+mod measure;
 #[path = "support/pin.rs"]
 mod pin;
 #[path = "support/rss.rs"]
 mod rss;
+
 use arena::tournament::settings::defs::{
     CONCURRENCY, GAMES_PER_PAIRING, OPENING_PLIES, OUT, SEED, TIME_CONTROL, VARIANT,
 };
 use echo::RawEcho;
+use measure::{env_or, median};
 use pin::{pin_to_one_cpu, pinning_wanted};
 use rss::peak_rss_kib;
 
@@ -83,17 +87,6 @@ fn main() {
     let disk = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     throughput(&disk);
     cost_per_ply(&disk);
-}
-
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .map(|v| {
-            v.trim()
-                .parse()
-                .unwrap_or_else(|_| panic!("{name}: a number"))
-        })
-        .unwrap_or(default)
 }
 
 fn throughput(disk: &Path) {
@@ -262,12 +255,6 @@ fn cost_per_ply(disk: &Path) {
         "  (wall time per ply; CPU: user + system time of arena and its bots per ply, which \
          other load on the CPU does not inflate)"
     );
-}
-
-/// Sorts and returns the median.
-fn median(values: &mut [Duration]) -> Duration {
-    values.sort_unstable();
-    values[values.len() / 2]
 }
 
 fn micros(d: Duration) -> String {

@@ -358,15 +358,16 @@ mod tests {
     //! the SPRT lines since naming the Elo model and the running estimate.
 
     use super::*;
+    use crate::referee::row::row_with_result;
     use crate::stats::{EloModel, Pentanomial, SprtDecision, SprtEstimate, SprtStatus};
-    use crate::tournament::config::Defaults;
     use crate::tournament::format::{Format, Standings, Verdict};
     use crate::tournament::progress::RunOutcome;
     use crate::tournament::round_robin::RoundRobin;
     use crate::tournament::runner::RunEnd;
-    use crate::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES};
-    use crate::tournament::settings::{from_given, Command, Given};
+    use crate::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES, SEED};
+    use crate::tournament::settings::Given;
     use crate::tournament::sprt::{SprtMatch, SprtPlan, SprtVerdict};
+    use crate::tournament::testing::run_of;
     use crate::tournament::{Manifest, Plan, TournamentConfig};
 
     fn terminal() -> Terminal<Vec<u8>> {
@@ -388,38 +389,20 @@ mod tests {
     fn config(bots: [&str; 2]) -> TournamentConfig {
         let mut given = Given::new()
             .with(&GAMES_PER_PAIRING, "2")
-            .with(&OPENING_PLIES, "2");
+            .with(&OPENING_PLIES, "2")
+            .with(&SEED, "4");
         for name in bots {
             given.add_bot(format!("{name}=x"));
         }
-        let defaults = Defaults {
-            concurrency: 1,
-            seed: 4,
-            out: "out".into(),
-            current_dir: "/".into(),
-        };
-        from_given(Command::Tournament, &given, &defaults, Vec::new())
-            .unwrap()
-            .config
+        run_of(&given).config
     }
 
     fn row(id: u64, white: &str, black: &str, result: &str, reason: &str) -> GameRow {
         GameRow {
-            id,
-            round: 0,
-            pair: id / 2,
-            variant: "qango6".into(),
-            white: white.into(),
-            black: black.into(),
             opening: "c5 c1".into(),
-            result: result.parse().unwrap(),
             reason: reason.parse().unwrap(),
             plies: 12,
-            white_time_ms: 0,
-            black_time_ms: 0,
-            ended_utc: String::new(),
-            white_tc: String::new(),
-            black_tc: String::new(),
+            ..row_with_result(id, id / 2, white, black, result.parse().unwrap())
         }
     }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::tournament::live::LiveGames;
 use anyhow::Context;
-use arena_serve::{run::group, Limits, Run};
+use arena_serve::{run::group, ServedRun, ServerLimits};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -38,7 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     arena_serve::lower_priority();
     let runs = group(&args.dirs)
         .iter()
-        .map(|dirs| Run::new(dirs).map(Arc::new))
+        .map(|dirs| ServedRun::new(dirs).map(Arc::new))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let live = Live::bind(args.bind, args.port)?;
     for (k, run) in runs.iter().enumerate() {
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             run.watch();
         }
         tokio::select! {
-            () = arena_serve::serve(listener, runs, Limits::default()) => {}
+            () = arena_serve::serve(listener, runs, ServerLimits::default()) => {}
             _ = tokio::signal::ctrl_c() => {}
         }
         anyhow::Ok(())
@@ -91,7 +91,7 @@ impl Live {
     /// from threads of its own, at a lower CPU priority, for as long as
     /// this process lives (the run never waits for them).
     pub fn start(self, dir: &Path, games: Option<Arc<LiveGames>>) -> anyhow::Result<()> {
-        let run = Arc::new(Run::new(&[dir.to_path_buf()])?.with_live_games(games));
+        let run = Arc::new(ServedRun::new(&[dir.to_path_buf()])?.with_live_games(games));
         std::thread::Builder::new()
             .name("arena-serve".into())
             .spawn(move || {
@@ -103,7 +103,7 @@ impl Live {
                         return;
                     };
                     run.watch();
-                    arena_serve::serve(listener, vec![run], Limits::default()).await;
+                    arena_serve::serve(listener, vec![run], ServerLimits::default()).await;
                 });
             })
             .context("cannot start the server's thread")?;

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use arena::referee::{BotSpec, GameRow};
+use arena::referee::BotSpec;
 
 /// The `arena` binary built for these tests, with stdin closed unless the
 /// test pipes it.
@@ -25,6 +25,10 @@ pub fn arena() -> Command {
     command.stdin(Stdio::null());
     command
 }
+
+/// The `arena-instant-bot` built for these tests: a bot that plays the
+/// first legal move at once, for runs whose games only need to happen.
+pub const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
 /// Absolute path of a test bot script.
 pub fn bot_script(name: &str) -> PathBuf {
@@ -187,13 +191,6 @@ pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
-}
-
-/// The referee's [`arena::referee::row::row_with_result`], with the result
-/// spelled as in games.csv (`1-0`, `0-1` or `1/2-1/2`).
-pub fn row_with_result(id: u64, pair: u64, white: &str, black: &str, result: &str) -> GameRow {
-    let result = result.parse().expect("a result spelled as in games.csv");
-    arena::referee::row::row_with_result(id, pair, white, black, result)
 }
 
 /// False (after saying so) when the sandbox cannot run here.

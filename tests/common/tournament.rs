@@ -104,12 +104,11 @@ pub fn run_tournament(config: &Path, out: &Path) -> Output {
 /// `--bot a=... --bot b=...`: two `arena-instant-bot`s, for runs whose
 /// games only need to happen fast.
 pub fn instant_bot_flags() -> [String; 4] {
-    let instant = env!("CARGO_BIN_EXE_arena-instant-bot");
     [
         "--bot".into(),
-        format!("a={instant}"),
+        format!("a={INSTANT_BOT}"),
         "--bot".into(),
-        format!("b={instant}"),
+        format!("b={INSTANT_BOT}"),
     ]
 }
 
@@ -330,8 +329,7 @@ pub fn resume_tournament(out: &Path) -> Output {
     ])
 }
 
-/// The `arena-instant-bot` binary built for these tests.
-pub const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
+pub use super::INSTANT_BOT;
 
 /// Writes `dir/t.toml`: `settings` under `[tournament]` and one
 /// `arena-instant-bot` per name (deterministic: same settings and seed,

@@ -3,6 +3,7 @@
 //! with a misspelt key or a value of the wrong type.
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use std::path::Path;
 
@@ -56,7 +57,7 @@ fn bare_arena_without_arena_toml_prints_a_quick_start_and_creates_nothing() {
 #[test]
 fn bare_arena_plays_the_arena_toml_of_the_current_directory() {
     let dir = tempfile::tempdir().unwrap();
-    let instant = env!("CARGO_BIN_EXE_arena-instant-bot").to_string();
+    let instant = INSTANT_BOT.to_string();
     write_config_entries(
         dir.path(),
         "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 3\nout = \"here\"",
@@ -76,7 +77,7 @@ fn bare_arena_plays_the_arena_toml_of_the_current_directory() {
 /// `arena tournament` prints for it (it must fail with status 2, in one line).
 fn config_error(settings: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let instant = env!("CARGO_BIN_EXE_arena-instant-bot").to_string();
+    let instant = INSTANT_BOT.to_string();
     write_config_entries(
         dir.path(),
         settings,

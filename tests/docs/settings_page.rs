@@ -9,9 +9,13 @@
 use crate::common;
 
 use arena::tournament::config::Defaults;
+use arena::tournament::settings::defs::{
+    ADJUDICATE, ADJUDICATE_MS, CLOCK, ELO0, ELO1, RATING_INTERVAL, SUSPEND_IDLE, VARIANT, WALL_CAP,
+};
 use arena::tournament::settings::from_given;
 use arena::tournament::settings::page::{reference_page, PAGE};
 use arena::tournament::settings::{Command, Default, Given, Kind, Value, SETTINGS};
+use arena::tournament::testing;
 use common::arena;
 
 #[test]
@@ -64,7 +68,7 @@ fn every_help_line_shows_its_definitions_default() {
                 (Command::Sprt, Some(sprt)) => sprt.into(),
                 _ => s.default.text(),
             };
-            let required = command == Command::Sprt && s.key.starts_with("elo");
+            let required = command == Command::Sprt && [&ELO0, &ELO1].contains(s);
             if s.kind == Kind::Switch {
                 assert!(!line.contains("[default:"), "{name} --{flag}: {line}");
             } else if required {
@@ -87,8 +91,7 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
     let defaults = Defaults {
         concurrency: 3,
         seed: 7,
-        out: "o".into(),
-        current_dir: "/".into(),
+        ..testing::defaults()
     };
     let given = Given::new().with_bot("a=./a").with_bot("b=./b");
     let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
@@ -100,26 +103,33 @@ fn a_run_that_sets_nothing_gets_the_definitions_defaults() {
             Default::Machine(..) | Default::Unset(_) => continue,
         };
         // The budget is recorded with adjudication only (off by default).
-        if s.key == "adjudicate_ms" && run.config.adjudicate.is_none() {
+        if *s == &ADJUDICATE_MS && run.config.adjudicate.is_none() {
             continue;
         }
         let expected = match s.kind.read_text(&text).unwrap() {
             Value::Whole(n) => serde_json::json!(n),
             Value::TimeControl(tc) => serde_json::to_value(tc).unwrap(),
-            Value::List(ids) if s.key == "variant" => serde_json::json!(ids[0]),
+            Value::List(ids) if *s == &VARIANT => serde_json::json!(ids[0]),
             Value::Word(word) => serde_json::json!(word),
             Value::Switch(on) => serde_json::json!(on),
             other => panic!("{}: add a comparison for {other:?}", s.key),
         };
         // tournament.json leaves some settings out at their defaults (so
         // that older runs keep their identity): the run's own value then.
-        let found = saved.get(s.key).cloned().unwrap_or_else(|| match s.key {
-            "rating_interval" => serde_json::json!(run.config.rating_interval),
-            "clock" => serde_json::json!(run.config.clock.as_str()),
-            "wall_cap" => serde_json::json!(run.config.wall_cap),
-            "suspend_idle" => serde_json::json!(run.config.suspend_idle),
-            "adjudicate" if run.config.adjudicate.is_none() => serde_json::json!("off"),
-            other => panic!("{other} is not in tournament.json"),
+        let left_out = [
+            (
+                &RATING_INTERVAL,
+                serde_json::json!(run.config.rating_interval),
+            ),
+            (&CLOCK, serde_json::json!(run.config.clock.as_str())),
+            (&WALL_CAP, serde_json::json!(run.config.wall_cap)),
+            (&SUSPEND_IDLE, serde_json::json!(run.config.suspend_idle)),
+            (&ADJUDICATE, serde_json::json!("off")),
+        ];
+        let found = saved.get(s.key).cloned().unwrap_or_else(|| {
+            let own = left_out.iter().find(|(setting, _)| setting == s);
+            own.map(|(_, value)| value.clone())
+                .unwrap_or_else(|| panic!("{} is not in tournament.json", s.key))
         });
         assert_eq!(found, expected, "{}", s.key);
         compared += 1;

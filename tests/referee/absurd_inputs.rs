@@ -2,6 +2,7 @@
 //! an abort or a silent wrap (issue 10).
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use std::io::Write;
 use std::process::Stdio;
@@ -15,10 +16,6 @@ fn run(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn instant() -> String {
-    env!("CARGO_BIN_EXE_arena-instant-bot").to_string()
 }
 
 /// One line, starting `arena: error:`, containing `detail`, no panic.
@@ -35,7 +32,7 @@ fn assert_one_line_error((code, stderr): (Option<i32>, String), detail: &str) {
 #[test]
 fn absurd_flags_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let (a, b) = (format!("a={}", instant()), format!("b={}", instant()));
+    let (a, b) = (format!("a={INSTANT_BOT}"), format!("b={INSTANT_BOT}"));
     let sprt = |elo1: &str, model: &str| {
         run(
             tmp.path(),
@@ -99,7 +96,7 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
     let tmp = tempfile::tempdir().unwrap();
     let bots = format!(
         "[[bot]]\nname = \"a\"\ncommand = \"{0}\"\n[[bot]]\nname = \"b\"\ncommand = \"{0}\"\n",
-        instant()
+        INSTANT_BOT.to_string()
     );
     let cases = [
         (
@@ -130,38 +127,47 @@ fn absurd_tournament_files_are_refused_with_file_line_and_field() {
         );
     }
     let bot = |name: &str, extra: &str| {
-        format!(
-            "[[bot]]\nname = \"{name}\"\ncommand = \"{}\"\n{extra}",
-            instant()
-        )
+        format!("[[bot]]\nname = \"{name}\"\ncommand = \"{INSTANT_BOT}\"\n{extra}")
     };
     let other = bot("b", "");
+    // Located at the entry (line 1), or at the key the error names (line 4).
     let cases = [
-        (bot("=HYPERLINK(1)", ""), "spreadsheets read as a formula"),
-        (bot("-x", ""), "formula"),
-        (bot("ab\u{202E}cd", ""), "U+202E"),
-        (bot(" a", ""), "whitespace"),
-        (bot(&"n".repeat(65), ""), "at most 64"),
-        (bot("a", "env = { \"A=B\" = \"1\" }\n"), "field `env`"),
-        (bot("a", "env = { \"\" = \"1\" }\n"), "empty variable name"),
-        (bot("a", "env = { \"A\" = \"x\\u0000y\" }\n"), "NUL"),
-        (bot("a", "cwd = \"missing-dir\"\n"), "field `cwd`"),
+        (
+            bot("=HYPERLINK(1)", ""),
+            "spreadsheets read as a formula",
+            1,
+        ),
+        (bot("-x", ""), "formula", 1),
+        (bot("ab\u{202E}cd", ""), "U+202E", 1),
+        (bot(" a", ""), "whitespace", 1),
+        (bot(&"n".repeat(65), ""), "at most 64", 1),
+        (bot("a", "env = { \"A=B\" = \"1\" }\n"), "field `env`", 4),
+        (
+            bot("a", "env = { \"\" = \"1\" }\n"),
+            "empty variable name",
+            4,
+        ),
+        (bot("a", "env = { \"A\" = \"x\\u0000y\" }\n"), "NUL", 4),
+        (bot("a", "cwd = \"missing-dir\"\n"), "field `cwd`", 1),
         (
             "[[bot]]\nname = \"a\"\ncommand = \"/tmp\"\n".to_string(),
             "is a directory",
+            1,
         ),
         (
             "[[bot]]\nname = \"a\"\ncommand = \"./t.toml\"\n".to_string(),
             "is not executable",
+            1,
         ),
     ];
-    for (first, detail) in cases {
+    for (first, detail, line) in cases {
         std::fs::write(tmp.path().join("t.toml"), format!("{first}{other}")).unwrap();
         let result = run(
             tmp.path(),
             &["tournament", "t.toml", "--out", "o", "--no-progress"],
         );
-        assert!(result.1.contains("t.toml:1:1: field `bot`"), "{}", result.1);
+        let at = format!("t.toml:{line}:1: field `bot`");
+        assert!(result.1.contains(&at), "{at}: {}", result.1);
         assert_one_line_error(result, detail);
     }
     assert!(!tmp.path().join("o").exists());
@@ -235,7 +241,7 @@ fn an_sprt_resumed_with_absurd_bounds_is_refused() {
     // tournament.json from an older arena, or edited by hand, may hold
     // bounds that today's flags refuse: resuming it is the same error.
     let tmp = tempfile::tempdir().unwrap();
-    let (a, b) = (format!("a={}", instant()), format!("b={}", instant()));
+    let (a, b) = (format!("a={INSTANT_BOT}"), format!("b={INSTANT_BOT}"));
     let (code, stderr) = run(
         tmp.path(),
         &[

@@ -5,15 +5,12 @@
 //! with the same `[[bot]]` entries is.
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use common::arena;
-
-fn instant() -> String {
-    env!("CARGO_BIN_EXE_arena-instant-bot").to_string()
-}
 
 /// Runs arena with `args` in `dir`: (exit status, stderr, stdout).
 fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
@@ -30,7 +27,7 @@ fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 /// leave no output directory.
 fn errors_of_each_command(dir: &Path, name: &str, command: &str) -> Vec<String> {
     let bot = format!("{name}={command}");
-    let instant = instant();
+    let instant = INSTANT_BOT.to_string();
     let other = format!("other={instant}");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
@@ -130,7 +127,7 @@ fn a_bot_that_crashes_at_start_still_loses_as_startup() {
             "--bot",
             "crash=sh -c 'exit 3'",
             "--bot",
-            &format!("other={}", instant()),
+            &format!("other={INSTANT_BOT}"),
             "--out",
             "out",
             "--no-progress",
@@ -148,23 +145,30 @@ fn a_bot_that_crashes_at_start_still_loses_as_startup() {
 }
 
 /// The same `[[bot]]` entries are refused by a tournament and by `arena
-/// play --bots`, with the same words: one reader checks both.
+/// play --bots`, with the same words: one reader checks both. The error
+/// points at the key at fault, else at the entry.
 #[test]
 fn play_bots_refuses_what_a_tournament_refuses() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
-        ("name = \"=cmd\"\ncommand = \"./x\"", "starts with `=`"),
+        ("name = \"=cmd\"\ncommand = \"./x\"", "starts with `=`", 1),
         (
             "name = \"a\"\ncommand = \"./x\"\nlimits = { memory_mb = 0 }",
             "memory_mb",
+            4,
         ),
         (
             "name = \"a\"\ncommand = \"./x\"\ntime_control = \"soon\"",
             "time_control",
+            4,
         ),
-        ("name = \"a\"\ncomand = \"./x\"", "unknown field `comand`"),
+        (
+            "name = \"a\"\ncomand = \"./x\"",
+            "`comand` is not a key of [[bot]]; did you mean `command`?",
+            3,
+        ),
     ];
-    for (entry, detail) in cases {
+    for (entry, detail, line) in cases {
         let file = tmp.path().join("bots.toml");
         std::fs::write(&file, format!("[[bot]]\n{entry}\n")).unwrap();
         let file = file.to_str().unwrap();
@@ -174,6 +178,7 @@ fn play_bots_refuses_what_a_tournament_refuses() {
         assert_eq!(code, Some(2), "{play}");
         assert_eq!(play, tournament, "{entry}");
         assert!(play.contains(detail), "{entry}: {play}");
-        assert!(play.contains("bots.toml:1:1: field `bot`: "), "{play}");
+        let at = format!("bots.toml:{line}:1: field `bot`: ");
+        assert!(play.contains(&at), "{at}: {play}");
     }
 }

@@ -57,7 +57,7 @@ fn the_bundled_random_bot_is_compliant_on_qango_and_quinque() {
             "--games",
             "2",
             "--tc",
-            "2000",
+            "per-move=2000",
             "--seed",
             "5",
             "--log-dir",
@@ -135,7 +135,7 @@ fn an_illegal_move_is_quoted_with_the_rules_explanation() {
             "--games",
             "2",
             "--tc",
-            "500",
+            "per-move=500",
         ],
         "illegal",
     );
@@ -204,7 +204,14 @@ fn a_bot_that_ignores_quit_and_sigterm_had_to_be_killed() {
 #[test]
 fn a_bot_that_does_not_answer_in_time_fails_timing() {
     let (out, stdout) = check(
-        &["--variants", "qango6", "--games", "1", "--tc", "200"],
+        &[
+            "--variants",
+            "qango6",
+            "--games",
+            "1",
+            "--tc",
+            "per-move=200",
+        ],
         "hang",
     );
     assert_eq!(out.status.code(), Some(1), "{stdout}");
@@ -318,4 +325,38 @@ fn a_move_spelt_differently_from_legal_moves_is_a_problem() {
         "{stdout}"
     );
     assert_eq!(last_line(&stdout), "NOT COMPLIANT: 1 problem", "{stdout}");
+}
+
+/// `--tc` is the time control a tournament takes: `per-move=MS` plays that
+/// limit, and a bare number (a clock of that many seconds in a tournament)
+/// is refused with the per-move form to write instead, before any game.
+#[test]
+fn tc_is_a_time_control_as_in_a_tournament() {
+    let (out, stdout) = check(
+        &["--variants", "qango6", "--games", "1", "--tc", "300"],
+        "good_bot",
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("\"300\" is a clock of 300 seconds, as in a tournament")
+            && stderr.contains("give per-move=300"),
+        "{stderr}"
+    );
+    let random_bot = repo_path("bots/python/random_bot.py");
+    let (out, stdout) = run(
+        &[
+            "--variants",
+            "qango6",
+            "--games",
+            "1",
+            "--tc",
+            "per-move=1500",
+            "--seed",
+            "1",
+        ],
+        &["python3", &random_bot],
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("1500 ms per move"), "{stdout}");
 }

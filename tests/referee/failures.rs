@@ -29,10 +29,6 @@ use arena::tournament::preflight::Needs;
 use common::arena;
 use common::tournament::*;
 
-fn instant() -> String {
-    env!("CARGO_BIN_EXE_arena-instant-bot").to_string()
-}
-
 /// `n` instant bots named `{prefix}{i}`, each started as `wrapper`
 /// followed by the instant bot and its name.
 fn instant_bots(n: usize, prefix: &str, wrapper: &[&str]) -> Vec<String> {
@@ -43,7 +39,7 @@ fn instant_bots(n: usize, prefix: &str, wrapper: &[&str]) -> Vec<String> {
 
 fn named_bot(name: &str, wrapper: &[&str]) -> String {
     let mut command: Vec<String> = wrapper.iter().map(|w| w.to_string()).collect();
-    command.extend([instant(), name.to_string()]);
+    command.extend([INSTANT_BOT.to_string(), name.to_string()]);
     bot_entry(name, &command, "")
 }
 

@@ -199,7 +199,9 @@ fn sleeping_bots_are_not_told_to_have_waited() {
 
 /// Two bots that each use 30 ms of CPU per move (60% of a 50 ms limit),
 /// three games thinking at once per core: on the wall clock they wait for
-/// the CPUs and lose on time; on the CPU clock none does.
+/// the CPUs and lose on time; on the CPU clock none does. (The CPU clock's
+/// wall cap is its largest, 100 times the limit, far above the CPU the
+/// moves need: with 20 times, the test failed at a load of 20 on 2 cores.)
 #[test]
 fn a_cpu_clock_charges_the_bot_not_the_crowd() {
     let cores = std::thread::available_parallelism().unwrap().get();
@@ -216,7 +218,7 @@ fn a_cpu_clock_charges_the_bot_not_the_crowd() {
             dir.path(),
             &format!(
                 "variant = \"qango6\"\ngames_per_pairing = {games}\ntime_control = \"per-move=50\"\n\
-                 grace_ms = 20\nconcurrency = {games}\nseed = 8\nclock = \"{clock}\"\nwall_cap = 20"
+                 grace_ms = 20\nconcurrency = {games}\nseed = 8\nclock = \"{clock}\"\nwall_cap = 100"
             ),
             &bots,
         );

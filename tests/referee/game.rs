@@ -201,9 +201,7 @@ async fn good_bots_play_to_a_rules_ending_and_are_reused() {
 /// Bots that write nothing to stderr get no log files and no log paths.
 #[tokio::test]
 async fn quiet_bots_leave_no_log_files() {
-    let instant = |name: &str| {
-        BotSpec::from_command_line(name, env!("CARGO_BIN_EXE_arena-instant-bot")).unwrap()
-    };
+    let instant = |name: &str| BotSpec::from_command_line(name, common::INSTANT_BOT).unwrap();
     let (mut white, mut black) = (seat(instant("a")), seat(instant("b")));
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");

@@ -164,7 +164,7 @@ fn a_move_that_never_comes_suggests_flushing() {
 fn check_bot(bot: &str, args: &[&str]) -> (Output, String) {
     let out = arena()
         .args(["check-bot", "--variants", "qango6", "--games", "1"])
-        .args(["--tc", "200", "--seed", "3", "--"])
+        .args(["--tc", "per-move=200", "--seed", "3", "--"])
         .arg("python3")
         .arg(bot_script(bot))
         .args(args)
@@ -184,7 +184,13 @@ fn timing_line(stdout: &str) -> &str {
 #[test]
 fn check_bot_warns_about_moves_saved_only_by_the_grace() {
     // Its first move takes 230 ms: over the 200 ms limit, within the grace.
-    let (out, stdout) = check_bot("late_bot", &["230", "1"]);
+    // The grace is 100 ms wide and check-bot has no setting for it: on a
+    // loaded machine the move may come after it (a CI run at a load of 12
+    // on 2 cores saw 310 ms), so such a run is tried again, up to 5 times.
+    let (out, stdout) = (0..5)
+        .map(|_| check_bot("late_bot", &["230", "1"]))
+        .find(|(_, stdout)| !stdout.contains("ran out of time in 1 game"))
+        .expect("a move within the grace in one of 5 runs");
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     let timing = timing_line(&stdout);
     assert!(timing.starts_with("WARN"), "{timing}");

@@ -36,7 +36,15 @@ fn build(program: &str, args: &[&str]) {
 /// `arena check-bot` on every variant (the default), two games each.
 fn assert_compliant(command: &[&str]) {
     let out = common::arena()
-        .args(["check-bot", "--games", "2", "--tc", "3000", "--seed", "5"])
+        .args([
+            "check-bot",
+            "--games",
+            "2",
+            "--tc",
+            "per-move=3000",
+            "--seed",
+            "5",
+        ])
         .arg("--")
         .args(command)
         .output()

@@ -1,7 +1,7 @@
 //! standings.csv, model.csv and pairwise.csv computed from games.csv rows.
 
-use crate::common;
-
+use arena::games::GameResult::{self, BlackWins, Draw, WhiteWins};
+use arena::referee::row::row_with_result;
 use arena::referee::GameRow;
 use arena::report::pairwise::PAIRWISE_COLUMNS;
 use arena::report::rating::RatingReport;
@@ -13,15 +13,15 @@ use arena::tournament::games_reader::read_games;
 /// (DD), plus one unpaired game c wins as white.
 fn sample() -> Vec<GameRow> {
     vec![
-        common::row_with_result(0, 0, "a", "b", "1-0"),
-        common::row_with_result(1, 0, "b", "a", "0-1"),
-        common::row_with_result(2, 1, "a", "b", "1-0"),
-        common::row_with_result(3, 1, "b", "a", "1/2-1/2"),
-        common::row_with_result(4, 2, "a", "b", "0-1"),
-        common::row_with_result(5, 2, "b", "a", "0-1"),
-        common::row_with_result(6, 3, "b", "c", "1/2-1/2"),
-        common::row_with_result(7, 3, "c", "b", "1/2-1/2"),
-        common::row_with_result(8, 4, "c", "b", "1-0"),
+        row_with_result(0, 0, "a", "b", WhiteWins),
+        row_with_result(1, 0, "b", "a", BlackWins),
+        row_with_result(2, 1, "a", "b", WhiteWins),
+        row_with_result(3, 1, "b", "a", Draw),
+        row_with_result(4, 2, "a", "b", BlackWins),
+        row_with_result(5, 2, "b", "a", BlackWins),
+        row_with_result(6, 3, "b", "c", Draw),
+        row_with_result(7, 3, "c", "b", Draw),
+        row_with_result(8, 4, "c", "b", WhiteWins),
     ]
 }
 
@@ -141,11 +141,11 @@ fn model_csv_draw_interval_stays_positive() {
     let rows: Vec<GameRow> = (0..30)
         .map(|id| {
             let (white, black, result) = match id {
-                0 => ("a", "b", "1/2-1/2"),
-                _ if id % 2 == 0 => ("a", "b", "1-0"),
-                _ => ("b", "a", "0-1"),
+                0 => ("a", "b", Draw),
+                _ if id % 2 == 0 => ("a", "b", WhiteWins),
+                _ => ("b", "a", BlackWins),
             };
-            common::row_with_result(id, id / 2, white, black, result)
+            row_with_result(id, id / 2, white, black, result)
         })
         .collect();
     RatingReport::from_rows(&rows)
@@ -194,19 +194,26 @@ fn bad_rows_are_errors_naming_the_game() {
 }
 
 /// `n` colour-swapped pairs between `a` and `b`, every game ending `a_result`
-/// from `a`'s side ("1-0": `a` wins both games of each pair).
-fn pairs(first_id: u64, first_pair: u64, a: &str, b: &str, a_result: &str, n: u64) -> Vec<GameRow> {
+/// from `a`'s side (`WhiteWins`: `a` wins both games of each pair).
+fn pairs(
+    first_id: u64,
+    first_pair: u64,
+    a: &str,
+    b: &str,
+    a_result: GameResult,
+    n: u64,
+) -> Vec<GameRow> {
     let reversed = match a_result {
-        "1-0" => "0-1",
-        "0-1" => "1-0",
-        other => other,
+        WhiteWins => BlackWins,
+        BlackWins => WhiteWins,
+        Draw => Draw,
     };
     (0..n)
         .flat_map(|k| {
             let (id, pair) = (first_id + 2 * k, first_pair + k);
             [
-                common::row_with_result(id, pair, a, b, a_result),
-                common::row_with_result(id + 1, pair, b, a, reversed),
+                row_with_result(id, pair, a, b, a_result),
+                row_with_result(id + 1, pair, b, a, reversed),
             ]
         })
         .collect()
@@ -215,8 +222,8 @@ fn pairs(first_id: u64, first_pair: u64, a: &str, b: &str, a_result: &str, n: u6
 #[test]
 fn clean_sweeps_and_all_draws_get_finite_wilson_bounds() {
     // a wins all 40 games (20 pairs) against b; b and c draw all 20 (10 pairs).
-    let mut rows = pairs(0, 0, "a", "b", "1-0", 20);
-    rows.extend(pairs(100, 100, "b", "c", "1/2-1/2", 10));
+    let mut rows = pairs(0, 0, "a", "b", WhiteWins, 20);
+    rows.extend(pairs(100, 100, "b", "c", Draw, 10));
     let report = RatingReport::from_rows(&rows).unwrap();
     let ab = report
         .pairwise
@@ -262,16 +269,16 @@ fn clean_sweeps_and_all_draws_get_finite_wilson_bounds() {
 #[test]
 fn tiny_and_one_sided_inputs_never_print_nan() {
     let cases: Vec<Vec<GameRow>> = vec![
-        vec![common::row_with_result(0, 0, "a", "b", "1-0")],
-        vec![common::row_with_result(0, 0, "a", "b", "1/2-1/2")],
-        pairs(0, 0, "a", "b", "0-1", 1),
-        pairs(0, 0, "a", "b", "1/2-1/2", 3),
+        vec![row_with_result(0, 0, "a", "b", WhiteWins)],
+        vec![row_with_result(0, 0, "a", "b", Draw)],
+        pairs(0, 0, "a", "b", BlackWins, 1),
+        pairs(0, 0, "a", "b", Draw, 3),
         // Only white wins: every game decisive, colour decides everything.
         vec![
-            common::row_with_result(0, 0, "a", "b", "1-0"),
-            common::row_with_result(1, 0, "b", "a", "1-0"),
-            common::row_with_result(2, 1, "a", "c", "1-0"),
-            common::row_with_result(3, 1, "c", "a", "1-0"),
+            row_with_result(0, 0, "a", "b", WhiteWins),
+            row_with_result(1, 0, "b", "a", WhiteWins),
+            row_with_result(2, 1, "a", "c", WhiteWins),
+            row_with_result(3, 1, "c", "a", WhiteWins),
         ],
     ];
     for rows in cases {
@@ -301,10 +308,10 @@ fn tiny_and_one_sided_inputs_never_print_nan() {
 #[test]
 fn los_without_pairs_comes_from_wins_and_losses() {
     let rows = vec![
-        common::row_with_result(0, 10, "a", "b", "1-0"),
-        common::row_with_result(1, 11, "a", "b", "1-0"),
-        common::row_with_result(2, 12, "a", "b", "0-1"),
-        common::row_with_result(3, 13, "a", "b", "1/2-1/2"),
+        row_with_result(0, 10, "a", "b", WhiteWins),
+        row_with_result(1, 11, "a", "b", WhiteWins),
+        row_with_result(2, 12, "a", "b", BlackWins),
+        row_with_result(3, 13, "a", "b", Draw),
     ];
     let report = RatingReport::from_rows(&rows).unwrap();
     let ab = &report.pairwise[0];

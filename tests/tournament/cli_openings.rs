@@ -4,10 +4,9 @@
 //! again here by playing each kept opening with `arena play`).
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use common::tournament::{run_arena, text};
-
-const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
 fn suite(args: &[&str]) -> (String, String) {
     let mut all = vec!["openings"];

@@ -6,6 +6,7 @@
 //! records, and `--rating-interval`.
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use std::path::{Path, PathBuf};
 
@@ -14,8 +15,6 @@ use arena::referee::GameRow;
 use arena::tournament::openings::random_opening;
 use common::tournament::game_number;
 use common::tournament::{csv_rows, jsonl_records, resume_tournament, run_arena, text};
-
-const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
 /// A tournament file: `settings` under `[tournament]`, then one instant bot
 /// per name, each with its `extra` TOML lines.

@@ -4,12 +4,11 @@
 //! suite, so a resume plays the same openings after the file changed.
 
 use crate::common;
+use crate::common::INSTANT_BOT;
 
 use std::path::Path;
 
 use common::tournament::{csv_rows, resume_tournament, run_tournament, text};
-
-const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
 fn write_tournament(dir: &Path, settings: &str) -> std::path::PathBuf {
     let path = dir.join("t.toml");

@@ -6,6 +6,7 @@
 //! from what the driver returns. The bots are `arena-instant-bot`, so the
 //! runs take milliseconds.
 
+use crate::common::INSTANT_BOT;
 use std::path::Path;
 
 use arena::referee::GameRecord;
@@ -21,9 +22,8 @@ use arena::tournament::runner::RunEnd;
 use arena::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES};
 use arena::tournament::settings::{from_given, Command, Given};
 use arena::tournament::sprt::{SprtPlan, SprtVerdict};
+use arena::tournament::testing;
 use arena::tournament::{Manifest, TournamentConfig};
-
-const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 
 /// One event, with what a test checks of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,10 +116,10 @@ fn config(out: &Path, games: u32) -> TournamentConfig {
         .with(&GAMES_PER_PAIRING, games.to_string())
         .with(&OPENING_PLIES, "2");
     let defaults = Defaults {
-        concurrency: 1,
         seed: 5,
         out: out.to_path_buf(),
         current_dir: std::env::temp_dir(),
+        ..testing::defaults()
     };
     from_given(Command::Tournament, &given, &defaults, Vec::new())
         .unwrap()

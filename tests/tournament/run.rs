@@ -288,12 +288,11 @@ fn sprt_stops_when_it_decides_and_journals_the_pairs() {
 fn bundled_arena_toml_is_valid_and_its_bots_exist() {
     use arena::tournament::config::Defaults;
     use arena::tournament::settings::load;
+    use arena::tournament::testing;
     use arena::tournament::Given;
     let defaults = Defaults {
         concurrency: 2,
-        seed: 1,
-        out: "unused".into(),
-        current_dir: "/".into(),
+        ..testing::defaults()
     };
     let config = load(&repo_path("arena.toml"), &Given::new(), &defaults)
         .unwrap()
@@ -451,7 +450,7 @@ fn paths_in_a_file_are_relative_to_it_and_flags_to_the_current_directory() {
     let cfg = dir.path().join("cfg");
     std::fs::create_dir(&cfg).unwrap();
     std::fs::write(cfg.join("suite.txt"), "a1\nb2\n").unwrap();
-    let instant = env!("CARGO_BIN_EXE_arena-instant-bot").to_string();
+    let instant = INSTANT_BOT.to_string();
     let config = write_config_entries(
         &cfg,
         "variant = \"qango6\"\ngames_per_pairing = 2\nseed = 1\nout = \"relout\"\n\

@@ -13,12 +13,12 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::greedy::greedy_move;
 use crate::rating::Tally;
-use crate::search::{choose_move, mix, Limits, MAX_DEPTH};
+use crate::search::{choose_move, mix, SearchLimits, MAX_DEPTH};
 
 /// Who makes the moves for one side.
 #[derive(Debug, Clone, Copy)]
 pub enum Player {
-    Engine(Limits),
+    Engine(SearchLimits),
     Greedy,
 }
 
@@ -26,7 +26,7 @@ impl Player {
     /// An engine searching at most `depth` plies (`None`: no depth limit)
     /// and `movetime_ms` per move (0: no time limit).
     pub fn engine(depth: Option<u32>, movetime_ms: u64) -> Player {
-        Player::Engine(Limits {
+        Player::Engine(SearchLimits {
             max_depth: depth.unwrap_or(MAX_DEPTH),
             time: (movetime_ms > 0).then(|| Duration::from_millis(movetime_ms)),
         })

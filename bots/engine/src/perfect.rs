@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use arena_rules::games::{Move, Position, Variant};
 use arena_solver::{Budget, Solution, Solver, Value};
 
-use crate::search::{choose_move, Limits, Report, WIN_BOUND};
+use crate::search::{choose_move, Report, SearchLimits, WIN_BOUND};
 
 /// The solver's part in the engine's moves (`--solve-share`, `--solve-memory`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -156,7 +156,7 @@ impl Prover {
     /// Picks a move for the side to move, or `None` if the game is over.
     /// The search and the solver together stay within `limits.time`; with
     /// no time limit, or a share of 0, this is [`choose_move`] alone.
-    pub fn choose(&mut self, pos: &Position, limits: Limits, seed: u64) -> Option<Decision> {
+    pub fn choose(&mut self, pos: &Position, limits: SearchLimits, seed: u64) -> Option<Decision> {
         let total = match limits.time {
             Some(total) if self.config.share > 0.0 => total,
             _ => return choose_move(pos, limits, seed).map(searched),
@@ -176,7 +176,7 @@ impl Prover {
         let search_time = total.mul_f64(1.0 - share).max(Duration::from_millis(1));
         let report = choose_move(
             pos,
-            Limits {
+            SearchLimits {
                 time: Some(search_time),
                 ..limits
             },

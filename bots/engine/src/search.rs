@@ -20,7 +20,7 @@ pub const MAX_PLY: usize = 192;
 
 /// How far and how long to search.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub struct SearchLimits {
     /// The last iteration to run (1 = look at own moves only).
     pub max_depth: u32,
     /// Wall-clock budget for the whole search; `None` = depth only.
@@ -56,7 +56,7 @@ impl Report {
 ///
 /// `seed` breaks ties between equally good moves (the same seed and position
 /// give the same move when only `max_depth` limits the search).
-pub fn choose_move(pos: &Position, limits: Limits, seed: u64) -> Option<Report> {
+pub fn choose_move(pos: &Position, limits: SearchLimits, seed: u64) -> Option<Report> {
     if pos.is_over() {
         return None;
     }

@@ -16,7 +16,7 @@ use arena_rules::protocol::{
 
 use crate::budget::think_time;
 use crate::perfect::{Prover, SolveConfig};
-use crate::search::{mix, Limits, MAX_DEPTH};
+use crate::search::{mix, SearchLimits, MAX_DEPTH};
 
 /// Strength and randomness settings from the command line.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -167,7 +167,7 @@ impl Session {
             Color::White => turn.clock.white_ms,
             Color::Black => turn.clock.black_ms,
         };
-        let limits = Limits {
+        let limits = SearchLimits {
             max_depth: self.config.max_depth.unwrap_or(MAX_DEPTH),
             time: Some(think_time(
                 turn.clock.move_ms,

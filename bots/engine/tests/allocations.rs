@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use arena_engine::search::{choose_move, Limits};
+use arena_engine::search::{choose_move, SearchLimits};
 use arena_rules::games::{Position, Variant};
 
 struct Counting;
@@ -51,7 +51,7 @@ fn qango_search_allocates_a_bounded_number_of_times_not_per_node() {
         let before = ALLOCATIONS.with(Cell::get);
         let report = choose_move(
             &pos,
-            Limits {
+            SearchLimits {
                 max_depth: depth,
                 time: None,
             },

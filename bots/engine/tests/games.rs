@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use arena_engine::matchplay::{play_match, print_matches, EngineUse, Player};
 use arena_engine::rating::Tally;
-use arena_engine::search::{choose_move, Limits};
+use arena_engine::search::{choose_move, SearchLimits};
 use arena_rules::games::{Position, Variant};
 
-const DEPTH_2: Limits = Limits {
+const DEPTH_2: SearchLimits = SearchLimits {
     max_depth: 2,
     time: Some(Duration::from_millis(200)),
 };
@@ -51,7 +51,7 @@ fn stops_on_time_with_unlimited_depth() {
         let started = Instant::now();
         let report = choose_move(
             &pos,
-            Limits {
+            SearchLimits {
                 max_depth: 64,
                 time: Some(budget),
             },

@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use arena_engine::search::{choose_move, Limits};
+use arena_engine::search::{choose_move, SearchLimits};
 use arena_engine::session::turn_seed;
 use arena_rules::games::{Position, Variant};
 use arena_solver::{Budget, Solver, Value};
@@ -136,7 +136,7 @@ fn share_zero_answers_as_the_search_alone() {
     for args in [explicit, &explicit[..4]] {
         let got = answers(args, &histories, 60_000);
         for (k, history) in histories.iter().enumerate() {
-            let limits = Limits {
+            let limits = SearchLimits {
                 max_depth: 3,
                 time: None,
             };

@@ -3,7 +3,7 @@
 //! on the rules engine, not by trusting the search's own score.
 
 use arena_engine::greedy::has_winning_move;
-use arena_engine::search::{choose_move, Limits, WIN};
+use arena_engine::search::{choose_move, SearchLimits, WIN};
 use arena_rules::games::{Color, Position, Variant};
 
 fn position(variant: &str, history: &[&str]) -> Position {
@@ -15,8 +15,8 @@ fn position(variant: &str, history: &[&str]) -> Position {
     pos
 }
 
-fn depth(d: u32) -> Limits {
-    Limits {
+fn depth(d: u32) -> SearchLimits {
+    SearchLimits {
         max_depth: d,
         time: None,
     }
@@ -41,7 +41,7 @@ fn every_reply_loses(pos: &Position) -> bool {
 
 /// The engine plays `winning` and scores it a win in 1, and the rules engine
 /// agrees that the move wins for the side that made it.
-fn assert_takes_the_win(pos: &Position, limits: Limits, seed: u64, winning: &str) {
+fn assert_takes_the_win(pos: &Position, limits: SearchLimits, seed: u64, winning: &str) {
     let report = choose_move(pos, limits, seed).unwrap();
     assert_eq!(report.best.to_string(), winning, "seed {seed}");
     assert_eq!(report.score, WIN - 1, "seed {seed}");

@@ -6,7 +6,7 @@ use std::process::ExitStatus;
 
 use serde::Serialize;
 
-use super::spec::Limits;
+use super::spec::BotLimits;
 use arena_rules::protocol::FailureReason;
 
 /// A bot's exit: code or signal, and whether the referee sent the signal.
@@ -80,7 +80,7 @@ const OUT_OF_MEMORY_MARKERS: &[&str] = &[
 /// line of its stderr.
 pub fn classify_death(
     exit: &ExitInfo,
-    limits: &Limits,
+    limits: &BotLimits,
     stderr_tail: &str,
 ) -> (FailureReason, String) {
     let last_words = stderr_tail
@@ -166,24 +166,24 @@ mod tests {
 
     #[test]
     fn crash_quotes_last_stderr_line() {
-        let (reason, msg) = classify_death(&exited(3), &Limits::default(), "a\nboom here\n\n");
+        let (reason, msg) = classify_death(&exited(3), &BotLimits::default(), "a\nboom here\n\n");
         assert_eq!(reason, FailureReason::Crash);
         assert_eq!(
             msg,
             "process ended: exit code 3; last stderr line: boom here"
         );
-        let (_, msg) = classify_death(&exited(1), &Limits::default(), "");
+        let (_, msg) = classify_death(&exited(1), &BotLimits::default(), "");
         assert_eq!(msg, "process ended: exit code 1");
     }
 
     #[test]
     fn cpu_from_sigxcpu_or_unexplained_sigkill_under_cpu_limit() {
-        let limited = Limits {
+        let limited = BotLimits {
             cpu_seconds: Some(1),
-            ..Limits::default()
+            ..BotLimits::default()
         };
         assert_eq!(
-            classify_death(&signalled(libc::SIGXCPU), &Limits::default(), "").0,
+            classify_death(&signalled(libc::SIGXCPU), &BotLimits::default(), "").0,
             FailureReason::Cpu
         );
         assert_eq!(
@@ -191,7 +191,7 @@ mod tests {
             FailureReason::Cpu
         );
         assert_eq!(
-            classify_death(&signalled(libc::SIGKILL), &Limits::default(), "").0,
+            classify_death(&signalled(libc::SIGKILL), &BotLimits::default(), "").0,
             FailureReason::Crash
         );
         let by_us = ExitInfo {
@@ -203,9 +203,9 @@ mod tests {
 
     #[test]
     fn memory_only_with_a_limit_and_a_recognised_message() {
-        let limited = Limits {
+        let limited = BotLimits {
             memory_mb: Some(64),
-            ..Limits::default()
+            ..BotLimits::default()
         };
         let tail = "Traceback...\nMemoryError\n";
         assert_eq!(
@@ -213,7 +213,7 @@ mod tests {
             FailureReason::Memory
         );
         assert_eq!(
-            classify_death(&exited(1), &Limits::default(), tail).0,
+            classify_death(&exited(1), &BotLimits::default(), tail).0,
             FailureReason::Crash
         );
         assert_eq!(

@@ -114,4 +114,4 @@ pub use referee_failure::{FailureKind, RefereeFailure, RepeatedFailure};
 pub use row::GameRow;
 pub use sandbox::Sandbox;
 pub use seat::{BotPool, Failure, Seat};
-pub use spec::{name_from_command, read_bots_file, resolve_player, BotSpec, Limits};
+pub use spec::{name_from_command, read_bots_file, resolve_player, BotLimits, BotSpec};

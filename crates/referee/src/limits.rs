@@ -13,7 +13,7 @@ use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::spec::Limits;
+use super::spec::BotLimits;
 
 /// The `setrlimit` calls to make in the child, computed before forking so the
 /// child only has to make system calls (async-signal-safe).
@@ -28,7 +28,7 @@ pub struct RlimitPlan {
 }
 
 impl RlimitPlan {
-    pub fn new(limits: &Limits) -> RlimitPlan {
+    pub fn new(limits: &BotLimits) -> RlimitPlan {
         RlimitPlan {
             address_space: limits.memory_mb.map(|mb| mb.saturating_mul(1024 * 1024)),
             cpu_seconds: limits.cpu_seconds,
@@ -87,7 +87,7 @@ pub struct ChildSetup {
 }
 
 impl ChildSetup {
-    pub fn new(limits: &Limits) -> ChildSetup {
+    pub fn new(limits: &BotLimits) -> ChildSetup {
         ChildSetup {
             rlimits: RlimitPlan::new(limits),
             // SAFETY: getpid has no preconditions.

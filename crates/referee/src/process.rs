@@ -35,7 +35,7 @@ use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
 use super::referee_failure::{classify_spawn_error, FailureKind, RefereeFailure};
 use super::sandbox::{self, Sandbox};
-use super::spec::{BotSpec, Limits};
+use super::spec::{BotLimits, BotSpec};
 use super::suspend::Suspension;
 use super::trace::{Direction, Trace};
 use arena_rules::protocol::FailureReason;
@@ -125,7 +125,7 @@ pub struct BotProcess {
     name: String,
     /// Process id, and the id of the bot's process group.
     pid: i32,
-    limits: Limits,
+    limits: BotLimits,
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: LineReader<ChildStdout>,
@@ -379,7 +379,7 @@ impl BotProcess {
         self.stdout.buffered_len()
     }
 
-    pub fn limits(&self) -> &Limits {
+    pub fn limits(&self) -> &BotLimits {
         &self.limits
     }
 

@@ -60,7 +60,7 @@ pub struct BotSpec {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
     #[serde(default)]
-    pub limits: Limits,
+    pub limits: BotLimits,
     /// Run the bot inside the sandbox ([`super::sandbox`]); `None` follows
     /// the tournament's setting (off unless `sandbox = true` or `--sandbox`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,7 +100,7 @@ fn time_control_text<S: serde::Serializer>(
 /// Resource limits for one bot process. Absent = unlimited (startup: 5 s).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Limits {
+pub struct BotLimits {
     /// Address-space limit (`RLIMIT_AS`) in MiB, for each process of the
     /// bot on its own. Note this counts virtual
     /// memory: runtimes that reserve large address ranges up front (JVM,
@@ -118,11 +118,30 @@ pub struct Limits {
     pub startup_ms: Option<u64>,
 }
 
-impl Limits {
+impl BotLimits {
     pub fn startup(&self) -> Duration {
         Duration::from_millis(self.startup_ms.unwrap_or(DEFAULT_STARTUP_MS))
     }
 }
+
+/// The keys a `[[bot]]` entry may have: [`RawBotSpec`]'s fields.
+pub const BOT_KEYS: [&str; 11] = [
+    "name",
+    "command",
+    "shell",
+    "cwd",
+    "env",
+    "limits",
+    "sandbox",
+    "writable",
+    "network",
+    "trace",
+    "time_control",
+];
+
+/// One `[[bot]]` entry as written: each key and value with its span, so
+/// that an error points at the key at fault.
+pub type BotEntry = toml::Spanned<BTreeMap<toml::Spanned<String>, toml::Spanned<toml::Value>>>;
 
 /// The file form of [`BotSpec`]: `command` may be a list or a string, and
 /// what a string means depends on `shell`, which may come after it.
@@ -138,7 +157,7 @@ struct RawBotSpec {
     #[serde(default)]
     env: BTreeMap<String, String>,
     #[serde(default)]
-    limits: Limits,
+    limits: BotLimits,
     #[serde(default)]
     sandbox: Option<bool>,
     #[serde(default)]
@@ -202,7 +221,7 @@ impl BotSpec {
             shell: false,
             cwd: None,
             env: BTreeMap::new(),
-            limits: Limits::default(),
+            limits: BotLimits::default(),
             sandbox: None,
             writable: Vec::new(),
             network: false,
@@ -348,7 +367,7 @@ pub fn read_bots_file(path: &Path) -> anyhow::Result<Vec<BotSpec>> {
     #[derive(Deserialize)]
     struct BotsFile {
         #[serde(default)]
-        bot: Vec<toml::Spanned<toml::Value>>,
+        bot: Vec<BotEntry>,
     }
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read bots file {}", path.display()))?;
@@ -366,16 +385,34 @@ pub fn read_bots_file(path: &Path) -> anyhow::Result<Vec<BotSpec>> {
 /// The bots of a file's `[[bot]]` entries, each read and checked
 /// ([`BotSpec::from_toml`]), with directories resolved against `base`, and
 /// each with its entry's span; names must be unique. `Err` holds the span
-/// of the entry at fault and the message.
+/// at fault (an unknown key's, the key a message names, else the entry's)
+/// and the message; a misspelt key gets the nearest one suggested.
 #[allow(clippy::type_complexity)]
 pub fn bots_in_toml(
-    entries: Vec<toml::Spanned<toml::Value>>,
+    entries: Vec<BotEntry>,
     base: &Path,
 ) -> Result<Vec<(BotSpec, Range<usize>)>, (Range<usize>, String)> {
     let mut bots: Vec<(BotSpec, Range<usize>)> = Vec::new();
     for entry in entries {
         let span = entry.span();
-        let mut bot = BotSpec::from_toml(entry.into_inner()).map_err(|m| (span.clone(), m))?;
+        let table = entry.into_inner();
+        refuse_unknown_bot_keys(&table)?;
+        let named_key = |message: &str| {
+            table
+                .keys()
+                .find(|key| {
+                    let key = key.get_ref();
+                    message.contains(&format!("field `{key}`"))
+                        || message.contains(&format!("`{key}."))
+                })
+                .map(|key| key.span())
+        };
+        let value = table
+            .iter()
+            .map(|(key, value)| (key.get_ref().clone(), value.get_ref().clone()))
+            .collect();
+        let mut bot = BotSpec::from_toml(toml::Value::Table(value))
+            .map_err(|m| (named_key(&m).unwrap_or(span.clone()), m))?;
         if bots.iter().any(|(b, _)| b.name == bot.name) {
             let message = format!(
                 "a second bot is named {:?}; bot names must be unique",
@@ -387,6 +424,27 @@ pub fn bots_in_toml(
         bots.push((bot, span));
     }
     Ok(bots)
+}
+
+/// `Err` at the first key (in file order) of a `[[bot]]` entry that is not
+/// one of [`BOT_KEYS`], with the nearest key when one is close.
+fn refuse_unknown_bot_keys(
+    table: &BTreeMap<toml::Spanned<String>, toml::Spanned<toml::Value>>,
+) -> Result<(), (Range<usize>, String)> {
+    let unknown = table
+        .keys()
+        .filter(|key| !BOT_KEYS.contains(&key.get_ref().as_str()))
+        .min_by_key(|key| key.span().start);
+    let Some(key) = unknown else { return Ok(()) };
+    let name = key.get_ref();
+    let hint = match arena_files::nearest(name, BOT_KEYS) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None => format!("it takes {}", BOT_KEYS.join(", ")),
+    };
+    Err((
+        key.span(),
+        format!("`{name}` is not a key of [[bot]]; {hint} (docs/GUIDE.md, \"Tournaments\")"),
+    ))
 }
 
 /// A player argument of `arena play` or `arena sprt`: the name of a bot of
@@ -598,7 +656,7 @@ mod tests {
         let c = &file.bot[2];
         assert_eq!(c.command, ["node", "my bot.js", "--depth", "3"]);
         assert_eq!(c.argv(), c.command);
-        assert_eq!(b.limits, Limits::default());
+        assert_eq!(b.limits, BotLimits::default());
         assert_eq!(
             b.limits.startup(),
             Duration::from_millis(DEFAULT_STARTUP_MS)
@@ -637,6 +695,21 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("memory"), "{err}");
+    }
+
+    /// The keys an entry may have, for the "did you mean", are exactly
+    /// those the file form reads.
+    #[test]
+    fn bot_keys_are_the_file_forms_fields() {
+        let every_key = "[[bot]]\nname='a'\ncommand=['x']\nshell=false\ncwd='.'\nenv={}\n\
+             limits={}\nsandbox=false\nwritable=[]\nnetwork=false\ntrace=false\n\
+             time_control='per-move=5'\n";
+        let file: File = toml::from_str(every_key).unwrap();
+        assert_eq!(file.bot.len(), 1);
+        assert_eq!(every_key.matches('=').count() - 1, BOT_KEYS.len());
+        for key in BOT_KEYS {
+            assert!(every_key.contains(&format!("\n{key}=")), "{key}");
+        }
     }
 
     #[test]

@@ -33,7 +33,7 @@ use arena_rules::games::Variant;
 use arena_tournament::live::LiveGame;
 
 use crate::page::{find, Page};
-use crate::run::{Run, Status};
+use crate::run::{ServedRun, Status};
 
 const LIVE_JS: &str = include_str!("live.js");
 
@@ -42,10 +42,10 @@ const LIVE_JS: &str = include_str!("live.js");
 const POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
 img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
 
-type Runs = Arc<Vec<Arc<Run>>>;
+type Runs = Arc<Vec<Arc<ServedRun>>>;
 
 /// The server's one handler, over `runs`.
-pub fn router(runs: Vec<Arc<Run>>) -> Router {
+pub fn router(runs: Vec<Arc<ServedRun>>) -> Router {
     Router::new().fallback(handle).with_state(Arc::new(runs))
 }
 
@@ -116,7 +116,7 @@ fn plain(code: StatusCode, text: &str) -> Response {
 }
 
 /// The page with its progress line and the script that keeps it current.
-async fn live_page(run: &Run) -> Response {
+async fn live_page(run: &ServedRun) -> Response {
     // The version before the page: the page may be newer (then the script
     // fetches it once more), never older.
     let version = run.status().version;
@@ -143,7 +143,7 @@ async fn live_page(run: &Run) -> Response {
 }
 
 /// The page as `arena report` renders it (what the script swaps in).
-async fn report_page(run: &Run) -> Response {
+async fn report_page(run: &ServedRun) -> Response {
     match first_page(run).await {
         Some(page) => html(Body::from(page.bytes.clone())),
         None => plain(StatusCode::SERVICE_UNAVAILABLE, NO_PAGE),
@@ -154,7 +154,7 @@ const NO_PAGE: &str = "no page yet: see _live/status";
 
 /// The page without the first `from` games (`?from=N`) when it can, and
 /// how many it left out (`x-arena-from`).
-async fn update(run: &Run, query: Option<&str>) -> Response {
+async fn update(run: &ServedRun, query: Option<&str>) -> Response {
     let from = query
         .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("from=")))
         .and_then(|n| n.parse().ok())
@@ -172,7 +172,7 @@ async fn update(run: &Run, query: Option<&str>) -> Response {
 }
 
 /// The page, once rendered (waiting up to a minute for the first).
-async fn first_page(run: &Run) -> Option<Arc<Page>> {
+async fn first_page(run: &ServedRun) -> Option<Arc<Page>> {
     if let Some(page) = run.page() {
         return Some(page);
     }
@@ -184,7 +184,7 @@ async fn first_page(run: &Run) -> Option<Arc<Page>> {
 
 /// A run's files cannot (yet) be read as a run: why, and the script that
 /// reloads the page when they change.
-fn no_page(run: &Run, version: u64) -> Response {
+fn no_page(run: &ServedRun, version: u64) -> Response {
     let status = run.status();
     let why = status.error.as_deref().unwrap_or("not rendered yet");
     let body = format!(
@@ -225,7 +225,7 @@ fn html(body: Body) -> Response {
     r
 }
 
-fn status(run: &Run) -> Response {
+fn status(run: &ServedRun) -> Response {
     json(&run.status())
 }
 
@@ -269,7 +269,7 @@ impl PlayingGame {
     }
 }
 
-fn games(run: &Run) -> Playing {
+fn games(run: &ServedRun) -> Playing {
     let games = run.live.as_ref().map(|l| l.snapshot()).unwrap_or_default();
     Playing {
         live: run.live.is_some(),
@@ -283,7 +283,9 @@ pub const GAMES_EVERY: Duration = Duration::from_millis(250);
 /// The status now, then at each change, as `status` events; and the
 /// games being played ([`Playing`]) now, then at each move, at most every
 /// [`GAMES_EVERY`], as `games` events.
-fn events(run: &Arc<Run>) -> Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>> {
+fn events(
+    run: &Arc<ServedRun>,
+) -> Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>> {
     let status = WatchStream::new(run.subscribe()).map(|s: Status| {
         let data = serde_json::to_string(&s).expect("a status is JSON");
         Ok(Event::default().event("status").data(data))
@@ -304,7 +306,7 @@ fn events(run: &Arc<Run>) -> Sse<impl tokio_stream::Stream<Item = Result<Event, 
 }
 
 /// The list of the runs, each linked.
-fn list(runs: &[Arc<Run>]) -> Response {
+fn list(runs: &[Arc<ServedRun>]) -> Response {
     let mut items = String::new();
     for (k, run) in runs.iter().enumerate() {
         let s = run.status();
@@ -323,7 +325,7 @@ fn list(runs: &[Arc<Run>]) -> Response {
 }
 
 /// A file of the run's directories.
-async fn file(run: &Run, rest: &str) -> Response {
+async fn file(run: &ServedRun, rest: &str) -> Response {
     let path = match file_under(run, rest).await {
         Ok(path) => path,
         Err((code, why)) => return plain(code, why),
@@ -371,7 +373,7 @@ fn content_type(path: &Path) -> &'static str {
 /// leave them (`..` or `.`, in any encoding; an encoded `/` or `\`; a NUL)
 /// is a bad request; one that leaves them through a link, or names
 /// nothing, is not found.
-pub async fn file_under(run: &Run, raw: &str) -> Result<PathBuf, (StatusCode, &'static str)> {
+pub async fn file_under(run: &ServedRun, raw: &str) -> Result<PathBuf, (StatusCode, &'static str)> {
     const BAD: (StatusCode, &str) = (
         StatusCode::BAD_REQUEST,
         "bad path: only files inside the run's directories are served",

@@ -7,7 +7,7 @@
 //! Server-Sent Events and swaps the new sections in ([`http`]). The server
 //! is its own process beside the tournament (which never waits for it).
 //!
-//! Bounded by construction ([`Limits`]): at most so many connections (more
+//! Bounded by construction ([`ServerLimits`]): at most so many connections (more
 //! are closed at once), a request's headers must arrive within the idle
 //! timeout and fit in a small buffer, a request with a body is refused, and
 //! only the page and the runs' own files are served ([`http::file_under`]).
@@ -38,11 +38,11 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-pub use run::Run;
+pub use run::ServedRun;
 
 /// What one server allows its clients.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub struct ServerLimits {
     /// Open connections at most (live pages hold one each); a connection
     /// past this is closed at once.
     pub connections: usize,
@@ -53,9 +53,9 @@ pub struct Limits {
     pub request_bytes: usize,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for ServerLimits {
+    fn default() -> ServerLimits {
+        ServerLimits {
             connections: 256,
             idle: Duration::from_secs(20),
             request_bytes: 16 * 1024,
@@ -80,7 +80,7 @@ pub fn lower_priority() {
 
 /// Serves `runs` on `listener` until the process ends: each connection on
 /// its own task, at most `limits.connections` at once.
-pub async fn serve(listener: TcpListener, runs: Vec<Arc<Run>>, limits: Limits) {
+pub async fn serve(listener: TcpListener, runs: Vec<Arc<ServedRun>>, limits: ServerLimits) {
     let router = http::router(runs);
     let open = Arc::new(Semaphore::new(limits.connections));
     loop {

@@ -50,7 +50,7 @@ pub struct Status {
 }
 
 /// A run: its directories and what the page shows of them.
-pub struct Run {
+pub struct ServedRun {
     /// Its directories, canonical: the only ones it serves files from.
     pub dirs: Vec<PathBuf>,
     /// Where the page's links start: the directory, or the shards' common
@@ -64,9 +64,9 @@ pub struct Run {
     pub live: Option<Arc<LiveGames>>,
 }
 
-impl Run {
+impl ServedRun {
     /// A run over `dirs` (each must be a directory); nothing rendered yet.
-    pub fn new(dirs: &[PathBuf]) -> anyhow::Result<Run> {
+    pub fn new(dirs: &[PathBuf]) -> anyhow::Result<ServedRun> {
         let dirs = dirs
             .iter()
             .map(|d| {
@@ -79,7 +79,7 @@ impl Run {
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let base = common_parent(&dirs);
-        Ok(Run {
+        Ok(ServedRun {
             dirs,
             base,
             page: RwLock::new(None),
@@ -89,7 +89,7 @@ impl Run {
     }
 
     /// The run also shows the games being played in `live`.
-    pub fn with_live_games(mut self, live: Option<Arc<LiveGames>>) -> Run {
+    pub fn with_live_games(mut self, live: Option<Arc<LiveGames>>) -> ServedRun {
         self.live = live;
         self
     }
@@ -116,7 +116,7 @@ impl Run {
     }
 
     /// Starts the thread that keeps the page and status current.
-    pub fn watch(self: &Arc<Run>) {
+    pub fn watch(self: &Arc<ServedRun>) {
         let run = Arc::clone(self);
         std::thread::Builder::new()
             .name("arena-serve-watch".into())

@@ -1,7 +1,7 @@
 //! Writes a variant's winning strategy from the empty board:
 //! `cargo run --release -p arena-solver --example strategy -- qango6 OUT [seconds]`.
 use arena_rules::games::{Position, Variant};
-use arena_solver::dfpn::Limits;
+use arena_solver::dfpn::StopAt;
 use arena_solver::strategy::qango_win_strategy;
 use std::time::{Duration, Instant};
 
@@ -10,7 +10,7 @@ fn main() {
     let v = Variant::by_id(&args[1]).expect("variant");
     let secs: u64 = args.get(3).map_or(600, |s| s.parse().unwrap());
     let t = Instant::now();
-    let limits = Limits {
+    let limits = StopAt {
         deadline: Some(t + Duration::from_secs(secs)),
         max_nodes: None,
     };

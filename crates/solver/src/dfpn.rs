@@ -27,7 +27,7 @@ const FAILURE: Numbers = Numbers {
 
 /// When a search must give up.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Limits {
+pub struct StopAt {
     pub deadline: Option<Instant>,
     pub max_nodes: Option<u64>,
 }
@@ -41,7 +41,7 @@ struct Kid<S> {
 pub struct Search<'a, R: Rules> {
     rules: &'a R,
     table: &'a mut Table,
-    limits: Limits,
+    limits: StopAt,
     /// Nodes expanded so far (every call of `mid`).
     pub nodes: u64,
     pub stopped: bool,
@@ -51,7 +51,7 @@ pub struct Search<'a, R: Rules> {
 }
 
 impl<'a, R: Rules> Search<'a, R> {
-    pub fn new(rules: &'a R, table: &'a mut Table, limits: Limits) -> Self {
+    pub fn new(rules: &'a R, table: &'a mut Table, limits: StopAt) -> Self {
         Search {
             rules,
             table,

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use arena_rules::games::{Family, Move, Position, Variant};
 
-use dfpn::{Limits, Search};
+use dfpn::{Search, StopAt};
 use game::Rules;
 use table::Table;
 
@@ -132,7 +132,7 @@ impl Solver {
             pos.variant().id
         );
         let started = Instant::now();
-        let limits = Limits {
+        let limits = StopAt {
             deadline: budget.time.map(|t| started + t),
             max_nodes: budget.nodes,
         };
@@ -155,7 +155,7 @@ fn solve_state<R: Rules>(
     rules: &R,
     table: &mut Table,
     s: &R::State,
-    limits: Limits,
+    limits: StopAt,
     has_draws: bool,
 ) -> (Option<Value>, Option<Move>, u64) {
     let mover = rules.mover(s).index();

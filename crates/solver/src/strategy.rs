@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 use arena_rules::games::{Color, Position};
 
-use crate::dfpn::{Limits, Search};
+use crate::dfpn::{Search, StopAt};
 use crate::game::{Glance, Rules};
 use crate::qango::{QangoRules, State};
 use crate::table::Table;
@@ -34,7 +34,7 @@ pub enum StrategyError {
 pub fn qango_win_strategy(
     pos: &Position,
     memory: usize,
-    limits: Limits,
+    limits: StopAt,
 ) -> Result<String, StrategyError> {
     let rules = QangoRules::new(pos.variant());
     let mut table = Table::with_bytes(memory);

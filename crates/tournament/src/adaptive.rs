@@ -454,10 +454,9 @@ impl Format for AdaptiveRanking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Defaults;
     use crate::settings::defs::{FORMAT, MAX_GAMES, OPENING_PLIES};
-    use crate::settings::{from_given, Command, Given};
-    use arena_rules::games::RuleReason;
+    use crate::settings::Given;
+    use crate::testing::{lower_index_wins, manifest_of, row_of};
 
     fn manifest(max_games: u64) -> Manifest {
         let given = Given::new()
@@ -467,15 +466,7 @@ mod tests {
             .with(&FORMAT, "adaptive")
             .with(&MAX_GAMES, max_games.to_string())
             .with(&OPENING_PLIES, "2");
-        let defaults = Defaults {
-            concurrency: 1,
-            seed: 3,
-            out: "o".into(),
-            current_dir: "/".into(),
-        };
-        from_given(Command::Tournament, &given, &defaults, Vec::new())
-            .unwrap()
-            .manifest()
+        manifest_of(&given)
     }
 
     fn format(m: &Manifest) -> AdaptiveRanking {
@@ -484,28 +475,7 @@ mod tests {
 
     /// The result of `game` when the bot of lower index always wins.
     fn row(m: &Manifest, game: &ScheduledGame) -> GameRow {
-        let names = m.config.bot_names();
-        GameRow {
-            id: game.id,
-            round: game.round,
-            pair: game.pair,
-            variant: game.variant_id.into(),
-            white: names[game.white].clone(),
-            black: names[game.black].clone(),
-            opening: game.opening.join(" "),
-            result: if game.white < game.black {
-                GameResult::WhiteWins
-            } else {
-                GameResult::BlackWins
-            },
-            reason: RuleReason::Group.into(),
-            plies: 9,
-            white_time_ms: 0,
-            black_time_ms: 0,
-            ended_utc: String::new(),
-            white_tc: String::new(),
-            black_tc: String::new(),
-        }
+        row_of(game, &m.config.bot_names(), lower_index_wins(game))
     }
 
     struct Quiet;

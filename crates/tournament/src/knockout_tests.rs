@@ -2,11 +2,11 @@
 //! to the cap and the higher seed after it, and that losers play no more.
 
 use super::*;
-use crate::config::Defaults;
 use crate::settings::defs::{FORMAT, OPENING_PLIES, SEED, TIEBREAK_PAIRS};
-use crate::settings::{from_given, Command, Given};
+use crate::settings::Given;
+use crate::testing::{manifest_of, play_to_end, row_of};
 use crate::text::render_tables;
-use arena_rules::games::{GameResult, RuleReason};
+use arena_rules::games::GameResult;
 
 #[test]
 fn the_bracket_keeps_the_top_seeds_apart() {
@@ -24,35 +24,8 @@ fn knockout(bots: usize, tiebreak_pairs: u32) -> Knockout {
     for name in ('a'..).take(bots) {
         given = given.with_bot(format!("{name}=x"));
     }
-    let defaults = Defaults {
-        concurrency: 1,
-        seed: 3,
-        out: "o".into(),
-        current_dir: "/".into(),
-    };
-    let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
-    let manifest = run.manifest();
+    let manifest = manifest_of(&given);
     Knockout::new(&manifest, manifest.plan.read().unwrap()).unwrap()
-}
-
-fn row(game: &ScheduledGame, names: &[String], result: GameResult) -> GameRow {
-    GameRow {
-        id: game.id,
-        round: game.round,
-        pair: game.pair,
-        variant: game.variant_id.into(),
-        white: names[game.white].clone(),
-        black: names[game.black].clone(),
-        opening: game.opening.join(" "),
-        result,
-        reason: RuleReason::Group.into(),
-        plies: 9,
-        white_time_ms: 0,
-        black_time_ms: 0,
-        ended_utc: String::new(),
-        white_tc: String::new(),
-        black_tc: String::new(),
-    }
 }
 
 /// Records every paired stage.
@@ -71,31 +44,13 @@ fn play(
     result: impl Fn(&ScheduledGame) -> GameResult,
 ) -> (Vec<ScheduledGame>, Rounds) {
     let names: Vec<String> = k.stages.names().to_vec();
-    let mut run = RunState::new();
     let mut rounds = Rounds::default();
-    let mut all = Vec::new();
-    loop {
-        let stage: Vec<ScheduledGame> = std::iter::from_fn(|| k.next_game(&run).unwrap()).collect();
-        if stage.is_empty() {
-            return (all, rounds);
-        }
-        for game in &stage {
-            let row = row(game, &names, result(game));
-            assert!(run.add(&row).unwrap());
-            k.finished(&row, &run, &mut rounds);
-        }
-        all.extend(stage);
-    }
+    let all = play_to_end(k, &names, &mut RunState::new(), &mut rounds, result);
+    (all, rounds)
 }
 
 /// The lower index (the higher seed) wins every game.
-fn higher_seed_wins(game: &ScheduledGame) -> GameResult {
-    if game.white < game.black {
-        GameResult::WhiteWins
-    } else {
-        GameResult::BlackWins
-    }
-}
+use crate::testing::lower_index_wins as higher_seed_wins;
 
 #[test]
 fn five_bots_fill_eight_places_with_three_byes() {
@@ -200,12 +155,14 @@ fn a_resumed_knockout_plays_what_an_uninterrupted_one_plays() {
     let names: Vec<String> = whole.stages.names().to_vec();
     let mut resumed = knockout(6, 2);
     for game in &everything[..5] {
-        resumed.recorded(&row(game, &names, result(game))).unwrap();
+        resumed
+            .recorded(&row_of(game, &names, result(game)))
+            .unwrap();
     }
     // The resumed run's state holds the earlier games as done.
     let mut run = RunState::new();
     for game in &everything[..5] {
-        run.add(&row(game, &names, result(game))).unwrap();
+        run.add(&row_of(game, &names, result(game))).unwrap();
     }
     let mut rest = Vec::new();
     loop {
@@ -215,7 +172,7 @@ fn a_resumed_knockout_plays_what_an_uninterrupted_one_plays() {
             break;
         }
         for game in &stage {
-            let row = row(game, &names, result(game));
+            let row = row_of(game, &names, result(game));
             run.add(&row).unwrap();
             resumed.finished(&row, &run, &mut Rounds::default());
         }

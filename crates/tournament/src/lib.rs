@@ -55,6 +55,8 @@
 //!   files, certificate.csv); [`rounded`]: how their numbers are rounded.
 //! - [`tally`]: a `games.csv` row counted by the run's tally
 //!   ([`arena_stats::Tally`]).
+//! - `testing` (tests only: `cfg(test)`, or the `testing` feature of a
+//!   dev-dependency): fixed defaults, runs of flags, rows of scheduled games.
 //!
 //! Rating the tally at the end of a run is `report`'s job, called by the
 //! front end (`report::rating::rate_run`): this layer imports nothing from
@@ -95,6 +97,8 @@ pub mod suite_gen;
 pub mod swiss;
 pub mod swiss_table;
 pub mod tally;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod text;
 
 pub use adaptive::AdaptivePlan;

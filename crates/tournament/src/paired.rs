@@ -352,9 +352,9 @@ impl PairedRound {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Defaults;
     use crate::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES, VARIANT};
-    use crate::settings::{from_given, Command, Given};
+    use crate::settings::Given;
+    use crate::testing::run_of;
 
     fn stages(given: Given) -> Stages {
         let given = given
@@ -362,14 +362,7 @@ mod tests {
             .with_bot("b=y")
             .with_bot("c=z")
             .with_bot("d=w");
-        let defaults = Defaults {
-            concurrency: 1,
-            seed: 3,
-            out: "o".into(),
-            current_dir: "/".into(),
-        };
-        let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
-        Stages::new(&run.config)
+        Stages::new(&run_of(&given).config)
     }
 
     #[test]

@@ -454,11 +454,11 @@ fn pentanomial_text(p: &Pentanomial) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Defaults;
     use crate::manifest::Plan;
     use crate::settings::defs::OPENING_PLIES;
-    use crate::settings::{from_given, Command, Given};
-    use arena_rules::games::{GameResult, RuleReason};
+    use crate::settings::Given;
+    use crate::testing::{row_of, run_of};
+    use arena_rules::games::GameResult;
 
     /// Records the completed pairs the feed reports.
     #[derive(Default)]
@@ -475,15 +475,7 @@ mod tests {
             .with_bot("a=x")
             .with_bot("b=y")
             .with(&OPENING_PLIES, "2");
-        let defaults = Defaults {
-            concurrency: 1,
-            seed: 3,
-            out: "o".into(),
-            current_dir: "/".into(),
-        };
-        let config = from_given(Command::Tournament, &given, &defaults, Vec::new())
-            .unwrap()
-            .config;
+        let config = run_of(&given).config;
         let plan = SprtPlan {
             elo0: 0.0,
             elo1: 10.0,
@@ -496,28 +488,12 @@ mod tests {
     }
 
     fn row(game: &ScheduledGame, a_wins: bool) -> GameRow {
-        let a_white = game.white == 0;
-        GameRow {
-            id: game.id,
-            round: game.round,
-            pair: game.pair,
-            variant: "qango6".into(),
-            white: if a_white { "a" } else { "b" }.into(),
-            black: if a_white { "b" } else { "a" }.into(),
-            opening: game.opening.join(" "),
-            result: if a_wins == a_white {
-                GameResult::WhiteWins
-            } else {
-                GameResult::BlackWins
-            },
-            reason: RuleReason::Group.into(),
-            plies: 9,
-            white_time_ms: 0,
-            black_time_ms: 0,
-            ended_utc: String::new(),
-            white_tc: String::new(),
-            black_tc: String::new(),
-        }
+        let result = if a_wins == (game.white == 0) {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        row_of(game, &["a".into(), "b".into()], result)
     }
 
     /// An SPRT recorded before `--model` existed ran on logistic Elo and

@@ -3,13 +3,12 @@
 //! the format played game by game through a [`RunState`].
 
 use super::*;
-use crate::config::Defaults;
 use crate::settings::defs::{FORMAT, OPENING_PLIES, ROUNDS, SEED};
-use crate::settings::{from_given, Command, Given};
+use crate::settings::Given;
 use crate::swiss_table::rank;
 use crate::swiss_table::{BoardResult, SwissRound};
+use crate::testing::{lower_index_wins, manifest_of, play_to_end, row_of};
 use crate::text::render_tables;
-use arena_rules::games::{GameResult, RuleReason};
 
 /// A field of these scores (half points) where `met` pairs met once.
 fn field(score: &[u32], met: &[(usize, usize)]) -> Field {
@@ -136,40 +135,13 @@ fn swiss(bots: usize, rounds: u32) -> Swiss {
     given = given
         .with(&FORMAT, "swiss")
         .with(&ROUNDS, rounds.to_string());
-    let defaults = Defaults {
-        concurrency: 1,
-        seed: 3,
-        out: "o".into(),
-        current_dir: "/".into(),
-    };
-    let run = from_given(Command::Tournament, &given, &defaults, Vec::new()).unwrap();
-    let manifest = run.manifest();
+    let manifest = manifest_of(&given);
     Swiss::new(&manifest, manifest.plan.read().unwrap()).unwrap()
 }
 
 /// The row of `game`, won by the bot with the lower index.
 fn row(game: &ScheduledGame, names: &[String]) -> GameRow {
-    GameRow {
-        id: game.id,
-        round: game.round,
-        pair: game.pair,
-        variant: game.variant_id.into(),
-        white: names[game.white].clone(),
-        black: names[game.black].clone(),
-        opening: game.opening.join(" "),
-        result: if game.white < game.black {
-            GameResult::WhiteWins
-        } else {
-            GameResult::BlackWins
-        },
-        reason: RuleReason::Group.into(),
-        plies: 9,
-        white_time_ms: 0,
-        black_time_ms: 0,
-        ended_utc: String::new(),
-        white_tc: String::new(),
-        black_tc: String::new(),
-    }
+    row_of(game, names, lower_index_wins(game))
 }
 
 struct Quiet;
@@ -179,21 +151,7 @@ impl RunOutput for Quiet {}
 /// games all started before any finishes; returns every game, in order.
 fn play(swiss: &mut Swiss, run: &mut RunState) -> Vec<ScheduledGame> {
     let names: Vec<String> = swiss.stages.names().to_vec();
-    let mut all = Vec::new();
-    loop {
-        let round: Vec<ScheduledGame> =
-            std::iter::from_fn(|| swiss.next_game(run).unwrap()).collect();
-        if round.is_empty() {
-            return all;
-        }
-        // The next round waits for this one's last game.
-        for game in &round {
-            let row = row(game, &names);
-            assert!(run.add(&row).unwrap());
-            swiss.finished(&row, run, &mut Quiet);
-        }
-        all.extend(round);
-    }
+    play_to_end(swiss, &names, run, &mut Quiet, lower_index_wins)
 }
 
 #[test]

@@ -28,9 +28,12 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 
 use crate::games::Variant;
+use crate::protocol::TimeControl;
 use crate::referee::command_line::split_command_line;
 use crate::referee::spec::DEFAULT_STARTUP_MS;
-use crate::referee::{name_from_command, program_problem, BotSpec, Limits, DEFAULT_GRACE};
+use crate::referee::{name_from_command, program_problem, BotLimits, BotSpec, DEFAULT_GRACE};
+use crate::tournament::settings::defs::{DEFAULT_TIME_CONTROL, TIME_CONTROL};
+use crate::tournament::settings::Value;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -40,9 +43,10 @@ pub struct Args {
     /// Games per variant; the bot's colour alternates, white first.
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub games: u32,
-    /// Time limit per move in milliseconds.
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
-    pub tc: u64,
+    /// Time control, written as `arena tournament --tc` takes it; check-bot
+    /// plays a per-move limit: `per-move=MS`.
+    #[arg(long, default_value = DEFAULT_TIME_CONTROL, value_name = "TC")]
+    pub tc: String,
     /// Time the bot has from its start to its `ready`, in milliseconds.
     #[arg(long, default_value_t = DEFAULT_STARTUP_MS, value_name = "MS")]
     pub startup_ms: u64,
@@ -73,7 +77,7 @@ impl Default for Args {
         Args {
             variants: Vec::new(),
             games: 2,
-            tc: 1000,
+            tc: DEFAULT_TIME_CONTROL.into(),
             startup_ms: DEFAULT_STARTUP_MS,
             seed: None,
             log_dir: None,
@@ -175,20 +179,34 @@ fn options(args: &Args) -> anyhow::Result<CheckOptions> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    if args.tc == 0 {
-        bail!("--tc must be a positive number of milliseconds");
-    }
+    let move_ms = per_move_limit(&args.tc)?;
     if args.startup_ms == 0 {
         bail!("--startup-ms must be a positive number of milliseconds");
     }
     Ok(CheckOptions {
         variants,
         games_per_variant: args.games,
-        move_ms: args.tc,
+        move_ms,
         grace: DEFAULT_GRACE,
         seed: args.seed.unwrap_or_else(rand::random),
         log_dir: args.log_dir.clone(),
     })
+}
+
+/// The per-move limit of `--tc`, read as a tournament's time control (by
+/// the `time_control` setting's own reader); a clock is refused, since the
+/// checks judge each move against one limit.
+fn per_move_limit(tc: &str) -> anyhow::Result<u64> {
+    match TIME_CONTROL.kind.read_text(tc) {
+        Ok(Value::TimeControl(TimeControl::PerMove { move_ms })) => Ok(move_ms),
+        Ok(_) if tc.trim().parse::<f64>().is_ok() => bail!(
+            "--tc: {tc:?} is a clock of {tc} seconds, as in a tournament; check-bot plays a per-move limit: for {tc} ms per move give per-move={tc}"
+        ),
+        Ok(_) => bail!(
+            "--tc: {tc:?} is a clock (BASE+INC); check-bot plays a per-move limit: give per-move=MS"
+        ),
+        Err(message) => bail!("--tc: {message}"),
+    }
 }
 
 /// The bot to check. One word with spaces in it is a whole command line
@@ -209,9 +227,9 @@ fn bot_spec(command: &[String], startup_ms: u64) -> anyhow::Result<BotSpec> {
         shell: false,
         cwd: None,
         env: Default::default(),
-        limits: Limits {
+        limits: BotLimits {
             startup_ms: Some(startup_ms),
-            ..Limits::default()
+            ..BotLimits::default()
         },
         sandbox: None,
         writable: Vec::new(),
@@ -297,6 +315,21 @@ mod tests {
             .to_string();
         assert!(err.contains("unknown variant \"qango9\""), "{err}");
         assert!(args(|a| a.games = 0).is_err());
-        assert!(args(|a| a.tc = 0).is_err());
+        assert_eq!(args(|_| {}).unwrap().move_ms, 1000);
+        assert_eq!(args(|a| a.tc = "per-move=250".into()).unwrap().move_ms, 250);
+        let tc_error = |tc: &str| {
+            let a = Args {
+                tc: tc.to_string(),
+                ..Args::default()
+            };
+            options(&a).err().unwrap().to_string()
+        };
+        assert_eq!(
+            tc_error("500"),
+            "--tc: \"500\" is a clock of 500 seconds, as in a tournament; check-bot plays a per-move limit: for 500 ms per move give per-move=500"
+        );
+        assert!(tc_error("10+0.1").contains("is a clock (BASE+INC)"));
+        assert!(tc_error("per-move=0").starts_with("--tc: time control"));
+        assert!(tc_error("fast").starts_with("--tc: time control \"fast\""));
     }
 }

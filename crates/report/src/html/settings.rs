@@ -167,9 +167,9 @@ mod tests {
     use super::*;
     use arena_rules::protocol::TimeControl;
     use arena_stats::EloModel;
-    use arena_tournament::config::Defaults;
     use arena_tournament::settings::defs::{GAMES_PER_PAIRING, SEEDS, TIME_CONTROL, VARIANT};
-    use arena_tournament::settings::{from_given, Command, Given};
+    use arena_tournament::settings::Given;
+    use arena_tournament::testing::run_of;
     use arena_tournament::{Plan, SprtPlan};
 
     fn config(variant: &str, gauntlet: &[&str]) -> TournamentConfig {
@@ -183,15 +183,7 @@ mod tests {
         for seed in gauntlet {
             given.set(&SEEDS, *seed);
         }
-        let defaults = Defaults {
-            concurrency: 1,
-            seed: 3,
-            out: "o".into(),
-            current_dir: "/".into(),
-        };
-        from_given(Command::Tournament, &given, &defaults, Vec::new())
-            .unwrap()
-            .config
+        run_of(&given).config
     }
 
     fn shown(manifest: Manifest) -> Setting {

@@ -9,12 +9,12 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::{serve, Limits, Run};
+use crate::{serve, ServedRun, ServerLimits};
 
 /// A server over an empty directory with `limits`, on its own thread.
-fn start(limits: Limits) -> (SocketAddr, tempfile::TempDir) {
+fn start(limits: ServerLimits) -> (SocketAddr, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let run = Arc::new(Run::new(&[dir.path().to_path_buf()]).unwrap());
+    let run = Arc::new(ServedRun::new(&[dir.path().to_path_buf()]).unwrap());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -49,9 +49,9 @@ fn status_request(stream: &mut TcpStream) {
 
 #[test]
 fn an_idle_client_is_dropped() {
-    let (addr, _dir) = start(Limits {
+    let (addr, _dir) = start(ServerLimits {
         idle: Duration::from_millis(300),
-        ..Limits::default()
+        ..ServerLimits::default()
     });
     let mut idle = TcpStream::connect(addr).unwrap();
     let started = Instant::now();
@@ -83,9 +83,9 @@ fn an_idle_client_is_dropped() {
 
 #[test]
 fn headers_past_the_limit_are_refused() {
-    let (addr, _dir) = start(Limits {
+    let (addr, _dir) = start(ServerLimits {
         request_bytes: 8192,
-        ..Limits::default()
+        ..ServerLimits::default()
     });
     let mut stream = TcpStream::connect(addr).unwrap();
     let big = "x".repeat(20_000);
@@ -96,9 +96,9 @@ fn headers_past_the_limit_are_refused() {
 
 #[test]
 fn connections_past_the_limit_are_closed_at_once() {
-    let (addr, _dir) = start(Limits {
+    let (addr, _dir) = start(ServerLimits {
         connections: 2,
-        ..Limits::default()
+        ..ServerLimits::default()
     });
     let held: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
     std::thread::sleep(Duration::from_millis(200));

@@ -377,7 +377,7 @@ fn an_opening_suite_is_refused_with_several_variants() {
 }
 
 #[test]
-fn bot_errors_point_at_the_bot_entry() {
+fn bot_errors_point_at_the_bot_entry_or_its_key() {
     let text =
         "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n\n[[bot]]\nname = \"a\"\ncommand = [\"y\"]\n";
     let err = parse(text, &none()).unwrap_err().to_string();
@@ -388,11 +388,25 @@ fn bot_errors_point_at_the_bot_entry() {
     let err = parse("[[bot]]\nname = \"a\"\ncommand = []\n", &none()).unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("t.toml:1:1: field `bot`: bot \"a\": field `command` is empty"),
+            .starts_with("t.toml:3:1: field `bot`: bot \"a\": field `command` is empty"),
         "{err}"
     );
+    // A misspelt key: its own line, and the key it was meant to be.
     let err = parse("[[bot]]\nname = \"a\"\ncomand = [\"x\"]\n", &none()).unwrap_err();
-    assert!(err.to_string().contains("unknown field `comand`"), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "t.toml:3:1: field `bot`: `comand` is not a key of [[bot]]; did you mean `command`? (docs/GUIDE.md, \"Tournaments\")"
+    );
+    let err = parse(
+        &format!("{TWO_BOTS}\n[[bot]]\nname = \"c\"\ncommand = \"x\"\ncolour = 1\n"),
+        &none(),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("t.toml:14:1: field `bot`: `colour` is not a key of [[bot]]; it takes name, command, shell,"),
+        "{err}"
+    );
 }
 
 #[test]

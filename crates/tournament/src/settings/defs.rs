@@ -138,6 +138,9 @@ const TOURNAMENT: &[Command] = &[Command::Tournament];
 /// clock arithmetic stays far from overflow.
 pub const MAX_TIME_MS: u64 = arena_rules::protocol::MAX_TIME_MS;
 
+/// The default time control (`time_control`, and `arena check-bot --tc`).
+pub const DEFAULT_TIME_CONTROL: &str = "per-move=1000";
+
 /// Games at once: far more than any machine runs, far less than what would
 /// overflow the runner's semaphore (2^61) or its queues.
 pub const MAX_CONCURRENCY: u64 = 1024;
@@ -251,7 +254,7 @@ pub static TIME_CONTROL: Setting = Setting {
     flag: Some("tc"),
     value_name: "TC",
     kind: Kind::TimeControl,
-    default: Default::Value("per-move=1000"),
+    default: Default::Value(DEFAULT_TIME_CONTROL),
     help: "Time control: `per-move=MS`, or `BASE+INC` in seconds (e.g. 10+0.1)",
     doc: "A move's time is measured from the `turn` written to the answer read. In a file, \
           `move_ms`, or `base_ms` with `increment_ms`, say the same in milliseconds. A \

@@ -16,10 +16,12 @@
 //!   beats file beats default) and written by its definition into its
 //!   typed slot of [`SettingValues`] ([`values`], plain data), with where
 //!   it came from;
-//! - validated ([`build`]): the [`TournamentConfig`](crate::TournamentConfig)
-//!   and the plan its format makes of the settings ([`crate::format::FormatRow::plan`]),
-//!   after the rules that tie settings together. A
-//!   saved `tournament.json` goes through the same rules on `--resume`.
+//! - validated ([`build`]): the [`RunSettings`], a
+//!   [`TournamentConfig`](crate::TournamentConfig) and the plan its format
+//!   makes of the settings ([`crate::format::FormatRow::plan`]), after the
+//!   rules that tie settings together. A saved `tournament.json` goes
+//!   through the same rules on `--resume`. The entry points [`load`],
+//!   [`from_toml`] and [`from_given`] go through all three stages.
 //!
 //! Adding a setting is its definition in [`defs`] (listed in
 //! [`defs::SETTINGS`]), its field in [`SettingValues`], and the code that

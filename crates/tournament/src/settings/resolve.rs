@@ -11,7 +11,7 @@ use anyhow::anyhow;
 use serde::Deserialize;
 use toml::Spanned;
 
-use arena_referee::spec::{bots_in_toml, toml_error};
+use arena_referee::spec::{bots_in_toml, toml_error, BotEntry};
 use arena_referee::BotSpec;
 
 use super::defs::{by_key, Command, Default, Setting, FORMAT, SETTINGS};
@@ -156,7 +156,7 @@ struct RawFile {
     #[serde(default)]
     tournament: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
-    bot: Vec<Spanned<toml::Value>>,
+    bot: Vec<BotEntry>,
 }
 
 /// Where the settings come from, besides the flags.
@@ -310,40 +310,16 @@ fn refuse_unknown_keys(raw: &RawFile, src: &Source) -> anyhow::Result<()> {
     ))
 }
 
-/// The file key closest to `name` by edit distance, when it is close.
+/// The file key closest to `name`, when it is close.
 fn nearest_key(name: &str) -> Option<&'static str> {
-    SETTINGS
-        .iter()
-        .filter(|s| s.in_file)
-        .map(|s| (edit_distance(name, s.key), s.key))
-        .filter(|&(d, key)| d <= 2.max(key.len() / 4))
-        .min()
-        .map(|(_, key)| key)
-}
-
-/// Levenshtein distance, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (prev + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            prev = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
+    arena_files::nearest(name, SETTINGS.iter().filter(|s| s.in_file).map(|s| s.key))
 }
 
 /// The run's bots: the file's, then the front end's, then `--bot`'s, each
 /// replacing one of the same name; the sandbox setting resolved into each.
 fn resolve_bots(
     r: &Resolved,
-    entries: Vec<Spanned<toml::Value>>,
+    entries: Vec<BotEntry>,
     given: &Given,
     front_end: Vec<BotSpec>,
 ) -> anyhow::Result<Vec<Sourced<BotSpec>>> {
@@ -413,6 +389,5 @@ mod tests {
         assert_eq!(nearest_key("games_per_paring"), Some("games_per_pairing"));
         assert_eq!(nearest_key("concurency"), Some("concurrency"));
         assert_eq!(nearest_key("colour"), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }
