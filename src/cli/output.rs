@@ -17,27 +17,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::cli::serve::Live;
 use crate::protocol::ClockBasis;
 use crate::referee::start_slots::cores;
+use crate::referee::GameRecord;
 use crate::referee::GameRow;
-use crate::referee::{format_time_control, GameRecord};
-use crate::report::certificate::{certificate_rows, certificate_sentence};
 use crate::report::comparison::render_failures;
-use crate::report::formats::{
-    bracket_tables, paired_line, render_tables, swiss_tables, winner_line, TextTable,
-};
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
 use crate::report::standings::POOLED;
-use crate::stats::{points_text, FitOptions, Tally};
-use crate::stats::{Pentanomial, SprtDecision, SprtStatus};
+use crate::stats::{FitOptions, Tally};
 use crate::tournament::cpu_wait::CpuWait;
-use crate::tournament::driver::{Finished, Verdict};
+use crate::tournament::driver::Finished;
 use crate::tournament::live::LiveGames;
 use crate::tournament::progress::{
-    Leader, PairedRound, Resumed, RunKind, RunOutcome, RunOutput, RunStarted, SprtProgress,
-    Standing,
+    PairedRound, Resumed, RunOutput, RunStarted, RunStatus, SprtProgress,
 };
-use crate::tournament::runner::RunEnd;
-use crate::tournament::sprt::SprtVerdict;
+use crate::tournament::text::{render_tables, Said};
 
 /// Prints a run's events to stdout (`out`), with an optional progress bar
 /// on stderr.
@@ -102,53 +95,19 @@ impl<W: Write> Terminal<W> {
                 self.println(&warning);
             }
         }
-        match &finished.verdict {
-            Verdict::Standings => self.round_robin_ended(&finished.run),
-            Verdict::Sprt(verdict) => self.sprt_ended(&finished.run, verdict),
-            Verdict::Swiss(summary) => {
-                self.tables(&swiss_tables(summary));
-                self.round_robin_ended(&finished.run);
-            }
-            Verdict::Knockout(bracket) => {
-                self.tables(&bracket_tables(bracket));
-                self.println(&winner_line(bracket));
-                self.round_robin_ended(&finished.run);
-            }
-            Verdict::Adaptive(verdict) => {
-                self.println("");
-                self.println(&certificate_sentence(&certificate_rows(verdict)));
-                self.round_robin_ended(&finished.run);
-            }
-        }
+        self.say(&finished.verdict.summary(&finished.run));
     }
 
-    /// A Swiss's or knockout's tables, after a blank line.
-    fn tables(&mut self, tables: &[TextTable]) {
-        self.println("");
-        let text = render_tables(tables);
-        self.println(text.strip_suffix('\n').unwrap_or(&text));
-    }
-
-    /// The last words of a round robin: how to continue it when it did not
-    /// record every game.
-    pub fn round_robin_ended(&mut self, outcome: &RunOutcome) {
-        let dir = outcome.dir.display();
-        if outcome.end == RunEnd::Interrupted {
-            self.println(&format!(
-                "\nInterrupted: {} of {} games played. Continue with: arena tournament --resume {dir}",
-                outcome.finished,
-                outcome.total.unwrap_or(outcome.finished)
-            ));
-        } else if let RunEnd::RefereeFailing(stop) = &outcome.end {
-            self.println(&format!(
-                "\nStopped: {}; then continue with: arena tournament --resume {dir}",
-                stop.line()
-            ));
-        } else if !outcome.failed.is_empty() {
-            self.println(&format!(
-                "\n{} games could not be run (see above); play them with: arena tournament --resume {dir}",
-                outcome.failed.len()
-            ));
+    /// What a format says: its lines, and its tables aligned.
+    pub fn say(&mut self, said: &[Said]) {
+        for piece in said {
+            match piece {
+                Said::Line(line) => self.println(line),
+                Said::Tables(tables) => {
+                    let text = render_tables(tables);
+                    self.println(text.strip_suffix('\n').unwrap_or(&text));
+                }
+            }
         }
     }
 
@@ -223,86 +182,6 @@ impl<W: Write> Terminal<W> {
             self.println(&format!("  {}", path.display()));
         }
     }
-
-    /// The verdict of an SPRT.
-    pub fn sprt_ended(&mut self, run: &RunOutcome, verdict: &SprtVerdict) {
-        let [a, b] = &verdict.bots;
-        let status = &verdict.progress.status;
-        let plan = &verdict.plan;
-        let (elo0, elo1, model, unit) = (plan.elo0, plan.elo1, plan.model, plan.model.unit());
-        let estimate = estimate_text(status);
-        let dir = run.dir.display();
-        self.println("");
-        match status.decision {
-            SprtDecision::AcceptH1 => self.println(&format!(
-                "H1 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is stronger than {b} by at least {elo1} {unit} (LLR {:+.2} >= {:+.2}, {} pairs; {estimate}).",
-                status.llr, status.upper, status.pairs
-            )),
-            SprtDecision::AcceptH0 => self.println(&format!(
-                "H0 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is not stronger than {b} by {elo1} {unit} or more (LLR {:+.2} <= {:+.2}, {} pairs; {estimate}).",
-                status.llr, status.lower, status.pairs
-            )),
-            SprtDecision::Continue if run.end == RunEnd::Interrupted => self.println(&format!(
-                "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
-                sprt_text(&verdict.progress)
-            )),
-            SprtDecision::Continue if matches!(run.end, RunEnd::RefereeFailing(_)) => {
-                if let RunEnd::RefereeFailing(stop) = &run.end {
-                    self.println(&format!(
-                        "Stopped undecided: {}; then continue with: arena sprt --resume {dir}",
-                        stop.line()
-                    ))
-                }
-            }
-            SprtDecision::Continue => {
-                self.println(&format!(
-                    "Undecided after {} pairs: {}.",
-                    status.pairs,
-                    sprt_text(&verdict.progress)
-                ));
-                if !run.failed.is_empty() {
-                    self.println(&format!(
-                        "{} games could not be run (see above); play them with: arena sprt --resume {dir}",
-                        run.failed.len()
-                    ));
-                }
-            }
-        }
-    }
-}
-
-/// "; idle bots suspended" with `suspend_idle`, else nothing.
-fn describe_suspension(config: &crate::tournament::TournamentConfig) -> &'static str {
-    if config.suspend_idle {
-        "; idle bots suspended"
-    } else {
-        ""
-    }
-}
-
-/// "; time odds: a 5+0.05, b per-move=100" for bots with their own time
-/// control, else nothing.
-fn describe_time_odds(config: &crate::tournament::TournamentConfig) -> String {
-    let odds = config.time_odds();
-    if odds.is_empty() {
-        String::new()
-    } else {
-        format!("; time odds: {}", odds.join(", "))
-    }
-}
-
-/// "openings of 2 plies", or "openings from FILE (N, sequential from 0)".
-fn describe_openings(config: &crate::tournament::TournamentConfig) -> String {
-    match &config.openings {
-        None => format!("openings of {} plies", config.opening_plies),
-        Some(suite) => format!(
-            "openings from {} ({}, {} from {})",
-            suite.file.display(),
-            suite.openings.len(),
-            suite.order.name(),
-            suite.start
-        ),
-    }
 }
 
 impl<W: Write> RunOutput for Terminal<W> {
@@ -312,91 +191,9 @@ impl<W: Write> RunOutput for Terminal<W> {
                 self.println(&format!("warning: no live page: {e:#}"));
             }
         }
-        let config = run.config;
-        self.seeds = config.seeds.clone();
-        let dir = run.dir.display();
-        match run.kind {
-            RunKind::RoundRobin { .. } | RunKind::Swiss { .. } | RunKind::Knockout { .. } => {
-                let gpp = config.games_per_pairing;
-                let (format, games) = match run.kind {
-                    RunKind::Swiss { rounds, games, .. } => (
-                        format!("Swiss of {rounds} rounds"),
-                        format!("{games} games ({gpp} per pairing)"),
-                    ),
-                    RunKind::Knockout {
-                        size,
-                        tiebreak_pairs,
-                        ..
-                    } => (
-                        format!("Knockout of {size} places"),
-                        format!("{gpp} games per match, then while tied at most {tiebreak_pairs} tie-break pairs"),
-                    ),
-                    _ => {
-                        let games = format!("{} games ({gpp} per pairing)", run.kind.games());
-                        match config.seeds.as_slice() {
-                            [] => ("Round robin".to_string(), games),
-                            seeds => (format!("Gauntlet of {}", seeds.join(", ")), games),
-                        }
-                    }
-                };
-                self.println(&format!(
-                    "{format}: {} bots, {}, {games}, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
-                    config.bots.len(),
-                    config.variant_ids().join(", "),
-                    format_time_control(&config.time_control),
-                    config.grace_ms,
-                    config.concurrency,
-                    config.seed,
-                    describe_openings(config),
-                    describe_time_odds(config),
-                    describe_suspension(config),
-                ));
-                self.println(&format!("Output: {dir}"));
-                if let RunKind::Swiss { first, .. } | RunKind::Knockout { first, .. } = run.kind {
-                    self.println(&paired_line(first));
-                }
-            }
-            RunKind::Adaptive { plan } => {
-                self.println(&format!(
-                    "Adaptive ranking: {} bots, {}, certified at confidence {}, at most {} games, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
-                    config.bots.len(),
-                    config.variant_ids().join(", "),
-                    plan.confidence,
-                    plan.max_games,
-                    format_time_control(&config.time_control),
-                    config.grace_ms,
-                    config.concurrency,
-                    config.seed,
-                    describe_openings(config),
-                    describe_time_odds(config),
-                    describe_suspension(config),
-                ));
-                self.println(&format!("Output: {dir}"));
-            }
-            RunKind::Sprt { plan, lower, upper } => {
-                let unit = plan.model.unit();
-                self.println(&format!(
-                    "SPRT {} vs {}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {} (+{} ms grace), {} at a time, seed {}, {}{}{}",
-                    config.bots[0].name,
-                    config.bots[1].name,
-                    plan.elo0,
-                    plan.elo1,
-                    plan.model,
-                    plan.alpha,
-                    plan.beta,
-                    config.variant,
-                    format_time_control(&config.time_control),
-                    config.grace_ms,
-                    config.concurrency,
-                    config.seed,
-                    describe_openings(config),
-                    plan.max_pairs.map_or(String::new(), |m| format!(", at most {m} pairs")),
-                    describe_suspension(config),
-                ));
-                self.println(&format!(
-                    "LLR bounds [{lower:+.2}, {upper:+.2}]. Output: {dir}"
-                ));
-            }
+        self.seeds = run.config.seeds.clone();
+        for line in run.lines {
+            self.println(line);
         }
     }
 
@@ -407,17 +204,16 @@ impl<W: Write> RunOutput for Terminal<W> {
         if resumed.finished == 0 {
             return;
         }
-        let line = match (resumed.total, resumed.standing) {
-            (_, Standing::Sprt(progress)) => format!(
-                "resume: {} games already played; {}",
-                resumed.finished,
-                sprt_text(progress)
+        let line = match (resumed.total, &resumed.status.resumed) {
+            (_, Some(status)) => format!(
+                "resume: {} games already played; {status}",
+                resumed.finished
             ),
-            (Some(total), _) => format!(
+            (Some(total), None) => format!(
                 "resume: {} of {total} games already played",
                 resumed.finished
             ),
-            (None, _) => format!("resume: {} games already played", resumed.finished),
+            (None, None) => format!("resume: {} games already played", resumed.finished),
         };
         self.println(&line);
     }
@@ -436,10 +232,10 @@ impl<W: Write> RunOutput for Terminal<W> {
         self.seed_tables(&report);
     }
 
-    fn playing(&mut self, done: u64, total: Option<u64>, standing: &Standing) {
+    fn playing(&mut self, done: u64, total: Option<u64>, status: &RunStatus) {
         if self.show_bar {
             let bar = new_bar(done, total);
-            bar.set_message(status_text(standing));
+            bar.set_message(status.brief.clone());
             self.bar = Some(bar);
         }
     }
@@ -464,29 +260,17 @@ impl<W: Write> RunOutput for Terminal<W> {
     }
 
     fn sprt_pair(&mut self, _pair: u64, progress: &SprtProgress) {
-        let status = &progress.status;
-        // Numbered 1, 2, ... in the order pairs complete (resumed ones
-        // included), not by schedule position: pairs finish out of order.
-        self.println(&format!(
-            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}] {}  {}  pentanomial {}",
-            status.pairs,
-            status.llr,
-            status.lower,
-            status.upper,
-            status.model,
-            estimate_text(status),
-            pentanomial_text(&progress.counts)
-        ));
+        self.println(&progress.pair_line());
     }
 
     fn round_paired(&mut self, round: &PairedRound) {
-        self.println(&paired_line(round));
+        self.println(&round.line());
     }
 
-    fn progress(&mut self, standing: &Standing) {
+    fn progress(&mut self, status: &RunStatus) {
         if let Some(bar) = &self.bar {
             bar.inc(1);
-            bar.set_message(status_text(standing));
+            bar.set_message(status.brief.clone());
         }
     }
 
@@ -559,75 +343,12 @@ fn game_line(row: &GameRow, message: &str) -> String {
     line
 }
 
-/// The bar's message: the leader, or the SPRT's pairs and LLR.
-fn status_text(standing: &Standing) -> String {
-    match standing {
-        Standing::RoundRobin { leader: None } => String::new(),
-        Standing::RoundRobin {
-            leader: Some(leader),
-        } => leader_text(leader),
-        Standing::Sprt(progress) => {
-            let s = &progress.status;
-            format!(
-                "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}] {}  {}",
-                s.pairs,
-                s.llr,
-                s.lower,
-                s.upper,
-                s.model,
-                estimate_text(s)
-            )
-        }
-    }
-}
-
 /// `1 game`, `2 games`.
 fn games_text(games: usize) -> String {
     match games {
         1 => "1 game".to_string(),
         n => format!("{n} games"),
     }
-}
-
-/// `leader: NAME 7.5/10`.
-fn leader_text(leader: &Leader) -> String {
-    let points = points_text(leader.half_points);
-    format!("leader: {} {points}/{}", leader.name, leader.games)
-}
-
-/// `LLR x within [lo, hi], pentanomial [...]`.
-fn sprt_text(progress: &SprtProgress) -> String {
-    let s = &progress.status;
-    format!(
-        "LLR {:+.2} within [{:+.2}, {:+.2}] ({} model), {}, pentanomial {}",
-        s.llr,
-        s.lower,
-        s.upper,
-        s.model,
-        estimate_text(s),
-        pentanomial_text(&progress.counts)
-    )
-}
-
-/// `nElo +1.2 [-3.4, +5.6]  LOS 71.2%` on the test's scale (empty before the
-/// first pair).
-fn estimate_text(status: &SprtStatus) -> String {
-    status.estimate.map_or(String::new(), |e| {
-        format!(
-            "{} {:+.1} [{:+.1}, {:+.1}]  LOS {:.1}%",
-            status.model.unit(),
-            e.elo,
-            e.low,
-            e.high,
-            100.0 * e.los
-        )
-    })
-}
-
-/// `LL-LD-DD+WL-WD-WW` counts.
-fn pentanomial_text(p: &Pentanomial) -> String {
-    let [ll, ld, even, wd, ww] = p.by_score();
-    format!("[{ll}, {ld}, {even}, {wd}, {ww}]")
 }
 
 #[cfg(test)]
@@ -638,13 +359,16 @@ mod tests {
 
     use super::*;
     use crate::referee::row::row_with_result;
-    use crate::stats::SprtStatus;
-    use crate::stats::{EloModel, SprtEstimate};
-    use crate::tournament::manifest::SprtPlan;
+    use crate::stats::{EloModel, Pentanomial, SprtDecision, SprtEstimate, SprtStatus};
+    use crate::tournament::format::{Format, Standings, Verdict};
+    use crate::tournament::progress::RunOutcome;
+    use crate::tournament::round_robin::RoundRobin;
+    use crate::tournament::runner::RunEnd;
     use crate::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES, SEED};
     use crate::tournament::settings::Given;
+    use crate::tournament::sprt::{SprtMatch, SprtPlan, SprtVerdict};
     use crate::tournament::testing::run_of;
-    use crate::tournament::TournamentConfig;
+    use crate::tournament::{Manifest, Plan, TournamentConfig};
 
     fn terminal() -> Terminal<Vec<u8>> {
         Terminal {
@@ -707,10 +431,13 @@ mod tests {
         let config = config(["good", "missing"]);
         let dir = Path::new("out");
         let mut terminal = terminal();
+        let format = RoundRobin::of(&Manifest::round_robin(config.clone())).unwrap();
         terminal.started(&RunStarted {
             config: &config,
             dir,
-            kind: RunKind::RoundRobin { games: 2 },
+            format: "round_robin",
+            total: Some(2),
+            lines: &format.started(&config, dir),
         });
         let repairs = [
             "games.jsonl: dropped an unfinished last line 2 (9 bytes, cut off by a crash)".into(),
@@ -719,20 +446,20 @@ mod tests {
             repairs: &repairs,
             finished: 1,
             total: Some(2),
-            standing: &Standing::RoundRobin { leader: None },
+            status: &RunStatus::leader(None),
         });
         terminal.warning("warning: bot \"missing\": program \"/no/bot\" not found");
-        terminal.playing(1, Some(2), &Standing::RoundRobin { leader: None });
+        terminal.playing(1, Some(2), &RunStatus::leader(None));
         terminal.game_not_recorded(1, "the game task failed: boom");
         terminal.stopped_playing();
         terminal.standings(None);
-        terminal.round_robin_ended(&RunOutcome {
+        terminal.say(&Standings.summary(&RunOutcome {
             dir: dir.into(),
             end: RunEnd::Interrupted,
             finished: 1,
             total: Some(2),
             failed: vec![(1, "the game task failed: boom".into())],
-        });
+        }));
         assert_eq!(
             text(&terminal),
             "Round robin: 2 bots, qango6, 2 games (2 per pairing), per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
@@ -785,14 +512,15 @@ mod tests {
             model: EloModel::Normalized,
         };
         let mut terminal = terminal();
+        let dir = Path::new("sp");
+        let manifest = Manifest::new(config.clone(), Plan::of(&plan));
+        let format = SprtMatch::new(&manifest, plan).unwrap();
         terminal.started(&RunStarted {
             config: &config,
-            dir: Path::new("sp"),
-            kind: RunKind::Sprt {
-                plan: &plan,
-                lower: -2.944,
-                upper: 2.944,
-            },
+            dir,
+            format: "sprt",
+            total: None,
+            lines: &format.started(&config, dir),
         });
         let ww = |ww| Pentanomial {
             ww,
@@ -801,20 +529,18 @@ mod tests {
         terminal.sprt_pair(0, &sprt(0.42, 1, SprtDecision::Continue, ww(1)));
         let decided = sprt(3.35, 8, SprtDecision::AcceptH1, ww(8));
         terminal.sprt_pair(7, &decided);
-        terminal.sprt_ended(
-            &RunOutcome {
-                dir: "sp".into(),
-                end: RunEnd::Stopped,
-                finished: 16,
-                total: None,
-                failed: Vec::new(),
-            },
-            &SprtVerdict {
-                bots: ["good".into(), "crash".into()],
-                plan,
-                progress: decided,
-            },
-        );
+        let verdict = SprtVerdict {
+            bots: ["good".into(), "crash".into()],
+            plan,
+            progress: decided,
+        };
+        terminal.say(&verdict.summary(&RunOutcome {
+            dir: "sp".into(),
+            end: RunEnd::Stopped,
+            finished: 16,
+            total: None,
+            failed: Vec::new(),
+        }));
         assert_eq!(
             text(&terminal),
             "SPRT good vs crash: H0 nElo <= 0 against H1 nElo >= 200 (normalized model), alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
@@ -839,29 +565,30 @@ mod tests {
             repairs: &[],
             finished: 6,
             total: None,
-            standing: &Standing::Sprt(progress),
+            status: &RunStatus {
+                brief: String::new(),
+                resumed: Some(progress.text()),
+            },
         });
-        terminal.sprt_ended(
-            &RunOutcome {
-                dir: "sp2".into(),
-                end: RunEnd::Complete,
-                finished: 6,
-                total: Some(6),
-                failed: Vec::new(),
+        let verdict = SprtVerdict {
+            bots: ["good".into(), "rnd".into()],
+            plan: SprtPlan {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.05,
+                max_pairs: Some(3),
+                model: EloModel::Normalized,
             },
-            &SprtVerdict {
-                bots: ["good".into(), "rnd".into()],
-                plan: SprtPlan {
-                    elo0: 0.0,
-                    elo1: 5.0,
-                    alpha: 0.05,
-                    beta: 0.05,
-                    max_pairs: Some(3),
-                    model: EloModel::Normalized,
-                },
-                progress,
-            },
-        );
+            progress,
+        };
+        terminal.say(&verdict.summary(&RunOutcome {
+            dir: "sp2".into(),
+            end: RunEnd::Complete,
+            finished: 6,
+            total: Some(6),
+            failed: Vec::new(),
+        }));
         assert_eq!(
             text(&terminal),
             "resume: 6 games already played; LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2]\n\
@@ -886,17 +613,5 @@ mod tests {
              Stopping now: 1 game in flight not recorded (--resume plays it again)\n\
              Stopping now.\n"
         );
-    }
-
-    #[test]
-    fn leader_shows_half_points() {
-        let leader = |half_points, games| Leader {
-            name: "a".into(),
-            half_points,
-            games,
-        };
-        assert_eq!(leader_text(&leader(4, 3)), "leader: a 2/3");
-        assert_eq!(leader_text(&leader(5, 3)), "leader: a 2.5/3");
-        assert_eq!(leader_text(&leader(1, 1)), "leader: a 0.5/1");
     }
 }

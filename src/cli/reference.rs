@@ -18,10 +18,10 @@ use super::{merge, sprt, tournament, Cli};
 use crate::report::analysis::{
     ANALYSIS_BOTS_CSV, ANALYSIS_CSV, BOT_COLUMNS, COLUMNS as ANALYSIS_COLUMNS,
 };
-use crate::report::certificate::{CERTIFICATE_COLUMNS, CERTIFICATE_FILE};
 use crate::report::comparison::CROSSTABLE_COLUMNS;
 use crate::report::pairwise::PAIRWISE_COLUMNS;
 use crate::report::standings::{standings_columns, MODEL_COLUMNS};
+use crate::tournament::certificate::{CERTIFICATE_COLUMNS, CERTIFICATE_FILE};
 use crate::tournament::journal::csv_header;
 use crate::tournament::output_files::{
     CROSSTABLE_FILE, GAMES_CSV, GAMES_JSONL, LOGS_DIR, MANIFEST_FILE, MODEL_FILE, PAIRWISE_FILE,

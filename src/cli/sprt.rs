@@ -10,16 +10,14 @@ use anyhow::{anyhow, bail};
 use crate::cli::output::Terminal;
 use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
-use crate::cli::tournament::{self, show_progress, EXIT_INTERRUPTED, EXIT_REFEREE_FAILING};
+use crate::cli::tournament::{self, show_progress};
 use crate::referee::{read_bots_file, resolve_player};
-use crate::stats::SprtDecision;
 use crate::tournament::config::Defaults;
 use crate::tournament::driver::{self, Start};
-use crate::tournament::progress::RunOutcome;
-use crate::tournament::runner::RunEnd;
 use crate::tournament::settings::from_given;
 use crate::tournament::settings::Command;
-use crate::tournament::sprt::SprtVerdict;
+/// The SPRT's exit statuses, its format's ([`crate::tournament::sprt`]).
+pub use crate::tournament::sprt::{EXIT_H0, EXIT_H1, EXIT_UNDECIDED};
 
 #[derive(Debug, Default, clap::Args)]
 #[command(
@@ -55,13 +53,6 @@ pub struct Args {
     pub resume: Option<PathBuf>,
 }
 
-/// Exit status when H1 is accepted (A is stronger by at least `elo1`).
-pub const EXIT_H1: i32 = 0;
-/// Exit status when H0 is accepted.
-pub const EXIT_H0: i32 = 1;
-/// Exit status when the pair limit came first.
-pub const EXIT_UNDECIDED: i32 = 3;
-
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(show_progress(args.no_progress));
     if let Some(port) = args.serve {
@@ -70,21 +61,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let start = start(args)?;
     let finished = driver::run(start, &mut terminal)?;
     tournament::end(&mut terminal, &finished)
-}
-
-/// [`EXIT_H1`], [`EXIT_H0`], [`EXIT_UNDECIDED`], or [`EXIT_INTERRUPTED`]
-/// when interrupted undecided, [`EXIT_REFEREE_FAILING`] when arena's own
-/// failures stopped it undecided.
-pub fn exit_status(run: &RunOutcome, verdict: &SprtVerdict) -> i32 {
-    match verdict.progress.status.decision {
-        SprtDecision::AcceptH1 => EXIT_H1,
-        SprtDecision::AcceptH0 => EXIT_H0,
-        SprtDecision::Continue if run.end == RunEnd::Interrupted => EXIT_INTERRUPTED,
-        SprtDecision::Continue if matches!(run.end, RunEnd::RefereeFailing(_)) => {
-            EXIT_REFEREE_FAILING
-        }
-        SprtDecision::Continue => EXIT_UNDECIDED,
-    }
 }
 
 /// A new SPRT from the flags, or the resumed run (of whatever format, as

@@ -17,11 +17,9 @@ use std::io::IsTerminal;
 use crate::cli::output::Terminal;
 use crate::cli::serve::Live;
 use crate::cli::setting_flags::{self, resume_help, SettingFlags};
-use crate::cli::sprt;
-use crate::report::certificate::write_certificate;
 use crate::report::rating::rate_run;
 use crate::tournament::config::Defaults;
-use crate::tournament::driver::{self, Finished, Start, Verdict};
+use crate::tournament::driver::{self, Finished, Start};
 use crate::tournament::progress::RunOutcome;
 use crate::tournament::runner::RunEnd;
 use crate::tournament::settings::Command;
@@ -98,27 +96,23 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 /// last words. Returns the exit status ([`exit_status`]).
 pub fn end(terminal: &mut Terminal, finished: &Finished) -> anyhow::Result<i32> {
     let dir = &finished.run.dir;
-    // Before report.html, which shows it.
-    let certificate = match &finished.verdict {
-        Verdict::Adaptive(verdict) => Some(write_certificate(dir, verdict)?),
-        _ => None,
-    };
+    // The format's files (an adaptive ranking's certificate.csv) before
+    // report.html, which shows them.
+    let files = finished.verdict.write_files(dir)?;
     let mut rated = rate_run(dir, &finished.tally, &finished.manifest.config.seeds)?;
-    rated.files.extend(certificate);
+    rated.files.extend(files);
     terminal.ratings(dir, &rated);
     terminal.run_ended(finished);
     Ok(exit_status(finished))
 }
 
-/// The exit status of a run: an SPRT's ([`sprt::exit_status`]), or a
-/// schedule's ([`schedule_exit_status`]).
+/// The exit status of a run: its format's when it has one (an SPRT's
+/// decision), else a schedule's ([`schedule_exit_status`]).
 pub fn exit_status(finished: &Finished) -> i32 {
-    match &finished.verdict {
-        Verdict::Standings | Verdict::Swiss(_) | Verdict::Knockout(_) | Verdict::Adaptive(_) => {
-            schedule_exit_status(&finished.run)
-        }
-        Verdict::Sprt(verdict) => sprt::exit_status(&finished.run, verdict),
-    }
+    finished
+        .verdict
+        .exit_status(&finished.run)
+        .unwrap_or_else(|| schedule_exit_status(&finished.run))
 }
 
 /// 0 when every scheduled game is recorded, [`EXIT_GAMES_MISSING`] when some

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use arena::referee::GameRow;
 use arena::tournament::games_reader::read_games_csv;
 use arena::tournament::schedule::ScheduledGame;
-use arena::tournament::{Manifest, Plan};
+use arena::tournament::{Manifest, RoundRobinPlan};
 
 use super::{arena, live_processes_with_arg};
 
@@ -270,9 +270,7 @@ pub fn line_count(path: &Path) -> usize {
 /// many games as the plan says.
 pub fn round_robin_schedule(out: &Path) -> (Vec<ScheduledGame>, Vec<String>) {
     let manifest = Manifest::read(out).unwrap();
-    let Plan::RoundRobin { games, .. } = manifest.plan else {
-        panic!("not a round robin")
-    };
+    let RoundRobinPlan { games, .. } = manifest.plan.read().expect("a round robin");
     let schedule: Vec<_> = manifest
         .schedule()
         .unwrap()

@@ -14,14 +14,14 @@ use arena::referee::GameRow;
 use arena::report::rating::rate_run;
 use arena::stats::Tally;
 use arena::tournament::config::Defaults;
-use arena::tournament::driver::{self, Finished, Start, Verdict};
-use arena::tournament::manifest::{Plan, SprtPlan};
-use arena::tournament::progress::{
-    Resumed, RunKind, RunOutput, RunStarted, SprtProgress, Standing,
-};
+use arena::tournament::driver::{self, Finished, Start};
+use arena::tournament::format::verdict_as;
+use arena::tournament::manifest::Plan;
+use arena::tournament::progress::{Resumed, RunOutput, RunStarted, RunStatus, SprtProgress};
 use arena::tournament::runner::RunEnd;
 use arena::tournament::settings::defs::{GAMES_PER_PAIRING, OPENING_PLIES};
 use arena::tournament::settings::{from_given, Command, Given};
+use arena::tournament::sprt::{SprtPlan, SprtVerdict};
 use arena::tournament::testing;
 use arena::tournament::{Manifest, TournamentConfig};
 
@@ -47,13 +47,9 @@ struct Recorder(Vec<Event>);
 
 impl RunOutput for Recorder {
     fn started(&mut self, run: &RunStarted) {
-        let (sprt, games) = match run.kind {
-            RunKind::RoundRobin { games } => (false, Some(games)),
-            RunKind::Sprt { .. } => (true, None),
-            RunKind::Swiss { games, .. } => (false, Some(games)),
-            RunKind::Knockout { .. } => (false, None),
-            RunKind::Adaptive { .. } => (false, None),
-        };
+        // An SPRT's games are open-ended, whatever its pair limit.
+        let sprt = run.format == "sprt";
+        let games = run.total.filter(|_| !sprt);
         self.0.push(Event::Started { sprt, games });
     }
     fn resumed(&mut self, resumed: &Resumed) {
@@ -65,7 +61,7 @@ impl RunOutput for Recorder {
     fn warning(&mut self, _text: &str) {
         self.0.push(Event::Warning);
     }
-    fn playing(&mut self, done: u64, total: Option<u64>, _standing: &Standing) {
+    fn playing(&mut self, done: u64, total: Option<u64>, _status: &RunStatus) {
         self.0.push(Event::Playing { done, total });
     }
     fn game_finished(&mut self, row: &GameRow, _record: &GameRecord) {
@@ -80,7 +76,7 @@ impl RunOutput for Recorder {
             pairs: progress.status.pairs,
         });
     }
-    fn progress(&mut self, _standing: &Standing) {
+    fn progress(&mut self, _status: &RunStatus) {
         self.0.push(Event::Progress);
     }
     fn standings_due(&mut self, finished: u64, tally: &Tally) {
@@ -220,7 +216,7 @@ fn sprt_start(out: &Path, max_pairs: u64) -> Start {
         max_pairs: Some(max_pairs),
         model: arena::stats::EloModel::Normalized,
     };
-    Start::New(Box::new(Manifest::new(config, Plan::Sprt(plan))))
+    Start::New(Box::new(Manifest::new(config, Plan::of(&plan))))
 }
 
 /// The events of SPRT pairs `pairs` played one game after another.
@@ -266,7 +262,7 @@ fn an_sprt_reports_each_pair_and_ends_undecided_at_its_limit() {
         Event::Files { count: FILES },
     ]);
     assert_eq!(events.0, expected);
-    let Verdict::Sprt(verdict) = &finished.verdict else {
+    let Some(verdict) = verdict_as::<SprtVerdict>(finished.verdict.as_ref()) else {
         panic!("an SPRT's verdict: {:?}", finished.verdict)
     };
     assert_eq!(verdict.progress.status.pairs, 2);

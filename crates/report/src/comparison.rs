@@ -19,6 +19,7 @@ use arena_rules::protocol::FailureReason;
 use arena_stats::{PairCounts, Wdl};
 
 use super::rounded;
+pub(crate) use arena_tournament::text::render_aligned;
 
 /// Games one bot lost per failure reason, counted by the tally.
 pub use arena_stats::LostBy;
@@ -153,38 +154,6 @@ pub fn render_failures(bots: &[(String, LostBy)]) -> String {
             lost.total(),
             lost.text()
         ));
-    }
-    out
-}
-
-/// Aligned columns separated by two spaces; the columns in `left` read
-/// left-aligned (names), the others right-aligned (numbers).
-pub(crate) fn render_aligned(lines: &[Vec<String>], left: &[usize]) -> String {
-    let columns = lines.iter().map(Vec::len).max().unwrap_or(0);
-    let mut widths = vec![0; columns];
-    for line in lines {
-        for (w, c) in widths.iter_mut().zip(line) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for line in lines {
-        let mut text = String::new();
-        for (col, field) in line.iter().enumerate() {
-            let pad = " ".repeat(widths[col] - field.chars().count());
-            if col > 0 {
-                text.push_str("  ");
-            }
-            if left.contains(&col) {
-                text.push_str(field);
-                text.push_str(&pad);
-            } else {
-                text.push_str(&pad);
-                text.push_str(field);
-            }
-        }
-        out.push_str(text.trim_end());
-        out.push('\n');
     }
     out
 }

@@ -8,18 +8,17 @@
 //!   files; `standings`: the standings rows and model parameters.
 //! - `comparison`: the crosstable and the failure summary; `pairwise`:
 //!   `pairwise.csv`; `gauntlet`: a gauntlet's view from its seeds.
-//! - `formats`: the tables of a Swiss and a knockout; `certificate`:
-//!   `certificate.csv` of an adaptive ranking.
+//! - A format's own section of report.html and its settings line come from
+//!   the format (`arena_tournament::format::Format`), as does an adaptive
+//!   ranking's `certificate.csv` (`arena_tournament::certificate`).
 //! - `analysis`: `analysis.csv`, the moves against perfect play.
 //! - `rounded`: numbers rounded as the CSV files write them.
 //! - `game_ids`: which games `arena rate` has counted (repeats are errors).
 //! - `html`: report.html.
 
 pub mod analysis;
-pub mod certificate;
 pub mod comparison;
 pub mod fits;
-pub mod formats;
 pub mod game_ids;
 pub mod gauntlet;
 pub mod html;

@@ -1,32 +1,4 @@
-//! Numbers as the CSV files write them: rows hold exact values, rounded
-//! only as they are written (`serialize_with = "rounded::dpN"`: N decimals).
+//! Numbers as the CSV files write them: the rounding of
+//! [`arena_tournament::rounded`], which certificate.csv shares.
 
-use serde::Serializer;
-
-pub fn dp1<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(round(*value, 1))
-}
-
-pub fn dp2<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(round(*value, 2))
-}
-
-pub fn dp4<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(round(*value, 4))
-}
-
-pub fn opt_dp2<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match value {
-        Some(v) => s.serialize_some(&round(*v, 2)),
-        None => s.serialize_none(),
-    }
-}
-
-/// Rounds for output; infinities and NaN pass through.
-pub(crate) fn round(value: f64, decimals: i32) -> f64 {
-    if !value.is_finite() {
-        return value;
-    }
-    let scale = 10f64.powi(decimals);
-    (value * scale).round() / scale
-}
+pub use arena_tournament::rounded::{dp1, dp2, dp4, opt_dp2, round};

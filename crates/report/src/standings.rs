@@ -30,7 +30,6 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use arena_stats::{
@@ -39,9 +38,9 @@ use arena_stats::{
 
 use super::comparison::{lost_by_columns, render_aligned, LostBy};
 use super::rounded::{self, round};
-use arena_files::write_atomically;
 use arena_referee::GameRow;
 use arena_stats::Tally;
+pub(crate) use arena_tournament::rows_file::write_rows;
 use arena_tournament::tally::AddRow;
 
 /// The first columns of `standings.csv`, in the field order of
@@ -495,29 +494,6 @@ pub fn write_standings_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<(
 pub fn write_model_csv(path: &Path, fits: &[&Standings]) -> anyhow::Result<()> {
     let rows: Vec<ModelRow> = fits.iter().flat_map(|s| s.model_rows()).collect();
     write_rows(path, &MODEL_COLUMNS, &rows)
-}
-
-/// Writes serialisable rows under `columns` (the header is written even when
-/// there are no rows, so the file always says what it holds).
-pub(crate) fn write_rows<T: Serialize>(
-    path: &Path,
-    columns: &[impl AsRef<[u8]>],
-    rows: &[T],
-) -> anyhow::Result<()> {
-    let encode = || -> anyhow::Result<Vec<u8>> {
-        let mut writer = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
-        writer.write_record(columns)?;
-        for row in rows {
-            writer.serialize(row)?;
-        }
-        Ok(writer.into_inner().map_err(|e| e.into_error())?)
-    };
-    let bytes = encode().with_context(|| format!("cannot write {}", path.display()))?;
-    // Atomically, like the journal: a kill mid-write must not leave an
-    // empty or half standings.csv in place of the last good one.
-    write_atomically(path, &bytes)
 }
 
 #[cfg(test)]

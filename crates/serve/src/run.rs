@@ -237,7 +237,10 @@ fn planned(dirs: &[PathBuf]) -> Option<u64> {
             // The format's own count, of this shard's games when it is one
             // (none for a knockout, whose tie-breaks add games, or an SPRT
             // without a cap).
-            arena_tournament::driver::format_of(&manifest).ok()?.total()
+            arena_tournament::registry::Formats::builtin()
+                .open(&manifest)
+                .ok()?
+                .total()
         })
         .sum()
 }

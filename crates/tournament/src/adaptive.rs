@@ -19,19 +19,95 @@
 //! pair's seeded opening, as in a round robin; `round` in games.csv is the
 //! adaptive round.
 
+use std::any::Any;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail};
+use serde::{Deserialize, Serialize};
 
-use super::driver::{Format, RunState, Verdict};
-use super::manifest::{AdaptivePlan, Manifest};
+use super::certificate::{
+    certificate_rows, certificate_sentence, read_certificate, write_certificate, CertificateRow,
+};
+use super::config::TournamentConfig;
+use super::format::{resume_hint, Format, FormatRow, RunState, Verdict};
+use super::manifest::{FormatPlan, Manifest, Plan};
 use super::openings::Openings;
-use super::progress::{RunKind, RunOutput, Standing};
+use super::progress::{RunOutcome, RunOutput};
 use super::runner::Flow;
 use super::schedule::{game_pair, pairings, ScheduledGame};
+use super::settings::defs;
+use super::settings::resolve::Resolved;
+use super::text::{describe_suspension, run_settings, Said};
 use arena_referee::GameRow;
 use arena_rules::games::{GameResult, Variant};
 use arena_stats::{Assessment, Certifier, PairCounts, TalliedGame, Tally};
+
+/// The adaptive ranking's line in the registry.
+pub const FORMAT: FormatRow = FormatRow {
+    kind: AdaptivePlan::KIND,
+    plan: plan_of,
+    open: |manifest| {
+        Ok(Box::new(AdaptiveRanking::new(
+            manifest,
+            manifest.plan.read()?,
+        )?))
+    },
+};
+
+/// An adaptive ranking's plan (`format = "adaptive"`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AdaptivePlan {
+    /// The certified order is wrong with at most `1 - confidence`.
+    pub confidence: f64,
+    /// Stop uncertified after this many games (rounded down to pairs).
+    pub max_games: u64,
+}
+
+impl FormatPlan for AdaptivePlan {
+    const KIND: &'static str = "adaptive";
+}
+
+/// The adaptive ranking's plan when the run is one (`format =
+/// "adaptive"`): `max_games` given, `confidence` in range, no games per
+/// pairing and no shard; a run that is not one takes neither setting.
+fn plan_of(r: &Resolved, _config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let v = &r.values;
+    if r.sprt || v.format.value != "adaptive" {
+        if let Some(setting) = r.first_given(&[&defs::MAX_GAMES, &defs::CONFIDENCE]) {
+            return Err(r.at_setting(
+                setting,
+                "is a setting of an adaptive ranking (format = \"adaptive\")",
+            ));
+        }
+        return Ok(None);
+    }
+    if v.games_per_pairing.given() {
+        return Err(r.at(
+            &v.games_per_pairing,
+            "an adaptive ranking chooses its game pairs from the results; give `max_games` to limit it",
+        ));
+    }
+    if v.shard.given() {
+        return Err(r.at(
+            &v.shard,
+            "an adaptive ranking cannot be sharded: each round is chosen from all the games before it",
+        ));
+    }
+    let Some(max_games) = v.max_games.value else {
+        return Err(r.at(
+            &v.max_games,
+            "an adaptive ranking needs `max_games` (two bots of equal strength are never separated), e.g. max_games = 2000",
+        ));
+    };
+    let plan = AdaptivePlan {
+        confidence: v.confidence.value,
+        max_games,
+    };
+    plan.check()
+        .map_err(|e| r.at(&v.confidence, format!("{e:#}")))?;
+    Ok(Some(Plan::of(&plan)))
+}
 
 impl AdaptivePlan {
     /// The plan's values in range: `confidence` strictly between 0 and 1,
@@ -102,6 +178,36 @@ impl AdaptiveVerdict {
     pub fn certified(&self) -> bool {
         self.assessment.as_ref().is_some_and(|a| a.certified)
     }
+
+    /// The rows of its certificate.csv ([`crate::certificate`]).
+    pub fn certificate(&self) -> Vec<CertificateRow> {
+        certificate_rows(
+            self.plan.confidence,
+            self.games,
+            &self.bots,
+            self.assessment.as_ref(),
+        )
+    }
+}
+
+impl Verdict for AdaptiveVerdict {
+    fn summary(&self, run: &RunOutcome) -> Vec<Said> {
+        let mut said = vec![
+            Said::Line(String::new()),
+            Said::Line(certificate_sentence(&self.certificate())),
+        ];
+        said.extend(resume_hint(run));
+        said
+    }
+
+    /// certificate.csv.
+    fn write_files(&self, dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+        Ok(vec![write_certificate(dir, &self.certificate())?])
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// The rounds decided so far and the results they are decided from.
@@ -144,6 +250,18 @@ impl AdaptiveRanking {
             next_id: 0,
             over: false,
         })
+    }
+
+    /// What the games so far conclude.
+    pub fn adaptive_verdict(&self) -> AdaptiveVerdict {
+        // A fit that fails (it does not with the prior) leaves no verdict.
+        let assessment = self.assess(u64::MAX).ok().flatten();
+        AdaptiveVerdict {
+            plan: self.plan,
+            bots: self.names.clone(),
+            assessment,
+            games: self.results.len() as u64,
+        }
     }
 
     /// Counts a finished game of the run (once per id).
@@ -266,8 +384,19 @@ impl AdaptiveRanking {
 }
 
 impl Format for AdaptiveRanking {
-    fn kind(&self) -> RunKind<'_> {
-        RunKind::Adaptive { plan: &self.plan }
+    fn started(&self, config: &TournamentConfig, dir: &Path) -> Vec<String> {
+        vec![
+            format!(
+                "Adaptive ranking: {} bots, {}, certified at confidence {}, at most {} games, {}{}",
+                config.bots.len(),
+                config.variant_ids().join(", "),
+                self.plan.confidence,
+                self.plan.max_games,
+                run_settings(config, true),
+                describe_suspension(config),
+            ),
+            format!("Output: {}", dir.display()),
+        ]
     }
 
     fn total(&self) -> Option<u64> {
@@ -304,21 +433,21 @@ impl Format for AdaptiveRanking {
         Flow::Continue
     }
 
-    fn standing(&self, run: &RunState) -> Standing {
-        Standing::RoundRobin {
-            leader: run.tally.leader(),
-        }
+    fn verdict(&self, _run: &RunState) -> Box<dyn Verdict> {
+        Box::new(self.adaptive_verdict())
     }
 
-    fn verdict(&self, _run: &RunState) -> Verdict {
-        // A fit that fails (it does not with the prior) leaves no verdict.
-        let assessment = self.assess(u64::MAX).ok().flatten();
-        Verdict::Adaptive(Box::new(AdaptiveVerdict {
-            plan: self.plan,
-            bots: self.names.clone(),
-            assessment,
-            games: self.results.len() as u64,
-        }))
+    /// The plan, and the certificate of the run's certificate.csv in `dir`.
+    fn describe(&self, _config: &TournamentConfig, dir: &Path) -> String {
+        let certificate = match read_certificate(dir) {
+            Ok(Some(rows)) => certificate_sentence(&rows),
+            Ok(None) => "no certificate.csv yet".to_string(),
+            Err(e) => format!("{e:#}"),
+        };
+        format!(
+            "adaptive ranking at confidence {}, at most {} games. {certificate}",
+            self.plan.confidence, self.plan.max_games
+        )
     }
 }
 
@@ -341,10 +470,7 @@ mod tests {
     }
 
     fn format(m: &Manifest) -> AdaptiveRanking {
-        let crate::Plan::Adaptive(plan) = m.plan else {
-            panic!("not adaptive: {:?}", m.plan)
-        };
-        AdaptiveRanking::new(m, plan).unwrap()
+        AdaptiveRanking::new(m, m.plan.read().unwrap()).unwrap()
     }
 
     /// The result of `game` when the bot of lower index always wins.
@@ -407,9 +533,7 @@ mod tests {
             assert!(bots == (0, 1) || bots == (1, 2), "{game:?}");
         }
         assert_eq!(rest.iter().filter(|g| g.round == 1).count() + 1, 8);
-        let Verdict::Adaptive(v) = f.verdict(&run) else {
-            panic!()
-        };
+        let v = f.adaptive_verdict();
         assert!(v.certified(), "{v:?}");
         assert_eq!(v.assessment.unwrap().order, [0, 1, 2]);
         assert!(rest.len() + 7 < 1000, "stopped when certified");

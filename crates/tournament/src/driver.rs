@@ -1,38 +1,34 @@
 //! The one driver of every kind of run: round robin, gauntlet, SPRT,
-//! Swiss, knockout, and the formats to come. It creates or resumes the run's directory
-//! ([`Session`]), picks the format from the run's plan (`tournament.json`),
-//! feeds the run's tally with the games finished before a resume, reports
+//! Swiss, knockout, adaptive, and the formats to come. It creates or
+//! resumes the run's directory ([`Session`]), opens the run's format from
+//! its plan (`tournament.json`, through the registry: [`Formats`]), feeds
+//! the run's tally with the games finished before a resume, reports
 //! started / resumed / playing, plays, and returns the outcome with the
-//! tally, from which the front end writes the standings, the tables and
-//! report.html.
+//! tally and the format's verdict, from which the front end writes the
+//! standings, the tables and report.html.
 //!
-//! A [`Format`] only chooses the next game and says when to stop, as
-//! fastchess's formats do on its one tournament base; what the run knows
-//! (the tally of finished games and which games are done, [`RunState`]) is
-//! the driver's, and a format reads it when it needs results (the SPRT
-//! does). A format whose games follow from earlier results (a Swiss, a
-//! knockout) also hears of each game finished before a resume
-//! ([`Format::recorded`]) as of each one finished since. The driver counts each game
-//! in the tally as it ends, and asks the front end for the standings every
-//! `rating_interval` games.
+//! A [`Format`] chooses the next game, says when to stop and what to
+//! say, as fastchess's formats do on its one tournament base; what the run
+//! knows (the tally of finished games and which games are done,
+//! [`RunState`]) is the driver's, and a format reads it when it needs
+//! results (the SPRT does). A format whose games follow from earlier
+//! results (a Swiss, a knockout) also hears of each game finished before a
+//! resume ([`Format::recorded`]) as of each one finished since. The driver
+//! counts each game in the tally as it ends, and asks the front end for the
+//! standings every `rating_interval` games.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::adaptive::{AdaptiveRanking, AdaptiveVerdict};
-use super::game_set::GameSet;
-use super::knockout::{Bracket, Knockout};
-use super::manifest::{Manifest, Plan};
-use super::progress::{Resumed, RunKind, RunOutcome, RunOutput, RunStarted, Standing};
-use super::round_robin::RoundRobin;
+pub use super::format::{Format, RunState, Verdict};
+use super::manifest::Manifest;
+use super::progress::{Resumed, RunOutcome, RunOutput, RunStarted, RunStatus};
+use super::registry::Formats;
 use super::runner::{Flow, GameFeed, RunEnd};
 use super::schedule::ScheduledGame;
 use super::session::Session;
 use super::settings::Given;
-use super::sprt::{SprtMatch, SprtVerdict};
-use super::swiss::{Swiss, SwissSummary};
-use super::tally::AddRow;
 use arena_files::DirLock;
 use arena_referee::GameRow;
 use arena_stats::{InvalidGame, Tally};
@@ -49,78 +45,6 @@ pub enum Start {
     Resume { dir: PathBuf, given: Given },
 }
 
-/// What the driver knows of a run: the tally of its finished games and
-/// which games are done (before and during this run).
-#[derive(Debug, Default, Clone)]
-pub struct RunState {
-    pub tally: Tally,
-    pub done: GameSet,
-}
-
-impl RunState {
-    pub fn new() -> RunState {
-        RunState::default()
-    }
-
-    /// Counts a finished game, once: `Ok(false)` when it was counted
-    /// before. A game the tally refuses is still done (it is recorded and
-    /// is not played again).
-    pub fn add(&mut self, row: &GameRow) -> Result<bool, InvalidGame> {
-        if !self.done.insert(row.id) {
-            return Ok(false);
-        }
-        self.tally.add_row(row)?;
-        Ok(true)
-    }
-
-    /// Games finished in all.
-    pub fn finished(&self) -> u64 {
-        self.done.len()
-    }
-}
-
-/// A kind of run: which game comes next, and when to stop. Everything else
-/// (the journal, resuming, the tally, the progress events) is the driver's.
-pub trait Format {
-    /// What kind of run this is, for [`RunOutput::started`].
-    fn kind(&self) -> RunKind<'_>;
-    /// Games the run plans in all (`None`: open-ended).
-    fn total(&self) -> Option<u64>;
-    /// A game finished before this run (read back on resume, in games.csv
-    /// order, before any game starts), counted in the run's tally. A format
-    /// whose games follow from results (a Swiss) keeps it; an error ends
-    /// the run before it plays.
-    fn recorded(&mut self, _row: &GameRow) -> anyhow::Result<()> {
-        Ok(())
-    }
-    /// The next game to start, or `None` if there is none to start now.
-    /// Games in `run.done` are finished and must not be started again.
-    fn next_game(&mut self, run: &RunState) -> anyhow::Result<Option<ScheduledGame>>;
-    /// `row` ended, is journaled and counted in `run`. Events it causes (a
-    /// completed SPRT pair) go to `output`; [`Flow::Stop`] ends the run
-    /// (games still running are abandoned).
-    fn finished(&mut self, row: &GameRow, run: &RunState, output: &mut dyn RunOutput) -> Flow;
-    /// Where the run stands, for progress displays.
-    fn standing(&self, run: &RunState) -> Standing;
-    /// What the format concludes from the games of `run`.
-    fn verdict(&self, run: &RunState) -> Verdict;
-}
-
-/// What a format concludes, beyond how the run ended.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
-    /// A schedule's games (round robin, gauntlet): the standings say it all.
-    Standings,
-    /// An SPRT's decision so far. (Boxed: the other variant is empty.)
-    Sprt(Box<SprtVerdict>),
-    /// A Swiss's rounds and table.
-    Swiss(Box<SwissSummary>),
-    /// A knockout's bracket.
-    Knockout(Box<Bracket>),
-    /// Whether the adaptive ranking is certified, and what is not.
-    Adaptive(Box<AdaptiveVerdict>),
-}
-
 /// How a run ended, with everything the front end needs to show it.
 #[derive(Debug)]
 pub struct Finished {
@@ -130,35 +54,35 @@ pub struct Finished {
     pub tally: Tally,
     /// The run's settings and plan (as resumed).
     pub manifest: Manifest,
-    pub verdict: Verdict,
+    /// What the run's format concludes, and its last words.
+    pub verdict: Box<dyn Verdict>,
     /// The run directory's lock, held until this is dropped: the front
     /// end writes the standings, the tables and report.html under it.
     pub lock: DirLock,
 }
 
-/// The format of the run `manifest` plans; checks that the plan can be
-/// played (an opening length no game allows, an SPRT not between two bots
-/// of one variant) before any game.
-pub fn format_of(manifest: &Manifest) -> anyhow::Result<Box<dyn Format>> {
-    Ok(match &manifest.plan {
-        Plan::RoundRobin { .. } => Box::new(RoundRobin::of(manifest)?),
-        Plan::Sprt(plan) => Box::new(SprtMatch::new(manifest, *plan)?),
-        Plan::Swiss(plan) => Box::new(Swiss::new(manifest, *plan)?),
-        Plan::Knockout(plan) => Box::new(Knockout::new(manifest, *plan)?),
-        Plan::Adaptive(plan) => Box::new(AdaptiveRanking::new(manifest, *plan)?),
-    })
+/// Runs (or resumes) a run of any of arena's formats; see [`run_with`].
+pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished> {
+    run_with(start, &Formats::builtin(), output)
 }
 
-/// Runs (or resumes) a run of any format, reporting to `output`, and
-/// returns how it ended. Not every planned game is recorded when the run
+/// Runs (or resumes) a run of any format of `formats`, reporting to
+/// `output`, and returns how it ended. Not every planned game is recorded when the run
 /// was interrupted or some game could not be run (resume to replay it).
-pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished> {
-    let (mut session, mut format, resuming) = open(start)?;
+pub fn run_with(
+    start: Start,
+    formats: &Formats,
+    output: &mut dyn RunOutput,
+) -> anyhow::Result<Finished> {
+    let (mut session, mut format, resuming) = open(start, formats)?;
     let total = format.total();
+    let config = &session.manifest.config;
     output.started(&RunStarted {
-        config: &session.manifest.config,
+        config,
         dir: &session.dir,
-        kind: format.kind(),
+        format: session.manifest.plan.kind(),
+        total,
+        lines: &format.started(config, &session.dir),
     });
 
     let mut state = RunState::new();
@@ -175,11 +99,11 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
             repairs: &session.repairs,
             finished: session.finished,
             total,
-            standing: &format.standing(&state),
+            status: &format.status(&state),
         });
     }
     let done = total.map_or(state.finished(), |t| state.finished().min(t));
-    output.playing(done, total, &format.standing(&state));
+    output.playing(done, total, &format.status(&state));
     let mut feed = Feed {
         format: format.as_mut(),
         state: &mut state,
@@ -219,22 +143,24 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
 }
 
 /// The session and format of `start`; `true` when resuming.
-fn open(start: Start) -> anyhow::Result<(Session, Box<dyn Format>, bool)> {
+fn open(start: Start, formats: &Formats) -> anyhow::Result<(Session, Box<dyn Format>, bool)> {
     match start {
         Start::New(manifest) => {
             // A plan that cannot be played fails here, before anything is
             // written.
-            let format = format_of(&manifest)?;
+            let format = formats.open(&manifest)?;
             Ok((Session::create(*manifest)?, format, false))
         }
         Start::Resume { dir, given } => {
-            let mut session = Session::resume(&dir)?;
-            session.manifest.config.resume_with(&given)?;
-            // Checked again: tournament.json may come from an older arena
-            // or an editor, and a plan out of range must be an error, not a
-            // panic.
-            let format = format_of(&session.manifest)
-                .with_context(|| Manifest::path(&session.dir).display().to_string())?;
+            let (session, format) = Session::resume(&dir, |manifest| {
+                manifest.config.resume_with(&given)?;
+                // Checked again: tournament.json may come from an older
+                // arena or an editor, and a plan out of range must be an
+                // error, not a panic.
+                formats
+                    .open(manifest)
+                    .with_context(|| Manifest::path(&dir).display().to_string())
+            })?;
             Ok((session, format, true))
         }
     }
@@ -274,7 +200,7 @@ impl GameFeed for Feed<'_> {
         flow
     }
 
-    fn status(&self) -> Standing {
-        self.format.standing(self.state)
+    fn status(&self) -> RunStatus {
+        self.format.status(self.state)
     }
 }

@@ -15,16 +15,56 @@
 //! plays what an uninterrupted one plays. `round` in games.csv is the
 //! bracket round, 1 for the first.
 
-use anyhow::bail;
-use serde::Serialize;
+use std::any::Any;
+use std::path::Path;
 
-use super::driver::{Format, RunState, Verdict};
-use super::manifest::{KnockoutPlan, Manifest};
-use super::paired::{next_staged_game, Staged, Stages};
-use super::progress::{PairedRound, RunKind, RunOutput, Standing};
+use anyhow::bail;
+use serde::{Deserialize, Serialize};
+
+use super::config::TournamentConfig;
+use super::format::{resume_hint, Format, FormatRow, RunState, Verdict};
+use super::manifest::{FormatPlan, Manifest, Plan};
+use super::paired::{check_owned, finished_staged, next_staged_game, refuse_shard, Staged, Stages};
+use super::progress::{PairedRound, RunOutcome, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
+use super::settings::resolve::Resolved;
+use super::text::{describe_suspension, run_settings, FormatTables, Said, TextTable};
 use arena_referee::GameRow;
+use arena_stats::points_text;
+
+/// The knockout's line in the registry.
+pub const FORMAT: FormatRow = FormatRow {
+    kind: KnockoutPlan::KIND,
+    plan: plan_of,
+    open: |manifest| Ok(Box::new(Knockout::new(manifest, manifest.plan.read()?)?)),
+};
+
+/// A knockout's plan: how long a tied match goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnockoutPlan {
+    /// Extra game pairs a tied match plays, one at a time, before the
+    /// higher seed advances.
+    pub tiebreak_pairs: u32,
+}
+
+impl FormatPlan for KnockoutPlan {
+    const KIND: &'static str = "knockout";
+}
+
+/// The knockout's plan when the settings choose it (`format =
+/// "knockout"`): its `tiebreak_pairs` (given only then), no shard.
+fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let v = &r.values;
+    check_owned(r, &v.tiebreak_pairs.origin, KnockoutPlan::KIND)?;
+    if v.format.value != KnockoutPlan::KIND {
+        return Ok(None);
+    }
+    refuse_shard(r, config, KnockoutPlan::KIND)?;
+    Ok(Some(Plan::of(&KnockoutPlan {
+        tiebreak_pairs: v.tiebreak_pairs.value as u32,
+    })))
+}
 
 /// The bracket's places in order, as 0-based seeds: for eight places
 /// 0, 7, 3, 4, 1, 6, 2, 5 (seeds 1-8, 4-5, 2-7, 3-6).
@@ -347,27 +387,130 @@ pub struct BracketMatch {
     pub bye: bool,
 }
 
+impl Bracket {
+    /// One table per bracket round ([`Bracket::winner_line`] says who won).
+    pub fn tables(&self) -> Vec<TextTable> {
+        let rounds = self.size.trailing_zeros();
+        let columns = ["Seed", "Bot", "Game points", "Seed", "Bot", "Advances"];
+        self.rounds
+            .iter()
+            .map(|round| TextTable {
+                title: format!("Knockout round {} of {rounds}", round.round),
+                columns: columns.map(String::from).to_vec(),
+                rows: round.matches.iter().map(bracket_row).collect(),
+                left: vec![1, 2, 4, 5],
+            })
+            .collect()
+    }
+
+    /// `Winner: a`, or that the bracket is not decided yet.
+    pub fn winner_line(&self) -> String {
+        match &self.winner {
+            Some(winner) => format!("Winner: {winner}"),
+            None => "No winner yet: the bracket is not decided.".into(),
+        }
+    }
+}
+
+fn bracket_row(m: &BracketMatch) -> Vec<String> {
+    if m.bye {
+        let winner = m.winner.clone().unwrap_or_default();
+        return vec![
+            m.seeds[0].to_string(),
+            m.bots[0].clone(),
+            "bye".into(),
+            String::new(),
+            String::new(),
+            winner,
+        ];
+    }
+    let [pa, pb] = m.points;
+    let mut result = format!("{} - {}", points_text(pa), points_text(pb));
+    if m.tiebreak_pairs > 0 {
+        let pairs = if m.tiebreak_pairs == 1 {
+            "pair"
+        } else {
+            "pairs"
+        };
+        result.push_str(&format!(" (with {} tie-break {pairs})", m.tiebreak_pairs));
+    }
+    let advances = match &m.winner {
+        Some(w) if m.by_seed => format!("{w} (tied: higher seed)"),
+        Some(w) => w.clone(),
+        None => format!("({} games so far)", m.finished),
+    };
+    vec![
+        m.seeds[0].to_string(),
+        m.bots[0].clone(),
+        result,
+        m.seeds[1].to_string(),
+        m.bots[1].clone(),
+        advances,
+    ]
+}
+
+impl Verdict for Bracket {
+    fn summary(&self, run: &RunOutcome) -> Vec<Said> {
+        let mut said = vec![
+            Said::Line(String::new()),
+            Said::Tables(self.tables()),
+            Said::Line(self.winner_line()),
+        ];
+        said.extend(resume_hint(run));
+        said
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 impl Staged for Knockout {
+    fn stages(&self) -> &Stages {
+        &self.stages
+    }
+
     fn stages_mut(&mut self) -> &mut Stages {
         &mut self.stages
     }
 
-    fn take_error(&mut self) -> Option<String> {
-        self.error.take()
+    fn error_mut(&mut self) -> &mut Option<String> {
+        &mut self.error
     }
 
     fn advance(&mut self) -> anyhow::Result<bool> {
         self.advance_stage()
     }
+
+    fn more_to_come(&self) -> bool {
+        self.winner.is_none()
+    }
+
+    fn compute_next(&mut self) -> anyhow::Result<()> {
+        self.settle().map(drop)
+    }
+
+    fn announced(&self, s: usize) -> PairedRound {
+        self.paired(s)
+    }
 }
 
 impl Format for Knockout {
-    fn kind(&self) -> RunKind<'_> {
-        RunKind::Knockout {
-            size: self.size,
-            tiebreak_pairs: self.plan.tiebreak_pairs,
-            first: &self.first,
-        }
+    fn started(&self, config: &TournamentConfig, dir: &Path) -> Vec<String> {
+        vec![
+            format!(
+                "Knockout of {} places: {} bots, {}, {} games per match, then while tied at most {} tie-break pairs, {}{}",
+                self.size,
+                config.bots.len(),
+                config.variant_ids().join(", "),
+                config.games_per_pairing,
+                self.plan.tiebreak_pairs,
+                run_settings(config, true),
+                describe_suspension(config),
+            ),
+            format!("Output: {}", dir.display()),
+            self.first.line(),
+        ]
     }
 
     /// Open-ended: tie-breaks add games.
@@ -385,29 +528,31 @@ impl Format for Knockout {
     }
 
     fn finished(&mut self, row: &GameRow, _run: &RunState, output: &mut dyn RunOutput) -> Flow {
-        self.record(row);
-        if self.winner.is_none() && self.stages.last_complete() {
-            let before = self.stages.stages().len();
-            match self.settle() {
-                Ok(_) => {
-                    for s in before..self.stages.stages().len() {
-                        output.round_paired(&self.paired(s));
-                    }
-                }
-                Err(e) => self.error = Some(format!("{e:#}")),
-            }
-        }
+        finished_staged(self, row, output);
         Flow::Continue
     }
 
-    fn standing(&self, run: &RunState) -> Standing {
-        Standing::RoundRobin {
-            leader: run.tally.leader(),
-        }
+    fn verdict(&self, _run: &RunState) -> Box<dyn Verdict> {
+        Box::new(self.bracket())
     }
 
-    fn verdict(&self, _run: &RunState) -> Verdict {
-        Verdict::Knockout(Box::new(self.bracket()))
+    fn report_tables(&mut self) -> Option<FormatTables> {
+        let error = self
+            .catch_up()
+            .err()
+            .map(|e| format!("the games do not follow the plan: {e:#}"));
+        let bracket = self.bracket();
+        Some(FormatTables {
+            tables: bracket.tables(),
+            note: Some(error.unwrap_or_else(|| bracket.winner_line())),
+        })
+    }
+
+    fn describe(&self, _config: &TournamentConfig, _dir: &Path) -> String {
+        format!(
+            "knockout, at most {} tie-break pairs per match",
+            self.plan.tiebreak_pairs
+        )
     }
 }
 

@@ -2,10 +2,10 @@
 //! to the cap and the higher seed after it, and that losers play no more.
 
 use super::*;
-use crate::manifest::Plan;
 use crate::settings::defs::{FORMAT, OPENING_PLIES, SEED, TIEBREAK_PAIRS};
 use crate::settings::Given;
 use crate::testing::{manifest_of, play_to_end, row_of};
+use crate::text::render_tables;
 use arena_rules::games::GameResult;
 
 #[test]
@@ -25,10 +25,7 @@ fn knockout(bots: usize, tiebreak_pairs: u32) -> Knockout {
         given = given.with_bot(format!("{name}=x"));
     }
     let manifest = manifest_of(&given);
-    let Plan::Knockout(plan) = manifest.plan else {
-        panic!("not a knockout: {:?}", manifest.plan)
-    };
-    Knockout::new(&manifest, plan).unwrap()
+    Knockout::new(&manifest, manifest.plan.read().unwrap()).unwrap()
 }
 
 /// Records every paired stage.
@@ -183,4 +180,44 @@ fn a_resumed_knockout_plays_what_an_uninterrupted_one_plays() {
     }
     assert_eq!(rest, everything[5..]);
     assert_eq!(resumed.bracket(), whole.bracket());
+}
+
+#[test]
+fn a_bracket_shows_byes_tie_breaks_and_the_seed_decision() {
+    let m = |bye: bool, by_seed: bool| BracketMatch {
+        seeds: [1, if bye { 0 } else { 4 }],
+        bots: ["a".into(), if bye { "" } else { "d" }.into()],
+        points: [4, 4],
+        finished: 4,
+        tiebreak_pairs: 1,
+        winner: Some("a".into()),
+        by_seed,
+        bye,
+    };
+    let bracket = Bracket {
+        size: 4,
+        tiebreak_pairs: 1,
+        rounds: vec![BracketRound {
+            round: 1,
+            matches: vec![m(true, false), m(false, true)],
+        }],
+        winner: None,
+    };
+    let text = render_tables(&bracket.tables());
+    assert!(text.starts_with("Knockout round 1 of 2:"), "{text}");
+    assert!(text.contains("a    bye"), "{text}");
+    assert!(
+        text.contains("2 - 2 (with 1 tie-break pair)     4  d    a (tied: higher seed)"),
+        "{text}"
+    );
+    assert_eq!(
+        bracket.winner_line(),
+        "No winner yet: the bracket is not decided."
+    );
+    let paired = PairedRound {
+        title: "Round 1 of 2".into(),
+        boards: vec![["d".into(), "e".into()]],
+        byes: vec!["a".into()],
+    };
+    assert_eq!(paired.line(), "Round 1 of 2: d - e; bye: a");
 }

@@ -1,7 +1,7 @@
 //! Runs that survive crashes (round robins, gauntlets, SPRTs, Swiss,
-//! knockouts): a seeded
-//! schedule, a journal written as games finish, a runner that plays games
-//! concurrently, and one driver for every kind of run.
+//! knockouts, adaptive rankings): a seeded schedule, a journal written as
+//! games finish, a runner that plays games concurrently, one driver for
+//! every format, and the formats, each one module.
 //!
 //! - [`settings`]: every setting defined once (key, flag, default, rule,
 //!   docs, its typed slot), the one resolution of flags, file and
@@ -12,7 +12,8 @@
 //! - [`schedule`]: who plays whom, with which colours and opening.
 //! - [`shard`]: a tournament split into independent runs (`--shard K/N`).
 //! - [`merge`]: shards' output directories joined into one (`arena merge`).
-//! - [`manifest`]: `tournament.json`, the settings and plan of a run, for resuming.
+//! - [`manifest`]: `tournament.json`, the settings and plan of a run, for
+//!   resuming; the plan is its format's ([`manifest::FormatPlan`]).
 //! - [`journal`]: `games.jsonl`, the journal of game records, and
 //!   `games.csv`, derived from it, appended as games end (by a writer
 //!   thread, synced by time), repaired on resume.
@@ -35,9 +36,12 @@
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
 //!   in this module prints.
+//! - [`text`]: what a format says (lines and tables) for a front end to show.
 //! - [`driver`]: the one run loop of every kind of run (create or resume,
-//!   count earlier games, play, the outcome), which owns the run's tally;
-//!   a [`driver::Format`] only chooses the next game and when to stop:
+//!   count earlier games, play, the outcome), which owns the run's tally.
+//! - [`format`]: the [`format::Format`] trait: a format's games, when it
+//!   stops, its words, its verdict ([`format::Verdict`]) and its section of
+//!   report.html; [`registry`]: the one table of the formats. The formats:
 //! - [`round_robin`]: the round robin, or a gauntlet (the same schedule
 //!   over only the seeds' pairings);
 //! - [`sprt`]: game pairs between two bots until an SPRT decides;
@@ -46,7 +50,9 @@
 //! - [`paired`]: what those two share: stages of games, each computed
 //!   from the results of the ones before;
 //! - [`adaptive`]: rounds of game pairs where the ranking is uncertain,
-//!   until it is certified.
+//!   until it is certified ([`certificate`]: its `certificate.csv`).
+//! - [`rows_file`]: a CSV file of rows written atomically (the rating
+//!   files, certificate.csv); [`rounded`]: how their numbers are rounded.
 //! - [`tally`]: a `games.csv` row counted by the run's tally
 //!   ([`arena_stats::Tally`]).
 //! - `testing` (tests only: `cfg(test)`, or the `testing` feature of a
@@ -58,9 +64,11 @@
 
 pub mod adaptive;
 pub mod breaker;
+pub mod certificate;
 pub mod config;
 pub mod cpu_wait;
 pub mod driver;
+pub mod format;
 pub mod game_set;
 pub mod games_reader;
 pub mod identity;
@@ -75,7 +83,10 @@ pub mod output_files;
 pub mod paired;
 pub mod preflight;
 pub mod progress;
+pub mod registry;
 pub mod round_robin;
+pub mod rounded;
+pub mod rows_file;
 pub mod runner;
 pub mod schedule;
 pub mod session;
@@ -88,11 +99,17 @@ pub mod swiss_table;
 pub mod tally;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod text;
 
+pub use adaptive::AdaptivePlan;
 pub use config::{Defaults, TournamentConfig};
 pub use journal::{Journal, Recovery};
-pub use manifest::{AdaptivePlan, KnockoutPlan, Manifest, Plan, SprtPlan, SwissPlan};
+pub use knockout::KnockoutPlan;
+pub use manifest::{Manifest, Plan};
 pub use progress::{RunOutcome, RunOutput};
+pub use round_robin::RoundRobinPlan;
 pub use schedule::ScheduledGame;
 pub use settings::Given;
 pub use settings::RunSettings;
+pub use sprt::SprtPlan;
+pub use swiss::SwissPlan;

@@ -4,23 +4,23 @@
 //! files have changed since.
 //!
 //! The games themselves are not listed: each is computed from the settings
-//! and the seed ([`RoundRobinSchedule`], the SPRT's pairs; a Swiss's or
-//! knockout's from the results before them too, [`crate::paired`]), so the
-//! file stays the same size however many games the run has. The plan
-//! records the schedule version it was made with.
+//! and the seed by the run's format (a round robin's schedule, the SPRT's
+//! pairs; a Swiss's or knockout's from the results before them too,
+//! [`crate::paired`]), so the file stays the same size however many games
+//! the run has. The plan ([`Plan`]) is the format's, which this module
+//! reads and writes without knowing its fields.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use arena_rules::protocol::ClockBasis;
-use arena_stats::EloModel;
+use serde::de::DeserializeOwned;
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::config::TournamentConfig;
 use super::identity::{identify, BotIdentity};
-use super::schedule::{
-    game_pair, gauntlet_pairings, RoundRobinSchedule, ScheduledGame, SCHEDULE_VERSION,
-};
 use super::shard::Shard;
 
 pub use super::output_files::MANIFEST_FILE;
@@ -63,89 +63,108 @@ pub fn cpu_time_source() -> &'static str {
     }
 }
 
-/// What games the run consists of.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Plan {
-    /// A round-robin (or, when the config has seeds, a gauntlet) computed
-    /// from the config ([`RoundRobinSchedule`]): `games` games, by schedule
-    /// version `schedule_version`.
-    RoundRobin { schedule_version: u32, games: u64 },
-    /// Game pairs between bot 0 and bot 1 until the test decides; pair `p`
-    /// has games `2p` and `2p + 1` and its opening from the config's seed.
-    Sprt(SprtPlan),
-    /// A Swiss of `rounds` rounds ([`crate::swiss`]): each round's games
-    /// follow from the results of the rounds before it and the seed.
-    Swiss(SwissPlan),
-    /// A seeded single-elimination bracket ([`crate::knockout`]).
-    Knockout(KnockoutPlan),
-    /// Rounds of game pairs chosen from the results until the ranking is
-    /// certified or `max_games` are played ([`crate::adaptive`]).
-    Adaptive(AdaptivePlan),
+/// What games the run consists of: its format's plan as tournament.json
+/// holds it, `"kind"` (the format's name, [`crate::registry`]) then the
+/// plan's own fields in their order. Only the format reads the fields
+/// ([`Plan::read`], into its own plan type), so a new format needs nothing
+/// here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    kind: String,
+    fields: Vec<(String, Value)>,
 }
 
-/// An adaptive ranking's plan (`format = "adaptive"`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct AdaptivePlan {
-    /// The certified order is wrong with at most `1 - confidence`.
-    pub confidence: f64,
-    /// Stop uncertified after this many games (rounded down to pairs).
-    pub max_games: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SwissPlan {
-    pub rounds: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct KnockoutPlan {
-    /// Extra game pairs a tied match plays, one at a time, before the
-    /// higher seed advances.
-    pub tiebreak_pairs: u32,
+/// A format's own plan, the fields of its [`Plan`].
+pub trait FormatPlan: Serialize + DeserializeOwned {
+    /// The plan's `kind` in tournament.json: the format's name.
+    const KIND: &'static str;
 }
 
 impl Plan {
-    /// Whether the plan's games depend on the results of earlier games (a
-    /// Swiss, a knockout, an adaptive ranking): then no game can be
-    /// computed from its id alone, and the format checks the finished games
-    /// it replays.
-    pub fn follows_results(&self) -> bool {
-        matches!(self, Plan::Swiss(_) | Plan::Knockout(_) | Plan::Adaptive(_))
+    /// The plan of `plan`'s format.
+    pub fn of<P: FormatPlan>(plan: &P) -> Plan {
+        // Through JSON text, which keeps the fields in their order (a
+        // `serde_json::Map` would sort them).
+        let text = serde_json::to_string(plan).expect("a plan is plain data");
+        let Fields(fields) = serde_json::from_str(&text).expect("a plan is a JSON object");
+        Plan {
+            kind: P::KIND.to_string(),
+            fields,
+        }
+    }
+
+    /// The format's name (`round_robin`, `sprt`, ...).
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// Whether this is a plan of `P`'s format.
+    pub fn is<P: FormatPlan>(&self) -> bool {
+        self.kind == P::KIND
+    }
+
+    /// The plan as its format's plan type; fails when it is another
+    /// format's, or its fields are not `P`'s.
+    pub fn read<P: FormatPlan>(&self) -> anyhow::Result<P> {
+        if !self.is::<P>() {
+            bail!("the plan is of format {:?}, not {:?}", self.kind, P::KIND);
+        }
+        let map: serde_json::Map<String, Value> = self.fields.iter().cloned().collect();
+        serde_json::from_value(Value::Object(map))
+            .with_context(|| format!("the plan of format {:?}", self.kind))
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct SprtPlan {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    /// Stop undecided after this many pairs (`None`: no limit).
-    pub max_pairs: Option<u64>,
-    /// The Elo scale of `elo0` and `elo1`. Runs recorded before the choice
-    /// existed used logistic Elo, so a missing field means that.
-    #[serde(default = "logistic")]
-    pub model: EloModel,
+impl Serialize for Plan {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(1 + self.fields.len()))?;
+        map.serialize_entry("kind", &self.kind)?;
+        for (key, value) in &self.fields {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
 }
 
-fn logistic() -> EloModel {
-    EloModel::Logistic
+impl<'de> Deserialize<'de> for Plan {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Plan, D::Error> {
+        let Fields(mut fields) = Fields::deserialize(d)?;
+        let Some(k) = fields.iter().position(|(key, _)| key == "kind") else {
+            return Err(serde::de::Error::missing_field("kind"));
+        };
+        match fields.remove(k).1 {
+            Value::String(kind) => Ok(Plan { kind, fields }),
+            other => Err(serde::de::Error::custom(format!(
+                "the plan's kind must be a string, got {other}"
+            ))),
+        }
+    }
+}
+
+/// A JSON object's fields in the order of the text.
+struct Fields(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Fields, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Fields, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(entry) = a.next_entry::<String, Value>()? {
+                    fields.push(entry);
+                }
+                Ok(Fields(fields))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 impl Manifest {
-    /// A round-robin of `config`'s bots.
-    pub fn round_robin(config: TournamentConfig) -> Manifest {
-        let games = round_robin_schedule(&config).len();
-        Manifest::new(
-            config,
-            Plan::RoundRobin {
-                schedule_version: SCHEDULE_VERSION,
-                games,
-            },
-        )
-    }
-
     pub fn new(config: TournamentConfig, plan: Plan) -> Manifest {
         // A config always serializes (plain data); an empty identity would
         // only make `arena merge` refuse the directory.
@@ -194,95 +213,11 @@ impl Manifest {
             .config
             .validate()
             .with_context(|| format!("{}", path.display()))?;
-        if let Plan::RoundRobin {
-            schedule_version,
-            games,
-        } = manifest.plan
-        {
-            if schedule_version != SCHEDULE_VERSION {
-                bail!(
-                    "{}: schedule version {schedule_version} is not supported by this arena (expects {SCHEDULE_VERSION})",
-                    path.display()
-                );
-            }
-            let computed = round_robin_schedule(&manifest.config).len();
-            if games != computed {
-                bail!(
-                    "{}: the plan says {games} games, but its settings give {computed}",
-                    path.display()
-                );
-            }
-        }
         Ok(manifest)
-    }
-
-    /// The plan's format as `format` names it (a gauntlet is a round robin's plan).
-    pub fn format_name(&self) -> &'static str {
-        match self.plan {
-            Plan::RoundRobin { .. } if !self.config.seeds.is_empty() => "gauntlet",
-            Plan::RoundRobin { .. } => "round_robin",
-            Plan::Sprt(_) => "sprt",
-            Plan::Swiss(_) => "swiss",
-            Plan::Knockout(_) => "knockout",
-            Plan::Adaptive(_) => "adaptive",
-        }
     }
 
     /// The part of the schedule this run plays (the whole when unsharded).
     pub fn shard(&self) -> Shard {
         self.config.shard.unwrap_or(Shard::WHOLE)
-    }
-
-    /// The round-robin schedule, if the plan is one.
-    pub fn schedule(&self) -> Option<RoundRobinSchedule> {
-        match self.plan {
-            Plan::RoundRobin { .. } => Some(round_robin_schedule(&self.config)),
-            Plan::Sprt(_) | Plan::Swiss(_) | Plan::Knockout(_) | Plan::Adaptive(_) => None,
-        }
-    }
-
-    /// The game with id `id` under this plan, or `None` if the plan has no
-    /// such game. SPRT games are computed: pair `id / 2`, bot 0 white in
-    /// the pair's first game, the pair's seeded opening. (To look up many
-    /// round-robin games, keep [`Manifest::schedule`] instead.) An adaptive
-    /// plan's games depend on the results, so it has none here.
-    pub fn scheduled_game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
-        match &self.plan {
-            Plan::RoundRobin { .. } => round_robin_schedule(&self.config).game(id),
-            Plan::Adaptive(_) => Ok(None),
-            Plan::Sprt(sprt) => {
-                let pair = id / 2;
-                if sprt.max_pairs.is_some_and(|max| pair >= max) {
-                    return Ok(None);
-                }
-                let config = &self.config;
-                let opening = config.pair_openings().for_pair(config.variant(), pair)?;
-                let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
-                Ok(Some(if id.is_multiple_of(2) { first } else { second }))
-            }
-            Plan::Swiss(_) | Plan::Knockout(_) => bail!(
-                "game g{id}: the games of a {} follow from the results before them; its format computes them",
-                self.format_name()
-            ),
-        }
-    }
-}
-
-/// The round-robin of `config`'s bots, games and openings; a gauntlet's
-/// pairings when the config has seeds.
-pub fn round_robin_schedule(config: &TournamentConfig) -> RoundRobinSchedule {
-    let schedule = RoundRobinSchedule::new(
-        config.variant(),
-        config.bots.len(),
-        config.games_per_pairing,
-        config.opening_plies,
-        config.seed,
-    )
-    .with_openings(config.pair_openings())
-    .with_variants(config.variants());
-    if config.seeds.is_empty() {
-        schedule
-    } else {
-        schedule.with_pairings(gauntlet_pairings(config.bots.len(), &config.seed_indices()))
     }
 }

@@ -36,7 +36,8 @@ use anyhow::{anyhow, bail, Context};
 
 use super::journal::{csv_header, format_row, parse_record, record_id, GAMES_CSV, GAMES_JSONL};
 use super::lines::Lines;
-use super::manifest::{Manifest, Plan};
+use super::manifest::Manifest;
+use super::round_robin::{checked_plan, RoundRobinPlan};
 use super::shard::Shard;
 use arena_files::DirLock;
 
@@ -278,13 +279,14 @@ fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
     let mut shards: BTreeMap<u64, usize> = BTreeMap::new();
     for dir in dirs {
         let manifest = Manifest::read(dir)?;
-        if !matches!(manifest.plan, Plan::RoundRobin { .. }) {
+        if !manifest.plan.is::<RoundRobinPlan>() {
             bail!(
                 "{} holds a run of format = {:?}; only round-robin shards can be merged",
                 dir.display(),
-                manifest.format_name()
+                manifest.plan.kind()
             );
         }
+        checked_plan(&manifest).with_context(|| Manifest::path(dir).display().to_string())?;
         if manifest.identity.is_empty() {
             bail!(
                 "{}: tournament.json has no tournament identity (written by an arena without sharding)",

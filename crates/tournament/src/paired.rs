@@ -21,7 +21,10 @@ use anyhow::bail;
 use super::config::TournamentConfig;
 use super::game_set::GameSet;
 use super::openings::Openings;
+use super::progress::{PairedRound, RunOutput};
 use super::schedule::{game_pair, ScheduledGame};
+use super::settings::resolve::Resolved;
+use super::settings::values::Origin;
 use arena_referee::GameRow;
 use arena_rules::games::{Color, Variant};
 use arena_stats::{Score, Wdl};
@@ -245,16 +248,51 @@ impl Stages {
     }
 }
 
+/// The settings' checks that a Swiss and a knockout share: `setting` (at
+/// `origin`) belongs to `owner` alone; and a run of `format` (one of them)
+/// is not sharded, since each round follows from the results before it.
+pub fn check_owned(r: &Resolved, origin: &Origin, owner: &str) -> anyhow::Result<()> {
+    let format = r.values.format.value;
+    if format != owner && origin.given() {
+        return Err(r.src.at(
+            origin,
+            format!(
+                "is a setting of a {owner} (format = \"{owner}\"), not of a {}",
+                format.replace('_', " ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A Swiss or knockout (`format`) cannot be sharded.
+pub fn refuse_shard(r: &Resolved, config: &TournamentConfig, format: &str) -> anyhow::Result<()> {
+    if config.shard.is_some() {
+        return Err(r.at(
+            &r.values.shard,
+            format!("a {format} cannot be sharded: each round is paired from the results before it, so one run plays it whole (leave out shard)"),
+        ));
+    }
+    Ok(())
+}
+
 /// A format whose games come in stages (a Swiss's rounds, a knockout's):
 /// its next game is the current stage's next, and when the stage is done
 /// the format computes the next stage from the results.
 pub trait Staged {
+    fn stages(&self) -> &Stages;
     fn stages_mut(&mut self) -> &mut Stages;
     /// A problem found when a game ended, reported at the next game.
-    fn take_error(&mut self) -> Option<String>;
+    fn error_mut(&mut self) -> &mut Option<String>;
     /// When the last stage is complete: the next one computed (`true`), or
     /// at the end the games checked (`false`).
     fn advance(&mut self) -> anyhow::Result<bool>;
+    /// Whether a stage may follow the last (rounds to go, no winner yet).
+    fn more_to_come(&self) -> bool;
+    /// Computes what follows the complete last stage: one stage or more.
+    fn compute_next(&mut self) -> anyhow::Result<()>;
+    /// Stage `s` as it is announced.
+    fn announced(&self, s: usize) -> PairedRound;
 }
 
 /// The next game of a staged format (its `Format::next_game`).
@@ -262,7 +300,7 @@ pub fn next_staged_game(
     format: &mut impl Staged,
     done: &GameSet,
 ) -> anyhow::Result<Option<ScheduledGame>> {
-    if let Some(error) = format.take_error() {
+    if let Some(error) = format.error_mut().take() {
         bail!(error);
     }
     loop {
@@ -273,6 +311,41 @@ pub fn next_staged_game(
         if !format.advance()? {
             return Ok(None);
         }
+    }
+}
+
+/// A game of a staged format ended (its `Format::finished`): counted, and
+/// when it completed the last stage, what follows is computed and each new
+/// stage announced to `output`; a problem is kept for the next game.
+pub fn finished_staged(format: &mut impl Staged, row: &GameRow, output: &mut dyn RunOutput) {
+    format.stages_mut().record(row);
+    if !(format.more_to_come() && format.stages().last_complete()) {
+        return;
+    }
+    let before = format.stages().stages().len();
+    match format.compute_next() {
+        Ok(()) => {
+            for s in before..format.stages().stages().len() {
+                output.round_paired(&format.announced(s));
+            }
+        }
+        Err(e) => *format.error_mut() = Some(format!("{e:#}")),
+    }
+}
+
+impl PairedRound {
+    /// `Round 2 of 5: a - c, b - d; bye: e`.
+    pub fn line(&self) -> String {
+        let boards: Vec<String> = self
+            .boards
+            .iter()
+            .map(|[a, b]| format!("{a} - {b}"))
+            .collect();
+        let mut line = format!("{}: {}", self.title, boards.join(", "));
+        if !self.byes.is_empty() {
+            line.push_str(&format!("; bye: {}", self.byes.join(", ")));
+        }
+        line
     }
 }
 

@@ -10,15 +10,13 @@ use std::sync::Arc;
 
 use super::config::TournamentConfig;
 use super::live::LiveGames;
-use super::manifest::{AdaptivePlan, SprtPlan};
 use super::runner::RunEnd;
 use arena_referee::GameRecord;
 use arena_referee::GameRow;
 pub use arena_stats::Leader;
-use arena_stats::{Pentanomial, SprtStatus, Tally};
+use arena_stats::{points_text, Pentanomial, SprtStatus, Tally};
 
-/// Receives the events of a run of any format (round robin, gauntlet,
-/// SPRT), in this order: [`started`](RunOutput::started),
+/// Receives the events of a run of any format, in this order: [`started`](RunOutput::started),
 /// [`resumed`](RunOutput::resumed) when continuing a run,
 /// [`warning`](RunOutput::warning)s, [`playing`](RunOutput::playing), then
 /// per game [`game_finished`](RunOutput::game_finished) (or
@@ -50,7 +48,7 @@ pub trait RunOutput {
     /// program that cannot be found).
     fn warning(&mut self, _text: &str) {}
     /// Games are about to start, `done` of `total` (`None`: open-ended).
-    fn playing(&mut self, _done: u64, _total: Option<u64>, _standing: &Standing) {}
+    fn playing(&mut self, _done: u64, _total: Option<u64>, _status: &RunStatus) {}
     /// A game ended and is journaled. `record.message` is the referee's
     /// explanation when a bot failed.
     fn game_finished(&mut self, _row: &GameRow, _record: &GameRecord) {}
@@ -64,10 +62,10 @@ pub trait RunOutput {
     fn sprt_pair(&mut self, _pair: u64, _progress: &SprtProgress) {}
     /// A Swiss or knockout round (or a knockout's tie-break pairs) is
     /// paired, after the game that completed the round before it. (The
-    /// first round is in [`RunKind`].)
+    /// first round is in [`RunStarted`]'s lines.)
     fn round_paired(&mut self, _round: &PairedRound) {}
     /// One more game counted; where the run stands now.
-    fn progress(&mut self, _standing: &Standing) {}
+    fn progress(&mut self, _status: &RunStatus) {}
     /// `finished` games are finished in all (earlier ones included), a
     /// multiple of the config's `rating_interval`: time to show the
     /// standings so far, rated by the front end from the run's `tally`
@@ -109,46 +107,13 @@ pub struct RunOutcome {
 pub struct RunStarted<'a> {
     pub config: &'a TournamentConfig,
     pub dir: &'a Path,
-    pub kind: RunKind<'a>,
-}
-
-/// What kind of run, with what only that kind has.
-#[derive(Debug, Clone, Copy)]
-pub enum RunKind<'a> {
-    /// Every scheduled game, `games` in all.
-    RoundRobin { games: u64 },
-    /// Pairs between bot 0 (A) and bot 1 (B) until the test decides; the
-    /// LLR bounds follow from the plan.
-    Sprt {
-        plan: &'a SprtPlan,
-        lower: f64,
-        upper: f64,
-    },
-    /// Rounds of game pairs until the ranking is certified.
-    Adaptive { plan: &'a AdaptivePlan },
-    /// A Swiss of `rounds` rounds, `games` games in all; its first round.
-    Swiss {
-        rounds: u32,
-        games: u64,
-        first: &'a PairedRound,
-    },
-    /// A knockout bracket of `size` places (a power of two, byes filling
-    /// it); its first round.
-    Knockout {
-        size: usize,
-        tiebreak_pairs: u32,
-        first: &'a PairedRound,
-    },
-}
-
-impl RunKind<'_> {
-    /// A round robin's games (0 for the other kinds).
-    pub fn games(&self) -> u64 {
-        match self {
-            RunKind::RoundRobin { games } => *games,
-            _ => 0,
-        }
-    }
+    /// The format's name ([`crate::manifest::Plan::kind`]).
+    pub format: &'a str,
+    /// Games the run plans (`None`: open-ended).
+    pub total: Option<u64>,
+    /// What the format says of the run as it starts: its settings and
+    /// output directory (and a Swiss's or knockout's first round).
+    pub lines: &'a [String],
 }
 
 /// A round as it is paired: its boards (bot names, the first the
@@ -172,17 +137,34 @@ pub struct Resumed<'a> {
     /// limit).
     pub total: Option<u64>,
     /// Where the run stands with those games.
-    pub standing: &'a Standing,
+    pub status: &'a RunStatus,
 }
 
-/// Where a run stands: what a progress display shows.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Standing {
-    /// The round robin's leader (`None` before any game).
-    RoundRobin {
-        leader: Option<Leader>,
-    },
-    Sprt(SprtProgress),
+/// Where a run stands, in its format's words: what a progress display
+/// shows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunStatus {
+    /// A few words for a progress bar (the leader; an SPRT's pairs and
+    /// LLR); empty before there is anything to say.
+    pub brief: String,
+    /// What a resumed run says after the games already played (an SPRT's
+    /// LLR and counts); `None`: the count says it all.
+    pub resumed: Option<String>,
+}
+
+impl RunStatus {
+    /// The status of a run whose standings say it all: the leader
+    /// (`leader: NAME 7.5/10`), nothing before any game.
+    pub fn leader(leader: Option<Leader>) -> RunStatus {
+        let brief = leader.map_or(String::new(), |leader| {
+            let points = points_text(leader.half_points);
+            format!("leader: {} {points}/{}", leader.name, leader.games)
+        });
+        RunStatus {
+            brief,
+            resumed: None,
+        }
+    }
 }
 
 /// The state of an SPRT after its completed pairs. More figures (an Elo
@@ -191,4 +173,25 @@ pub enum Standing {
 pub struct SprtProgress {
     pub status: SprtStatus,
     pub counts: Pentanomial,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_leader_shows_half_points() {
+        let leader = |half_points, games| {
+            RunStatus::leader(Some(Leader {
+                name: "a".into(),
+                half_points,
+                games,
+            }))
+            .brief
+        };
+        assert_eq!(leader(4, 3), "leader: a 2/3");
+        assert_eq!(leader(5, 3), "leader: a 2.5/3");
+        assert_eq!(leader(1, 1), "leader: a 0.5/1");
+        assert_eq!(RunStatus::leader(None).brief, "");
+    }
 }

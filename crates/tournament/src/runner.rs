@@ -53,7 +53,7 @@ use super::breaker::Breaker;
 use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, JournalWriter, LOGS_DIR};
 use super::live::{LiveGame, LiveGames, Playing};
-use super::progress::{RunOutput, Standing};
+use super::progress::{RunOutput, RunStatus};
 use super::schedule::ScheduledGame;
 use arena_referee::seat::{shutdown_all, Seat};
 use arena_referee::GameRow;
@@ -106,7 +106,7 @@ pub trait GameFeed {
     /// pair) go to `output`.
     fn finished(&mut self, row: &GameRow, output: &mut dyn RunOutput) -> Flow;
     /// Where the run stands, for progress displays.
-    fn status(&self) -> Standing;
+    fn status(&self) -> RunStatus;
 }
 
 /// How a run ended.

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
+use super::format::Format;
 use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
 use super::manifest::Manifest;
@@ -82,10 +83,15 @@ impl Session {
         Journal::refuse_games(dir)
     }
 
-    /// Reopens the run in `dir`: reads `tournament.json`, repairs the
-    /// journal, and checks every finished game against the plan.
-    /// Refused at once while another arena holds the directory.
-    pub fn resume(dir: &Path) -> anyhow::Result<Session> {
+    /// Reopens the run in `dir`: reads `tournament.json`, opens its format
+    /// with `open` (which may change the settings a resume may change),
+    /// repairs the journal, and checks every finished game against the
+    /// format's plan. Refused at once while another arena holds the
+    /// directory.
+    pub fn resume(
+        dir: &Path,
+        open: impl FnOnce(&mut Manifest) -> anyhow::Result<Box<dyn Format>>,
+    ) -> anyhow::Result<(Session, Box<dyn Format>)> {
         // Locked first: a run that has just taken the directory may not have
         // written tournament.json yet. A directory that cannot be locked
         // (missing, read-only) and holds no run gets the manifest's error.
@@ -99,38 +105,18 @@ impl Session {
         };
         let mut manifest = Manifest::read(dir)?;
         manifest.config.out = dir.to_path_buf();
-        let names = manifest.config.bot_names();
-        let schedule = manifest.schedule();
-        let shard = manifest.shard();
-        let variants = manifest.config.variant_ids();
-        let follows_results = manifest.plan.follows_results();
-        let check = |row: &GameRow| -> anyhow::Result<()> {
-            if follows_results {
-                // Which games a Swiss or knockout has follows from the
-                // results: its format checks each game as it replays them.
-                return check_names(row, &names, &variants);
-            }
-            let game = match &schedule {
-                Some(schedule) => schedule.game(row.id)?,
-                None => manifest.scheduled_game(row.id)?,
-            };
-            let Some(game) = game else {
-                bail!("game g{} is not part of this run's plan", row.id);
-            };
-            if !shard.contains_game(row.id) {
-                bail!("game g{} is not part of this run's shard {shard}", row.id);
-            }
-            game.check_row(row, &names)
-        };
-        let (journal, recovery) = Journal::recover(dir, check)?;
-        Ok(Session {
+        let format = open(&mut manifest)?;
+        let config = &manifest.config;
+        let (journal, recovery) = Journal::recover(dir, |row| format.check_recorded(row, config))?;
+        let session = Session {
             dir: dir.to_path_buf(),
             journal,
             finished: recovery.finished.len(),
             repairs: recovery.repairs,
             manifest,
             lock,
-        })
+        };
+        Ok((session, format))
     }
 
     /// Plays the feed's games on a fresh tokio runtime, after checking that
@@ -191,23 +177,4 @@ impl Session {
     ) -> anyhow::Result<()> {
         visit_games_csv(&self.dir.join(GAMES_CSV), visit)
     }
-}
-
-/// A game of a plan whose games follow from the results: between two of
-/// the run's bots, in one of its variants.
-fn check_names(row: &GameRow, names: &[String], variants: &[String]) -> anyhow::Result<()> {
-    for name in [&row.white, &row.black] {
-        if !names.contains(name) {
-            bail!("game g{}: {name:?} is not one of this run's bots", row.id);
-        }
-    }
-    if !variants.contains(&row.variant) {
-        bail!(
-            "game g{}: variant {} is not one of this run's ({})",
-            row.id,
-            row.variant,
-            variants.join(", ")
-        );
-    }
-    Ok(())
 }

@@ -1,21 +1,69 @@
-//! An SPRT match as a [`Format`] of the driver: game pairs between bot A
-//! (bot 0) and bot B (bot 1), each pair from its own seeded opening with
-//! colours swapped, until the pentanomial SPRT of [`arena_stats::sprt`]
-//! accepts a hypothesis or the pair limit is reached. The test reads A's
-//! pentanomial counts from the run's tally, so the match keeps no counts of
-//! its own; its games are journaled, resumed and rated like any run's.
+//! An SPRT match (`format = "sprt"`, `arena sprt`) as a [`Format`]: game
+//! pairs between bot A (bot 0) and bot B (bot 1), each pair from its own
+//! seeded opening with colours swapped, until the pentanomial SPRT of
+//! [`arena_stats::sprt`] accepts a hypothesis or the pair limit is reached.
+//! The test reads A's pentanomial counts from the run's tally, so the match
+//! keeps no counts of its own; its games are journaled, resumed and rated
+//! like any run's. Its exit status says the decision ([`EXIT_H1`],
+//! [`EXIT_H0`], [`EXIT_UNDECIDED`]).
 
+use std::any::Any;
 use std::collections::VecDeque;
+use std::path::Path;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
+use serde::{Deserialize, Serialize};
 
-use super::driver::{Format, RunState, Verdict};
-use super::manifest::{Manifest, SprtPlan};
-use super::progress::{RunKind, RunOutput, SprtProgress, Standing};
-use super::runner::Flow;
-use super::schedule::ScheduledGame;
+use super::config::TournamentConfig;
+use super::format::{Format, FormatRow, RunState, Verdict};
+use super::manifest::{FormatPlan, Manifest, Plan};
+use super::progress::{RunOutcome, RunOutput, RunStatus, SprtProgress};
+use super::runner::{Flow, RunEnd};
+use super::schedule::{game_pair, ScheduledGame};
+use super::settings::defs::{self, Command};
+use super::settings::resolve::Resolved;
+use super::text::{describe_suspension, run_settings, Said};
 use arena_referee::GameRow;
-use arena_stats::{Sprt, SprtConfig, SprtDecision};
+use arena_stats::{EloModel, Pentanomial, Sprt, SprtConfig, SprtDecision, SprtStatus};
+
+/// The SPRT's line in the registry.
+pub const FORMAT: FormatRow = FormatRow {
+    kind: SprtPlan::KIND,
+    plan: plan_of,
+    open: |manifest| Ok(Box::new(SprtMatch::new(manifest, manifest.plan.read()?)?)),
+};
+
+/// Exit status when H1 is accepted (A is stronger by at least `elo1`).
+pub const EXIT_H1: i32 = 0;
+/// Exit status when H0 is accepted.
+pub const EXIT_H0: i32 = 1;
+/// Exit status when the pair limit came first.
+pub const EXIT_UNDECIDED: i32 = 3;
+
+/// An SPRT's plan: its hypotheses, error rates, pair limit and Elo scale.
+/// Pair `p` has games `2p` and `2p + 1` and its opening from the config's
+/// seed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SprtPlan {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// Stop undecided after this many pairs (`None`: no limit).
+    pub max_pairs: Option<u64>,
+    /// The Elo scale of `elo0` and `elo1`. Runs recorded before the choice
+    /// existed used logistic Elo, so a missing field means that.
+    #[serde(default = "logistic")]
+    pub model: EloModel,
+}
+
+fn logistic() -> EloModel {
+    EloModel::Logistic
+}
+
+impl FormatPlan for SprtPlan {
+    const KIND: &'static str = "sprt";
+}
 
 impl SprtPlan {
     pub fn sprt(&self) -> anyhow::Result<Sprt> {
@@ -29,11 +77,73 @@ impl SprtPlan {
     }
 }
 
+/// The SPRT's plan when the settings make one (`format = "sprt"` in the
+/// file, or `arena sprt`); `--format` can neither make nor unmake one.
+fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let plan = sprt_plan(r, config)?;
+    let v = &r.values;
+    if r.command == Command::Tournament && (v.format.value == "sprt") != r.sprt {
+        return Err(r.at(
+            &v.format,
+            "an SPRT is `format = \"sprt\"` in the tournament file (with elo0 and elo1), or `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1`; --format cannot make or unmake one",
+        ));
+    }
+    Ok(plan.map(|plan| Plan::of(&plan)))
+}
+
+/// The SPRT's plan when the run is one: two bots, `elo0` and `elo1` given
+/// and acceptable to the test; a run that is not an SPRT takes none of its
+/// settings.
+fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<SprtPlan>> {
+    use defs::{ALPHA, BETA, ELO0, ELO1, MAX_PAIRS, MODEL};
+    let v = &r.values;
+    if !r.sprt {
+        if let Some(setting) = r.first_given(&[&ELO0, &ELO1, &MODEL, &ALPHA, &BETA, &MAX_PAIRS]) {
+            return Err(r.at_setting(setting, "is a setting of an SPRT (format = \"sprt\")"));
+        }
+        return Ok(None);
+    }
+    if v.games_per_pairing.given() {
+        return Err(r.at(
+            &v.games_per_pairing,
+            "an SPRT plays game pairs until it decides; give `max_pairs` to limit it",
+        ));
+    }
+    if config.bots.len() != 2 {
+        return Err(anyhow!(
+            "{}: an SPRT is between exactly two bots, got {}",
+            r.src.path.display(),
+            config.bots.len()
+        ));
+    }
+    let (Some(elo0), Some(elo1)) = (v.elo0.value, v.elo1.value) else {
+        let missing = if v.elo0.value.is_none() {
+            &v.elo0
+        } else {
+            &v.elo1
+        };
+        return Err(r.at(missing, "an SPRT needs its bounds: give elo0 and elo1"));
+    };
+    let plan = SprtPlan {
+        elo0,
+        elo1,
+        alpha: v.alpha.value,
+        beta: v.beta.value,
+        max_pairs: v.max_pairs.value,
+        model: match v.model.value {
+            "logistic" => EloModel::Logistic,
+            _ => EloModel::Normalized,
+        },
+    };
+    plan.sprt().map_err(|e| r.at(&v.elo1, format!("{e:#}")))?;
+    Ok(Some(plan))
+}
+
 /// The pairs of an SPRT not played yet, in pair order; pair `p` is games
 /// `2p` (A white) and `2p + 1`.
 #[derive(Debug, Clone)]
 pub struct SprtMatch {
-    manifest: Manifest,
+    config: TournamentConfig,
     plan: SprtPlan,
     sprt: Sprt,
     /// A's name, then B's.
@@ -72,7 +182,7 @@ impl SprtMatch {
         }
         Ok(SprtMatch {
             bots: [a.name.clone(), b.name.clone()],
-            manifest: manifest.clone(),
+            config: config.clone(),
             plan,
             sprt,
             next_pair: 0,
@@ -93,19 +203,57 @@ impl SprtMatch {
     fn decided(&self, run: &RunState) -> bool {
         self.progress(run).status.decision != SprtDecision::Continue
     }
+
+    /// Game `id`: pair `id / 2`, bot 0 white in the pair's first game, the
+    /// pair's seeded opening; `None` beyond the pair limit.
+    pub fn game(&self, id: u64) -> anyhow::Result<Option<ScheduledGame>> {
+        let pair = id / 2;
+        if self.plan.max_pairs.is_some_and(|max| pair >= max) {
+            return Ok(None);
+        }
+        let config = &self.config;
+        let opening = config.pair_openings().for_pair(config.variant(), pair)?;
+        let [first, second] = game_pair(config.variant(), pair, pair, 0, 1, opening);
+        Ok(Some(if id.is_multiple_of(2) { first } else { second }))
+    }
 }
 
 impl Format for SprtMatch {
-    fn kind(&self) -> RunKind<'_> {
-        RunKind::Sprt {
-            plan: &self.plan,
-            lower: self.sprt.lower_bound(),
-            upper: self.sprt.upper_bound(),
-        }
+    fn started(&self, config: &TournamentConfig, dir: &Path) -> Vec<String> {
+        let plan = &self.plan;
+        let unit = plan.model.unit();
+        let [a, b] = &self.bots;
+        vec![
+            format!(
+                "SPRT {a} vs {b}: H0 {unit} <= {} against H1 {unit} >= {} ({} model), alpha {}, beta {}; {}, {}{}{}",
+                plan.elo0,
+                plan.elo1,
+                plan.model,
+                plan.alpha,
+                plan.beta,
+                config.variant,
+                run_settings(config, false),
+                plan.max_pairs.map_or(String::new(), |m| format!(", at most {m} pairs")),
+                describe_suspension(config),
+            ),
+            format!(
+                "LLR bounds [{:+.2}, {:+.2}]. Output: {}",
+                self.sprt.lower_bound(),
+                self.sprt.upper_bound(),
+                dir.display()
+            ),
+        ]
     }
 
     fn total(&self) -> Option<u64> {
         self.plan.max_pairs.map(|m| 2 * m)
+    }
+
+    fn check_recorded(&self, row: &GameRow, config: &TournamentConfig) -> anyhow::Result<()> {
+        let Some(game) = self.game(row.id)? else {
+            bail!("game g{} is not part of this run's plan", row.id);
+        };
+        game.check_row(row, &config.bot_names())
     }
 
     fn next_game(&mut self, run: &RunState) -> anyhow::Result<Option<ScheduledGame>> {
@@ -121,7 +269,7 @@ impl Format for SprtMatch {
             }
             for id in [2 * self.next_pair, 2 * self.next_pair + 1] {
                 if !run.done.contains(id) {
-                    if let Some(game) = self.manifest.scheduled_game(id)? {
+                    if let Some(game) = self.game(id)? {
                         self.queue.push_back(game);
                     }
                 }
@@ -144,17 +292,163 @@ impl Format for SprtMatch {
         }
     }
 
-    fn standing(&self, run: &RunState) -> Standing {
-        Standing::Sprt(self.progress(run))
+    fn status(&self, run: &RunState) -> RunStatus {
+        let progress = self.progress(run);
+        let s = &progress.status;
+        RunStatus {
+            brief: format!(
+                "{} pairs  LLR {:+.2} [{:+.2}, {:+.2}] {}  {}",
+                s.pairs,
+                s.llr,
+                s.lower,
+                s.upper,
+                s.model,
+                estimate_text(s)
+            ),
+            resumed: Some(progress.text()),
+        }
     }
 
-    fn verdict(&self, run: &RunState) -> Verdict {
-        Verdict::Sprt(Box::new(SprtVerdict {
+    fn verdict(&self, run: &RunState) -> Box<dyn Verdict> {
+        Box::new(SprtVerdict {
             bots: self.bots.clone(),
             plan: self.plan,
             progress: self.progress(run),
-        }))
+        })
     }
+
+    fn describe(&self, _config: &TournamentConfig, _dir: &Path) -> String {
+        let p = &self.plan;
+        format!(
+            "SPRT elo0={} elo1={} alpha={} beta={} ({})",
+            p.elo0,
+            p.elo1,
+            p.alpha,
+            p.beta,
+            p.model.name()
+        )
+    }
+}
+
+impl Verdict for SprtVerdict {
+    fn summary(&self, run: &RunOutcome) -> Vec<Said> {
+        let [a, b] = &self.bots;
+        let status = &self.progress.status;
+        let plan = &self.plan;
+        let (elo0, elo1, model, unit) = (plan.elo0, plan.elo1, plan.model, plan.model.unit());
+        let estimate = estimate_text(status);
+        let dir = run.dir.display();
+        let mut lines = vec![String::new()];
+        match status.decision {
+            SprtDecision::AcceptH1 => lines.push(format!(
+                "H1 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is stronger than {b} by at least {elo1} {unit} (LLR {:+.2} >= {:+.2}, {} pairs; {estimate}).",
+                status.llr, status.upper, status.pairs
+            )),
+            SprtDecision::AcceptH0 => lines.push(format!(
+                "H0 accepted ({model} model, bounds [{elo0}, {elo1}] {unit}): {a} is not stronger than {b} by {elo1} {unit} or more (LLR {:+.2} <= {:+.2}, {} pairs; {estimate}).",
+                status.llr, status.lower, status.pairs
+            )),
+            SprtDecision::Continue => match &run.end {
+                RunEnd::Interrupted => lines.push(format!(
+                    "Interrupted undecided: {}. Continue with: arena sprt --resume {dir}",
+                    self.progress.text()
+                )),
+                RunEnd::RefereeFailing(stop) => lines.push(format!(
+                    "Stopped undecided: {}; then continue with: arena sprt --resume {dir}",
+                    stop.line()
+                )),
+                _ => {
+                    lines.push(format!(
+                        "Undecided after {} pairs: {}.",
+                        status.pairs,
+                        self.progress.text()
+                    ));
+                    if !run.failed.is_empty() {
+                        lines.push(format!(
+                            "{} games could not be run (see above); play them with: arena sprt --resume {dir}",
+                            run.failed.len()
+                        ));
+                    }
+                }
+            },
+        }
+        lines.into_iter().map(Said::Line).collect()
+    }
+
+    /// [`EXIT_H1`], [`EXIT_H0`], [`EXIT_UNDECIDED`]; interrupted or stopped
+    /// undecided, the run's own.
+    fn exit_status(&self, run: &RunOutcome) -> Option<i32> {
+        match self.progress.status.decision {
+            SprtDecision::AcceptH1 => Some(EXIT_H1),
+            SprtDecision::AcceptH0 => Some(EXIT_H0),
+            SprtDecision::Continue
+                if run.end == RunEnd::Interrupted
+                    || matches!(run.end, RunEnd::RefereeFailing(_)) =>
+            {
+                None
+            }
+            SprtDecision::Continue => Some(EXIT_UNDECIDED),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl SprtProgress {
+    /// A completed pair's line: `pair    3: LLR +0.42  bounds [-2.94,
+    /// +2.94] normalized  nElo ...  pentanomial [0, 0, 1, 0, 2]`, numbered
+    /// 1, 2, ... in the order pairs complete (resumed ones included), not
+    /// by schedule position: pairs finish out of order.
+    pub fn pair_line(&self) -> String {
+        let status = &self.status;
+        format!(
+            "pair {:>4}: LLR {:+.2}  bounds [{:+.2}, {:+.2}] {}  {}  pentanomial {}",
+            status.pairs,
+            status.llr,
+            status.lower,
+            status.upper,
+            status.model,
+            estimate_text(status),
+            pentanomial_text(&self.counts)
+        )
+    }
+
+    /// `LLR x within [lo, hi] (model), estimate, pentanomial [...]`.
+    pub fn text(&self) -> String {
+        let s = &self.status;
+        format!(
+            "LLR {:+.2} within [{:+.2}, {:+.2}] ({} model), {}, pentanomial {}",
+            s.llr,
+            s.lower,
+            s.upper,
+            s.model,
+            estimate_text(s),
+            pentanomial_text(&self.counts)
+        )
+    }
+}
+
+/// `nElo +1.2 [-3.4, +5.6]  LOS 71.2%` on the test's scale (empty before the
+/// first pair).
+fn estimate_text(status: &SprtStatus) -> String {
+    status.estimate.map_or(String::new(), |e| {
+        format!(
+            "{} {:+.1} [{:+.1}, {:+.1}]  LOS {:.1}%",
+            status.model.unit(),
+            e.elo,
+            e.low,
+            e.high,
+            100.0 * e.los
+        )
+    })
+}
+
+/// `LL-LD-DD+WL-WD-WW` counts.
+fn pentanomial_text(p: &Pentanomial) -> String {
+    let [ll, ld, even, wd, ww] = p.by_score();
+    format!("[{ll}, {ld}, {even}, {wd}, {ww}]")
 }
 
 #[cfg(test)]
@@ -190,7 +484,7 @@ mod tests {
             max_pairs,
             model: arena_stats::EloModel::Normalized,
         };
-        (Manifest::new(config, Plan::Sprt(plan)), plan)
+        (Manifest::new(config, Plan::of(&plan)), plan)
     }
 
     fn row(game: &ScheduledGame, a_wins: bool) -> GameRow {

@@ -25,16 +25,60 @@
 //! game points scored against the bots tied on both, then all game points,
 //! then config order.
 
-use super::driver::{Format, RunState, Verdict};
-use super::manifest::{Manifest, SwissPlan};
-use super::paired::{next_staged_game, Staged, Stages};
-use super::progress::{PairedRound, RunKind, RunOutput, Standing};
+use std::path::Path;
+
+use anyhow::bail;
+use serde::{Deserialize, Serialize};
+
+use super::config::TournamentConfig;
+use super::format::{Format, FormatRow, RunState, Verdict};
+use super::manifest::{FormatPlan, Manifest, Plan};
+use super::paired::{check_owned, finished_staged, next_staged_game, refuse_shard, Staged, Stages};
+use super::progress::{PairedRound, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
-use anyhow::bail;
+use super::settings::resolve::Resolved;
+use super::text::{describe_suspension, run_settings, FormatTables};
 use arena_referee::GameRow;
 
 pub use super::swiss_table::{BoardResult, SwissRound, SwissRow, SwissSummary};
+
+/// The Swiss's line in the registry.
+pub const FORMAT: FormatRow = FormatRow {
+    kind: SwissPlan::KIND,
+    plan: plan_of,
+    open: |manifest| Ok(Box::new(Swiss::new(manifest, manifest.plan.read()?)?)),
+};
+
+/// A Swiss's plan: how many rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwissPlan {
+    pub rounds: u32,
+}
+
+impl FormatPlan for SwissPlan {
+    const KIND: &'static str = "swiss";
+}
+
+/// The Swiss's plan when the settings choose it (`format = "swiss"`):
+/// `rounds` given (and only then), no shard.
+fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+    let v = &r.values;
+    check_owned(r, &v.rounds.origin, SwissPlan::KIND)?;
+    if v.format.value != SwissPlan::KIND {
+        return Ok(None);
+    }
+    refuse_shard(r, config, SwissPlan::KIND)?;
+    let Some(rounds) = v.rounds.value else {
+        return Err(r.at(
+            &v.format,
+            "a swiss needs its number of rounds: give `rounds = N` (--rounds N)",
+        ));
+    };
+    Ok(Some(Plan::of(&SwissPlan {
+        rounds: rounds as u32,
+    })))
+}
 
 /// Steps the search for a pairing without rematches may take (per round)
 /// before the fewest-meetings choice takes over.
@@ -284,26 +328,51 @@ impl Swiss {
 }
 
 impl Staged for Swiss {
+    fn stages(&self) -> &Stages {
+        &self.stages
+    }
+
     fn stages_mut(&mut self) -> &mut Stages {
         &mut self.stages
     }
 
-    fn take_error(&mut self) -> Option<String> {
-        self.error.take()
+    fn error_mut(&mut self) -> &mut Option<String> {
+        &mut self.error
     }
 
     fn advance(&mut self) -> anyhow::Result<bool> {
         self.advance_stage()
     }
+
+    fn more_to_come(&self) -> bool {
+        (self.byes.len() as u32) < self.plan.rounds
+    }
+
+    fn compute_next(&mut self) -> anyhow::Result<()> {
+        self.pair_next()
+    }
+
+    fn announced(&self, s: usize) -> PairedRound {
+        self.paired_round(s)
+    }
 }
 
 impl Format for Swiss {
-    fn kind(&self) -> RunKind<'_> {
-        RunKind::Swiss {
-            rounds: self.plan.rounds,
-            games: self.total().unwrap_or(0),
-            first: &self.first,
-        }
+    fn started(&self, config: &TournamentConfig, dir: &Path) -> Vec<String> {
+        vec![
+            format!(
+                "Swiss of {} rounds: {} bots, {}, {} games ({} per pairing), {}{}",
+                self.plan.rounds,
+                config.bots.len(),
+                config.variant_ids().join(", "),
+                self.total().unwrap_or(0),
+                config.games_per_pairing,
+                run_settings(config, true),
+                describe_suspension(config),
+            ),
+            format!("Output: {}", dir.display()),
+            self.first.line(),
+        ]
     }
 
     fn total(&self) -> Option<u64> {
@@ -321,25 +390,27 @@ impl Format for Swiss {
     }
 
     fn finished(&mut self, row: &GameRow, _run: &RunState, output: &mut dyn RunOutput) -> Flow {
-        self.record(row);
-        let paired = self.byes.len() as u32;
-        if paired < self.plan.rounds && self.stages.last_complete() {
-            match self.pair_next() {
-                Ok(()) => output.round_paired(&self.paired_round(paired as usize)),
-                Err(e) => self.error = Some(format!("{e:#}")),
-            }
-        }
+        finished_staged(self, row, output);
         Flow::Continue
     }
 
-    fn standing(&self, run: &RunState) -> Standing {
-        Standing::RoundRobin {
-            leader: run.tally.leader(),
-        }
+    fn verdict(&self, _run: &RunState) -> Box<dyn Verdict> {
+        Box::new(self.summary())
     }
 
-    fn verdict(&self, _run: &RunState) -> Verdict {
-        Verdict::Swiss(Box::new(self.summary()))
+    fn report_tables(&mut self) -> Option<FormatTables> {
+        let note = self
+            .catch_up()
+            .err()
+            .map(|e| format!("the games do not follow the plan: {e:#}"));
+        Some(FormatTables {
+            tables: self.summary().tables(),
+            note,
+        })
+    }
+
+    fn describe(&self, _config: &TournamentConfig, _dir: &Path) -> String {
+        format!("swiss, {} rounds", self.plan.rounds)
     }
 }
 

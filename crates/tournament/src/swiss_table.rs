@@ -2,12 +2,19 @@
 //! [`SwissSummary`] the terminal and the report show (each round's boards
 //! with their game points, and the table with its tie-breaks, in the order
 //! `crate::swiss` documents). Only complete rounds count in the table.
+//! The summary is the Swiss's verdict: its tables ([`SwissSummary::tables`])
+//! follow the standings on the terminal and make its section of report.html.
+
+use std::any::Any;
 
 use serde::Serialize;
 
-use super::manifest::SwissPlan;
+use super::format::{resume_hint, Verdict};
 use super::paired::Stages;
-use super::swiss::Field;
+use super::progress::RunOutcome;
+use super::swiss::{Field, SwissPlan};
+use super::text::{Said, TextTable};
+use arena_stats::points_text;
 
 /// A Swiss so far.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -188,4 +195,103 @@ pub fn rank(
         start = end;
     }
     out
+}
+
+impl SwissSummary {
+    /// The final table (after the complete rounds), then each round.
+    pub fn tables(&self) -> Vec<TextTable> {
+        let title = if self.complete == self.rounds as usize {
+            format!(
+                "Swiss table after {} rounds (score, then Buchholz, then game points among the tied, then all game points)",
+                self.rounds
+            )
+        } else {
+            format!(
+                "Swiss table after {} of {} rounds (score, then Buchholz, then game points among the tied, then all game points)",
+                self.complete, self.rounds
+            )
+        };
+        let columns = [
+            "#",
+            "Bot",
+            "Score",
+            "Buchholz",
+            "Tied",
+            "Game points",
+            "Byes",
+        ];
+        let mut tables = vec![TextTable {
+            title,
+            columns: columns.map(String::from).to_vec(),
+            rows: self.table.iter().map(table_row).collect(),
+            left: vec![1],
+        }];
+        tables.extend(self.played.iter().map(round_table));
+        tables
+    }
+}
+
+/// A round's boards with their game points, and its bye.
+fn round_table(round: &SwissRound) -> TextTable {
+    let mut rows: Vec<Vec<String>> = round
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(k, board)| {
+            let [a, b] = &board.bots;
+            let [pa, pb] = board.points;
+            let result = if board.finished == board.games {
+                format!("{} - {}", points_text(pa), points_text(pb))
+            } else {
+                format!(
+                    "{} - {} ({} of {} games)",
+                    points_text(pa),
+                    points_text(pb),
+                    board.finished,
+                    board.games
+                )
+            };
+            vec![(k + 1).to_string(), a.clone(), result, b.clone()]
+        })
+        .collect();
+    if let Some(bye) = &round.bye {
+        rows.push(vec![
+            String::new(),
+            bye.clone(),
+            "bye (1 point)".into(),
+            String::new(),
+        ]);
+    }
+    TextTable {
+        title: format!("Swiss round {}", round.round),
+        columns: ["Board", "Bot", "Game points", "Bot"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+        left: vec![1, 2, 3],
+    }
+}
+
+fn table_row(row: &SwissRow) -> Vec<String> {
+    vec![
+        row.rank.to_string(),
+        row.bot.clone(),
+        points_text(row.score),
+        points_text(row.buchholz),
+        row.tied_points.map_or("-".into(), points_text),
+        points_text(row.game_points),
+        row.byes.to_string(),
+    ]
+}
+
+impl Verdict for SwissSummary {
+    fn summary(&self, run: &RunOutcome) -> Vec<Said> {
+        let mut said = vec![Said::Line(String::new()), Said::Tables(self.tables())];
+        said.extend(resume_hint(run));
+        said
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }

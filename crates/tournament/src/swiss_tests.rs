@@ -6,7 +6,9 @@ use super::*;
 use crate::settings::defs::{FORMAT, OPENING_PLIES, ROUNDS, SEED};
 use crate::settings::Given;
 use crate::swiss_table::rank;
+use crate::swiss_table::{BoardResult, SwissRound};
 use crate::testing::{lower_index_wins, manifest_of, play_to_end, row_of};
+use crate::text::render_tables;
 
 /// A field of these scores (half points) where `met` pairs met once.
 fn field(score: &[u32], met: &[(usize, usize)]) -> Field {
@@ -134,13 +136,8 @@ fn swiss(bots: usize, rounds: u32) -> Swiss {
         .with(&FORMAT, "swiss")
         .with(&ROUNDS, rounds.to_string());
     let manifest = manifest_of(&given);
-    let Plan::Swiss(plan) = manifest.plan else {
-        panic!("not a swiss: {:?}", manifest.plan)
-    };
-    Swiss::new(&manifest, plan).unwrap()
+    Swiss::new(&manifest, manifest.plan.read().unwrap()).unwrap()
 }
-
-use crate::manifest::Plan;
 
 /// The row of `game`, won by the bot with the lower index.
 fn row(game: &ScheduledGame, names: &[String]) -> GameRow {
@@ -279,4 +276,42 @@ fn rematches_and_second_byes_come_only_when_unavoidable() {
     assert_eq!(first_byes.len(), 3, "{byes:?}");
     let total: u32 = summary.table.iter().map(|r| r.byes).sum();
     assert_eq!(total, 4);
+}
+
+#[test]
+fn a_swiss_shows_its_table_then_each_round() {
+    let summary = SwissSummary {
+        rounds: 2,
+        complete: 1,
+        played: vec![SwissRound {
+            round: 1,
+            boards: vec![BoardResult {
+                bots: ["a".into(), "b".into()],
+                points: [3, 1],
+                finished: 2,
+                games: 2,
+            }],
+            bye: Some("c".into()),
+        }],
+        table: vec![SwissRow {
+            rank: 1,
+            bot: "a".into(),
+            score: 2,
+            buchholz: 0,
+            tied_points: None,
+            game_points: 3,
+            byes: 0,
+        }],
+    };
+    let text = render_tables(&summary.tables());
+    assert!(
+        text.starts_with("Swiss table after 1 of 2 rounds"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1  a        1         0     -          1.5     0"),
+        "{text}"
+    );
+    assert!(text.contains("    1  a    1.5 - 0.5      b"), "{text}");
+    assert!(text.contains("c    bye (1 point)"), "{text}");
 }

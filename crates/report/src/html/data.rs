@@ -194,7 +194,7 @@ pub struct ReportData {
     /// ([`crate::analysis::strips`]).
     pub strips: HashMap<(usize, u64), String>,
     /// One per Swiss or knockout directory, by directory index.
-    pub formats: BTreeMap<usize, crate::formats::FormatTables>,
+    pub formats: BTreeMap<usize, arena_tournament::text::FormatTables>,
 }
 
 impl ReportData {

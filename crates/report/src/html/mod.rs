@@ -42,7 +42,6 @@ use anyhow::{bail, Context};
 
 use crate::analysis::{read_analysis_csv, strips, summarise, ANALYSIS_CSV};
 use crate::fits::{Pooling, Ratings};
-use crate::formats::{FormatTables, Replay};
 use arena_files::write_atomically_with;
 use arena_referee::game_id::game_id;
 use arena_referee::record::NO_PLACE;
@@ -50,7 +49,9 @@ use arena_referee::{GameRecord, GameRow};
 use arena_stats::{FitOptions, Tally};
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
-use arena_tournament::{Manifest, Plan};
+use arena_tournament::registry::Formats;
+use arena_tournament::text::FormatTables;
+use arena_tournament::{Manifest, SprtPlan};
 use data::ReportData;
 use moves::{game_line, LineContext};
 
@@ -147,12 +148,10 @@ fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportDat
     let expected: u64 = sources.iter().map(|s| count_games(&s.dir)).sum();
     let mut data = ReportData::new(expected);
     for (k, source) in sources.iter().enumerate() {
-        if let Some(Manifest {
-            plan: Plan::Sprt(plan),
-            config,
-            ..
-        }) = &source.manifest
-        {
+        let Some(Manifest { plan, config, .. }) = &source.manifest else {
+            continue;
+        };
+        if let Ok(plan) = plan.read::<SprtPlan>() {
             if let (Ok(sprt), [a, b, ..]) = (plan.sprt(), config.bots.as_slice()) {
                 data.llr
                     .insert(k, data::LlrPath::new(sprt, a.name.clone(), b.name.clone()));
@@ -160,11 +159,12 @@ fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportDat
         }
     }
     read_analyses(sources, &mut data)?;
+    let formats = Formats::builtin();
     for (k, source) in sources.iter().enumerate() {
-        // A Swiss or knockout is replayed from all its games, whatever
-        // variant the page shows.
-        let mut replay = match source.manifest.as_ref().and_then(Replay::of) {
-            Some(Ok(replay)) => Some(replay),
+        // The run's format (a Swiss's table, a knockout's bracket) is
+        // replayed from all its games, whatever variant the page shows.
+        let mut replay = match source.manifest.as_ref().map(|m| formats.open(m)) {
+            Some(Ok(format)) => Some(format),
             Some(Err(e)) => {
                 let note = Some(format!("{e:#}"));
                 data.formats.insert(
@@ -180,7 +180,7 @@ fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportDat
         };
         visit_source(source, None, |row, record| {
             if let Some(replay) = replay.as_mut() {
-                replay.record(&row);
+                replay.recorded(&row)?;
             }
             if variant.is_some_and(|v| row.variant != v) {
                 return Ok(());
@@ -188,8 +188,8 @@ fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportDat
             data.add(k, &row, record)?;
             Ok(())
         })?;
-        if let Some(replay) = replay {
-            data.formats.insert(k, replay.tables());
+        if let Some(tables) = replay.as_mut().and_then(|format| format.report_tables()) {
+            data.formats.insert(k, tables);
         }
     }
     data.finish();

@@ -7,10 +7,10 @@
 use serde::Serialize;
 
 use super::Source;
-use crate::certificate::{certificate_sentence, read_certificate};
 use arena_referee::format_time_control;
 use arena_tournament::config::TournamentConfig;
-use arena_tournament::{Manifest, Plan};
+use arena_tournament::registry::Formats;
+use arena_tournament::Manifest;
 
 /// One directory's settings, as the page shows them.
 #[derive(Serialize)]
@@ -117,39 +117,13 @@ fn setting(dir: String, m: &Manifest, path: &std::path::Path) -> Setting {
     }
 }
 
-/// `round robin, 40 games`, `gauntlet of new, old, 24 games`, the SPRT
-/// and its bounds, `swiss, 5 rounds`, the knockout's tie-break cap, or the
-/// adaptive ranking with its certificate (from `dir`'s certificate.csv).
+/// The run's format in its own words (`round robin, 40 games`, an SPRT's
+/// bounds, an adaptive ranking's certificate from `dir`'s certificate.csv),
+/// or why this arena cannot open it.
 fn format_text(m: &Manifest, dir: &std::path::Path) -> String {
-    match &m.plan {
-        Plan::RoundRobin { games, .. } => match m.config.seeds.as_slice() {
-            [] => format!("round robin, {games} games"),
-            seeds => format!("gauntlet of {}, {games} games", seeds.join(", ")),
-        },
-        Plan::Sprt(p) => format!(
-            "SPRT elo0={} elo1={} alpha={} beta={} ({})",
-            p.elo0,
-            p.elo1,
-            p.alpha,
-            p.beta,
-            p.model.name()
-        ),
-        Plan::Swiss(p) => format!("swiss, {} rounds", p.rounds),
-        Plan::Knockout(p) => format!(
-            "knockout, at most {} tie-break pairs per match",
-            p.tiebreak_pairs
-        ),
-        Plan::Adaptive(p) => {
-            let certificate = match read_certificate(dir) {
-                Ok(Some(rows)) => certificate_sentence(&rows),
-                Ok(None) => "no certificate.csv yet".to_string(),
-                Err(e) => format!("{e:#}"),
-            };
-            format!(
-                "adaptive ranking at confidence {}, at most {} games. {certificate}",
-                p.confidence, p.max_games
-            )
-        }
+    match Formats::builtin().open(m) {
+        Ok(format) => format.describe(&m.config, dir),
+        Err(e) => format!("{}: {e:#}", m.plan.kind()),
     }
 }
 
@@ -196,7 +170,7 @@ mod tests {
     use arena_tournament::settings::defs::{GAMES_PER_PAIRING, SEEDS, TIME_CONTROL, VARIANT};
     use arena_tournament::settings::Given;
     use arena_tournament::testing::run_of;
-    use arena_tournament::SprtPlan;
+    use arena_tournament::{Plan, SprtPlan};
 
     fn config(variant: &str, gauntlet: &[&str]) -> TournamentConfig {
         let mut given = Given::new()
@@ -257,7 +231,10 @@ mod tests {
             max_pairs: None,
             model: EloModel::Normalized,
         };
-        let s = shown(Manifest::new(config("qango6", &[]), Plan::Sprt(plan)));
+        // An SPRT is between two bots.
+        let mut config = config("qango6", &[]);
+        config.bots.truncate(2);
+        let s = shown(Manifest::new(config, Plan::of(&plan)));
         assert_eq!(
             s.format,
             "SPRT elo0=0 elo1=5 alpha=0.05 beta=0.1 (normalized)"

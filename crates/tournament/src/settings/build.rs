@@ -1,6 +1,7 @@
 //! Stage three of the settings: the resolved values judged together and
-//! assembled into a [`RunSettings`] (the [`TournamentConfig`] and, for an
-//! SPRT, its plan), and the entry points that go through the three stages
+//! assembled into a [`RunSettings`] (the [`TournamentConfig`] and the plan
+//! its format makes of them: [`crate::format::FormatRow::plan`]), and the
+//! entry points that go through the three stages
 //! ([`load`], [`from_toml`], [`from_given`]). The rules that tie settings
 //! together are written once against the assembled config
 //! ([`check_config`]), so a saved `tournament.json` meets them on
@@ -15,39 +16,29 @@ use arena_referee::adjudicate::Adjudication;
 use arena_referee::{program_problem, BotSpec};
 use arena_rules::games::Variant;
 use arena_rules::protocol::{ClockBasis, TimeControl};
-use arena_stats::{EloModel, MAX_BOTS};
+use arena_stats::MAX_BOTS;
 
 use super::defs::{self, Command, Setting, SETTINGS};
 use super::resolve::{resolve, Given, Inputs, Resolved, Source};
 use super::values::Defaults;
 use crate::config::TournamentConfig;
-use crate::manifest::{AdaptivePlan, KnockoutPlan, Manifest, Plan, SprtPlan, SwissPlan};
+use crate::manifest::{Manifest, Plan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
+use crate::registry::FORMATS;
 use crate::shard::Shard;
 
-/// A run's settings: the config, and the SPRT's, Swiss's or knockout's
-/// plan when it is one.
+/// A run's settings: the config, and the plan of the format they choose
+/// (made by the format: [`crate::format::FormatRow::plan`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunSettings {
     pub config: TournamentConfig,
-    pub sprt: Option<SprtPlan>,
-    pub swiss: Option<SwissPlan>,
-    pub knockout: Option<KnockoutPlan>,
-    /// An adaptive ranking's plan (`format = "adaptive"`).
-    pub adaptive: Option<AdaptivePlan>,
+    pub plan: Plan,
 }
 
 impl RunSettings {
-    /// The manifest of a new run: its format's plan, or the round robin
-    /// (gauntlet) of its config.
+    /// The manifest of a new run of these settings.
     pub fn manifest(self) -> Manifest {
-        match (self.sprt, self.swiss, self.knockout, self.adaptive) {
-            (Some(plan), _, _, _) => Manifest::new(self.config, Plan::Sprt(plan)),
-            (_, Some(plan), _, _) => Manifest::new(self.config, Plan::Swiss(plan)),
-            (_, _, Some(plan), _) => Manifest::new(self.config, Plan::Knockout(plan)),
-            (_, _, _, Some(plan)) => Manifest::new(self.config, Plan::Adaptive(plan)),
-            _ => Manifest::round_robin(self.config),
-        }
+        Manifest::new(self.config, self.plan)
     }
 }
 
@@ -173,16 +164,21 @@ pub fn build(r: Resolved, programs: Programs) -> anyhow::Result<RunSettings> {
             }
         }
     }
-    let sprt = sprt_plan(&r, &config)?;
-    let (swiss, knockout) = paired_plans(&r, &config)?;
-    let adaptive = adaptive_plan(&r)?;
-    Ok(RunSettings {
-        config,
-        sprt,
-        swiss,
-        knockout,
-        adaptive,
-    })
+    // Every format judges the settings: the one they choose makes its
+    // plan, the others refuse their own settings given.
+    let mut plan = None;
+    for format in FORMATS {
+        if let Some(chosen) = (format.plan)(&r, &config)? {
+            plan.get_or_insert(chosen);
+        }
+    }
+    let plan = plan.ok_or_else(|| {
+        r.at(
+            &r.values.format,
+            format!("no format of this arena is {:?}", r.values.format.value),
+        )
+    })?;
+    Ok(RunSettings { config, plan })
 }
 
 /// Where `problem`'s value came from, and what is wrong.
@@ -437,62 +433,6 @@ fn shard(r: &Resolved) -> anyhow::Result<Option<Shard>> {
     Ok(Some(shard))
 }
 
-/// The first of `settings` a flag or the file gave.
-fn first_given(r: &Resolved, settings: &[&'static Setting]) -> Option<&'static Setting> {
-    settings
-        .iter()
-        .copied()
-        .find(|s| (s.place.get)(&r.values).origin().given())
-}
-
-/// The SPRT's plan when the run is one: two bots, `elo0` and `elo1` given
-/// and acceptable to the test; a run that is not an SPRT takes none of its
-/// settings.
-fn sprt_plan(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<SprtPlan>> {
-    use defs::{ALPHA, BETA, ELO0, ELO1, MAX_PAIRS, MODEL};
-    let v = &r.values;
-    if !r.sprt {
-        if let Some(setting) = first_given(r, &[&ELO0, &ELO1, &MODEL, &ALPHA, &BETA, &MAX_PAIRS]) {
-            return Err(r.at_setting(setting, "is a setting of an SPRT (format = \"sprt\")"));
-        }
-        return Ok(None);
-    }
-    if v.games_per_pairing.given() {
-        return Err(r.at(
-            &v.games_per_pairing,
-            "an SPRT plays game pairs until it decides; give `max_pairs` to limit it",
-        ));
-    }
-    if config.bots.len() != 2 {
-        return Err(anyhow!(
-            "{}: an SPRT is between exactly two bots, got {}",
-            r.src.path.display(),
-            config.bots.len()
-        ));
-    }
-    let (Some(elo0), Some(elo1)) = (v.elo0.value, v.elo1.value) else {
-        let missing = if v.elo0.value.is_none() {
-            &v.elo0
-        } else {
-            &v.elo1
-        };
-        return Err(r.at(missing, "an SPRT needs its bounds: give elo0 and elo1"));
-    };
-    let plan = SprtPlan {
-        elo0,
-        elo1,
-        alpha: v.alpha.value,
-        beta: v.beta.value,
-        max_pairs: v.max_pairs.value,
-        model: match v.model.value {
-            "logistic" => EloModel::Logistic,
-            _ => EloModel::Normalized,
-        },
-    };
-    plan.sprt().map_err(|e| r.at(&v.elo1, format!("{e:#}")))?;
-    Ok(Some(plan))
-}
-
 /// `adjudicate = "solved"` with its budget; `adjudicate_ms` alone is a
 /// mistake worth saying.
 fn adjudication(r: &Resolved) -> anyhow::Result<Option<Adjudication>> {
@@ -507,105 +447,6 @@ fn adjudication(r: &Resolved) -> anyhow::Result<Option<Adjudication>> {
     Ok(on.then_some(Adjudication {
         budget_ms: v.adjudicate_ms.value,
     }))
-}
-
-/// The Swiss's or the knockout's plan when the run is one; `rounds` and
-/// `tiebreak_pairs` belong to them alone, and neither is sharded (each
-/// round depends on the results before it). An SPRT is made by the file's
-/// `format = "sprt"` or `arena sprt`, not by `--format`.
-fn paired_plans(
-    r: &Resolved,
-    config: &TournamentConfig,
-) -> anyhow::Result<(Option<SwissPlan>, Option<KnockoutPlan>)> {
-    let v = &r.values;
-    let format = v.format.value;
-    if r.command == Command::Tournament && (format == "sprt") != r.sprt {
-        return Err(r.at(
-            &v.format,
-            "an SPRT is `format = \"sprt\"` in the tournament file (with elo0 and elo1), or `arena sprt BOT_A BOT_B --elo0 E0 --elo1 E1`; --format cannot make or unmake one",
-        ));
-    }
-    let owned = [
-        (&v.rounds.origin, "swiss"),
-        (&v.tiebreak_pairs.origin, "knockout"),
-    ];
-    for (origin, owner) in owned {
-        if format != owner && origin.given() {
-            return Err(r.src.at(
-                origin,
-                format!(
-                    "is a setting of a {owner} (format = \"{owner}\"), not of a {}",
-                    format.replace('_', " ")
-                ),
-            ));
-        }
-    }
-    if !matches!(format, "swiss" | "knockout") {
-        return Ok((None, None));
-    }
-    if config.shard.is_some() {
-        return Err(r.at(
-            &v.shard,
-            format!("a {format} cannot be sharded: each round is paired from the results before it, so one run plays it whole (leave out shard)"),
-        ));
-    }
-    if format == "knockout" {
-        let tiebreak_pairs = v.tiebreak_pairs.value as u32;
-        return Ok((None, Some(KnockoutPlan { tiebreak_pairs })));
-    }
-    let Some(rounds) = v.rounds.value else {
-        return Err(r.at(
-            &v.format,
-            "a swiss needs its number of rounds: give `rounds = N` (--rounds N)",
-        ));
-    };
-    Ok((
-        Some(SwissPlan {
-            rounds: rounds as u32,
-        }),
-        None,
-    ))
-}
-
-/// The adaptive ranking's plan when the run is one (`format =
-/// "adaptive"`): `max_games` given, `confidence` in range, no games per
-/// pairing and no shard; a run that is not one takes neither setting.
-fn adaptive_plan(r: &Resolved) -> anyhow::Result<Option<AdaptivePlan>> {
-    let v = &r.values;
-    if r.sprt || v.format.value != "adaptive" {
-        if let Some(setting) = first_given(r, &[&defs::MAX_GAMES, &defs::CONFIDENCE]) {
-            return Err(r.at_setting(
-                setting,
-                "is a setting of an adaptive ranking (format = \"adaptive\")",
-            ));
-        }
-        return Ok(None);
-    }
-    if v.games_per_pairing.given() {
-        return Err(r.at(
-            &v.games_per_pairing,
-            "an adaptive ranking chooses its game pairs from the results; give `max_games` to limit it",
-        ));
-    }
-    if v.shard.given() {
-        return Err(r.at(
-            &v.shard,
-            "an adaptive ranking cannot be sharded: each round is chosen from all the games before it",
-        ));
-    }
-    let Some(max_games) = v.max_games.value else {
-        return Err(r.at(
-            &v.max_games,
-            "an adaptive ranking needs `max_games` (two bots of equal strength are never separated), e.g. max_games = 2000",
-        ));
-    };
-    let plan = AdaptivePlan {
-        confidence: v.confidence.value,
-        max_games,
-    };
-    plan.check()
-        .map_err(|e| r.at(&v.confidence, format!("{e:#}")))?;
-    Ok(Some(plan))
 }
 
 impl TournamentConfig {

@@ -503,7 +503,7 @@ fn flags_alone_make_a_config() {
 fn an_sprt_from_a_file_or_the_flags() {
     let text = format!("[tournament]\nformat = \"sprt\"\nelo0 = 0\nelo1 = 5\n{TWO_BOTS}");
     let r = run(&text, &none()).unwrap();
-    let plan = r.sprt.expect("an SPRT");
+    let plan: crate::SprtPlan = r.plan.read().expect("an SPRT");
     assert_eq!(
         (plan.elo0, plan.elo1, plan.alpha, plan.max_pairs),
         (0.0, 5.0, 0.05, None)

@@ -17,9 +17,10 @@
 //!   typed slot of [`SettingValues`] ([`values`], plain data), with where
 //!   it came from;
 //! - validated ([`build`]): the [`RunSettings`], a
-//!   [`TournamentConfig`](crate::TournamentConfig) and its format's plan,
-//!   after the rules that tie settings together. A saved `tournament.json`
-//!   goes through the same rules on `--resume`. The entry points [`load`],
+//!   [`TournamentConfig`](crate::TournamentConfig) and the plan its format
+//!   makes of the settings ([`crate::format::FormatRow::plan`]), after the
+//!   rules that tie settings together. A saved `tournament.json` goes
+//!   through the same rules on `--resume`. The entry points [`load`],
 //!   [`from_toml`] and [`from_given`] go through all three stages.
 //!
 //! Adding a setting is its definition in [`defs`] (listed in

@@ -138,6 +138,14 @@ impl Resolved<'_> {
         self.src
             .at((setting.place.get)(&self.values).origin(), message)
     }
+
+    /// The first of `settings` a flag or the file gave.
+    pub fn first_given(&self, settings: &[&'static Setting]) -> Option<&'static Setting> {
+        settings
+            .iter()
+            .copied()
+            .find(|s| (s.place.get)(&self.values).origin().given())
+    }
 }
 
 /// The tournament file as written: `[tournament]` values with their spans

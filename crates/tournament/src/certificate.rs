@@ -13,17 +13,18 @@
 //! game pairs against the lower), `needed_wealth` what it must reach; a
 //! pair is separated when either reaches its mark. The
 //! terminal and report.html say the same in one sentence
-//! ([`certificate_sentence`]).
+//! ([`certificate_sentence`]). Written by the adaptive format at the end of
+//! its run ([`crate::adaptive`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+pub use super::output_files::CERTIFICATE_FILE;
 use super::rounded;
-use super::standings::write_rows;
-use arena_tournament::adaptive::AdaptiveVerdict;
-pub use arena_tournament::output_files::CERTIFICATE_FILE;
+use super::rows_file::write_rows;
+use arena_stats::Assessment;
 
 /// The header of `certificate.csv`, in the field order of [`CertificateRow`].
 pub const CERTIFICATE_COLUMNS: [&str; 13] = [
@@ -66,9 +67,15 @@ pub struct CertificateRow {
     pub separated: bool,
 }
 
-/// The rows of `verdict` (none before any game).
-pub fn certificate_rows(verdict: &AdaptiveVerdict) -> Vec<CertificateRow> {
-    let Some(a) = &verdict.assessment else {
+/// The rows of an adaptive ranking's `assessment` (none before any game)
+/// at `confidence` after `games` games, `bots` naming its indices.
+pub fn certificate_rows(
+    confidence: f64,
+    games: u64,
+    bots: &[String],
+    assessment: Option<&Assessment>,
+) -> Vec<CertificateRow> {
+    let Some(a) = assessment else {
         return Vec::new();
     };
     let rank_of = |bot: usize| a.order.iter().position(|&b| b == bot).unwrap_or(0) + 1;
@@ -76,12 +83,12 @@ pub fn certificate_rows(verdict: &AdaptiveVerdict) -> Vec<CertificateRow> {
         .iter()
         .chain(&a.others)
         .map(|c| CertificateRow {
-            confidence: verdict.plan.confidence,
+            confidence,
             certified: a.certified,
-            games: verdict.games,
+            games,
             rank: rank_of(c.upper),
-            upper: verdict.bots[c.upper].clone(),
-            lower: verdict.bots[c.lower].clone(),
+            upper: bots[c.upper].clone(),
+            lower: bots[c.lower].clone(),
             elo_difference: c.difference,
             elo_sd: c.sd,
             z: c.z,
@@ -93,10 +100,10 @@ pub fn certificate_rows(verdict: &AdaptiveVerdict) -> Vec<CertificateRow> {
         .collect()
 }
 
-/// Writes `DIR/certificate.csv`; returns its path.
-pub fn write_certificate(dir: &Path, verdict: &AdaptiveVerdict) -> anyhow::Result<PathBuf> {
+/// Writes `rows` to `DIR/certificate.csv`; returns its path.
+pub fn write_certificate(dir: &Path, rows: &[CertificateRow]) -> anyhow::Result<PathBuf> {
     let path = dir.join(CERTIFICATE_FILE);
-    write_rows(&path, &CERTIFICATE_COLUMNS, &certificate_rows(verdict))?;
+    write_rows(&path, &CERTIFICATE_COLUMNS, rows)?;
     Ok(path)
 }
 
