@@ -11,3 +11,4 @@ mod first_hour;
 mod reference_page;
 mod rules_page;
 mod settings_page;
+mod source_layout;

@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use super::config::TournamentConfig;
 use super::live::LiveGames;
-use super::runner::RunEnd;
 use arena_referee::GameRecord;
 use arena_referee::GameRow;
+use arena_referee::RepeatedFailure;
 pub use arena_stats::Leader;
 use arena_stats::{points_text, Pentanomial, SprtStatus, Tally};
 
@@ -85,6 +85,20 @@ pub trait RunOutput {
     fn live_games(&self) -> Option<Arc<LiveGames>> {
         None
     }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The feed had no more games and every started game finished.
+    Complete,
+    /// The feed asked to stop.
+    Stopped,
+    /// SIGINT or SIGTERM (after the games in flight finished, or at once).
+    Interrupted,
+    /// The referee itself failed [`STOP_AFTER`](super::runner::STOP_AFTER) times in a row (out of
+    /// descriptors, processes, memory or disk): fix that, then resume.
+    RefereeFailing(RepeatedFailure),
 }
 
 /// How a run ended: what `run` returns, from which the front end chooses

@@ -53,6 +53,7 @@ use super::breaker::Breaker;
 use super::config::TournamentConfig;
 use super::journal::{Journal, JournalEntry, JournalWriter, LOGS_DIR};
 use super::live::{LiveGame, LiveGames, Playing};
+pub use super::progress::RunEnd;
 use super::progress::{RunOutput, RunStatus};
 use super::schedule::ScheduledGame;
 use arena_referee::seat::{shutdown_all, Seat};
@@ -107,20 +108,6 @@ pub trait GameFeed {
     fn finished(&mut self, row: &GameRow, output: &mut dyn RunOutput) -> Flow;
     /// Where the run stands, for progress displays.
     fn status(&self) -> RunStatus;
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RunEnd {
-    /// The feed had no more games and every started game finished.
-    Complete,
-    /// The feed asked to stop.
-    Stopped,
-    /// SIGINT or SIGTERM (after the games in flight finished, or at once).
-    Interrupted,
-    /// The referee itself failed [`STOP_AFTER`] times in a row (out of
-    /// descriptors, processes, memory or disk): fix that, then resume.
-    RefereeFailing(RepeatedFailure),
 }
 
 #[derive(Debug)]

@@ -41,7 +41,7 @@ use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, FormatTables};
 use arena_referee::GameRow;
 
-pub use super::swiss_table::{BoardResult, SwissRound, SwissRow, SwissSummary};
+pub use super::swiss_table::{BoardResult, Field, SwissRound, SwissRow, SwissSummary};
 
 /// The Swiss's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
@@ -83,28 +83,6 @@ fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Pla
 /// Steps the search for a pairing without rematches may take (per round)
 /// before the fewest-meetings choice takes over.
 pub const SEARCH_BUDGET: u64 = 200_000;
-
-/// What pairing a round knows: each bot's score and meetings so far.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Field {
-    /// Score in half points (a won pairing or a bye 2, a drawn one 1).
-    pub score: Vec<u32>,
-    /// `met[a][b]`: how often `a` and `b` were paired.
-    pub met: Vec<Vec<u32>>,
-    /// Byes each bot has had.
-    pub byes: Vec<u32>,
-}
-
-impl Field {
-    /// `bots` bots before any round.
-    pub fn new(bots: usize) -> Field {
-        Field {
-            score: vec![0; bots],
-            met: vec![vec![0; bots]; bots],
-            byes: vec![0; bots],
-        }
-    }
-}
 
 /// One round's pairing: boards (the higher-ranked bot first) from the top,
 /// and the bot with the bye.
@@ -323,7 +301,12 @@ impl Swiss {
 
     /// The rounds so far with their results, and the table of the complete ones.
     pub fn summary(&self) -> SwissSummary {
-        super::swiss_table::summary(&self.stages, &self.byes, self.complete_rounds(), self.plan)
+        super::swiss_table::summary(
+            &self.stages,
+            &self.byes,
+            self.complete_rounds(),
+            self.plan.rounds,
+        )
     }
 }
 

@@ -12,7 +12,6 @@ use serde::Serialize;
 use super::format::{resume_hint, Verdict};
 use super::paired::Stages;
 use super::progress::RunOutcome;
-use super::swiss::{Field, SwissPlan};
 use super::text::{Said, TextTable};
 use arena_stats::points_text;
 
@@ -66,6 +65,28 @@ pub struct SwissRow {
     pub byes: u32,
 }
 
+/// What pairing a round knows: each bot's score and meetings so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// Score in half points (a won pairing or a bye 2, a drawn one 1).
+    pub score: Vec<u32>,
+    /// `met[a][b]`: how often `a` and `b` were paired.
+    pub met: Vec<Vec<u32>>,
+    /// Byes each bot has had.
+    pub byes: Vec<u32>,
+}
+
+impl Field {
+    /// `bots` bots before any round.
+    pub fn new(bots: usize) -> Field {
+        Field {
+            score: vec![0; bots],
+            met: vec![vec![0; bots]; bots],
+            byes: vec![0; bots],
+        }
+    }
+}
+
 /// The field after the first `complete` rounds of `stages`.
 pub fn field(stages: &Stages, byes: &[Option<usize>], complete: usize) -> Field {
     let mut field = Field::new(stages.names().len());
@@ -95,7 +116,7 @@ pub fn summary(
     stages: &Stages,
     byes: &[Option<usize>],
     complete: usize,
-    plan: SwissPlan,
+    rounds: u32,
 ) -> SwissSummary {
     let names = stages.names();
     let n = names.len();
@@ -144,7 +165,7 @@ pub fn summary(
         })
         .collect();
     SwissSummary {
-        rounds: plan.rounds,
+        rounds,
         complete,
         played,
         table,
