@@ -140,7 +140,7 @@ pub async fn run_games(
     feed: &mut dyn GameFeed,
     output: &mut dyn RunOutput,
 ) -> anyhow::Result<RunSummary> {
-    let mut run = Run::new(config, journal, output.live_games())?;
+    let mut run = RunnerState::new(config, journal, output.live_games())?;
     let mut signals = Signals::new();
     // After the first SIGINT: the games in flight finish, none starts.
     let mut finishing = false;
@@ -188,7 +188,7 @@ pub async fn run_games(
 }
 
 /// One run's state while its games are played.
-struct Run {
+struct RunnerState {
     config: Arc<TournamentConfig>,
     pool: Arc<Mutex<BotPool>>,
     breaker: Arc<Mutex<Breaker>>,
@@ -205,13 +205,13 @@ struct Run {
     live: Option<Arc<LiveGames>>,
 }
 
-impl Run {
+impl RunnerState {
     /// The pool, the breaker and the journal's writer thread of a new run.
     fn new(
         config: Arc<TournamentConfig>,
         journal: &Journal,
         live: Option<Arc<LiveGames>>,
-    ) -> anyhow::Result<Run> {
+    ) -> anyhow::Result<RunnerState> {
         let options = SpawnOptions {
             // Journal, tournament.json and every bot's logs.
             sandbox_hide: vec![journal.dir().to_path_buf()],
@@ -227,7 +227,7 @@ impl Run {
             Duration::from_millis(config.sync_interval_ms),
             done_sender,
         )?;
-        Ok(Run {
+        Ok(RunnerState {
             pool: Arc::new(Mutex::new(pool)),
             breaker: Arc::new(Mutex::new(breaker)),
             streak: FailureStreak::default(),
