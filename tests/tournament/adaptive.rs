@@ -99,6 +99,13 @@ fn clearly_different_bots_are_certified_in_their_true_order_and_the_run_stops() 
     );
     let report = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(report.contains("Ranking certified at 95% confidence"));
+    // The format refuses games_per_pairing: the settings say what it plays.
+    assert!(
+        report.contains(
+            "<tr><th>games per pairing</th><td>game pairs, as many as the order needs</td></tr>"
+        ),
+        "the settings' games per pairing"
+    );
 }
 
 #[test]

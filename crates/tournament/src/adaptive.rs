@@ -449,6 +449,10 @@ impl Format for AdaptiveRanking {
             self.plan.confidence, self.plan.max_games
         )
     }
+
+    fn games_per_pairing(&self, _config: &TournamentConfig) -> String {
+        "game pairs, as many as the order needs".to_string()
+    }
 }
 
 #[cfg(test)]

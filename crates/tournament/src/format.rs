@@ -100,6 +100,11 @@ pub trait Format {
     /// games`, an SPRT's bounds); `dir` is the run's directory (an adaptive
     /// ranking reads its certificate there).
     fn describe(&self, config: &TournamentConfig, dir: &Path) -> String;
+    /// What report.html's settings say of games per pairing: the setting's
+    /// value, or what the format plays instead when it refuses the setting.
+    fn games_per_pairing(&self, config: &TournamentConfig) -> String {
+        config.games_per_pairing.to_string()
+    }
 }
 
 /// What a format concludes, beyond how the run ended: its last words and

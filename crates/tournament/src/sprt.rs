@@ -328,6 +328,10 @@ impl Format for SprtMatch {
             p.model.name()
         )
     }
+
+    fn games_per_pairing(&self, _config: &TournamentConfig) -> String {
+        "game pairs until the test decides".to_string()
+    }
 }
 
 impl Verdict for SprtVerdict {

@@ -82,12 +82,21 @@ pub(super) fn settings(sources: &[Source]) -> Vec<Setting> {
 
 fn setting(dir: String, m: &Manifest, path: &std::path::Path) -> Setting {
     let c = &m.config;
+    // The format in its own words, and games per pairing as it plays them
+    // (or why this arena cannot open it).
+    let (format, games_per_pairing) = match Formats::builtin().open(m) {
+        Ok(format) => (format.describe(c, path), format.games_per_pairing(c)),
+        Err(e) => (
+            format!("{}: {e:#}", m.plan.kind()),
+            c.games_per_pairing.to_string(),
+        ),
+    };
     Setting {
         dir,
-        format: format_text(m, path),
+        format,
+        games_per_pairing,
         variant: c.variant_ids().join(", "),
         time_control: time_control_text(c),
-        games_per_pairing: c.games_per_pairing.to_string(),
         openings: openings_text(c),
         openings_sha256: c
             .openings
@@ -114,16 +123,6 @@ fn setting(dir: String, m: &Manifest, path: &std::path::Path) -> Setting {
                     .collect(),
             })
             .collect(),
-    }
-}
-
-/// The run's format in its own words (`round robin, 40 games`, an SPRT's
-/// bounds, an adaptive ranking's certificate from `dir`'s certificate.csv),
-/// or why this arena cannot open it.
-fn format_text(m: &Manifest, dir: &std::path::Path) -> String {
-    match Formats::builtin().open(m) {
-        Ok(format) => format.describe(&m.config, dir),
-        Err(e) => format!("{}: {e:#}", m.plan.kind()),
     }
 }
 
