@@ -545,6 +545,7 @@ mod tests {
             text(&terminal),
             "SPRT good vs crash: H0 nElo <= 0 against H1 nElo >= 200 (normalized model), alpha 0.05, beta 0.05; qango6, per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings of 2 plies\n\
              LLR bounds [-2.94, +2.94]. Output: sp\n\
+             nElo: normalized Elo of the game pairs (their mean score over its spread, as fastchess and fishtest test), another scale than the standings' logistic Elo (the joint fit of every game): the two are not comparable number for number.\n\
              pair    1: LLR +0.42  bounds [-2.94, +2.94] normalized  nElo +12.3 [-4.6, +29.1]  LOS 93.1%  pentanomial [0, 0, 0, 0, 1]\n\
              pair    8: LLR +3.35  bounds [-2.94, +2.94] normalized  nElo +12.3 [-4.6, +29.1]  LOS 93.1%  pentanomial [0, 0, 0, 0, 8]\n\
              \n\

@@ -242,6 +242,7 @@ impl Format for SprtMatch {
                 self.sprt.upper_bound(),
                 dir.display()
             ),
+            scale_note(plan.model).to_string(),
         ]
     }
 
@@ -431,6 +432,19 @@ impl SprtProgress {
             estimate_text(s),
             pentanomial_text(&self.counts)
         )
+    }
+}
+
+/// What the test's Elo figures are, next to the standings' Elo, which is
+/// another scale (logistic Elo from the joint fit of every game).
+fn scale_note(model: EloModel) -> &'static str {
+    match model {
+        EloModel::Normalized => {
+            "nElo: normalized Elo of the game pairs (their mean score over its spread, as fastchess and fishtest test), another scale than the standings' logistic Elo (the joint fit of every game): the two are not comparable number for number."
+        }
+        EloModel::Logistic => {
+            "Elo here: the game pairs' own logistic estimate; the standings' Elo is the joint fit of every game, with its prior."
+        }
     }
 }
 
