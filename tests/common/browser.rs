@@ -15,6 +15,20 @@ pub fn chromium() -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
+/// Chromium, when it and Node (which drives it) are both installed; else
+/// `None`, having said which one is missing and that the test is skipped.
+pub fn chromium_or_skip() -> Option<PathBuf> {
+    let Some(chrome) = chromium() else {
+        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+        return None;
+    };
+    if !node_found() {
+        println!("SKIPPED: node not installed (apt-get install nodejs)");
+        return None;
+    }
+    Some(chrome)
+}
+
 pub fn node_found() -> bool {
     Command::new("node")
         .arg("--version")

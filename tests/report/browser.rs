@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use arena::games::Color;
 use arena::report::analysis::read_analysis_csv;
 use arena_solver::Value as Solved;
-use common::browser::{chromium, drive, expected_look, node_found, read_look};
+use common::browser::{drive, expected_look, read_look};
 use common::tournament::game_number;
 use common::tournament::{jsonl_records, run_arena, text, write_config, TestBot};
 use serde_json::{json, Value};
@@ -106,14 +106,9 @@ fn tournament(
 
 #[test]
 fn report_works_in_a_real_browser() {
-    let Some(chrome) = chromium() else {
-        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+    let Some(chrome) = common::browser::chromium_or_skip() else {
         return;
     };
-    if !node_found() {
-        println!("SKIPPED: node not installed (apt-get install nodejs)");
-        return;
-    }
     let tmp = tempfile::tempdir().unwrap();
     let (qango, qango_games) = tournament(
         tmp.path(),

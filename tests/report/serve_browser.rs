@@ -12,7 +12,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::browser::{chromium, drive, node_found};
+use common::browser::drive;
 use common::serve::Server;
 use common::tournament::game_number;
 use common::tournament::{jsonl_records, spawn_tournament, wait_exit, wait_for_rows};
@@ -51,14 +51,9 @@ const REPORT: &str = r##"({ standings: text("standings"), cross: text("crosstabl
 
 #[test]
 fn the_live_page_follows_a_running_tournament() {
-    let Some(chrome) = chromium() else {
-        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+    let Some(chrome) = common::browser::chromium_or_skip() else {
         return;
     };
-    if !node_found() {
-        println!("SKIPPED: node not installed (apt-get install nodejs)");
-        return;
-    }
     let tmp = tempfile::tempdir().unwrap();
     // A gated bot against two quick ones: the test holds the run after its
     // first game, until the page has loaded.

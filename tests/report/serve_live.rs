@@ -209,14 +209,9 @@ const BOARDS: &str = r##"new Promise((done) => {
 
 #[test]
 fn the_page_draws_the_games_in_progress() {
-    let Some(chrome) = common::browser::chromium() else {
-        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+    let Some(chrome) = common::browser::chromium_or_skip() else {
         return;
     };
-    if !common::browser::node_found() {
-        println!("SKIPPED: node not installed (apt-get install nodejs)");
-        return;
-    }
     let tmp = tempfile::tempdir().unwrap();
     // Held before their first move until the page has loaded (the gate),
     // then two games of about two seconds each.
@@ -276,14 +271,9 @@ const QUINQUE_BOARD: &str = r##"new Promise((done) => {
 /// its board (coordinates, plain cells) and its stacks with their heights.
 #[test]
 fn the_page_draws_a_quinque_game_in_progress() {
-    let Some(chrome) = common::browser::chromium() else {
-        println!("SKIPPED: chromium not installed (apt-get install chromium)");
+    let Some(chrome) = common::browser::chromium_or_skip() else {
         return;
     };
-    if !common::browser::node_found() {
-        println!("SKIPPED: node not installed (apt-get install nodejs)");
-        return;
-    }
     let tmp = tempfile::tempdir().unwrap();
     let (gate, _out, mut run) = gated_served_run_of("quinque", tmp.path(), 4, 30);
     let read = QUINQUE_BOARD.replace(
