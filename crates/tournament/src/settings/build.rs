@@ -104,13 +104,10 @@ pub fn from_given(
     defaults: &Defaults,
     bots: Vec<BotSpec>,
 ) -> anyhow::Result<RunSettings> {
-    let inputs = Inputs {
-        command,
-        file: None,
-        base: &defaults.current_dir,
-        defaults,
-    };
-    build(resolve(inputs, given, bots)?, Programs::Skip)
+    build(
+        resolve(Inputs::flags_only(command, defaults), given, bots)?,
+        Programs::Skip,
+    )
 }
 
 /// Stage three: the [`RunSettings`] of `r`, or the first rule it breaks, located.

@@ -170,6 +170,19 @@ pub struct Inputs<'a> {
     pub defaults: &'a Defaults,
 }
 
+impl<'a> Inputs<'a> {
+    /// Flags alone, no tournament file: relative paths start at the
+    /// current directory.
+    pub fn flags_only(command: Command, defaults: &'a Defaults) -> Inputs<'a> {
+        Inputs {
+            command,
+            file: None,
+            base: &defaults.current_dir,
+            defaults,
+        }
+    }
+}
+
 /// Stage two: every setting's value and every bot, located. Fails on what
 /// cannot be read at all: the file's syntax, an unknown key, a value its
 /// kind refuses, a bot entry.
@@ -211,12 +224,7 @@ pub fn flag_values(
     given: &Given,
     defaults: &Defaults,
 ) -> anyhow::Result<SettingValues> {
-    let inputs = Inputs {
-        command,
-        file: None,
-        base: &defaults.current_dir,
-        defaults,
-    };
+    let inputs = Inputs::flags_only(command, defaults);
     let src = Source {
         path: Path::new("<command line>"),
         text: "",
