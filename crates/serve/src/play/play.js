@@ -1,0 +1,1 @@
+// arena: the play page (placeholder until the page lands).
