@@ -1,11 +1,24 @@
 // Drives headless Chromium over the DevTools protocol (--remote-debugging-pipe:
-// NUL-terminated JSON on fds 3 and 4, no npm package) for tests/report/browser.rs.
+// NUL-terminated JSON on fds 3 and 4, no npm package) for the page tests
+// (tests/report/browser.rs, serve_browser.rs, play_browser.rs).
 //
 // usage: node cdp.js CHROMIUM PROFILE_DIR URL STEPS_JSON
-// STEPS_JSON is an array of {"eval": EXPR} (its value is returned),
-// {"key": "ArrowRight"} (a key press), {"screenshot": FILE, "width": W,
-// "height": H} and {"remove": FILE} (deletes a file, e.g. a test bot's gate). Prints {"errors": [...], "results": [...]}: errors are every
-// uncaught exception, console.error/assert and browser log error seen.
+// STEPS_JSON is an array of steps, each giving one result:
+// - {"eval": EXPR}: its value (a promise is awaited);
+// - {"key": KEY}: a key press (ArrowRight, Tab, Enter, " " (Space), Escape, ...);
+// - {"click": SELECTOR}: a mouse click at the middle of the first element
+//   matching SELECTOR (scrolled into view); true, or false when none matched;
+// - {"click_at": EXPR}: the same on the selector EXPR evaluates to (none: false);
+// - {"wait": EXPR, "timeout": MS}: polls EXPR (every 20 ms) until it is truthy;
+//   its value, or null and an error after MS (default 20000);
+// - {"repeat": [STEPS], "until": EXPR, "max": N}: runs STEPS until EXPR is
+//   truthy (asked before each round), at most N rounds (an error past them);
+//   the number of rounds run (the inner steps' results are not kept);
+// - {"screenshot": FILE, "width": W, "height": H}, {"remove": FILE} (deletes a
+//   file, e.g. a test bot's gate): null.
+// Prints {"errors": [...], "results": [...]}: errors are every uncaught
+// exception, console.error/assert and browser log error seen, and every step
+// that failed. The whole session has 60 s, or the env's CDP_TIMEOUT_MS.
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
@@ -70,7 +83,90 @@ function nextEvent(method) {
   return new Promise((resolve) => eventWaiters.push({ method: method, resolve: resolve }));
 }
 
-const KEY_CODES = { ArrowLeft: 37, ArrowRight: 39, Home: 36, End: 35, Escape: 27 };
+// Key presses as Chromium's own input sends them: `text` types, others are raw.
+const KEYS = {
+  ArrowLeft: { code: "ArrowLeft", keyCode: 37 }, ArrowRight: { code: "ArrowRight", keyCode: 39 },
+  ArrowUp: { code: "ArrowUp", keyCode: 38 }, ArrowDown: { code: "ArrowDown", keyCode: 40 },
+  Home: { code: "Home", keyCode: 36 }, End: { code: "End", keyCode: 35 }, Escape: { code: "Escape", keyCode: 27 },
+  Tab: { code: "Tab", keyCode: 9 }, Enter: { code: "Enter", keyCode: 13, text: "\r" },
+  " ": { code: "Space", keyCode: 32, text: " " },
+};
+
+async function evaluate(expression, sessionId) {
+  const r = await send("Runtime.evaluate", { expression: expression, returnByValue: true, awaitPromise: true }, sessionId);
+  if (r.exceptionDetails) {
+    const d = r.exceptionDetails;
+    throw new Error("step " + JSON.stringify(expression) + ": " + ((d.exception && d.exception.description) || d.text));
+  }
+  return r.result.value === undefined ? null : r.result.value;
+}
+
+async function press(name, sessionId) {
+  const k = KEYS[name] || { code: name, keyCode: 0 };
+  const key = { key: name, code: k.code, windowsVirtualKeyCode: k.keyCode, nativeVirtualKeyCode: k.keyCode };
+  const down = k.text ? { type: "keyDown", text: k.text, unmodifiedText: k.text } : { type: "rawKeyDown" };
+  await send("Input.dispatchKeyEvent", Object.assign(down, key), sessionId);
+  await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, key), sessionId);
+}
+
+// A mouse click in the middle of `selector`'s element: false when there is none.
+async function click(selector, sessionId) {
+  if (typeof selector !== "string" || selector === "") return false;
+  const box = await evaluate("(() => { const e = document.querySelector(" + JSON.stringify(selector) + "); if (!e) return null;" +
+    " e.scrollIntoView({ block: 'center', inline: 'center' }); const r = e.getBoundingClientRect();" +
+    " return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; })()", sessionId);
+  if (!box) return false;
+  const at = { x: box.x, y: box.y, button: "left", clickCount: 1 };
+  await send("Input.dispatchMouseEvent", Object.assign({ type: "mouseMoved" }, at), sessionId);
+  await send("Input.dispatchMouseEvent", Object.assign({ type: "mousePressed" }, at), sessionId);
+  await send("Input.dispatchMouseEvent", Object.assign({ type: "mouseReleased" }, at), sessionId);
+  return true;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function wait(expression, timeout, sessionId) {
+  const end = Date.now() + (timeout || 20000);
+  for (;;) {
+    const value = await evaluate(expression, sessionId);
+    if (value) return value;
+    if (Date.now() > end) {
+      errors.push("wait: " + JSON.stringify(expression) + " still false after " + (timeout || 20000) + " ms");
+      return null;
+    }
+    await sleep(20);
+  }
+}
+
+// Runs one step: its result.
+async function run(step, sessionId) {
+  if (step.eval !== undefined) return evaluate(step.eval, sessionId);
+  if (step.key !== undefined) { await press(step.key, sessionId); return null; }
+  if (step.click !== undefined) return click(step.click, sessionId);
+  if (step.click_at !== undefined) return click(await evaluate(step.click_at, sessionId), sessionId);
+  if (step.wait !== undefined) return wait(step.wait, step.timeout, sessionId);
+  if (step.repeat !== undefined) {
+    let rounds = 0;
+    while (!(await evaluate(step.until, sessionId))) {
+      if (rounds >= step.max) {
+        errors.push("repeat: " + JSON.stringify(step.until) + " still false after " + rounds + " rounds");
+        break;
+      }
+      for (const inner of step.repeat) await run(inner, sessionId);
+      rounds++;
+    }
+    return rounds;
+  }
+  if (step.remove !== undefined) { fs.rmSync(step.remove, { force: true }); return null; }
+  if (step.screenshot !== undefined) {
+    await send("Emulation.setDeviceMetricsOverride",
+      { width: step.width, height: step.height, deviceScaleFactor: 1, mobile: false }, sessionId);
+    const shot = await send("Page.captureScreenshot", { format: "png" }, sessionId);
+    fs.writeFileSync(step.screenshot, Buffer.from(shot.data, "base64"));
+    return null;
+  }
+  throw new Error("unknown step " + JSON.stringify(step));
+}
 
 async function main() {
   const { targetId } = await send("Target.createTarget", { url: "about:blank" });
@@ -81,23 +177,10 @@ async function main() {
   await loaded;
   const results = [];
   for (const step of steps) {
-    if (step.eval !== undefined) {
-      const r = await send("Runtime.evaluate", { expression: step.eval, returnByValue: true, awaitPromise: true }, sessionId);
-      if (r.exceptionDetails) errors.push("step " + JSON.stringify(step.eval) + ": " + r.exceptionDetails.exception.description);
-      results.push(r.result.value === undefined ? null : r.result.value);
-    } else if (step.key !== undefined) {
-      const key = { key: step.key, code: step.key, windowsVirtualKeyCode: KEY_CODES[step.key] };
-      await send("Input.dispatchKeyEvent", Object.assign({ type: "keyDown" }, key), sessionId);
-      await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, key), sessionId);
-      results.push(null);
-    } else if (step.remove !== undefined) {
-      fs.rmSync(step.remove, { force: true });
-      results.push(null);
-    } else if (step.screenshot !== undefined) {
-      await send("Emulation.setDeviceMetricsOverride",
-        { width: step.width, height: step.height, deviceScaleFactor: 1, mobile: false }, sessionId);
-      const shot = await send("Page.captureScreenshot", { format: "png" }, sessionId);
-      fs.writeFileSync(step.screenshot, Buffer.from(shot.data, "base64"));
+    try {
+      results.push(await run(step, sessionId));
+    } catch (e) {
+      errors.push(e.message);
       results.push(null);
     }
   }
@@ -105,11 +188,12 @@ async function main() {
   await send("Browser.close").catch(() => {});
 }
 
+const LIMIT_MS = +(process.env.CDP_TIMEOUT_MS || 60000);
 const timer = setTimeout(() => {
-  process.stderr.write("cdp.js: no answer from Chromium within 60 s\n");
+  process.stderr.write("cdp.js: not done within " + LIMIT_MS + " ms (errors so far: " + JSON.stringify(errors) + ")\n");
   child.kill("SIGKILL");
   process.exit(2);
-}, 60000);
+}, LIMIT_MS);
 main().then(() => { clearTimeout(timer); }, (e) => {
   process.stderr.write("cdp.js: " + e.message + "\n");
   child.kill("SIGKILL");
