@@ -14,6 +14,8 @@
 // - {"repeat": [STEPS], "until": EXPR, "max": N}: runs STEPS until EXPR is
 //   truthy (asked before each round), at most N rounds (an error past them);
 //   the number of rounds run (the inner steps' results are not kept);
+// - {"ax": true}: Chromium's accessibility tree, the nodes it does not ignore,
+//   each {role, name, disabled} (what a screen reader is told);
 // - {"screenshot": FILE, "width": W, "height": H}, {"remove": FILE} (deletes a
 //   file, e.g. a test bot's gate): null.
 // Prints {"errors": [...], "results": [...]}: errors are every uncaught
@@ -156,6 +158,13 @@ async function run(step, sessionId) {
       rounds++;
     }
     return rounds;
+  }
+  if (step.ax !== undefined) {
+    const { nodes } = await send("Accessibility.getFullAXTree", {}, sessionId);
+    return nodes.filter((n) => !n.ignored).map((n) => ({
+      role: n.role ? n.role.value : null, name: n.name ? n.name.value : null,
+      disabled: (n.properties || []).some((p) => p.name === "disabled" && p.value.value === true),
+    }));
   }
   if (step.remove !== undefined) { fs.rmSync(step.remove, { force: true }); return null; }
   if (step.screenshot !== undefined) {

@@ -12,6 +12,7 @@ mod browser;
 mod cli_rate;
 mod cli_show;
 mod page;
+mod play_browser;
 mod serve;
 mod serve_browser;
 mod serve_live;

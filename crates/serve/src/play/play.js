@@ -131,6 +131,7 @@
     $("board").textContent = "";
     $("hint-box").hidden = true;
     $("game-title").textContent = id;
+    $("game").dataset.game = id;
     $("viewer-link").href = setup.viewer + "#game=" + encodeURIComponent(id);
     setStatus(id + ": starting…");
     $("board").focus();
