@@ -15,7 +15,7 @@ use std::time::Instant;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use arena::analysis::{analyse_games, Game, Plan};
+use arena::report::analyse::{analyse_games, Game, Plan};
 use arena::games::{Color, Position, Variant};
 use arena_solver::Budget;
 
