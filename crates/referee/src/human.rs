@@ -135,7 +135,10 @@ impl Page {
                 // Sent for another position (a second click, say): not this move.
                 PageAnswer::Move { ply, .. } if ply != pos.ply() => continue,
                 PageAnswer::Move { text, .. } => {
-                    if let Ok(m) = pos.parse_move(&text).and_then(|m| pos.check(&m).map(|()| m)) {
+                    if let Ok(m) = pos
+                        .parse_move(&text)
+                        .and_then(|m| pos.check(&m).map(|()| m))
+                    {
                         return Ok(m.to_string());
                     }
                 }

@@ -18,8 +18,8 @@ use std::sync::mpsc;
 
 use anyhow::{anyhow, Context};
 
-use arena_referee::GameRecord;
 use crate::analysis::PlyRow;
+use arena_referee::GameRecord;
 use arena_rules::games::{Color, Position, Variant};
 use arena_solver::{Budget, Solver, Value};
 
