@@ -93,6 +93,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             o.max_live,
             o.out.display()
         );
+        if !args.bind.is_loopback() {
+            outln!("warning: every machine that can reach this one can start games of these bots on /play ({} at once at most).", o.max_live);
+        }
     }
     let _ = std::io::stdout().flush();
     // Every thread of the server inherits it; the bots of the play page

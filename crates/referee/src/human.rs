@@ -150,7 +150,7 @@ impl Page {
 /// `d` in words: `300 s`, `1.5 s`.
 fn seconds(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{:.1} s", ms as f64 / 1000.0)

@@ -69,8 +69,8 @@ img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; f
 
 /// Answers a request under `/play`.
 pub async fn handle(room: &Arc<Room>, request: Request) -> Response {
-    if let Err(refused) = host_allowed(room, request.headers()) {
-        return refused;
+    if let Err((code, why)) = host_allowed(room, request.headers()) {
+        return error(code, why);
     }
     let path = request.uri().path().to_string();
     let method = request.method().clone();
@@ -91,7 +91,7 @@ pub async fn handle(room: &Arc<Room>, request: Request) -> Response {
     }
     let token = match action_allowed(room, request.headers()) {
         Ok(token) => token,
-        Err(refused) => return refused,
+        Err((code, why)) => return error(code, why),
     };
     let body = match axum::body::to_bytes(request.into_body(), BODY_BYTES).await {
         Ok(body) => body,
@@ -132,9 +132,12 @@ pub async fn handle(room: &Arc<Room>, request: Request) -> Response {
     }
 }
 
-/// `Err` (an answer) when the request's host is not one the server
-/// answers to: a loopback name or address unless it listens wider.
-fn host_allowed(room: &Room, headers: &HeaderMap) -> Result<(), Response> {
+/// A request refused: its status and why.
+type Refused = (StatusCode, &'static str);
+
+/// `Err` when the request's host is not one the server answers to: a
+/// loopback name or address unless it listens wider.
+fn host_allowed(room: &Room, headers: &HeaderMap) -> Result<(), Refused> {
     if room.options().any_host {
         return Ok(());
     }
@@ -145,7 +148,7 @@ fn host_allowed(room: &Room, headers: &HeaderMap) -> Result<(), Response> {
     if is_loopback_host(host) {
         Ok(())
     } else {
-        Err(error(
+        Err((
             StatusCode::FORBIDDEN,
             "this server answers only to 127.0.0.1 or localhost (arena serve --bind widens it)",
         ))
@@ -165,32 +168,32 @@ fn is_loopback_host(host: &str) -> bool {
 }
 
 /// The token of an action sent by a page of this server from its own
-/// origin, or the answer that refuses it.
-fn action_allowed(room: &Room, headers: &HeaderMap) -> Result<String, Response> {
+/// origin, or why it is refused.
+fn action_allowed(room: &Room, headers: &HeaderMap) -> Result<String, Refused> {
     let text = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
     let host = text(header::HOST).unwrap_or("");
     let origin = text(header::ORIGIN);
     if origin != Some(format!("http://{host}").as_str()) {
-        return Err(error(
+        return Err((
             StatusCode::FORBIDDEN,
             "actions are taken only from this server's own page (its Origin)",
         ));
     }
     if text(header::HeaderName::from_static("sec-fetch-site")).is_some_and(|s| s != "same-origin") {
-        return Err(error(
+        return Err((
             StatusCode::FORBIDDEN,
             "actions are taken only from this server's own page (Sec-Fetch-Site)",
         ));
     }
     if !text(header::CONTENT_TYPE).is_some_and(|t| t.starts_with("application/json")) {
-        return Err(error(
+        return Err((
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "an action's body is JSON (Content-Type: application/json)",
         ));
     }
     match text(header::HeaderName::from_static("x-arena-token")) {
         Some(token) if room.knows_token(token) => Ok(token.to_string()),
-        _ => Err(error(
+        _ => Err((
             StatusCode::FORBIDDEN,
             "this page's token is unknown (the server restarted?): reload the page",
         )),
