@@ -15,8 +15,8 @@ use std::time::Instant;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use arena::analysis::{analyse_games, Game, Plan};
 use arena::games::{Color, Position, Variant};
+use arena::report::analyse::{analyse_games, Game, Plan};
 use arena_solver::Budget;
 
 #[path = "support/measure.rs"]

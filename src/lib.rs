@@ -16,17 +16,15 @@
 //! - `arena-tournament` (`crates/tournament`, [`tournament`]): settings,
 //!   schedule, runner and the on-disk journal; it reports what happens
 //!   through the `RunOutput` trait and returns how a run ended as data.
-//! - `arena-report` (`crates/report`, [`report`]): standings, CSV tables and
-//!   report.html.
+//! - `arena-report` (`crates/report`, [`report`]): standings, CSV tables,
+//!   report.html and the analysis of games against perfect play.
 //! - `arena-serve` (`crates/serve`): the live page of `arena serve`, on the
-//!   report crate's renderer.
-//! - this crate, `arena`: the command line ([`cli`]), the analysis of runs
-//!   against perfect play ([`analysis`], on `arena-solver`) and the binaries.
+//!   report crate's renderer, and the play page of `arena serve --play`.
+//! - this crate, `arena`: the command line ([`cli`]) and the binaries.
 //!
 //! The lower crates are re-exported here under their layer's name, so the
 //! command line and the tests name everything as `arena::LAYER::...`.
 
-pub mod analysis;
 pub mod cli;
 
 pub use arena_files as files;

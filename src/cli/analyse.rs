@@ -1,5 +1,5 @@
 //! `arena analyse DIR`: every move the bots of a finished run chose, judged
-//! against perfect play ([`crate::analysis`]); writes DIR/analysis.csv and
+//! against perfect play ([`crate::report::analyse`]); writes DIR/analysis.csv and
 //! DIR/analysis_bots.csv and prints the per-bot table.
 
 use std::path::{Path, PathBuf};
@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::analysis::{analyse_games, Game, Plan};
+use crate::report::analyse::{analyse_games, Game, Plan};
 use crate::report::analysis::{
     bots_table, summarise, write_analysis_csv, write_bots_csv, ANALYSIS_BOTS_CSV, ANALYSIS_CSV,
 };

@@ -427,7 +427,7 @@ fn write_record(path: &Path, record: &GameRecord) -> anyhow::Result<()> {
 }
 
 /// Resolves on Ctrl-C or SIGTERM.
-async fn interrupted() {
+pub(crate) async fn interrupted() {
     use tokio::signal::unix::{signal, SignalKind};
     let Ok(mut term) = signal(SignalKind::terminate()) else {
         let _ = tokio::signal::ctrl_c().await;

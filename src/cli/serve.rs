@@ -1,16 +1,26 @@
 //! `arena serve DIR... [--port P] [--bind ADDR]`: a live page over output
 //! directories (see the `arena_serve` crate): the report, updated as games
-//! end. Also the page `arena tournament --serve PORT` and `arena sprt
+//! end. With `--play BOTS.toml`, also a page where a person plays those
+//! bots (`/play`), its games recorded in `--out DIR`, which is served as a
+//! run too. Also the page `arena tournament --serve PORT` and `arena sprt
 //! --serve PORT` start beside their run ([`Live`]).
 
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
+use crate::cli::setting_flags::{self, SettingFlags};
+use crate::protocol::ClockBasis;
+use crate::referee::read_bots_file;
+use crate::tournament::config::Defaults;
 use crate::tournament::live::LiveGames;
-use anyhow::Context;
-use arena_serve::{run::group, ServedRun, ServerLimits};
+use crate::tournament::settings::resolve::flag_values;
+use crate::tournament::settings::Command;
+use anyhow::{bail, Context};
+use arena_serve::play::{PlayOptions, Room};
+use arena_serve::{run::group, ServedRun, ServerLimits, Site};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -18,12 +28,33 @@ use arena_serve::{run::group, ServedRun, ServerLimits};
 with its progress on top, and updates the page by itself as games end: open the URL while the \
 tournament runs. It only reads the directories, and serves only the page and the runs' own files \
 (their logs). The shards of one tournament given together are shown as one run; other \
-directories each get their own page, listed at /. Stop it with Ctrl-C. More: docs/LIVE.md."
+directories each get their own page, listed at /. With --play BOTS.toml, /play is a page where a person plays any bot of that file (or another person at the same screen), with the solver's hints; every finished game is recorded in --out DIR as a tournament's game, and DIR is served as a run (its games in the viewer). Stop it with Ctrl-C: games still being played end unrecorded and their bots are stopped. More: docs/LIVE.md, docs/PLAY.md."
 )]
 pub struct Args {
     /// Output directories of tournaments or SPRTs, finished or still running.
-    #[arg(required = true, value_name = "DIR")]
+    #[arg(required_unless_present = "play", value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
+    /// Serve /play, a page to play the `[[bot]]` entries of this file (a
+    /// bots file or a tournament file) and no other program.
+    #[arg(long, value_name = "BOTS.toml")]
+    pub play: Option<PathBuf>,
+    /// With --play: where finished games are recorded (games.jsonl,
+    /// games.csv, logs/), after any games already there. [default:
+    /// arena-out/play-UTC-TIMESTAMP]
+    #[arg(long, value_name = "DIR", requires = "play")]
+    pub out: Option<PathBuf>,
+    /// With --play: games at once at most (each runs its bot); more are
+    /// told that every board is in use. [default: the number of cores]
+    #[arg(long, value_name = "N", requires = "play",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub max_live: Option<u64>,
+    /// With --play: a person's time for each move; past it, or 10 s after
+    /// the page is closed, the person loses on time.
+    #[arg(long, value_name = "S", requires = "play", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub idle_secs: u64,
+    #[command(flatten)]
+    pub settings: SettingFlags<setting_flags::Serve>,
     /// Port to listen on; 0 picks a free one (the first line printed says which).
     #[arg(long, default_value_t = 8080, value_name = "P")]
     pub port: u16,
@@ -34,9 +65,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    // Every thread of the server inherits it.
-    arena_serve::lower_priority();
-    let runs = group(&args.dirs)
+    let mut groups = group(&args.dirs);
+    let play = match &args.play {
+        Some(bots) => {
+            let options = play_options(&args, groups.len())?;
+            groups.push(vec![options.out.clone()]);
+            Some(Arc::new(Room::open(read_bots_file(bots)?, options)?))
+        }
+        None => None,
+    };
+    let runs = groups
         .iter()
         .map(|dirs| ServedRun::new(dirs).map(Arc::new))
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -46,20 +84,90 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             outln!("  /run/{k}/: {}", run.name());
         }
     }
+    if let Some(room) = &play {
+        let o = room.options();
+        outln!(
+            "Play at http://{}/play: {} bots, at most {} games at once; games are recorded in {}",
+            live.listener.local_addr()?,
+            room.bots().len(),
+            o.max_live,
+            o.out.display()
+        );
+        if !args.bind.is_loopback() {
+            outln!("warning: every machine that can reach this one can start games of these bots on /play ({} at once at most).", o.max_live);
+        }
+    }
     let _ = std::io::stdout().flush();
+    // Every thread of the server inherits it; the bots of the play page
+    // run at the referee's priority (their processes set their own).
+    arena_serve::lower_priority();
     let runtime = runtime()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(live.listener)?;
         for run in &runs {
             run.watch();
         }
+        let site = Site {
+            runs,
+            play: play.clone(),
+        };
         tokio::select! {
-            () = arena_serve::serve(listener, runs, ServerLimits::default()) => {}
-            _ = tokio::signal::ctrl_c() => {}
+            () = arena_serve::serve(listener, site, ServerLimits::default()) => {}
+            () = super::play::interrupted() => {}
+        }
+        if let Some(room) = play {
+            room.stop().await;
         }
         anyhow::Ok(())
     })?;
     Ok(0)
+}
+
+/// The play page's options from the flags; `runs_before` runs are served
+/// before its output directory (which places its viewer).
+fn play_options(args: &Args, runs_before: usize) -> anyhow::Result<PlayOptions> {
+    let v = flag_values(
+        Command::Serve,
+        &args.settings.given,
+        &Defaults::from_environment(),
+    )?;
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => PathBuf::from("arena-out").join(format!(
+            "play-{}",
+            crate::files::utc_timestamp(std::time::SystemTime::now())
+        )),
+    };
+    if args.dirs.iter().any(|d| same_dir(d, &out)) {
+        bail!(
+            "--out {}: that directory is also given to show; give --out alone, it is shown too",
+            out.display()
+        );
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(PlayOptions {
+        out,
+        max_live: args.max_live.map_or(cores, |n| n as usize),
+        idle: Duration::from_secs(args.idle_secs),
+        grace: Duration::from_millis(v.grace_ms.value),
+        clock: ClockBasis::from_word(v.clock.value).unwrap_or_default(),
+        wall_cap: v.wall_cap.value as u32,
+        sandbox: v.sandbox.value,
+        suspend_idle: v.suspend_idle.value,
+        viewer: if runs_before == 0 {
+            "/".into()
+        } else {
+            format!("/run/{runs_before}/")
+        },
+        any_host: !args.bind.is_loopback(),
+    })
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// A port listened on, before the run it will show has a directory.
@@ -103,7 +211,11 @@ impl Live {
                         return;
                     };
                     run.watch();
-                    arena_serve::serve(listener, vec![run], ServerLimits::default()).await;
+                    let site = Site {
+                        runs: vec![run],
+                        play: None,
+                    };
+                    arena_serve::serve(listener, site, ServerLimits::default()).await;
                 });
             })
             .context("cannot start the server's thread")?;

@@ -47,6 +47,14 @@ impl SettingsCommand for Play {
     const RESUMES: bool = false;
 }
 
+/// `arena serve` (its `--play` page's games).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Serve;
+impl SettingsCommand for Serve {
+    const COMMAND: Command = Command::Serve;
+    const RESUMES: bool = false;
+}
+
 /// The settings given as flags to command `C`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SettingFlags<C> {

@@ -60,6 +60,7 @@ fn every_help_line_shows_its_definitions_default() {
         (Command::Tournament, "tournament"),
         (Command::Sprt, "sprt"),
         (Command::Play, "play"),
+        (Command::Serve, "serve"),
     ] {
         for s in SETTINGS.iter().filter(|s| s.commands.contains(&command)) {
             let Some(flag) = s.flag else { continue };

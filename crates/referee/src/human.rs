@@ -1,19 +1,27 @@
-//! A person playing at the terminal (`arena play VARIANT human BOT`).
+//! A person playing: at the terminal (`arena play VARIANT human BOT`) or
+//! on a page (`arena serve --play`).
 //!
-//! Before each of their moves the board is drawn (with Quinque's locked
-//! cell named) and a move in RULES.md notation is read; an illegal or
-//! malformed move is explained (with the rules engine's reason) and asked
-//! again. `?` lists the legal moves, grouped by action and wrapped between
-//! moves; `help` explains the notation. A bare cell is a Quinque `place`.
-//! Terminal escape sequences (arrow keys) in the input are ignored. End of
-//! input (Ctrl-D) leaves the game, which counts as a disconnect. A person
-//! has no time limit, and is told so. The prompts go to the writer the front
-//! end gives (`arena play` gives stdout); the referee picks no terminal
-//! itself.
+//! At the terminal, before each of their moves the board is drawn (with
+//! Quinque's locked cell named) and a move in RULES.md notation is read; an
+//! illegal or malformed move is explained (with the rules engine's reason)
+//! and asked again. `?` lists the legal moves, grouped by action and wrapped
+//! between moves; `help` explains the notation. A bare cell is a Quinque
+//! `place`. Terminal escape sequences (arrow keys) in the input are ignored.
+//! End of input (Ctrl-D) leaves the game, which counts as a disconnect. A
+//! person at the terminal has no time limit, and is told so. The prompts go
+//! to the writer the front end gives (`arena play` gives stdout); the
+//! referee picks no terminal itself.
+//!
+//! On a page, moves arrive as [`PageAnswer`]s on a channel (the server
+//! checks them first; a move meant for another ply is dropped). A person
+//! on a page has a limit per move (the page's idle limit): past it, or when
+//! the page leaves, they lose on time.
 
 use std::io::Write;
+use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
+use tokio::sync::mpsc;
 
 use super::seat::Failure;
 use arena_rules::games::{Cell, Position};
@@ -21,11 +29,36 @@ use arena_rules::protocol::FailureReason;
 
 pub struct Human {
     name: String,
+    input: Input,
+}
+
+/// Where a person's moves come from.
+enum Input {
+    Terminal(Terminal),
+    Page(Page),
+}
+
+struct Terminal {
     ansi: bool,
     input: BufReader<Box<dyn AsyncRead + Unpin + Send>>,
     output: Box<dyn Write + Send>,
     /// Whether the person has been told how to play (once per game run).
     greeted: bool,
+}
+
+/// What a page sends for the person it seats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageAnswer {
+    /// The move `text` for the position after `ply` moves.
+    Move { ply: u32, text: String },
+    /// The person left (why, in words): a loss on time.
+    Leave(String),
+}
+
+struct Page {
+    answers: mpsc::Receiver<PageAnswer>,
+    /// Time for each move.
+    limit: Duration,
 }
 
 /// Width the legal-move list is wrapped to (between moves, never inside).
@@ -38,18 +71,31 @@ impl std::fmt::Debug for Human {
 }
 
 impl Human {
+    /// A person at a terminal: prompts and boards go to `output`, moves
+    /// are read from `input`.
     pub fn new(
         name: &str,
         ansi: bool,
         input: Box<dyn AsyncRead + Unpin + Send>,
         output: Box<dyn Write + Send>,
     ) -> Human {
-        Human {
-            name: name.to_string(),
+        let terminal = Terminal {
             ansi,
             input: BufReader::new(input),
             output,
             greeted: false,
+        };
+        Human {
+            name: name.to_string(),
+            input: Input::Terminal(terminal),
+        }
+    }
+
+    /// A person on a page: moves arrive on `answers`, each within `limit`.
+    pub fn page(name: &str, answers: mpsc::Receiver<PageAnswer>, limit: Duration) -> Human {
+        Human {
+            name: name.to_string(),
+            input: Input::Page(Page { answers, limit }),
         }
     }
 
@@ -57,8 +103,63 @@ impl Human {
         &self.name
     }
 
-    /// Asks until the person types a legal move; returns it in notation.
+    /// The person's legal move, in notation.
     pub async fn choose_move(&mut self, pos: &Position) -> Result<String, Failure> {
+        match &mut self.input {
+            Input::Terminal(terminal) => terminal.choose_move(&self.name, pos).await,
+            Input::Page(page) => page.choose_move(pos).await,
+        }
+    }
+}
+
+impl Page {
+    /// Waits for a legal move for `pos` within the limit.
+    async fn choose_move(&mut self, pos: &Position) -> Result<String, Failure> {
+        let deadline = tokio::time::Instant::now() + self.limit;
+        loop {
+            let answer = match tokio::time::timeout_at(deadline, self.answers.recv()).await {
+                Err(_) => {
+                    return Err(Failure::new(
+                        FailureReason::Timeout,
+                        format!(
+                            "no move within {} (the page's limit per move)",
+                            seconds(self.limit)
+                        ),
+                    ))
+                }
+                Ok(None) => return Err(Failure::new(FailureReason::Timeout, "left the page")),
+                Ok(Some(answer)) => answer,
+            };
+            match answer {
+                PageAnswer::Leave(why) => return Err(Failure::new(FailureReason::Timeout, why)),
+                // Sent for another position (a second click, say): not this move.
+                PageAnswer::Move { ply, .. } if ply != pos.ply() => continue,
+                PageAnswer::Move { text, .. } => {
+                    if let Ok(m) = pos
+                        .parse_move(&text)
+                        .and_then(|m| pos.check(&m).map(|()| m))
+                    {
+                        return Ok(m.to_string());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `d` in words: `300 s`, `1.5 s`.
+fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+impl Terminal {
+    /// Asks until the person types a legal move; returns it in notation.
+    async fn choose_move(&mut self, name: &str, pos: &Position) -> Result<String, Failure> {
         let color = pos.to_move();
         // Terminal write errors are ignored: the prompt is a courtesy, the
         // answer is what counts.
@@ -80,7 +181,7 @@ impl Human {
             let _ = write!(
                 self.output,
                 "{color} ({}) to move (? lists legal moves, help explains): ",
-                self.name
+                name
             );
             let _ = self.output.flush();
             let mut line = String::new();

@@ -8,7 +8,7 @@
 //! - [`game_id`]: a game's id, `gN`, in every file, page and message.
 //! - [`seat`]: [`Seat`], the protocol side of one bot (handshake, turns,
 //!   failures, restart after failure) and [`BotPool`] of idle bots.
-//! - [`human`]: a person playing at the terminal.
+//! - [`human`]: a person playing, at the terminal or on a page.
 //! - [`local`]: players inside the referee ([`RandomPlayer`]).
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
 //! - [`process`]: [`BotProcess`], one running bot in its own process group.
@@ -103,7 +103,7 @@ pub use clock::{
 };
 pub use exit::ExitInfo;
 pub use game::{play_bots, play_game, GameConfig, GameEvent, Player};
-pub use human::Human;
+pub use human::{Human, PageAnswer};
 pub use line_reader::{ReadLine, DEFAULT_MAX_LINE};
 pub use local::{LocalPlayer, RandomPlayer};
 pub use log::DEFAULT_LOG_CAP;

@@ -11,11 +11,13 @@
 //! - A format's own section of report.html and its settings line come from
 //!   the format (`arena_tournament::format::Format`), as does an adaptive
 //!   ranking's `certificate.csv` (`arena_tournament::certificate`).
-//! - `analysis`: `analysis.csv`, the moves against perfect play.
+//! - `analyse`: every move of games judged against perfect play (the
+//!   solver); `analysis`: its rows, `analysis.csv` and their summaries.
 //! - `rounded`: numbers rounded as the CSV files write them.
 //! - `game_ids`: which games `arena rate` has counted (repeats are errors).
 //! - `html`: report.html.
 
+pub mod analyse;
 pub mod analysis;
 pub mod comparison;
 pub mod fits;

@@ -1,7 +1,9 @@
 //! The server's answers: the live page of a run (the report's page with a
 //! progress line and `live.js` added), its status as JSON and as
 //! Server-Sent Events, the runs' own files, and with several runs a list of
-//! them. GET and HEAD only, no request body.
+//! them. GET and HEAD only, no request body; with `--play`, everything
+//! under `/play` is the play page's ([`crate::play::http`]), which takes
+//! its actions as POSTs.
 //!
 //! With one run it is at `/`; with several, run `k` is at `/run/k/` and `/`
 //! lists them. Under a run's place: `` (the live page), `_live/page` (the
@@ -33,6 +35,7 @@ use arena_rules::games::Variant;
 use arena_tournament::live::LiveGame;
 
 use crate::page::{find, Page};
+use crate::play::Room;
 use crate::run::{ServedRun, Status};
 
 const LIVE_JS: &str = include_str!("live.js");
@@ -42,14 +45,26 @@ const LIVE_JS: &str = include_str!("live.js");
 const POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
 img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
 
-type Runs = Arc<Vec<Arc<ServedRun>>>;
-
-/// The server's one handler, over `runs`.
-pub fn router(runs: Vec<Arc<ServedRun>>) -> Router {
-    Router::new().fallback(handle).with_state(Arc::new(runs))
+/// What one server serves: runs, and the play page when asked.
+pub struct Site {
+    pub runs: Vec<Arc<ServedRun>>,
+    pub play: Option<Arc<Room>>,
 }
 
-async fn handle(State(runs): State<Runs>, request: Request) -> Response {
+/// The server's one handler, over `site`.
+pub fn router(site: Site) -> Router {
+    Router::new().fallback(handle).with_state(Arc::new(site))
+}
+
+async fn handle(State(site): State<Arc<Site>>, request: Request) -> Response {
+    let path = request.uri().path();
+    if let Some(room) = &site.play {
+        if path == "/play" || path.starts_with("/play/") {
+            return crate::play::http::handle(room, request).await;
+        }
+    }
+    let runs = &site.runs;
+    let play = site.play.is_some();
     if request.method() != Method::GET && request.method() != Method::HEAD {
         let mut r = plain(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -75,7 +90,7 @@ async fn handle(State(runs): State<Runs>, request: Request) -> Response {
     let (run, rest) = if runs.len() == 1 {
         (&runs[0], path.strip_prefix('/').unwrap_or(path))
     } else if path == "/" {
-        return list(&runs);
+        return list(runs, play);
     } else {
         let Some(tail) = path.strip_prefix("/run/") else {
             return plain(
@@ -96,7 +111,7 @@ async fn handle(State(runs): State<Runs>, request: Request) -> Response {
         (run, rest)
     };
     match rest {
-        "" => live_page(run).await,
+        "" => live_page(run, play).await,
         "_live/page" => report_page(run).await,
         "_live/update" => update(run, request.uri().query()).await,
         "_live/status" => status(run),
@@ -116,15 +131,15 @@ fn plain(code: StatusCode, text: &str) -> Response {
 }
 
 /// The page with its progress line and the script that keeps it current.
-async fn live_page(run: &ServedRun) -> Response {
+async fn live_page(run: &ServedRun, play: bool) -> Response {
     // The version before the page: the page may be newer (then the script
     // fetches it once more), never older.
     let version = run.status().version;
     let Some(page) = first_page(run).await else {
-        return no_page(run, version);
+        return no_page(run, version, play);
     };
     let page = page.bytes.clone();
-    let bar = live_bar(version);
+    let bar = live_bar(version, play);
     let script = format!("<script>{LIVE_JS}</script>\n");
     let after_body = find(&page, b"<body>\n").map_or(0, |i| i + 7);
     let before_end = rfind(&page, b"</body>")
@@ -184,12 +199,12 @@ async fn first_page(run: &ServedRun) -> Option<Arc<Page>> {
 
 /// A run's files cannot (yet) be read as a run: why, and the script that
 /// reloads the page when they change.
-fn no_page(run: &ServedRun, version: u64) -> Response {
+fn no_page(run: &ServedRun, version: u64, play: bool) -> Response {
     let status = run.status();
     let why = status.error.as_deref().unwrap_or("not rendered yet");
     let body = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>arena serve</title></head>\n<body>\n{}<h1>arena serve: {}</h1>\n<p class=\"error\">No page yet: {}</p>\n<p>This page shows the run as soon as its files can be read.</p>\n<script>{LIVE_JS}</script>\n</body>\n</html>\n",
-        live_bar(version),
+        live_bar(version, play),
         escape(&run.name()),
         escape(why)
     );
@@ -200,9 +215,15 @@ fn no_page(run: &ServedRun, version: u64) -> Response {
 /// is the viewer's (the report's `board.css`, a small board).
 const PLAYING_STYLE: &str = "#playing{padding:0 1em}.live-games{display:flex;flex-wrap:wrap;gap:1em}.live-game{border:1px solid #ccc;padding:.5em}.live-game h3{margin:.2em 0}.live-game .moves{max-width:30em;font-family:monospace;word-wrap:break-word}body.projector .live-game .moves{max-width:40em}";
 
-fn live_bar(version: u64) -> String {
+/// The live page's bar; with the play page, a link to it.
+fn live_bar(version: u64, play: bool) -> String {
+    let play = if play {
+        "<a class=\"play\" href=\"/play\">play a bot</a>"
+    } else {
+        ""
+    };
     format!(
-        "<div id=\"live\" data-version=\"{version}\"><style>#live{{position:sticky;top:0;z-index:5;background:#20303f;color:#fff;padding:.4em 1em;font:1.1em system-ui,sans-serif;display:flex;gap:1em;align-items:center}}#live.lost{{background:#8a2a2a}}#live button{{margin-left:auto}}body.projector{{font-size:150%}}body.projector #settings,body.projector #times,body.projector #lengths{{display:none}}{PLAYING_STYLE}</style><strong>live</strong> <span class=\"progress\">connecting…</span> <span class=\"state\"></span><button type=\"button\" class=\"projector\" title=\"large type, fewer sections\">projector view</button></div>\n"
+        "<div id=\"live\" data-version=\"{version}\"><style>#live{{position:sticky;top:0;z-index:5;background:#20303f;color:#fff;padding:.4em 1em;font:1.1em system-ui,sans-serif;display:flex;gap:1em;align-items:center}}#live.lost{{background:#8a2a2a}}#live button{{margin-left:auto}}#live a.play{{color:#fff}}body.projector{{font-size:150%}}body.projector #settings,body.projector #times,body.projector #lengths{{display:none}}{PLAYING_STYLE}</style><strong>live</strong> <span class=\"progress\">connecting…</span> <span class=\"state\"></span>{play}<button type=\"button\" class=\"projector\" title=\"large type, fewer sections\">projector view</button></div>\n"
     )
 }
 
@@ -306,7 +327,7 @@ fn events(
 }
 
 /// The list of the runs, each linked.
-fn list(runs: &[Arc<ServedRun>]) -> Response {
+fn list(runs: &[Arc<ServedRun>], play: bool) -> Response {
     let mut items = String::new();
     for (k, run) in runs.iter().enumerate() {
         let s = run.status();
@@ -317,8 +338,13 @@ fn list(runs: &[Arc<ServedRun>]) -> Response {
             s.games
         ));
     }
+    let play = if play {
+        "<p><a href=\"/play\">Play a bot</a> (games are recorded in the last run listed).</p>\n"
+    } else {
+        ""
+    };
     let body = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>arena serve: {} runs</title></head>\n<body>\n<h1>arena serve</h1>\n<ul id=\"runs\">\n{items}</ul>\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>arena serve: {} runs</title></head>\n<body>\n<h1>arena serve</h1>\n{play}<ul id=\"runs\">\n{items}</ul>\n</body>\n</html>\n",
         runs.len()
     );
     html(Body::from(body))

@@ -18,9 +18,12 @@
 //! - `run`: one run as served, and its watcher thread.
 //! - `page`: one rendering of a run's page, cut where its games start.
 //! - `http`: the server's answers.
+//! - `play`: the play page of `arena serve --play` (a person against a bot
+//!   of a bots file), its games and their bots.
 
 pub mod http;
 pub mod page;
+pub mod play;
 pub mod run;
 
 /// The server's limits seen by real clients over TCP (`tests/limits.rs`).
@@ -38,6 +41,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+pub use http::Site;
 pub use run::ServedRun;
 
 /// What one server allows its clients.
@@ -78,10 +82,10 @@ pub fn lower_priority() {
     }
 }
 
-/// Serves `runs` on `listener` until the process ends: each connection on
+/// Serves `site` on `listener` until the process ends: each connection on
 /// its own task, at most `limits.connections` at once.
-pub async fn serve(listener: TcpListener, runs: Vec<Arc<ServedRun>>, limits: ServerLimits) {
-    let router = http::router(runs);
+pub async fn serve(listener: TcpListener, site: Site, limits: ServerLimits) {
+    let router = http::router(site);
     let open = Arc::new(Semaphore::new(limits.connections));
     loop {
         let (stream, _peer): (_, SocketAddr) = match listener.accept().await {

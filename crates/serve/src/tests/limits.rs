@@ -25,7 +25,11 @@ fn start(limits: ServerLimits) -> (SocketAddr, tempfile::TempDir) {
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            serve(listener, vec![run], limits).await;
+            let site = crate::Site {
+                runs: vec![run],
+                play: None,
+            };
+            serve(listener, site, limits).await;
         });
     });
     (addr, dir)

@@ -17,6 +17,8 @@ pub enum Command {
     Sprt,
     /// `arena play`.
     Play,
+    /// `arena serve --play` (the games played on its page).
+    Serve,
 }
 
 impl Command {
@@ -25,6 +27,7 @@ impl Command {
             Command::Tournament => "tournament",
             Command::Sprt => "sprt",
             Command::Play => "play",
+            Command::Serve => "serve",
         }
     }
 }
@@ -403,7 +406,12 @@ pub static GRACE_MS: Setting = Setting {
     default: Default::Whole(DEFAULT_GRACE_MS),
     help: "Allowance beyond each move's limit before a timeout, in ms",
     doc: "The bot is told the limit without it; it absorbs scheduling noise on a busy machine.",
-    commands: &[Command::Tournament, Command::Sprt, Command::Play],
+    commands: &[
+        Command::Tournament,
+        Command::Sprt,
+        Command::Play,
+        Command::Serve,
+    ],
     ..Setting::of(place!(grace_ms))
 };
 
@@ -421,7 +429,7 @@ pub static CLOCK: Setting = Setting {
           process only (`tournament.json`'s `cpu_time` says which). Clocks (`BASE+INC`) run on the same basis; the `turn` \
           message says `\"basis\":\"cpu\"` and each record `\"clock\":\"cpu\"`. A move \
           still ends after `wall_cap` times its limit of wall time.",
-    commands: &[Command::Tournament, Command::Sprt, Command::Play],
+    commands: &[Command::Tournament, Command::Sprt, Command::Play, Command::Serve],
     ..Setting::of(place!(clock))
 };
 
@@ -432,7 +440,12 @@ pub static WALL_CAP: Setting = Setting {
     default: Default::Value("3"),
     help: "With `clock = \"cpu\"`: a move also ends (`timeout`) after N times its limit of \
            wall time, plus the grace, so a bot that sleeps, blocks or hangs is stopped",
-    commands: &[Command::Tournament, Command::Sprt, Command::Play],
+    commands: &[
+        Command::Tournament,
+        Command::Sprt,
+        Command::Play,
+        Command::Serve,
+    ],
     ..Setting::of(place!(wall_cap))
 };
 
@@ -517,7 +530,12 @@ pub static SANDBOX: Setting = Setting {
     doc: "In a file: the default for bots without their own `sandbox`. It is recorded in each \
           bot of `tournament.json`.",
     stored: false,
-    commands: &[Command::Tournament, Command::Sprt, Command::Play],
+    commands: &[
+        Command::Tournament,
+        Command::Sprt,
+        Command::Play,
+        Command::Serve,
+    ],
     ..Setting::of(place!(sandbox))
 };
 
@@ -534,7 +552,7 @@ pub static SUSPEND_IDLE: Setting = Setting {
           that left the group (`setsid`) are found by a read of the process tree at most \
           every 100 ms, which in the sandbox finds every process and without it misses one \
           whose parent has exited. Costs about two pipe round trips per move, some 10 µs (docs/PERFORMANCE.md).",
-    commands: &[Command::Tournament, Command::Sprt, Command::Play],
+    commands: &[Command::Tournament, Command::Sprt, Command::Play, Command::Serve],
     ..Setting::of(place!(suspend_idle))
 };
 

@@ -1,8 +1,9 @@
-//! The analysis of a run's games against perfect play (`arena analyse`):
+//! The analysis of games against perfect play (`arena analyse`, and the
+//! strip of a game just played on `arena serve --play`'s page):
 //! each game replayed by the rules engine, every position from the first
 //! move a bot chose to the end proven by the solver ([`arena_solver`]), and
 //! each bot move judged by the values before and after it
-//! ([`arena_report::analysis::PlyRow`]). Games are spread over worker
+//! ([`crate::analysis::PlyRow`], which `analysis` writes and sums up). Games are spread over worker
 //! threads, each with its own solver (and table) per variant.
 //!
 //! A game's positions are solved from its last to its first: late
@@ -17,8 +18,8 @@ use std::sync::mpsc;
 
 use anyhow::{anyhow, Context};
 
+use crate::analysis::PlyRow;
 use arena_referee::GameRecord;
-use arena_report::analysis::PlyRow;
 use arena_rules::games::{Color, Position, Variant};
 use arena_solver::{Budget, Solver, Value};
 
