@@ -52,7 +52,7 @@
   // ---- the form ----
 
   function fillForm() {
-    setup.variants.forEach((v) => $("variant").appendChild(el("option", { value: v.id }, v.name + " (" + v.id + ")")));
+    setup.variants.forEach((v) => $("variant").appendChild(el("option", { value: v.id }, variantName(v.id))));
     setup.bots.forEach((b) => $("opponent").appendChild(el("option", { value: "bot:" + b.name }, b.name)));
     $("opponent").appendChild(el("option", { value: PERSON }, "a person (two players at this screen)"));
     setup.time_controls.forEach((t) => $("tc").appendChild(el("option", { value: t.value }, t.label)));
@@ -157,7 +157,8 @@
     if (game) game.events = null;
   }
   function isOver() { return !!(game && game.state && game.state.over); }
-  function personToMove(s) { return !!(s && !s.over && s.to_move && s[s.to_move].kind === PERSON); }
+  // A person may move now (not while a bot's program is still starting).
+  function personToMove(s) { return !!(s && !s.over && !s.starting && s.to_move && s[s.to_move].kind === PERSON); }
 
   function onState(s) {
     const before = game.state;
@@ -185,9 +186,13 @@
     $("leave").disabled = s.over;
   }
   function title(s) {
-    const v = variants.get(s.variant);
     return s.game_id + ": " + s.white.name + " (white) vs " + s.black.name + " (black) · " +
-      (v ? v.name : s.variant) + " · " + s.time_control;
+      variantName(s.variant) + " · " + s.time_control;
+  }
+  // A variant as the page names it: its id, after its name when it has one.
+  function variantName(id) {
+    const v = variants.get(id);
+    return !v || !v.name || v.name === id ? id : v.name + " (" + id + ")";
   }
   function who(s, side) { return side + " (" + s[side].name + ")"; }
   // The status line: whose turn and what they are doing, or the result.
@@ -195,8 +200,12 @@
     if (s.over && !s.result) return s.game_id + " stopped without a result: " + (s.error || "the server gave no reason");
     if (s.over) return s.result + " " + s.reason + (s.message ? ": " + s.message : "");
     const side = s.to_move;
+    if (!side) return s.game_id + ": the game has ended; recording it…";
+    if (s.starting) {
+      const bot = s[side].kind === PERSON ? other(side) : side;
+      return who(s, bot) + " is starting…";
+    }
     if (s[side].kind === PERSON) return who(s, side) + " to move";
-    if (s.starting) return who(s, side) + " is starting…";
     if (s.thinking === side) return who(s, side) + " is thinking…";
     return who(s, side) + " to move";
   }
@@ -215,42 +224,67 @@
     }
     return by;
   }
+  // The board of state `s`: drawn by board.js, each cell's content put in
+  // a button. The buttons stay from state to state (only their content,
+  // marks and moves change), so a click or the focus is never lost to a
+  // redraw; a new game draws them anew.
   function renderBoard(s) {
     const box = $("board");
     const focused = box.contains(document.activeElement) ? document.activeElement : null;
-    const hadFocus = !!focused || game.focus;
-    const focusName = focused && focused.dataset.cell ? focused.dataset.cell : game.lastCell;
     const look = variants.get(s.variant).look;
-    const table = arenaBoard.table(look, s.board.codes, {
+    const drawn = arenaBoard.table(look, s.board.codes, {
       last: new Set(s.board.last || []), opening: new Set(s.board.opening || []),
       win: new Set(s.over ? s.cells || [] : []), cls: "play-board",
     });
+    const table = box.querySelector("table.board");
+    if (!table || box.dataset.game !== s.game_id) {
+      drawn.querySelectorAll("td[data-cell]").forEach(cellButton);
+      box.textContent = "";
+      box.appendChild(drawn);
+      box.dataset.game = s.game_id;
+      arenaBoard.legend($("legend"), look, (s.board.opening || []).length > 0);
+    } else {
+      const cells = table.querySelectorAll("td[data-cell]");
+      drawn.querySelectorAll("td[data-cell]").forEach((td, i) => syncCell(cells[i], td));
+    }
     const byCell = movesByCell(personToMove(s) && !game.pending ? s.legal : []);
-    table.querySelectorAll("td[data-cell]").forEach((td) => cellButton(td, byCell.get(td.dataset.cell) || []));
-    box.textContent = "";
-    box.appendChild(table);
+    box.querySelectorAll("button.cell").forEach((b) => offer(b, byCell.get(b.dataset.cell) || []));
     box.dataset.ply = String(s.moves.length);
     box.dataset.turn = personToMove(s) ? "person" : s.over ? "over" : "bot";
-    arenaBoard.legend($("legend"), look, (s.board.opening || []).length > 0);
+    const keep = focused && !focused.disabled && focused !== box;
+    if ((focused || game.focus) && !keep && !game.selected) refocus(focused && focused.dataset.cell || game.lastCell);
     game.focus = false;
-    if (hadFocus && !game.selected) refocus(focusName);
   }
-  // Turns board.js's cell `td` into a button offering `moves`.
-  function cellButton(td, moves) {
+  // Puts board.js's cell `td`'s content into a button named by the cell.
+  function cellButton(td) {
     const name = td.dataset.cell;
     const b = el("button", { type: "button", class: "cell", "aria-label": name, "data-cell": name });
     while (td.firstChild) b.appendChild(td.firstChild);
-    b.disabled = moves.length === 0;
-    b.title = name + (moves.length ? ": " + moves.join(", ") : "");
-    if (moves.length) b.classList.add("legal");
-    if (game.selected === name) b.classList.add("selected");
-    b.addEventListener("click", (e) => cellClicked(name, moves, e.detail === 0));
-    markHint(b, moves);
     td.removeAttribute("title");
     td.appendChild(b);
   }
-  // After the board is drawn again, the focus goes back where it was: the
-  // same cell, else the next one that can be played, else the board.
+  // The cell `td` as board.js drew it anew in `drawn`: its marks, its content.
+  function syncCell(td, drawn) {
+    td.className = drawn.className;
+    td.dataset.content = drawn.dataset.content;
+    const b = td.querySelector("button.cell");
+    b.textContent = "";
+    while (drawn.firstChild) b.appendChild(drawn.firstChild);
+  }
+  // The cell button `b` offers `moves` (none: disabled), with their hints.
+  function offer(b, moves) {
+    const name = b.dataset.cell;
+    b.disabled = moves.length === 0;
+    b.title = name + (moves.length ? ": " + moves.join(", ") : "");
+    b.classList.toggle("legal", moves.length > 0);
+    b.classList.toggle("selected", game.selected === name);
+    [...b.classList].filter((c) => c.startsWith("hint-")).forEach((c) => b.classList.remove(c));
+    delete b.dataset.hint;
+    b.querySelectorAll(".badge").forEach((badge) => badge.remove());
+    markHint(b, moves);
+  }
+  // The focus goes back where it was: the same cell, else the next one
+  // that can be played, else the board.
   function refocus(name) {
     const buttons = [...$("board").querySelectorAll("button.cell")];
     const at = Math.max(0, buttons.findIndex((b) => b.dataset.cell === name));
@@ -259,7 +293,11 @@
     if (next) next.focus();
     else $("board").focus();
   }
-  function cellClicked(name, moves, byKeyboard) {
+  // A cell clicked (or Enter/Space on it: `byKeyboard`): a Qango move is
+  // played at once, a Quinque cell shows its actions.
+  function cellClicked(name, byKeyboard) {
+    const moves = movesByCell(personToMove(game.state) && !game.pending ? game.state.legal : []).get(name) || [];
+    if (moves.length === 0) return;
     game.lastCell = name;
     game.focus = byKeyboard;
     if (moves.length === 1 && moves[0] === name) { play(name); return; }
@@ -285,10 +323,15 @@
 
   // ---- Quinque's actions of the selected cell ----
 
+  // The actions of the selected cell, as buttons (kept while they stay the
+  // same, so that a state arriving never takes a click).
   function renderActions() {
     const box = $("actions"), list = $("actions-list"), s = game.state;
     const moves = game.selected ? movesByCell(s.legal).get(game.selected) || [] : [];
     box.hidden = moves.length === 0 || !personToMove(s) || game.pending;
+    const key = box.hidden ? "" : s.moves.length + "|" + moves.join(",") + "|" + (game.hints instanceof Map);
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
     list.textContent = "";
     if (box.hidden) return;
     $("actions-title").textContent = game.selected + ":";
@@ -318,13 +361,13 @@
     return (Math.max(0, ms) / 1000).toFixed(1) + " s";
   }
   // Each side's time for its move; the side to move's counts down from the
-  // moment the state came (a bot's not while its program starts).
+  // moment the state came (not while a bot's program starts).
   function renderClocks() {
     if (!game || !game.state) return;
     const s = game.state;
     for (const side of ["white", "black"]) {
       const box = $("clock-" + side), player = s[side];
-      const running = !s.over && s.to_move === side && !(s.starting && player.kind !== PERSON);
+      const running = !s.over && s.to_move === side && !s.starting;
       let left = s.clocks[side].left_ms;
       if (running) left -= performance.now() - game.received;
       box.querySelector(".who").textContent = side + ": " + player.name + (player.kind === PERSON ? "" : " (bot)");
@@ -336,9 +379,11 @@
     }
   }
   function clockNote(s, side) {
-    if (s.over) return s.result === "1/2-1/2" ? "draw" : (s.result === "1-0") === (side === "white") ? "won" : "lost";
+    if (s.over) return !s.result ? "" : s.result === "1/2-1/2" ? "draw" : (s.result === "1-0") === (side === "white") ? "won" : "lost";
+    if (s.starting && s[side].kind !== PERSON) return "starting…";
     if (s.to_move !== side) return "";
-    if (s[side].kind !== PERSON) return s.starting ? "starting…" : s.thinking === side ? "thinking…" : "to move";
+    if (s.starting) return "to move once the bot has started";
+    if (s[side].kind !== PERSON) return s.thinking === side ? "thinking…" : "to move";
     return "to move";
   }
   setInterval(renderClocks, 100);
@@ -474,6 +519,10 @@
 
   // ---- controls ----
 
+  $("board").addEventListener("click", (e) => {
+    const b = e.target.closest("button.cell");
+    if (b && !b.disabled && game) cellClicked(b.dataset.cell, e.detail === 0);
+  });
   $("hints").addEventListener("click", askHints);
   $("leave").addEventListener("click", leave);
   $("again").addEventListener("click", () => start(game.settings));
