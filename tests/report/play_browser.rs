@@ -251,10 +251,14 @@ fn a_person_beats_or_loses_to_the_random_bot_on_qango6() {
     // The person's clock runs.
     steps.add(json!({"wait": r##"document.querySelector("#clock-white .time").textContent !== "5:00""##, "timeout": 10000}));
     // A first move, then hints for the second, gone after it.
-    steps.all(click_round("t.pick([])"));
+    steps.all(click_round("t.pick(['c3'])"));
     steps.add(json!({"wait": "t.ready()", "timeout": 30000}));
     steps.add(json!({"click": "#hints"}));
     steps.add(json!({"wait": "document.querySelector('#hint-list li') !== null", "timeout": 30000}));
+    // The picture of docs/PLAY.md: a game in progress, with hints.
+    let shot = tmp.path().join("play.png");
+    steps.add(json!({"eval": "window.scrollTo(0, 0) || true"}));
+    steps.add(json!({"screenshot": shot.display().to_string(), "width": 1100, "height": 760}));
     let hints = steps.add(json!({"eval": r##"({
   enabled: t.enabled().map((b) => [b.getAttribute("aria-label"), b.dataset.hint || null, (b.querySelector(".badge") || {}).textContent || null]),
   list: [...document.querySelectorAll("#hint-list li")].map((li) => [li.dataset.move, li.dataset.hint]),
@@ -317,6 +321,10 @@ fn a_person_beats_or_loses_to_the_random_bot_on_qango6() {
     let strip = r[strip].as_str().expect("the analysis strip");
     assert_eq!(strip.len(), page["moves"].as_array().unwrap().len() + 1);
     assert!(strip.chars().all(|c| "WBD?-wbd".contains(c)), "{strip}");
+    if std::env::var_os("ARENA_WRITE_DOCS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/play.png");
+        std::fs::copy(&shot, docs).unwrap();
+    }
 }
 
 #[test]
@@ -327,16 +335,9 @@ fn a_person_plays_the_engine_on_qango7_and_may_play_again_and_leave() {
     let engine = engine();
     let tmp = tempfile::tempdir().unwrap();
     let (server, out) = serve(tmp.path(), Some(&engine));
-    let shot = tmp.path().join("play.png");
     // Black: the engine starts and moves first.
     let form = json!({"variant": "qango7", "opponent": "bot:engine", "colour": "black", "name": "bob"});
     let mut steps = Steps::start(&form);
-    steps.all(click_round("t.pick([])"));
-    steps.all(click_round("t.pick([])"));
-    steps.add(json!({"wait": "t.ready()", "timeout": 30000}));
-    steps.add(json!({"click": "#hints"}));
-    steps.add(json!({"wait": "t.over() || document.querySelector('#hint-list li') !== null", "timeout": 30000}));
-    steps.add(json!({"screenshot": shot.display().to_string(), "width": 1100, "height": 760}));
     steps.add(until_over(click_round("t.pick([])"), 30));
     let result = steps.add(json!({"eval": "t.result()"}));
     let busy = steps.add(json!({"eval": "t.statuses"}));
@@ -375,10 +376,6 @@ fn a_person_plays_the_engine_on_qango7_and_may_play_again_and_leave() {
     let record = jsonl_records(&out).into_iter().find(|r| r["game_id"] == id);
     let record = record.expect("the game left is recorded");
     assert_eq!((&record["result"], &record["reason"]), (&json!("1-0"), &json!("timeout")));
-    if std::env::var_os("ARENA_WRITE_DOCS").is_some() {
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/play.png");
-        std::fs::copy(&shot, docs).unwrap();
-    }
 }
 
 #[test]
@@ -502,4 +499,36 @@ fn the_page_refuses_two_people_of_one_name() {
     assert!(said[0].as_str().unwrap().contains("two different names"), "{said}");
     assert_eq!(said[1], true, "no game");
     assert!(!out.join("games.jsonl").exists() || jsonl_records(&out).is_empty());
+}
+
+#[test]
+fn closing_the_page_leaves_the_game_at_once() {
+    let Some(chrome) = chromium_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (server, out) = serve(tmp.path(), None);
+    let form = json!({"variant": "qango6", "opponent": "bot:random-py", "colour": "white", "name": "eve"});
+    let mut steps = Steps::start(&form);
+    steps.add(json!({"wait": "t.ready()", "timeout": 30000}));
+    let id = steps.add(json!({"eval": "t.result().game"}));
+    // Another page in the tab: this one's pagehide sends "leave".
+    steps.add(json!({"eval": "location.assign('about:blank') || true"}));
+    steps.add(json!({"wait": "location.href === 'about:blank' && document.readyState === 'complete'", "timeout": 30000}));
+    let session = drive(&chrome, &tmp.path().join("profile"), &play_url(&server), &steps.json());
+    no_errors(&session);
+    let id = session.results[id].as_str().unwrap();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let record = loop {
+        let found = jsonl_records(&out).into_iter().find(|r| r["game_id"] == id);
+        if let Some(record) = found {
+            break record;
+        }
+        assert!(std::time::Instant::now() < end, "{id} was never recorded");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!((&record["result"], &record["reason"]), (&json!("0-1"), &json!("timeout")));
+    // Left by the page itself, not found abandoned later.
+    let message = record["message"].as_str().unwrap();
+    assert!(message.contains("left the page") && !message.contains("no page followed"), "{message}");
 }

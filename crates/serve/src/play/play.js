@@ -310,9 +310,10 @@
     if (game.pending) return;
     game.pending = true;
     game.selected = null;
-    const id = game.id;
+    const id = game.id, ply = game.state.moves.length;
     render();
-    const answer = await post(gamePath("move"), { move: move });
+    // The ply the move is for: the server refuses it in another position.
+    const answer = await post(gamePath("move"), { move: move, ply: ply });
     if (!game || game.id !== id) return;
     if (!answer.ok) {
       game.pending = false;
@@ -466,13 +467,15 @@
     $("hint-box").hidden = true;
     if (!game.analysed && game.state.result) {
       game.analysed = true;
-      analyse(game.id, 0);
+      $("analysis").textContent = "analysing the game against perfect play…";
+      // The record is kept a moment after the state says the game is over.
+      const id = game.id;
+      setTimeout(() => analyse(id, 0), 250);
     }
   }
   const VALUE_TEXT = { W: "white wins", B: "black wins", D: "draw", "?": "unknown (not proven within the budget)", "-": "not analysed" };
   async function analyse(id, tries) {
     const box = $("analysis");
-    box.textContent = "analysing the game against perfect play…";
     const answer = await post("/play/game/" + encodeURIComponent(id) + "/analysis", {});
     if (!game || game.id !== id) return;
     if (answer.status === 409 && tries < 10) { setTimeout(() => analyse(id, tries + 1), 500); return; }
