@@ -173,14 +173,21 @@ fn check_recorded(out: &Path, page: &Value) -> Value {
         .find(|r| r["game_id"] == id)
         .unwrap_or_else(|| panic!("{id} is not in games.jsonl: {records:?}"))
         .clone();
-    assert_eq!(record["moves"], page["moves"], "the page's moves are the record's");
+    assert_eq!(
+        record["moves"], page["moves"],
+        "the page's moves are the record's"
+    );
     let status = format!(
         "{} {}: {}",
         record["result"].as_str().unwrap(),
         record["reason"].as_str().unwrap(),
         record["message"].as_str().unwrap()
     );
-    assert_eq!(page["status"], json!(status), "the status line says the result");
+    assert_eq!(
+        page["status"],
+        json!(status),
+        "the status line says the result"
+    );
     let judged = judge(&record);
     let result = match judged["winner"].as_str() {
         Some("white") => "1-0",
@@ -195,10 +202,8 @@ fn check_recorded(out: &Path, page: &Value) -> Value {
 
 /// `arena judge` of a record: its verdict.
 fn judge(record: &Value) -> Value {
-    let out = common::output_with_stdin(
-        common::arena().arg("judge"),
-        record.to_string().as_bytes(),
-    );
+    let out =
+        common::output_with_stdin(common::arena().arg("judge"), record.to_string().as_bytes());
     serde_json::from_slice(&out.stdout).expect("judge prints JSON")
 }
 
@@ -254,7 +259,8 @@ fn a_person_beats_or_loses_to_the_random_bot_on_qango6() {
     steps.all(click_round("t.pick(['c3'])"));
     steps.add(json!({"wait": "t.ready()", "timeout": 30000}));
     steps.add(json!({"click": "#hints"}));
-    steps.add(json!({"wait": "document.querySelector('#hint-list li') !== null", "timeout": 30000}));
+    steps
+        .add(json!({"wait": "document.querySelector('#hint-list li') !== null", "timeout": 30000}));
     // The picture of docs/PLAY.md: a game in progress, with hints.
     let shot = tmp.path().join("play.png");
     steps.add(json!({"eval": "window.scrollTo(0, 0) || true"}));
@@ -264,11 +270,17 @@ fn a_person_beats_or_loses_to_the_random_bot_on_qango6() {
   list: [...document.querySelectorAll("#hint-list li")].map((li) => [li.dataset.move, li.dataset.hint]),
 })"##}));
     steps.all(click_round("t.pick([])"));
-    let badges = steps.add(json!({"eval": "document.querySelectorAll('#board .badge, #hint-list li').length"}));
+    let badges = steps
+        .add(json!({"eval": "document.querySelectorAll('#board .badge, #hint-list li').length"}));
     steps.add(until_over(click_round("t.pick([])"), 40));
     let result = steps.add(json!({"eval": "t.result()"}));
     let strip = steps.add(json!({"wait": "document.querySelector('#strip') && [...document.querySelectorAll('#strip .v')].map((v) => v.dataset.value).join('')", "timeout": 30000}));
-    let session = drive(&chrome, &tmp.path().join("profile"), &play_url(&server), &steps.json());
+    let session = drive(
+        &chrome,
+        &tmp.path().join("profile"),
+        &play_url(&server),
+        &steps.json(),
+    );
     no_errors(&session);
     let r = &session.results;
     let first = &r[markup];
@@ -305,7 +317,9 @@ fn a_person_beats_or_loses_to_the_random_bot_on_qango6() {
     };
     let list = hints["list"].as_array().unwrap();
     for cell in enabled {
-        let value = cell[1].as_str().unwrap_or_else(|| panic!("no hint on {cell}"));
+        let value = cell[1]
+            .as_str()
+            .unwrap_or_else(|| panic!("no hint on {cell}"));
         assert_eq!(cell[2], letter(value), "{cell}");
         let listed = json!([cell[0], value]);
         assert!(list.contains(&listed), "{listed} in {list:?}");
@@ -336,7 +350,8 @@ fn a_person_plays_the_engine_on_qango7_and_may_play_again_and_leave() {
     let tmp = tempfile::tempdir().unwrap();
     let (server, out) = serve(tmp.path(), Some(&engine));
     // Black: the engine starts and moves first.
-    let form = json!({"variant": "qango7", "opponent": "bot:engine", "colour": "black", "name": "bob"});
+    let form =
+        json!({"variant": "qango7", "opponent": "bot:engine", "colour": "black", "name": "bob"});
     let mut steps = Steps::start(&form);
     steps.add(until_over(click_round("t.pick([])"), 30));
     let result = steps.add(json!({"eval": "t.result()"}));
@@ -349,7 +364,12 @@ fn a_person_plays_the_engine_on_qango7_and_may_play_again_and_leave() {
     steps.add(json!({"click": "#leave"}));
     steps.add(json!({"wait": "t.over()", "timeout": 30000}));
     let left = steps.add(json!({"eval": "t.result()"}));
-    let session = drive(&chrome, &tmp.path().join("profile"), &play_url(&server), &steps.json());
+    let session = drive(
+        &chrome,
+        &tmp.path().join("profile"),
+        &play_url(&server),
+        &steps.json(),
+    );
     no_errors(&session);
     let r = &session.results;
     // The engine's thinking (or starting) was shown as such.
@@ -359,23 +379,35 @@ fn a_person_plays_the_engine_on_qango7_and_may_play_again_and_leave() {
             || statuses.contains(&json!("white (engine) is starting…")),
         "{statuses:?}"
     );
-    assert!(statuses.contains(&json!("black (bob) to move")), "{statuses:?}");
+    assert!(
+        statuses.contains(&json!("black (bob) to move")),
+        "{statuses:?}"
+    );
     let page = &r[result];
     let record = check_recorded(&out, page);
     assert_eq!(record["game"], "qango7");
     assert_eq!(record["white"], "engine");
     assert_eq!(record["black"], "bob");
     let title = r[title].as_str().unwrap();
-    assert!(title.contains("engine (white) vs bob (black) · "), "{title}");
+    assert!(
+        title.contains("engine (white) vs bob (black) · "),
+        "{title}"
+    );
     assert!(title.contains("qango7"), "{title}");
     let left = &r[left];
     assert_ne!(left["game"], page["game"]);
     let status = left["status"].as_str().unwrap();
-    assert!(status.starts_with("1-0 timeout"), "leaving loses on time: {status}");
+    assert!(
+        status.starts_with("1-0 timeout"),
+        "leaving loses on time: {status}"
+    );
     let id = left["game"].as_str().unwrap();
     let record = jsonl_records(&out).into_iter().find(|r| r["game_id"] == id);
     let record = record.expect("the game left is recorded");
-    assert_eq!((&record["result"], &record["reason"]), (&json!("1-0"), &json!("timeout")));
+    assert_eq!(
+        (&record["result"], &record["reason"]),
+        (&json!("1-0"), &json!("timeout"))
+    );
 }
 
 #[test]
@@ -395,7 +427,8 @@ fn two_people_play_quinque_with_a_capture() {
     steps.add(json!({"key": "Enter"}));
     let opened = steps.add(json!({"eval": "[t.focused(), [...document.querySelectorAll('#actions-list button')].map((b) => [b.getAttribute('aria-label'), b.textContent])]"}));
     steps.add(json!({"key": "Escape"}));
-    let closed = steps.add(json!({"eval": "[t.focused(), document.getElementById('actions').hidden]"}));
+    let closed =
+        steps.add(json!({"eval": "[t.focused(), document.getElementById('actions').hidden]"}));
     steps.add(json!({"key": "Enter"}));
     steps.add(json!({"eval": "t.mark()"}));
     steps.add(json!({"key": "Enter"}));
@@ -417,7 +450,12 @@ fn two_people_play_quinque_with_a_capture() {
     ));
     let result = steps.add(json!({"eval": "t.result()"}));
     let played = steps.add(json!({"eval": "t.played"}));
-    let session = drive(&chrome, &tmp.path().join("profile"), &play_url(&server), &steps.json());
+    let session = drive(
+        &chrome,
+        &tmp.path().join("profile"),
+        &play_url(&server),
+        &steps.json(),
+    );
     no_errors(&session);
     let r = &session.results;
     let first = r[focused].as_str().unwrap().to_string();
@@ -431,7 +469,10 @@ fn two_people_play_quinque_with_a_capture() {
     let page = &r[result];
     let record = check_recorded(&out, page);
     assert_eq!(record["game"], "quinque");
-    assert_eq!((&record["white"], &record["black"]), (&json!("ann"), &json!("ben")));
+    assert_eq!(
+        (&record["white"], &record["black"]),
+        (&json!("ann"), &json!("ben"))
+    );
     assert_eq!(record["moves"][0], json!(place));
     let played = r[played].as_array().unwrap();
     let captures: Vec<&Value> = played
@@ -440,7 +481,10 @@ fn two_people_play_quinque_with_a_capture() {
         .collect();
     assert!(!captures.is_empty(), "a capture was played: {played:?}");
     for m in captures {
-        assert!(record["moves"].as_array().unwrap().contains(m), "{m} in the record");
+        assert!(
+            record["moves"].as_array().unwrap().contains(m),
+            "{m} in the record"
+        );
     }
 }
 
@@ -470,12 +514,20 @@ fn two_people_play_qango7plus_by_the_keyboard() {
     ];
     steps.add(until_over(round, 40));
     let result = steps.add(json!({"eval": "t.result()"}));
-    let session = drive(&chrome, &tmp.path().join("profile"), &play_url(&server), &steps.json());
+    let session = drive(
+        &chrome,
+        &tmp.path().join("profile"),
+        &play_url(&server),
+        &steps.json(),
+    );
     no_errors(&session);
     let record = check_recorded(&out, &session.results[result]);
     assert_eq!(record["game"], "qango7plus");
     // The first name chose black.
-    assert_eq!((&record["white"], &record["black"]), (&json!("di"), &json!("cy")));
+    assert_eq!(
+        (&record["white"], &record["black"]),
+        (&json!("di"), &json!("cy"))
+    );
 }
 
 #[test]
@@ -493,10 +545,18 @@ fn the_page_refuses_two_people_of_one_name() {
         json!({"click": "#start"}),
     ]);
     let said = steps.add(json!({"eval": "[document.getElementById('form-error').textContent, document.getElementById('game').hidden]"}));
-    let session = drive(&chrome, &tmp.path().join("profile"), &play_url(&server), &steps.json());
+    let session = drive(
+        &chrome,
+        &tmp.path().join("profile"),
+        &play_url(&server),
+        &steps.json(),
+    );
     no_errors(&session);
     let said = &session.results[said];
-    assert!(said[0].as_str().unwrap().contains("two different names"), "{said}");
+    assert!(
+        said[0].as_str().unwrap().contains("two different names"),
+        "{said}"
+    );
     assert_eq!(said[1], true, "no game");
     assert!(!out.join("games.jsonl").exists() || jsonl_records(&out).is_empty());
 }
@@ -508,14 +568,20 @@ fn closing_the_page_leaves_the_game_at_once() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let (server, out) = serve(tmp.path(), None);
-    let form = json!({"variant": "qango6", "opponent": "bot:random-py", "colour": "white", "name": "eve"});
+    let form =
+        json!({"variant": "qango6", "opponent": "bot:random-py", "colour": "white", "name": "eve"});
     let mut steps = Steps::start(&form);
     steps.add(json!({"wait": "t.ready()", "timeout": 30000}));
     let id = steps.add(json!({"eval": "t.result().game"}));
     // Another page in the tab: this one's pagehide sends "leave".
     steps.add(json!({"eval": "location.assign('about:blank') || true"}));
     steps.add(json!({"wait": "location.href === 'about:blank' && document.readyState === 'complete'", "timeout": 30000}));
-    let session = drive(&chrome, &tmp.path().join("profile"), &play_url(&server), &steps.json());
+    let session = drive(
+        &chrome,
+        &tmp.path().join("profile"),
+        &play_url(&server),
+        &steps.json(),
+    );
     no_errors(&session);
     let id = session.results[id].as_str().unwrap();
     let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -527,8 +593,14 @@ fn closing_the_page_leaves_the_game_at_once() {
         assert!(std::time::Instant::now() < end, "{id} was never recorded");
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
-    assert_eq!((&record["result"], &record["reason"]), (&json!("0-1"), &json!("timeout")));
+    assert_eq!(
+        (&record["result"], &record["reason"]),
+        (&json!("0-1"), &json!("timeout"))
+    );
     // Left by the page itself, not found abandoned later.
     let message = record["message"].as_str().unwrap();
-    assert!(message.contains("left the page") && !message.contains("no page followed"), "{message}");
+    assert!(
+        message.contains("left the page") && !message.contains("no page followed"),
+        "{message}"
+    );
 }

@@ -75,8 +75,9 @@
     $("name-label").textContent = two ? "First person's name" : "Your name";
     $("colour-label").textContent = two ? "First person's colour" : "Your colour";
     const own = them.bot && bots.get(them.bot).time_control;
-    $("tc").disabled = !!own;
-    $("tc-note").textContent = own ? them.bot + " always plays at " + own : "";
+    $("tc").disabled = !!own || two;
+    $("tc-note").textContent = own ? them.bot + " always plays at " + own
+      : two ? "people are not timed but for the limit per move below" : "";
   }
   function readForm() {
     return { variant: $("variant").value, opponent: opponent(), colour: $("colour").value, tc: $("tc").value,
@@ -448,8 +449,8 @@
     box.hidden = !(game.hints instanceof Map);
     if (box.hidden) return;
     const s = game.state;
-    $("hint-head").textContent = "Each move's value for " + who(s, s.to_move) + " under perfect play (solver budget " +
-      game.hintBudget + " ms; unknown: not proven within it):";
+    $("hint-head").textContent = "Each move's value for " + who(s, s.to_move) + " under perfect play (the solver had " +
+      game.hintBudget + " ms a move; unknown: not proven within it):";
     const moves = [...game.hints.entries()].sort((a, b) => VALUE_RANK[a[1]] - VALUE_RANK[b[1]]);
     for (const [move, value] of moves) {
       const li = el("li", { class: "hint-" + value, "data-move": move, "data-hint": value });
