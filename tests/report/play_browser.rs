@@ -133,6 +133,11 @@ fn until_over(round: Vec<Value>, max: u32) -> Value {
 /// The server on a bots file in `dir`: random-py (the bundled random bot)
 /// and, when given, the engine binary.
 fn serve(dir: &Path, engine: Option<&Path>) -> (Server, PathBuf) {
+    serve_with(dir, engine, &[])
+}
+
+/// [`serve`] with more flags.
+fn serve_with(dir: &Path, engine: Option<&Path>, flags: &[&str]) -> (Server, PathBuf) {
     let random = repo_path("bots/python/random_bot.py");
     let mut bots = format!(
         "[[bot]]\nname = \"random-py\"\ncommand = [\"python3\", {:?}, \"--seed\", \"7\"]\n",
@@ -147,14 +152,16 @@ fn serve(dir: &Path, engine: Option<&Path>) -> (Server, PathBuf) {
     let file = dir.join("bots.toml");
     std::fs::write(&file, bots).unwrap();
     let out = dir.join("played");
-    let server = Server::start(&[
+    let mut args = vec![
         "--play",
         file.to_str().unwrap(),
         "--port",
         "0",
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ];
+    args.extend(flags);
+    let server = Server::start(&args);
     (server, out)
 }
 
@@ -531,34 +538,62 @@ fn two_people_play_qango7plus_by_the_keyboard() {
 }
 
 #[test]
-fn the_page_refuses_two_people_of_one_name() {
+fn the_page_refuses_equal_names_and_says_when_the_boards_are_in_use() {
     let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let (server, out) = serve(tmp.path(), None);
-    let form = json!({"variant": "qango6", "opponent": "person", "name": "sam", "name2": " sam "});
+    let (server, _out) = serve_with(tmp.path(), None, &["--max-live", "1"]);
+    let said = "[document.getElementById('form-error').textContent, document.getElementById('game').hidden]";
     let mut steps = Steps::default();
-    steps.all(vec![
-        json!({"eval": KIT}),
-        json!({"eval": set_form(&form)}),
-        json!({"click": "#start"}),
-    ]);
-    let said = steps.add(json!({"eval": "[document.getElementById('form-error').textContent, document.getElementById('game').hidden]"}));
+    steps.add(json!({"eval": KIT}));
+    // Two people of one name, and a person named as the bot: refused on
+    // the page, before any request.
+    let form = json!({"variant": "qango6", "opponent": "person", "name": "sam", "name2": " sam "});
+    steps.add(json!({"eval": set_form(&form)}));
+    steps.add(json!({"click": "#start"}));
+    let twins = steps.add(json!({"eval": said}));
+    let form = json!({"opponent": "bot:random-py", "name": "random-py"});
+    steps.add(json!({"eval": set_form(&form)}));
+    steps.add(json!({"click": "#start"}));
+    let bot = steps.add(json!({"eval": said}));
+    // The one board taken (by a request of this page's own), Start says so.
+    steps.add(json!({"eval": r##"fetch("/play/new", { method: "POST", headers: { "content-type": "application/json",
+  "x-arena-token": JSON.parse(document.getElementById("setup").textContent).token },
+  body: JSON.stringify({ variant: "qango6", time_control: "per-move=1000", white: { person: "x" }, black: { person: "y" } }) })
+  .then((r) => r.status)"##}));
+    let form = json!({"opponent": "bot:random-py", "name": "sam"});
+    steps.add(json!({"eval": set_form(&form)}));
+    steps.add(json!({"click": "#start"}));
+    let busy = steps.add(json!({"wait": "document.getElementById('form-error').textContent.includes('in use') && [document.getElementById('form-error').textContent, document.getElementById('game').hidden]", "timeout": 30000}));
     let session = drive(
         &chrome,
         &tmp.path().join("profile"),
         &play_url(&server),
         &steps.json(),
     );
-    no_errors(&session);
-    let said = &session.results[said];
+    // The refused request is the one error the browser logs.
+    assert_eq!(session.errors.len(), 1, "{:?}", session.errors);
+    assert!(session.errors[0].contains("503"), "{:?}", session.errors);
+    let r = &session.results;
     assert!(
-        said[0].as_str().unwrap().contains("two different names"),
-        "{said}"
+        r[twins][0]
+            .as_str()
+            .unwrap()
+            .contains("two different names"),
+        "{}",
+        r[twins]
     );
-    assert_eq!(said[1], true, "no game");
-    assert!(!out.join("games.jsonl").exists() || jsonl_records(&out).is_empty());
+    assert_eq!(r[twins][1], true, "no game");
+    assert!(
+        r[bot][0].as_str().unwrap().contains("the bot's"),
+        "{}",
+        r[bot]
+    );
+    assert_eq!(
+        r[busy],
+        json!(["all 1 boards are in use: try again when a game ends", true])
+    );
 }
 
 #[test]

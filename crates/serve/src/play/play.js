@@ -88,6 +88,9 @@
     if (s.opponent.person && s.name === s.name2) {
       return new Error("the two people need two different names (both are \"" + s.name + "\"): change one");
     }
+    if (s.opponent.bot && s.name === s.opponent.bot) {
+      return new Error("your name is the bot's (\"" + s.name + "\"): choose another");
+    }
     const colour = s.colour === "random" ? (Math.random() < 0.5 ? "white" : "black") : s.colour;
     const first = { person: s.name };
     const second = s.opponent.person ? { person: s.name2 } : { bot: s.opponent.bot };
