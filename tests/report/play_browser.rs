@@ -11,7 +11,9 @@
 //! the status is a `role=status`, hints put a value on every legal cell and
 //! go with the next move, the clocks run, the analysis strip has a cell per
 //! position, "play again" starts the same game, "leave game" loses it on
-//! time, and the viewer's link names the game. With `ARENA_WRITE_DOCS=1`
+//! time (and so does closing the page, at once), the viewer's link names
+//! the game, equal names are refused on the page and the server's "all N
+//! boards are in use" is shown there. With `ARENA_WRITE_DOCS=1`
 //! the screenshot of a game in progress replaces docs/play.png.
 //! Skipped, saying so, where Chromium or Node is not installed.
 

@@ -188,6 +188,7 @@
     setStatus(statusText(s));
     $("hints").disabled = !personToMove(s) || game.pending || game.hints !== null;
     $("leave").disabled = s.over;
+    $("hints").hidden = $("leave").hidden = s.over;
   }
   function title(s) {
     return s.game_id + ": " + s.white.name + " (white) vs " + s.black.name + " (black) · " +
