@@ -98,9 +98,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     }
     let _ = std::io::stdout().flush();
-    // Every thread of the server inherits it; the bots of the play page
-    // run at the referee's priority (their processes set their own).
-    arena_serve::lower_priority();
+    // Every thread of the server inherits it, and every process it starts:
+    // with --play the server is the bots' referee, at the usual priority.
+    if play.is_none() {
+        arena_serve::lower_priority();
+    }
     let runtime = runtime()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(live.listener)?;
