@@ -28,7 +28,8 @@ use arena_serve::{run::group, ServedRun, ServerLimits, Site};
 with its progress on top, and updates the page by itself as games end: open the URL while the \
 tournament runs. It only reads the directories, and serves only the page and the runs' own files \
 (their logs). The shards of one tournament given together are shown as one run; other \
-directories each get their own page, listed at /. With --play BOTS.toml, /play is a page where a person plays any bot of that file (or another person at the same screen), with the solver's hints; every finished game is recorded in --out DIR as a tournament's game, and DIR is served as a run (its games in the viewer). Stop it with Ctrl-C: games still being played end unrecorded and their bots are stopped. More: docs/LIVE.md, docs/PLAY.md."
+directories each get their own page, listed at /. With --play BOTS.toml, /play is a page where a person plays any bot of that file (or another person at the same screen), with the solver's hints; every finished game is recorded in --out DIR as a tournament's game, and DIR is served as a run (its games in the viewer); --grace-ms, --clock, --wall-cap, --sandbox and \
+--suspend-idle apply to those games as to a tournament's. Stop it with Ctrl-C: games still being played end unrecorded and their bots are stopped. More: docs/LIVE.md, docs/PLAY.md."
 )]
 pub struct Args {
     /// Output directories of tournaments or SPRTs, finished or still running.
