@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use crate::cli::setting_flags::{self, SettingFlags};
 use crate::protocol::ClockBasis;
-use crate::referee::read_bots_file;
 use crate::tournament::config::Defaults;
 use crate::tournament::live::LiveGames;
-use crate::tournament::settings::resolve::flag_values;
+use crate::tournament::settings::build::bots_and_values;
+use crate::tournament::settings::values::SettingValues;
 use crate::tournament::settings::Command;
 use anyhow::{bail, Context};
 use arena_serve::play::{PlayOptions, Room};
@@ -68,10 +68,16 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut groups = group(&args.dirs);
     let play = match &args.play {
-        Some(bots) => {
-            let options = play_options(&args, groups.len())?;
+        Some(file) => {
+            let (bots, values) = bots_and_values(
+                Command::Serve,
+                file,
+                &args.settings.given,
+                &Defaults::from_environment(),
+            )?;
+            let options = play_options(&args, &values, groups.len())?;
             groups.push(vec![options.out.clone()]);
-            Some(Arc::new(Room::open(read_bots_file(bots)?, options)?))
+            Some(Arc::new(Room::open(bots, options)?))
         }
         None => None,
     };
@@ -126,14 +132,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// The play page's options from the flags; `runs_before` runs are served
-/// before its output directory (which places its viewer).
-fn play_options(args: &Args, runs_before: usize) -> anyhow::Result<PlayOptions> {
-    let v = flag_values(
-        Command::Serve,
-        &args.settings.given,
-        &Defaults::from_environment(),
-    )?;
+/// The play page's options from the flags and the settings `v` (the bots
+/// file's `[tournament]` table, then the flags); `runs_before` runs are
+/// served before its output directory (which places its viewer).
+fn play_options(args: &Args, v: &SettingValues, runs_before: usize) -> anyhow::Result<PlayOptions> {
     let out = match &args.out {
         Some(out) => out.clone(),
         None => PathBuf::from("arena-out").join(format!(

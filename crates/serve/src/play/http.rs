@@ -425,7 +425,8 @@ async fn move_hints(room: &Room, game: &Game) -> Response {
     };
     let variant = game.setup.variant;
     let moves = state.moves.clone();
-    match tokio::task::spawn_blocking(move || hints(variant, &moves)).await {
+    let work = move || crate::at_lower_priority(|| hints(variant, &moves));
+    match tokio::task::spawn_blocking(work).await {
         Ok(Ok(hints)) => ok(serde_json::to_value(hints).expect("hints are JSON")),
         Ok(Err(e)) => error(StatusCode::CONFLICT, &format!("{e:#}")),
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the solver failed"),
@@ -447,7 +448,7 @@ async fn analysis(room: &Room, game: &Game) -> Response {
                 .acquire_owned()
                 .await
                 .map_err(|_| "the server is stopping".to_string())?;
-            tokio::task::spawn_blocking(move || strip(&record))
+            tokio::task::spawn_blocking(move || crate::at_lower_priority(|| strip(&record)))
                 .await
                 .map_err(|_| "the solver failed".to_string())?
                 .map(Arc::new)
