@@ -218,22 +218,9 @@ fn page(room: &Room) -> Response {
         .replacen("{{PLAY_CSS}}", PLAY_CSS, 1)
         .replacen("{{BOARD_JS}}", BOARD_JS, 1)
         .replacen("{{PLAY_JS}}", PLAY_JS, 1);
-    let mut r = Response::new(Body::from(body));
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(POLICY),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    let mut r = crate::http::html_under(Body::from(body), POLICY);
+    r.headers_mut()
+        .insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     r
 }
 
