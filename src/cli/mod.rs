@@ -87,7 +87,8 @@ pub enum Command {
     Report(report::Args),
     /// Judge every move the bots of a run chose against perfect play (the solver).
     Analyse(analyse::Args),
-    /// Serve a live page of output directories that updates itself as games end.
+    /// Serve a live page of output directories that updates itself as games
+    /// end; with --play, a page to play bots on.
     Serve(serve::Args),
     /// Replay one game of an output directory in the terminal.
     Show(show::Args),

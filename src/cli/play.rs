@@ -17,7 +17,7 @@ use crate::games::Variant;
 use crate::protocol::{ClockBasis, TimeControl};
 use crate::referee::{
     format_time_control, play_game, program_problem, read_bots_file, resolve_player, BotSpec,
-    GameConfig, GameEvent, GameRecord, Human, Player, Seat, SpawnOptions,
+    GameConfig, GameEvent, GameRecord, Human, Participant, Seat, SpawnOptions,
 };
 use crate::tournament::config::Defaults;
 use crate::tournament::settings::resolve::flag_values;
@@ -62,26 +62,6 @@ pub struct Args {
     /// Colours: auto (when stdout is a terminal), always or never.
     #[arg(long, default_value = "auto")]
     pub color: ColorChoice,
-}
-
-enum Participant {
-    Bot(Box<Seat>),
-    Human(Human),
-}
-
-impl Participant {
-    fn player(&mut self) -> Player<'_> {
-        match self {
-            Participant::Bot(seat) => Player::Bot(seat),
-            Participant::Human(human) => Player::Human(human),
-        }
-    }
-
-    async fn shutdown(&mut self) {
-        if let Participant::Bot(seat) = self {
-            seat.shutdown().await;
-        }
-    }
 }
 
 /// The settings of one game: the flags `--tc`, `--grace-ms`, `--clock`,
@@ -205,8 +185,8 @@ fn play_and_show(args: &Args) -> anyhow::Result<i32> {
     outln!(
         "{} | white: {} | black: {} | {}",
         variant.id,
-        name_of(&players[0]),
-        name_of(&players[1]),
+        players[0].name(),
+        players[1].name(),
         format_time_control(&settings.time_control)
     );
     let draw_boards = !args.quiet && !someone_human;
@@ -398,13 +378,6 @@ fn sandbox_seats(participants: [&mut Participant; 2], args: &Args, sandbox: bool
             spec.trace |= args.trace.is_some();
             **seat = Seat::new(spec, options.clone());
         }
-    }
-}
-
-fn name_of(p: &Participant) -> &str {
-    match p {
-        Participant::Bot(seat) => seat.name(),
-        Participant::Human(human) => human.name(),
     }
 }
 

@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use crate::cli::setting_flags::{self, SettingFlags};
 use crate::protocol::ClockBasis;
-use crate::referee::read_bots_file;
 use crate::tournament::config::Defaults;
 use crate::tournament::live::LiveGames;
-use crate::tournament::settings::resolve::flag_values;
+use crate::tournament::settings::build::bots_and_values;
+use crate::tournament::settings::values::SettingValues;
 use crate::tournament::settings::Command;
 use anyhow::{bail, Context};
 use arena_serve::play::{PlayOptions, Room};
@@ -28,7 +28,8 @@ use arena_serve::{run::group, ServedRun, ServerLimits, Site};
 with its progress on top, and updates the page by itself as games end: open the URL while the \
 tournament runs. It only reads the directories, and serves only the page and the runs' own files \
 (their logs). The shards of one tournament given together are shown as one run; other \
-directories each get their own page, listed at /. With --play BOTS.toml, /play is a page where a person plays any bot of that file (or another person at the same screen), with the solver's hints; every finished game is recorded in --out DIR as a tournament's game, and DIR is served as a run (its games in the viewer). Stop it with Ctrl-C: games still being played end unrecorded and their bots are stopped. More: docs/LIVE.md, docs/PLAY.md."
+directories each get their own page, listed at /. With --play BOTS.toml, /play is a page where a person plays any bot of that file (or another person at the same screen), with the solver's hints; every finished game is recorded in --out DIR as a tournament's game, and DIR is served as a run (its games in the viewer); --grace-ms, --clock, --wall-cap, --sandbox and \
+--suspend-idle apply to those games as to a tournament's. Stop it with Ctrl-C: games still being played end unrecorded and their bots are stopped. More: docs/LIVE.md, docs/PLAY.md."
 )]
 pub struct Args {
     /// Output directories of tournaments or SPRTs, finished or still running.
@@ -67,10 +68,16 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut groups = group(&args.dirs);
     let play = match &args.play {
-        Some(bots) => {
-            let options = play_options(&args, groups.len())?;
+        Some(file) => {
+            let (bots, values) = bots_and_values(
+                Command::Serve,
+                file,
+                &args.settings.given,
+                &Defaults::from_environment(),
+            )?;
+            let options = play_options(&args, &values, groups.len())?;
             groups.push(vec![options.out.clone()]);
-            Some(Arc::new(Room::open(read_bots_file(bots)?, options)?))
+            Some(Arc::new(Room::open(bots, options)?))
         }
         None => None,
     };
@@ -98,9 +105,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     }
     let _ = std::io::stdout().flush();
-    // Every thread of the server inherits it; the bots of the play page
-    // run at the referee's priority (their processes set their own).
-    arena_serve::lower_priority();
+    // Every thread of the server inherits it, and every process it starts:
+    // with --play the server is the bots' referee, at the usual priority.
+    if play.is_none() {
+        arena_serve::lower_priority();
+    }
     let runtime = runtime()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(live.listener)?;
@@ -123,14 +132,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// The play page's options from the flags; `runs_before` runs are served
-/// before its output directory (which places its viewer).
-fn play_options(args: &Args, runs_before: usize) -> anyhow::Result<PlayOptions> {
-    let v = flag_values(
-        Command::Serve,
-        &args.settings.given,
-        &Defaults::from_environment(),
-    )?;
+/// The play page's options from the flags and the settings `v` (the bots
+/// file's `[tournament]` table, then the flags); `runs_before` runs are
+/// served before its output directory (which places its viewer).
+fn play_options(args: &Args, v: &SettingValues, runs_before: usize) -> anyhow::Result<PlayOptions> {
     let out = match &args.out {
         Some(out) => out.clone(),
         None => PathBuf::from("arena-out").join(format!(

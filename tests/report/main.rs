@@ -1,7 +1,7 @@
 //! Integration tests of what a run's results become: the statistics
 //! (Elo, SPRT, crosstable, standings), `arena rate`, `arena show`,
-//! `arena analyse`, report.html (as text and in a browser) and the live
-//! page of `arena serve`. One test binary, one module per area
+//! `arena analyse`, report.html (as text and in a browser), the live
+//! page of `arena serve` and its play page (`--play`). One test binary, one module per area
 //! (cargo-nextest's `integration/main.rs` layout); helpers in `tests/common`.
 
 #[path = "../common/mod.rs"]
@@ -13,6 +13,7 @@ mod cli_rate;
 mod cli_show;
 mod page;
 mod play_browser;
+mod play_server;
 mod serve;
 mod serve_browser;
 mod serve_live;

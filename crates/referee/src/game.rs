@@ -150,6 +150,36 @@ impl Player<'_> {
     }
 }
 
+/// A player its caller owns for a game: a bot's seat or a person.
+pub enum Participant {
+    Bot(Box<Seat>),
+    Human(Human),
+}
+
+impl Participant {
+    /// The player the game runner asks.
+    pub fn player(&mut self) -> Player<'_> {
+        match self {
+            Participant::Bot(seat) => Player::Bot(seat),
+            Participant::Human(human) => Player::Human(human),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Participant::Bot(seat) => seat.name(),
+            Participant::Human(human) => human.name(),
+        }
+    }
+
+    /// Stops a bot's process (a person has none).
+    pub async fn shutdown(&mut self) {
+        if let Participant::Bot(seat) = self {
+            seat.shutdown().await;
+        }
+    }
+}
+
 /// Progress reports for displays (the `arena play` board).
 #[derive(Debug)]
 pub enum GameEvent<'a> {

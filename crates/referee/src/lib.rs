@@ -102,7 +102,7 @@ pub use clock::{
     DEFAULT_GRACE_MS,
 };
 pub use exit::ExitInfo;
-pub use game::{play_bots, play_game, GameConfig, GameEvent, Player};
+pub use game::{play_bots, play_game, GameConfig, GameEvent, Participant, Player};
 pub use human::{Human, PageAnswer};
 pub use line_reader::{ReadLine, DEFAULT_MAX_LINE};
 pub use local::{LocalPlayer, RandomPlayer};

@@ -228,6 +228,11 @@ fn live_bar(version: u64, play: bool) -> String {
 }
 
 fn html(body: Body) -> Response {
+    html_under(body, POLICY)
+}
+
+/// A page (`body`) under the Content-Security-Policy `policy`, never cached.
+pub(crate) fn html_under(body: Body, policy: &'static str) -> Response {
     let mut r = Response::new(body);
     let h = r.headers_mut();
     h.insert(
@@ -237,7 +242,7 @@ fn html(body: Body) -> Response {
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(POLICY),
+        HeaderValue::from_static(policy),
     );
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,

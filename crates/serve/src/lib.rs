@@ -82,6 +82,24 @@ pub fn lower_priority() {
     }
 }
 
+/// Runs `work` on this thread at [`NICENESS`] below its priority, then
+/// restores it (for the solver's work on a blocking thread of the play
+/// page, which must not take the CPU from the bots it referees).
+pub fn at_lower_priority<T>(work: impl FnOnce() -> T) -> T {
+    // SAFETY: as in `lower_priority`.
+    let (tid, before) = unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        (tid, libc::getpriority(libc::PRIO_PROCESS, tid))
+    };
+    // SAFETY: as in `lower_priority`.
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, tid, before + NICENESS) };
+    let result = work();
+    // SAFETY: as in `lower_priority`. Raising it back may need a privilege
+    // a process lacks: then the thread stays lower, which is harmless.
+    unsafe { libc::setpriority(libc::PRIO_PROCESS, tid, before) };
+    result
+}
+
 /// Serves `site` on `listener` until the process ends: each connection on
 /// its own task, at most `limits.connections` at once.
 pub async fn serve(listener: TcpListener, site: Site, limits: ServerLimits) {

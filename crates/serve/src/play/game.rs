@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, watch, OwnedSemaphorePermit};
 
 use arena_referee::game_id::game_id;
 use arena_referee::{
-    play_game, BotSpec, GameConfig, GameEvent, GameRecord, Human, PageAnswer, Player, Seat,
+    play_game, BotSpec, GameConfig, GameEvent, GameRecord, Human, PageAnswer, Participant,
 };
 use arena_report::html::moves::{board_now, BoardNow};
 use arena_rules::games::{Color, Position, Variant};
@@ -352,13 +352,15 @@ impl Game {
         &self,
         room: &Room,
         mut inputs: [Option<mpsc::Receiver<PageAnswer>>; 2],
-    ) -> [Seated; 2] {
+    ) -> [Participant; 2] {
         let seat = |i: usize, input: Option<mpsc::Receiver<PageAnswer>>| match (
             &self.setup.sides[i],
             input,
         ) {
-            (Side::Person(name), Some(rx)) => Seated::Person(Human::page(name, rx, room.idle())),
-            (Side::Bot(spec), _) => Seated::Bot(Box::new(room.seat(spec))),
+            (Side::Person(name), Some(rx)) => {
+                Participant::Human(Human::page(name, rx, room.idle()))
+            }
+            (Side::Bot(spec), _) => Participant::Bot(Box::new(room.seat(spec))),
             (Side::Person(name), None) => unreachable!("{name}: a person's seat has its input"),
         };
         let [w, b] = &mut inputs;
@@ -426,27 +428,6 @@ impl Drop for Watcher {
     fn drop(&mut self) {
         if self.0.watchers.fetch_sub(1, Ordering::SeqCst) == 1 {
             *self.0.unwatched_since.lock().expect("never poisoned") = Some(Instant::now());
-        }
-    }
-}
-
-/// A seat as the game task holds it.
-enum Seated {
-    Bot(Box<Seat>),
-    Person(Human),
-}
-
-impl Seated {
-    fn player(&mut self) -> Player<'_> {
-        match self {
-            Seated::Bot(seat) => Player::Bot(seat),
-            Seated::Person(human) => Player::Human(human),
-        }
-    }
-
-    async fn shutdown(&mut self) {
-        if let Seated::Bot(seat) = self {
-            seat.shutdown().await;
         }
     }
 }

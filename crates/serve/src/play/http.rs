@@ -218,22 +218,9 @@ fn page(room: &Room) -> Response {
         .replacen("{{PLAY_CSS}}", PLAY_CSS, 1)
         .replacen("{{BOARD_JS}}", BOARD_JS, 1)
         .replacen("{{PLAY_JS}}", PLAY_JS, 1);
-    let mut r = Response::new(Body::from(body));
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(POLICY),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    let mut r = crate::http::html_under(Body::from(body), POLICY);
+    r.headers_mut()
+        .insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     r
 }
 
@@ -425,7 +412,8 @@ async fn move_hints(room: &Room, game: &Game) -> Response {
     };
     let variant = game.setup.variant;
     let moves = state.moves.clone();
-    match tokio::task::spawn_blocking(move || hints(variant, &moves)).await {
+    let work = move || crate::at_lower_priority(|| hints(variant, &moves));
+    match tokio::task::spawn_blocking(work).await {
         Ok(Ok(hints)) => ok(serde_json::to_value(hints).expect("hints are JSON")),
         Ok(Err(e)) => error(StatusCode::CONFLICT, &format!("{e:#}")),
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the solver failed"),
@@ -447,7 +435,7 @@ async fn analysis(room: &Room, game: &Game) -> Response {
                 .acquire_owned()
                 .await
                 .map_err(|_| "the server is stopping".to_string())?;
-            tokio::task::spawn_blocking(move || strip(&record))
+            tokio::task::spawn_blocking(move || crate::at_lower_priority(|| strip(&record)))
                 .await
                 .map_err(|_| "the solver failed".to_string())?
                 .map(Arc::new)

@@ -20,7 +20,7 @@ use arena_stats::MAX_BOTS;
 
 use super::defs::{self, Command, Setting, SETTINGS};
 use super::resolve::{resolve, Given, Inputs, Resolved, Source};
-use super::values::Defaults;
+use super::values::{Defaults, SettingValues};
 use crate::config::TournamentConfig;
 use crate::manifest::{Manifest, Plan};
 use crate::openings::{parse_suite, suite_line, OpeningOrder, OpeningSuite};
@@ -74,6 +74,30 @@ pub fn load(path: &Path, given: &Given, defaults: &Defaults) -> anyhow::Result<R
         defaults,
     };
     build(resolve(inputs, given, Vec::new())?, Programs::Check)
+}
+
+/// The `[[bot]]` entries of a bots or tournament file at `path`, and
+/// the settings `command` takes from its `[tournament]` table and the flags
+/// `given` (a flag wins), for a command that plays the file's bots without
+/// making a run (`arena serve --play`). The bots' programs are not looked
+/// at.
+pub fn bots_and_values(
+    command: Command,
+    path: &Path,
+    given: &Given,
+    defaults: &Defaults,
+) -> anyhow::Result<(Vec<BotSpec>, SettingValues)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read bots file {}", path.display()))?;
+    let inputs = Inputs {
+        command,
+        file: Some(Source { path, text: &text }),
+        base: &file_base(path),
+        defaults,
+    };
+    let resolved = resolve(inputs, given, Vec::new())?;
+    let bots = resolved.bots.into_iter().map(|b| b.value).collect();
+    Ok((bots, resolved.values))
 }
 
 /// [`load`] of `text` as the content of `path`, with relative paths
