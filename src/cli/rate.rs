@@ -37,7 +37,8 @@ pooled fit (variant `all` in the files): one rating per bot over every variant, 
 variant with its own first-player advantage and draw elo."
 )]
 pub struct Args {
-    /// games.csv files; their games are rated together.
+    /// games.csv files (a run's directory stands for its games.csv); their
+    /// games are rated together.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write standings.csv, model.csv, pairwise.csv, crosstable.csv and report.html to DIR
@@ -90,7 +91,13 @@ fn refuse_run_dir(dir: &Path, file: &str) -> String {
     )
 }
 
-pub fn run(args: Args) -> anyhow::Result<i32> {
+pub fn run(mut args: Args) -> anyhow::Result<i32> {
+    // A run's directory stands for its games.csv.
+    for file in &mut args.files {
+        if file.is_dir() {
+            file.push(crate::tournament::output_files::GAMES_CSV);
+        }
+    }
     if args.files.is_empty() {
         bail!("no games files given (usage: arena rate FILE... [--out DIR])");
     }

@@ -409,3 +409,13 @@ fn a_sweep_is_infinite_with_an_interval_that_holds_it() {
         "{pairwise}"
     );
 }
+
+#[test]
+fn a_runs_directory_stands_for_its_games_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("games.csv"), four_games()).unwrap();
+    let by_file = arena(&["games.csv"], dir.path());
+    let by_dir = arena(&["."], dir.path());
+    assert!(by_dir.status.success(), "{}", stderr_of(&by_dir));
+    assert_eq!(by_dir.stdout, by_file.stdout);
+}

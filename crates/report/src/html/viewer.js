@@ -255,6 +255,12 @@
   renderList();
   route();
   // For `arena serve`: after it swapped in a newer page's data and game
-  // lines, the list shows them (an open game stays open).
-  window.arenaReport = { reload: () => { load(); fillFilters(); renderList(); } };
+  // lines, the list shows them (an open game stays open), and a link to a
+  // game that was not there yet (the play page's, just finished) opens it.
+  window.arenaReport = {
+    reload: () => {
+      load(); fillFilters(); renderList();
+      if (!cur && new URLSearchParams(location.hash.slice(1)).has("game")) route();
+    },
+  };
 })();

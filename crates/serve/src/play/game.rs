@@ -339,8 +339,10 @@ impl Game {
         match outcome {
             Some(Ok(record)) => {
                 let error = room.record(&record).err();
+                // The record first: a page told the game is over may ask
+                // for its strip at once.
+                let _ = self.record.set(record.clone());
                 self.finish(&record, error.map(|e| format!("{e:#}")));
-                let _ = self.record.set(record);
             }
             Some(Err(e)) => self.fail(format!("arena failed (not the players): {e:#}")),
             None => self.fail("the server stopped; the game was not finished".into()),
