@@ -34,6 +34,7 @@ use arena_report::html::moves::{board_now, BoardNow};
 use arena_rules::games::Variant;
 use arena_tournament::live::LiveGame;
 
+use crate::html_page::html_under;
 use crate::page::{find, Page};
 use crate::play::Room;
 use crate::run::{ServedRun, Status};
@@ -229,26 +230,6 @@ fn live_bar(version: u64, play: bool) -> String {
 
 fn html(body: Body) -> Response {
     html_under(body, POLICY)
-}
-
-/// A page (`body`) under the Content-Security-Policy `policy`, never cached.
-pub(crate) fn html_under(body: Body, policy: &'static str) -> Response {
-    let mut r = Response::new(body);
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(policy),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    r
 }
 
 fn status(run: &ServedRun) -> Response {

@@ -17,10 +17,11 @@
 //!
 //! - `run`: one run as served, and its watcher thread.
 //! - `page`: one rendering of a run's page, cut where its games start.
-//! - `http`: the server's answers.
+//! - `http`: the server's answers; `html_page`: a page's headers.
 //! - `play`: the play page of `arena serve --play` (a person against a bot
 //!   of a bots file), its games and their bots.
 
+pub mod html_page;
 pub mod http;
 pub mod page;
 pub mod play;

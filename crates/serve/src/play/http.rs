@@ -218,7 +218,7 @@ fn page(room: &Room) -> Response {
         .replacen("{{PLAY_CSS}}", PLAY_CSS, 1)
         .replacen("{{BOARD_JS}}", BOARD_JS, 1)
         .replacen("{{PLAY_JS}}", PLAY_JS, 1);
-    let mut r = crate::http::html_under(Body::from(body), POLICY);
+    let mut r = crate::html_page::html_under(Body::from(body), POLICY);
     r.headers_mut()
         .insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     r
