@@ -4,7 +4,8 @@
 //! lower layers report through `tournament::RunOutput`).
 //!
 //! - Runs: [`tournament`], [`sprt`], [`merge`], [`openings`] (a suite),
-//!   and [`setting_flags`] (their flags, from the settings' definitions).
+//!   and [`setting_flags`] (their flags, from the settings' definitions);
+//!   [`league`], a league that lasts.
 //! - Results: [`rate`], [`report`], [`serve`] (the live page), [`analyse`]
 //!   (moves against perfect play).
 //! - Games: [`play`], [`show`], [`judge`], [`solve`], [`games`] (the variants).
@@ -36,6 +37,7 @@ pub mod check_bot;
 pub mod completions;
 pub mod games;
 pub mod judge;
+pub mod league;
 pub mod man;
 pub mod merge;
 pub mod openings;
@@ -94,6 +96,8 @@ pub enum Command {
     Show(show::Args),
     /// Play game pairs between two bots until an SPRT decides.
     Sprt(sprt::Args),
+    /// A league that lasts: bots with versions, every game, one rating.
+    League(league::Args),
     /// Generate an opening suite (distinct up to symmetry, optionally balanced).
     Openings(openings::Args),
     /// Print the man page (roff) of arena or of one command: `arena man | man -l -`.
@@ -133,6 +137,7 @@ pub fn main() -> i32 {
         Some(Command::Merge(a)) => merge::run(a),
         Some(Command::Rate(a)) => rate::run(a),
         Some(Command::Sprt(a)) => sprt::run(a),
+        Some(Command::League(a)) => league::run(a),
         Some(Command::Openings(a)) => openings::run(a),
         Some(Command::Report(a)) => report::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),

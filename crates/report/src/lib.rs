@@ -15,6 +15,7 @@
 //!   solver); `analysis`: its rows, `analysis.csv` and their summaries.
 //! - `rounded`: numbers rounded as the CSV files write them.
 //! - `game_ids`: which games `arena rate` has counted (repeats are errors).
+//! - `league`: a league's standings (every version; the latest).
 //! - `html`: report.html.
 
 pub mod analyse;
@@ -24,6 +25,7 @@ pub mod fits;
 pub mod game_ids;
 pub mod gauntlet;
 pub mod html;
+pub mod league;
 pub mod pairwise;
 pub mod rating;
 mod rounded;

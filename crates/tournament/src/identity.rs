@@ -4,6 +4,13 @@
 //! both the interpreter and the script). `tournament.json` records them; on
 //! `--resume` a bot whose files changed since is warned about, since the
 //! games already played were played by another program.
+//!
+//! A bot's **program identity** ([`program_identity`]) is one SHA-256 over
+//! its command line with each word that names a file replaced by that
+//! file's SHA-256, its `shell` flag and its environment: the same program
+//! installed elsewhere has the same identity, the same files run with
+//! other flags (`--depth 3`, `--delay`) do not. A league's versions are
+//! told apart by it, and `arena rate` warns when one name stands for two.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +33,10 @@ pub struct ProgramFile {
 pub struct BotIdentity {
     pub bot: String,
     pub files: Vec<ProgramFile>,
+    /// Its program identity ([`program_identity`]); absent in runs of
+    /// versions of arena before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
     /// The bot's latest `ready` answer (its own name, version, author);
     /// absent until a game of the run started it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,23 +63,56 @@ pub fn note_ready(identities: &mut [BotIdentity], seen: &[(String, Ready)]) -> b
 /// through the bot's directory or `PATH`, the other arguments relative to
 /// the bot's directory. Shell command lines are not taken apart.
 pub fn program_files(bot: &BotSpec) -> Vec<PathBuf> {
+    command_files(bot).into_iter().flatten().collect()
+}
+
+/// Each word of `bot`'s command line with the file it names, if any (see
+/// [`program_files`]); none for a shell command line.
+fn command_files(bot: &BotSpec) -> Vec<Option<PathBuf>> {
     if bot.shell {
-        return Vec::new();
+        return vec![None; bot.command.len()];
     }
     let cwd = bot.cwd.as_deref().unwrap_or(Path::new("."));
     let path_var = std::env::var_os("PATH").unwrap_or_default();
-    let mut files = Vec::new();
-    for (i, word) in bot.command.iter().enumerate() {
-        let found = if i == 0 && !word.contains('/') {
-            std::env::split_paths(&path_var)
-                .map(|dir| dir.join(word))
-                .find(|p| p.is_file())
-        } else {
-            Some(cwd.join(word)).filter(|p| p.is_file())
-        };
-        files.extend(found);
+    bot.command
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            if i == 0 && !word.contains('/') {
+                std::env::split_paths(&path_var)
+                    .map(|dir| dir.join(word))
+                    .find(|p| p.is_file())
+            } else {
+                Some(cwd.join(word)).filter(|p| p.is_file())
+            }
+        })
+        .collect()
+}
+
+/// `bot`'s program identity: the SHA-256 of its command line, each word
+/// that names a file replaced by the file's SHA-256 (`hash_of` gives it;
+/// `None`: unreadable, the word is kept), with its `shell` flag and
+/// environment.
+pub fn program_identity_with(
+    bot: &BotSpec,
+    mut hash_of: impl FnMut(&Path) -> Option<String>,
+) -> String {
+    let mut text = format!("shell {}\n", bot.shell);
+    for (word, file) in bot.command.iter().zip(command_files(bot)) {
+        match file.and_then(|f| hash_of(&f)) {
+            Some(sha256) => text.push_str(&format!("file {sha256}\n")),
+            None => text.push_str(&format!("word {word:?}\n")),
+        }
     }
-    files
+    for (key, value) in &bot.env {
+        text.push_str(&format!("env {key:?}={value:?}\n"));
+    }
+    sha256_hex(text.as_bytes())
+}
+
+/// `bot`'s program identity, its files read now.
+pub fn program_identity(bot: &BotSpec) -> String {
+    program_identity_with(bot, |f| std::fs::read(f).ok().map(|b| sha256_hex(&b)))
 }
 
 /// Hashes every file of every bot (a file that cannot be read is left out).
@@ -77,19 +121,23 @@ pub fn program_files(bot: &BotSpec) -> Vec<PathBuf> {
 /// milliseconds.
 pub fn identify(bots: &[BotSpec]) -> Vec<BotIdentity> {
     let mut hashed: HashMap<PathBuf, Option<String>> = HashMap::new();
+    let mut hash_of = |path: &Path| {
+        hashed
+            .entry(path.to_path_buf())
+            .or_insert_with(|| std::fs::read(path).ok().map(|b| sha256_hex(&b)))
+            .clone()
+    };
     bots.iter()
         .map(|bot| BotIdentity {
             bot: bot.name.clone(),
             files: program_files(bot)
                 .into_iter()
                 .filter_map(|path| {
-                    let sha256 = hashed
-                        .entry(path.clone())
-                        .or_insert_with(|| std::fs::read(&path).ok().map(|b| sha256_hex(&b)))
-                        .clone()?;
+                    let sha256 = hash_of(&path)?;
                     Some(ProgramFile { sha256, path })
                 })
                 .collect(),
+            program: Some(program_identity_with(bot, &mut hash_of)),
             ready: None,
         })
         .collect()
@@ -138,8 +186,29 @@ mod tests {
         assert_eq!(before[0].files[1].sha256, sha256_hex(b"print('v1')\n"));
         assert!(changed_programs(&before, &identify(std::slice::from_ref(&bot))).is_empty());
         std::fs::write(&script, "print('v2')\n").unwrap();
-        let warnings = changed_programs(&before, &identify(&[bot]));
+        let warnings = changed_programs(&before, &identify(std::slice::from_ref(&bot)));
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("bot.py changed"), "{warnings:?}");
+    }
+
+    /// The identity follows the files' contents and the flags, not where
+    /// the files are.
+    #[test]
+    fn a_program_is_its_files_and_flags_wherever_it_lies() {
+        let bot_in = |dir: &Path, line: &str, text: &str| {
+            std::fs::write(dir.join("bot.py"), text).unwrap();
+            let mut bot = BotSpec::from_command_line("b", line).unwrap();
+            bot.cwd = Some(dir.to_path_buf());
+            program_identity(&bot)
+        };
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let v1 = bot_in(a.path(), "sh bot.py", "echo 1\n");
+        assert_eq!(bot_in(b.path(), "sh bot.py", "echo 1\n"), v1, "moved");
+        assert_ne!(
+            bot_in(b.path(), "sh bot.py --delay", "echo 1\n"),
+            v1,
+            "a flag"
+        );
+        assert_ne!(bot_in(b.path(), "sh bot.py", "echo 2\n"), v1, "an edit");
     }
 }

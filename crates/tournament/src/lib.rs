@@ -24,6 +24,8 @@
 //!   sandbox works, the descriptors and processes the concurrency needs
 //!   fit the limits, more games at once than cores).
 //! - [`identity`]: which program each bot was (SHA-256 of its files).
+//! - [`league`]: a league's directory that lasts: its settings, its bots'
+//!   versions ([`league::registry`]) and every game played in it.
 //! - [`openings`]: opening suites, their order, each pair's opening;
 //!   [`suite_gen`]: `arena openings`, a suite generated.
 //! - [`output_files`]: the names of the files of an output directory.
@@ -74,6 +76,7 @@ pub mod games_reader;
 pub mod identity;
 pub mod journal;
 pub mod knockout;
+pub mod league;
 pub mod lines;
 pub mod live;
 pub mod manifest;
