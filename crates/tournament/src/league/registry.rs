@@ -28,7 +28,7 @@ pub enum Event {
         name: String,
         version: u32,
         program: String,
-        bot: BotSpec,
+        bot: Box<BotSpec>,
         at: String,
     },
     /// `name` is no longer scheduled (its games stay).
@@ -154,7 +154,7 @@ impl Registry {
                 name,
                 version,
                 program,
-                bot,
+                bot: *bot,
                 at,
             }),
             Event::Retire { name, .. } => {
@@ -232,7 +232,7 @@ impl Registry {
                 name: name.clone(),
                 version,
                 program,
-                bot,
+                bot: Box::new(bot),
                 at: now(),
             },
         )?;
