@@ -1,7 +1,10 @@
 //! `arena league ACTION DIR ...`: a league that lasts (see
 //! [`crate::tournament::league`]): `init` makes one, `add` registers a bot
 //! (a changed program becomes its next version), `retire` stops
-//! scheduling one, `standings` rates every game of it.
+//! scheduling one, `standings` rates every game of it, `import` adds
+//! finished runs' games (`import.rs`).
+
+mod import;
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +39,10 @@ pub enum Action {
     /// Rate every game: the latest version of each bot (standings.csv) and
     /// every version (versions.csv).
     Standings(StandingsArgs),
+    /// Add finished runs' games: each bot to the version of its program
+    /// (a program its name has not had becomes its next version); a game
+    /// already in the league is not added again.
+    Import(import::ImportArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -92,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Action::Add(a) => add(a),
         Action::Retire(a) => retire(a),
         Action::Standings(a) => standings(a),
+        Action::Import(a) => import::import(a),
     }
 }
 

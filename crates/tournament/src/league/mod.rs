@@ -10,6 +10,8 @@
 //!   retirements, participants' hashed tokens.
 //! - `games.jsonl`, `games.csv`, `logs/`: the journal of every game, as a
 //!   tournament's ([`crate::journal`]), the seats named `NAME@N`.
+//! - `imports.jsonl`: the runs imported into it ([`imports`]): which games
+//!   of which tournament it has.
 //! - `standings.csv` (the latest versions) and `versions.csv` (every
 //!   version), written by the report layer after games are played and by
 //!   `arena league standings`.
@@ -20,7 +22,11 @@
 //! recording twice.
 //!
 //! - `registry`: `bots.jsonl`, the versions.
+//! - `import`: importing finished runs (`arena league import`).
+//! - `imports`: `imports.jsonl`, the runs imported.
 
+pub mod import;
+pub mod imports;
 pub mod registry;
 
 use std::path::{Path, PathBuf};
@@ -36,6 +42,8 @@ use registry::Registry;
 pub const LEAGUE_TOML: &str = "league.toml";
 /// The league's registry.
 pub const BOTS_JSONL: &str = "bots.jsonl";
+/// The runs imported into the league.
+pub const IMPORTS_JSONL: &str = "imports.jsonl";
 /// Every version's rating.
 pub const VERSIONS_CSV: &str = "versions.csv";
 
@@ -113,6 +121,10 @@ impl League {
 
     pub fn registry_path(&self) -> PathBuf {
         self.dir.join(BOTS_JSONL)
+    }
+
+    pub fn imports_path(&self) -> PathBuf {
+        self.dir.join(IMPORTS_JSONL)
     }
 
     pub fn games_path(&self) -> PathBuf {
