@@ -4,7 +4,8 @@
 //!
 //! Run: `cargo bench --bench league_standings` (`ARENA_BENCH_LEAGUE_GAMES=N1,N2,...`
 //! replaces the sizes; `ARENA_BENCH_LEAGUE_RUNS=K` the runs per size, 3 by
-//! default, of which the median is shown).
+//! default, of which the median is shown; `ARENA_BENCH_LEAGUE_KEEP=true`
+//! keeps the last league, e.g. to profile `arena league standings` on it).
 //!
 //! For each size the bench writes a league under `target/tmp` as arena
 //! would: `league.toml`, `bots.jsonl` with 20 bots of 3 versions each, and
@@ -48,6 +49,7 @@ fn main() {
         .map(|n| n.trim().parse().expect("ARENA_BENCH_LEAGUE_GAMES: numbers"))
         .collect();
     let runs: usize = env_or("ARENA_BENCH_LEAGUE_RUNS", 3);
+    let keep: bool = env_or("ARENA_BENCH_LEAGUE_KEEP", false);
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("league-bench");
     println!(
         "league standings: {BOTS} bots x {VERSIONS} versions, one fresh `arena league standings` \
@@ -75,7 +77,9 @@ fn main() {
             games as f64 / time,
             peak
         );
-        let _ = std::fs::remove_dir_all(&root);
+        if !keep {
+            let _ = std::fs::remove_dir_all(&root);
+        }
     }
 }
 
@@ -89,7 +93,11 @@ fn write_league(dir: &Path, games: u64) {
             let name = format!("bot{bot:02}");
             let spec = BotSpec::from_command_line(&name, "true").unwrap();
             let program = format!("{name}-{}", labels.len());
-            labels.push(registry.add_version(&league.registry_path(), spec, program).unwrap());
+            labels.push(
+                registry
+                    .add_version(&league.registry_path(), spec, program)
+                    .unwrap(),
+            );
         }
     }
     assert_eq!(labels[0], label("bot00", 1));

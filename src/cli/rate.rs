@@ -39,7 +39,10 @@ without one, the file itself) and its id: a game given twice is an error unless 
 --allow-duplicates.\n\nGames of several variants are rated each variant on its own (the \
 first-player advantage and draw rate differ a lot between variants); --pool adds the \
 pooled fit (variant `all` in the files): one rating per bot over every variant, each \
-variant with its own first-player advantage and draw elo."
+variant with its own first-player advantage and draw elo.\n\nGames are joined by bot name: \
+a name that stands for two programs across the runs (by the programs their tournament.json \
+records) is warned about on stderr, and rated as one bot; `arena league import` keeps them \
+apart as versions."
 )]
 pub struct Args {
     /// games.csv files (a run's directory stands for its games.csv); their
