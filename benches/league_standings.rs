@@ -133,7 +133,9 @@ fn write_league(dir: &Path, games: u64) {
 }
 
 /// Runs `arena league standings DIR`: its wall time in seconds and peak
-/// RSS in KiB.
+/// RSS in KiB. (The child is waited for with `wait4`, for its resource
+/// usage, which `Child::wait` does not give.)
+#[allow(clippy::zombie_processes)]
 fn standings(league: &Path) -> (f64, u64) {
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_arena"))

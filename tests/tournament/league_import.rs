@@ -154,6 +154,48 @@ fn a_run_imported_twice_or_after_a_crash_adds_each_game_once() {
     assert!(import().contains("nothing new"));
 }
 
+/// After a crash cut an import short, another command appended a game at
+/// the id the import had meant for its second game: that game stays, and
+/// the run's second game gets the next id.
+#[test]
+fn a_game_appended_after_a_crash_keeps_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    run(&a, "v1", "1");
+    let league = league(dir.path());
+    let import = || arena_ok(&["league", "import", &league, a.to_str().unwrap()]);
+    import();
+    let lines = |name: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(Path::new(&league).join(name)).unwrap();
+        text.lines().map(String::from).collect()
+    };
+    let imports = lines("imports.jsonl");
+    std::fs::write(
+        Path::new(&league).join("imports.jsonl"),
+        imports[0].clone() + "\n",
+    )
+    .unwrap();
+    // The league's g1 is now another game: its end time differs.
+    let games = lines("games.jsonl");
+    let other = games[1].replacen("\"ended_utc\":\"", "\"ended_utc\":\"1", 1);
+    assert_ne!(other, games[1]);
+    std::fs::write(
+        Path::new(&league).join("games.jsonl"),
+        format!("{}\n{other}\n", games[0]),
+    )
+    .unwrap();
+    let after = import();
+    assert!(
+        after.contains("cut short by a crash: 1 of its 2 games are in the league")
+            && after.contains("imported 1 game as g2 (1 game in the league already)"),
+        "{after}"
+    );
+    let games = lines("games.jsonl");
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1], other);
+    assert!(import().contains("nothing new"));
+}
+
 #[test]
 fn rate_warns_when_one_name_is_two_programs() {
     let dir = tempfile::tempdir().unwrap();

@@ -85,9 +85,9 @@ impl<'a> Importer<'a> {
             "" => manifest.config.identity()?,
             recorded => recorded.to_string(),
         };
+        let source = scan(run)?;
         let mut report = RunImport::default();
         let bots = self.versions_of_bots(&manifest, &mut report.lines)?;
-        let source = scan(run)?;
         let mut waiting = GameSet::new();
         let mut pair_offset = self.next_pair;
         for begin in self.imports.pending(&identity) {
