@@ -20,12 +20,16 @@
 //! - `http`: the server's answers; `html_page`: a page's headers.
 //! - `play`: the play page of `arena serve --play` (a person against a bot
 //!   of a bots file), its games and their bots.
+//! - `submit`: the uploads of `arena serve DIR --submissions` (a league's
+//!   participants' bots: built, checked, admitted as versions), at
+//!   `/submit`, the one place that takes a file in a request's body.
 
 pub mod html_page;
 pub mod http;
 pub mod page;
 pub mod play;
 pub mod run;
+pub mod submit;
 
 /// The server's limits seen by real clients over TCP (`tests/limits.rs`).
 #[cfg(test)]

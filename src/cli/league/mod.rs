@@ -1,7 +1,10 @@
 //! `arena league ACTION DIR ...`: a league that lasts (see
 //! [`crate::tournament::league`]): `init` makes one, `add` registers a bot
 //! (a changed program becomes its next version), `retire` stops
-//! scheduling one, `standings` rates every game of it.
+//! scheduling one, `standings` rates every game of it, `token` gives a
+//! participant their secret for submissions ([`token`]).
+//!
+//! - `token`: `arena league token DIR NAME`.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +14,8 @@ use clap::Subcommand;
 use crate::referee::{program_problem, read_bots_file, BotSpec};
 use crate::report::league::LeagueStandings;
 use crate::tournament::league::{settings_text, League};
+
+pub mod token;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -36,6 +41,9 @@ pub enum Action {
     /// Rate every game: the latest version of each bot (standings.csv) and
     /// every version (versions.csv).
     Standings(StandingsArgs),
+    /// Print a fresh secret token for the participant NAME (submissions:
+    /// arena serve DIR --submissions); the league keeps only its SHA-256.
+    Token(token::TokenArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -92,6 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Action::Add(a) => add(a),
         Action::Retire(a) => retire(a),
         Action::Standings(a) => standings(a),
+        Action::Token(a) => token::token(a),
     }
 }
 
