@@ -9,7 +9,9 @@
 //!
 //! Bounded by construction ([`ServerLimits`]): at most so many connections (more
 //! are closed at once), a request's headers must arrive within the idle
-//! timeout and fit in a small buffer, a request with a body is refused, and
+//! timeout and fit in a small buffer, a request with a body is refused (but
+//! the play page's small actions and an upload to `/submit`, each under its
+//! own bound), and
 //! only the page and the runs' own files are served ([`http::file_under`]).
 //!
 //! Its threads run at a lower CPU priority ([`lower_priority`]): on a busy

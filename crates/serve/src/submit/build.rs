@@ -81,7 +81,7 @@ pub struct BuildFailed(pub String);
 
 /// Runs `argv` in `dir` in the sandbox, `hide` (the league) shown empty but
 /// for `dir`, which it may write; stopped after `time`. `Err` with the
-/// end of its output when it fails.
+/// first part of its output (the first errors) when it fails.
 pub async fn run(
     argv: &[String],
     dir: &Path,
@@ -122,7 +122,7 @@ pub async fn run(
         Ok(s) => Err(BuildFailed(format!(
             "the build ({}) failed ({s}): {}",
             argv.join(" "),
-            tail(&[err, out].concat())
+            first_part(&[err, out].concat())
         ))),
         Err(e) => Err(BuildFailed(format!("the build did not finish: {e}"))),
     }
@@ -147,7 +147,7 @@ async fn kept(stream: Option<impl AsyncRead + Unpin>) -> Vec<u8> {
 
 /// The compiler's first lines, at most 2000 characters: what the author
 /// needs to see first.
-fn tail(output: &[u8]) -> String {
+fn first_part(output: &[u8]) -> String {
     let text = String::from_utf8_lossy(output);
     let text = text.trim();
     match text.char_indices().nth(2000) {
