@@ -274,15 +274,29 @@ fn a_new_version_is_seeded_first_and_clear_differences_end_certified() {
     );
     // One batch: cy meets each of the others, one pair each.
     let stdout = play(&league, &["-j", "2"]);
-    assert!(stdout.contains("2 pairs: versions that have not met"), "{stdout}");
-    let seeded: Vec<_> = csv_rows(&league).into_iter().filter(|r| r.id >= 4).collect();
+    assert!(
+        stdout.contains("2 pairs: versions that have not met"),
+        "{stdout}"
+    );
+    let seeded: Vec<_> = csv_rows(&league)
+        .into_iter()
+        .filter(|r| r.id >= 4)
+        .collect();
     assert_eq!(seeded.len(), 4);
-    assert!(seeded.iter().all(|r| r.white == "cy@1" || r.black == "cy@1"));
+    assert!(seeded
+        .iter()
+        .all(|r| r.white == "cy@1" || r.black == "cy@1"));
     // ada and bob are equal; retired bob leaves ada against cy, clearly apart.
     let out = run_arena(&["league", "retire", league.to_str().unwrap(), "bob"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let stdout = play(&league, &["--until-certified", "--max-games", "400", "-j", "2"]);
-    assert!(stdout.contains("order is certified at confidence"), "{stdout}");
+    let stdout = play(
+        &league,
+        &["--until-certified", "--max-games", "400", "-j", "2"],
+    );
+    assert!(
+        stdout.contains("order is certified at confidence"),
+        "{stdout}"
+    );
     let games = csv_rows(&league).len();
     assert!(games < 8 + 400, "stopped when certified: {games}");
     let latest = games_of(&league.join("standings.csv"));

@@ -15,6 +15,7 @@ use crate::tournament::league::play::{Goal, LeaguePlay, PlayOptions};
 use crate::tournament::league::registry::{parse_label, Registered};
 use crate::tournament::league::League;
 use crate::tournament::progress::{PairedRound, RunOutcome, RunOutput, RunStatus};
+use crate::tournament::runner::RunEnd;
 use crate::tournament::settings::defs::CONCURRENCY;
 use crate::tournament::settings::{Defaults, Given};
 
@@ -22,6 +23,16 @@ use crate::tournament::settings::{Defaults, Given};
 pub const DEFAULT_MAX_GAMES: u64 = 10_000;
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Each batch is decided when the one before it has finished: first every two \
+active versions (the latest of each bot not retired, NAME@N) that have not played a game pair \
+play one, then the adjacent pairs of the joint rating whose order is not yet certain. A bot whose \
+program changed becomes its next version first. Games are played with league.toml's settings as \
+a tournament's, appended to games.jsonl as they end; then every game is rated (standings.csv, \
+versions.csv).\n\nCtrl-C lets the games in flight finish (exit status 130); a second one stops at \
+once. After a kill, play again: nothing recorded is lost or played twice. One arena at a time \
+writes a league. More: docs/LEAGUE.md."
+)]
 pub struct PlayArgs {
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
@@ -142,6 +153,9 @@ fn play_batches(
     let summary = summary?;
     let certified = match prepared.feed.certified()? {
         Some(true) => "certified",
+        Some(false) if args.until_certified && summary.end == RunEnd::Complete => {
+            "not certified at --max-games (equal bots are never told apart)"
+        }
         Some(false) => "not certified yet",
         None => "not rated yet",
     };

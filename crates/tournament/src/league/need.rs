@@ -82,6 +82,10 @@ impl Need {
         &self.names
     }
 
+    pub fn variants(&self) -> &[&'static Variant] {
+        &self.variants
+    }
+
     /// Counts a game when both its seats are active versions.
     pub fn add(&mut self, row: &GameRow) -> anyhow::Result<()> {
         let active = |name: &str| self.names.iter().any(|n| n == name);

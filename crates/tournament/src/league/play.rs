@@ -103,21 +103,8 @@ impl LeaguePlay {
                 .with_context(|| format!("{}: line {line}", csv.display()))
         })?;
         let next_id = recovery.finished.iter().last().map_or(0, |id| id + 1);
-        let mut feed = LeagueFeed {
-            need,
-            variants: config.variants(),
-            openings: config.pair_openings(),
-            queue: VecDeque::new(),
-            in_flight: 0,
-            next_pair: next_id.div_ceil(2),
-            round: last_round.map_or(0, |r| r + 1),
-            goal: options.goal,
-            pairs_left: options.goal.pairs(),
-            batches: 0,
-            over: false,
-            played: 0,
-            error: None,
-        };
+        let next = (next_id, last_round.map_or(0, |r| r + 1));
+        let mut feed = LeagueFeed::new(need, config.pair_openings(), next, options.goal);
         let first = feed.decide()?;
         Ok(LeaguePlay {
             config,
@@ -195,9 +182,30 @@ pub struct LeagueFeed {
 }
 
 impl LeagueFeed {
+    /// The feed of `need`'s versions (the variants `need` counts), its
+    /// first game id and batch round `next`, to play to `goal`.
+    pub fn new(need: Need, openings: Openings, next: (u64, u64), goal: Goal) -> LeagueFeed {
+        let (next_id, round) = next;
+        LeagueFeed {
+            variants: need.variants().to_vec(),
+            need,
+            openings,
+            queue: VecDeque::new(),
+            in_flight: 0,
+            next_pair: next_id.div_ceil(2),
+            round,
+            goal,
+            pairs_left: goal.pairs(),
+            batches: 0,
+            over: false,
+            played: 0,
+            error: None,
+        }
+    }
+
     /// Decides the next batch and queues its games; its line, or `None`
     /// when the goal is met.
-    fn decide(&mut self) -> anyhow::Result<Option<PairedRound>> {
+    pub fn decide(&mut self) -> anyhow::Result<Option<PairedRound>> {
         if self.over || self.pairs_left == 0 || self.goal == Goal::OneBatch && self.batches > 0 {
             self.over = true;
             return Ok(None);
@@ -289,5 +297,70 @@ impl GameFeed for LeagueFeed {
             brief: format!("batch {}", self.round.saturating_sub(1)),
             resumed: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::RunOutput;
+    use arena_referee::row::row_with_result;
+    use arena_rules::games::GameResult;
+
+    struct Quiet;
+    impl RunOutput for Quiet {}
+
+    fn feed(goal: Goal, next: (u64, u64)) -> LeagueFeed {
+        let variant = Variant::by_id("qango6").unwrap();
+        let need = Need::new(vec!["a@1".into(), "b@2".into()], vec![variant], 0.95).unwrap();
+        let openings = Openings::Random { plies: 2, seed: 1 };
+        LeagueFeed::new(need, openings, next, goal)
+    }
+
+    /// Plays every game the feed gives, white always winning; the games.
+    fn play(feed: &mut LeagueFeed) -> Vec<ScheduledGame> {
+        let mut games = Vec::new();
+        feed.decide().unwrap();
+        while let Some(game) = feed.next_game().unwrap() {
+            let names = ["a@1", "b@2"];
+            let mut row = row_with_result(
+                game.id,
+                game.pair,
+                names[game.white],
+                names[game.black],
+                GameResult::WhiteWins,
+            );
+            row.round = game.round;
+            assert_eq!(feed.finished(&row, &mut Quiet), Flow::Continue);
+            games.push(game);
+        }
+        games
+    }
+
+    #[test]
+    fn games_go_on_after_the_largest_id_in_whole_pairs_batch_after_batch() {
+        // Game 6 was the last recorded (its pair cut short by a kill).
+        let mut f = feed(Goal::Games(5), (7, 3));
+        let games = play(&mut f);
+        let ids: Vec<u64> = games.iter().map(|g| g.id).collect();
+        assert_eq!(ids, [8, 9, 10, 11, 12, 13]);
+        // The seeding pair in batch 3, then two of the next batch's pairs.
+        let rounds: Vec<u64> = games.iter().map(|g| g.round).collect();
+        assert_eq!(rounds, [3, 3, 4, 4, 4, 4]);
+        for pair in games.chunks(2) {
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
+            assert_eq!(pair[0].opening, pair[1].opening);
+        }
+        assert_eq!(f.played(), 6);
+    }
+
+    #[test]
+    fn by_default_one_batch_is_played() {
+        let mut f = feed(Goal::OneBatch, (0, 0));
+        assert_eq!(play(&mut f).len(), 2);
+        assert!(f.decide().unwrap().is_none());
     }
 }
