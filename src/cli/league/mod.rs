@@ -1,10 +1,12 @@
 //! `arena league ACTION DIR ...`: a league that lasts (see
 //! [`crate::tournament::league`]): `init` makes one, `add` registers a bot
 //! (a changed program becomes its next version), `retire` stops
-//! scheduling one, `standings` rates every game of it, `token` gives a
-//! participant their secret for submissions ([`token`]).
-//!
-//! - `token`: `arena league token DIR NAME`.
+//! scheduling one, `play` plays the games it needs ([`play`]),
+//! `standings` rates every game of it, `token` gives a participant their
+//! secret for submissions ([`token`]).
+
+mod play;
+mod token;
 
 use std::path::{Path, PathBuf};
 
@@ -14,8 +16,6 @@ use clap::Subcommand;
 use crate::referee::{program_problem, read_bots_file, BotSpec};
 use crate::report::league::LeagueStandings;
 use crate::tournament::league::{settings_text, League};
-
-pub mod token;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -38,6 +38,9 @@ pub enum Action {
     Add(AddArgs),
     /// Stop scheduling a bot; its games and ratings stay.
     Retire(RetireArgs),
+    /// Play the game pairs the league needs: new versions first, then the
+    /// pairs whose order is least certain; then rate.
+    Play(play::PlayArgs),
     /// Rate every game: the latest version of each bot (standings.csv) and
     /// every version (versions.csv).
     Standings(StandingsArgs),
@@ -99,6 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Action::Init(a) => init(a),
         Action::Add(a) => add(a),
         Action::Retire(a) => retire(a),
+        Action::Play(a) => play::play(a),
         Action::Standings(a) => standings(a),
         Action::Token(a) => token::token(a),
     }
