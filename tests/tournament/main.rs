@@ -14,6 +14,8 @@ mod journal;
 mod k8s_manifests;
 mod knockout;
 mod league_import;
+mod league_play;
+mod league_submit;
 mod new_format;
 mod openings;
 mod output;

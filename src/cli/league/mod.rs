@@ -1,10 +1,14 @@
 //! `arena league ACTION DIR ...`: a league that lasts (see
 //! [`crate::tournament::league`]): `init` makes one, `add` registers a bot
 //! (a changed program becomes its next version), `retire` stops
-//! scheduling one, `standings` rates every game of it, `import` adds
-//! finished runs' games (`import.rs`).
+//! scheduling one, `play` plays the games it needs ([`play`]),
+//! `standings` rates every game of it, `token` gives a participant their
+//! secret for submissions ([`token`]), `import` adds finished runs' games
+//! (`import.rs`).
 
 mod import;
+mod play;
+mod token;
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +40,9 @@ pub enum Action {
     Add(AddArgs),
     /// Stop scheduling a bot; its games and ratings stay.
     Retire(RetireArgs),
+    /// Play the game pairs the league needs: new versions first, then the
+    /// pairs whose order is least certain; then rate.
+    Play(play::PlayArgs),
     /// Rate every game: the latest version of each bot (standings.csv) and
     /// every version (versions.csv).
     Standings(StandingsArgs),
@@ -43,6 +50,9 @@ pub enum Action {
     /// (a program its name has not had becomes its next version); a game
     /// already in the league is not added again.
     Import(import::ImportArgs),
+    /// Print a fresh secret token for the participant NAME (submissions:
+    /// arena serve DIR --submissions); the league keeps only its SHA-256.
+    Token(token::TokenArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -98,8 +108,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Action::Init(a) => init(a),
         Action::Add(a) => add(a),
         Action::Retire(a) => retire(a),
+        Action::Play(a) => play::play(a),
         Action::Standings(a) => standings(a),
         Action::Import(a) => import::import(a),
+        Action::Token(a) => token::token(a),
     }
 }
 

@@ -67,12 +67,15 @@ impl<'a> Importer<'a> {
             max_pair.set(max_pair.get().max(Some(row.pair)));
             Ok(())
         })?;
+        let next_id = max_id.get().map_or(0, |id| id + 1);
         Ok(Importer {
             registry: league.registry()?,
             imports: Imports::read(&league.imports_path())?,
             journal,
-            next_id: max_id.get().map_or(0, |id| id + 1),
-            next_pair: max_pair.get().map_or(0, |p| p + 1),
+            next_id,
+            // Past the league's pairs, and past the pairs `league play`
+            // numbers by ids (pair p: games 2p and 2p + 1).
+            next_pair: max_pair.get().map_or(0, |p| p + 1).max(next_id.div_ceil(2)),
             repairs: recovery.repairs,
             league,
         })
@@ -131,7 +134,9 @@ impl<'a> Importer<'a> {
         };
         self.append_games(run, &begin)?;
         self.next_id += begin.games;
-        self.next_pair = self.next_pair.max(begin.pair_offset + source.max_pair + 1);
+        self.next_pair = (self.next_pair)
+            .max(begin.pair_offset + source.max_pair + 1)
+            .max(self.next_id.div_ceil(2));
         report.imported = begin.games;
         Ok(report)
     }

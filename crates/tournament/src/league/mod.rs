@@ -22,11 +22,15 @@
 //! recording twice.
 //!
 //! - `registry`: `bots.jsonl`, the versions.
+//! - `need`: which game pairs the league needs next.
+//! - `play`: playing them as a tournament would (`arena league play`).
 //! - `import`: importing finished runs (`arena league import`).
 //! - `imports`: `imports.jsonl`, the runs imported.
 
 pub mod import;
 pub mod imports;
+pub mod need;
+pub mod play;
 pub mod registry;
 
 use std::path::{Path, PathBuf};
