@@ -30,8 +30,8 @@ pub fn import(args: ImportArgs) -> anyhow::Result<i32> {
     }
     let mut imported = 0;
     for run in &args.runs {
-        outln!("{}:", run.display());
         let report = importer.import(run)?;
+        outln!("{}:", run.display());
         for line in &report.lines {
             outln!("  {line}");
         }
