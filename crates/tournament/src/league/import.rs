@@ -109,16 +109,14 @@ impl<'a> Importer<'a> {
                 });
             }
         }
-        let had = self.imports.imported(&identity);
+        let had = self.already_there(run, &identity)?;
         let todo = IdRanges::from_sorted(
             source
                 .ids
                 .iter()
                 .filter(|id| !had.contains(*id) && !waiting.contains(*id)),
         );
-        report
-            .lines
-            .push(self.said_of_games(&source, &todo, &waiting));
+        report.lines.push(self.said_of_games(&source, &todo, &had));
         if todo.is_empty() {
             return Ok(report);
         }
@@ -142,8 +140,11 @@ impl<'a> Importer<'a> {
     }
 
     /// The one line on a run's games.
-    fn said_of_games(&self, source: &Source, todo: &IdRanges, waiting: &GameSet) -> String {
-        let there = source.ids.len() - todo.len() - waiting.len();
+    fn said_of_games(&self, source: &Source, todo: &IdRanges, had: &GameSet) -> String {
+        // The run's games neither there nor imported now wait for a cut
+        // import's run.
+        let there = had.len();
+        let waiting = source.ids.len() - todo.len() - there;
         let first = self.next_id;
         let mut line = match todo.len() {
             0 => format!("nothing new: the league has its {}", games(there)),
@@ -153,10 +154,10 @@ impl<'a> Importer<'a> {
         if there > 0 && !todo.is_empty() {
             line += &format!(" ({} in the league already)", games(there));
         }
-        if !waiting.is_empty() {
+        if waiting > 0 {
             line += &format!(
                 "; {} of an import of this tournament cut short by a crash wait for the run that has them all (import it again)",
-                games(waiting.len())
+                games(waiting)
             );
         }
         line
@@ -238,13 +239,45 @@ impl<'a> Importer<'a> {
         self.imports.append(&path, Event::Done(done))
     }
 
+    /// The games of the run that earlier imports of its tournament put
+    /// into the league: those whose league record is the one the run's
+    /// game gives.
+    fn already_there(&self, run: &Path, identity: &str) -> anyhow::Result<GameSet> {
+        let imports = self.imports.imported(identity);
+        let mut there = GameSet::new();
+        if imports.is_empty() {
+            return Ok(there);
+        }
+        let mut league_ids = GameSet::new();
+        for (begin, ids) in &imports {
+            for id in ids.iter() {
+                league_ids.insert(begin.first + begin.ids.rank(id).unwrap_or_default());
+            }
+        }
+        let found = league_hashes(&self.league.games_path(), |id| league_ids.contains(id))?;
+        let logs = self.league.dir().join(LOGS_DIR);
+        for_each_game(run, |record| {
+            let id = record.number().unwrap_or_default();
+            for (begin, _) in imports.iter().filter(|(_, ids)| ids.rank(id).is_some()) {
+                let expected = league_record(record.clone(), id, begin, run, &logs)?.record;
+                let league_id = expected.number().unwrap_or_default();
+                if found.get(&league_id) == Some(&fingerprint(&expected)) {
+                    there.insert(id);
+                    break;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(there)
+    }
+
     /// Finishes the import `begin`, cut short: finds which of its games
     /// are in the league (the record at each one's league id is the one the
     /// import would have written) and writes its `done` with them; returns
     /// how many.
     fn finish_cut_import(&mut self, run: &Path, begin: &Begin) -> anyhow::Result<u64> {
         let ids = begin.first..begin.first + begin.games;
-        let found = league_hashes(&self.league.games_path(), ids)?;
+        let found = league_hashes(&self.league.games_path(), |id| ids.contains(&id))?;
         let logs = self.league.dir().join(LOGS_DIR);
         let mut present = Vec::new();
         for_each_game(run, |record| {
@@ -368,12 +401,12 @@ fn fingerprint(record: &GameRecord) -> u64 {
     hasher.finish()
 }
 
-/// The fingerprints of the league's records whose ids are in `ids`.
-fn league_hashes(path: &Path, ids: std::ops::Range<u64>) -> anyhow::Result<HashMap<u64, u64>> {
+/// The fingerprints of the league's records whose ids are `wanted`.
+fn league_hashes(path: &Path, wanted: impl Fn(u64) -> bool) -> anyhow::Result<HashMap<u64, u64>> {
     let mut found = HashMap::new();
     visit_records(path, |number, line| {
         let id = crate::journal::record_id(line)?;
-        if ids.contains(&id) && !found.contains_key(&id) {
+        if wanted(id) && !found.contains_key(&id) {
             let record: GameRecord = serde_json::from_slice(line)
                 .map_err(|e| anyhow!("line {number}: not a game record: {e}"))?;
             found.insert(id, fingerprint(&record));

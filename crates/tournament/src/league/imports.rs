@@ -17,7 +17,9 @@
 //!   are in the league.
 //!
 //! The games of a run that the league has are those of its tournament's
-//! `done` lines. A `begin` without its `done` is an import a crash cut
+//! `done` lines whose league record is the one the run's game gives (two
+//! runs of the same settings and seed in two directories are one
+//! tournament, but their games may differ: each is imported). A `begin` without its `done` is an import a crash cut
 //! short: some of its games may be in the journal. The next import of a run
 //! of that tournament that has all of them compares each expected record
 //! with the league's record at its id, and writes the `done` of the ones
@@ -33,7 +35,6 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::registry::append_line;
-use crate::game_set::GameSet;
 use crate::lines::Lines;
 
 /// Game ids as sorted, disjoint, inclusive ranges `[first, last]`.
@@ -164,19 +165,25 @@ impl Imports {
         Ok(())
     }
 
-    /// The ids of the games of tournament `identity` in the league.
-    pub fn imported(&self, identity: &str) -> GameSet {
-        let mut ids = GameSet::new();
-        for event in &self.events {
-            if let Event::Done(done) = event {
-                if done.identity == identity {
-                    done.ids.iter().for_each(|id| {
-                        ids.insert(id);
-                    });
+    /// The finished imports of tournament `identity`: each `begin` (which
+    /// says each game's league id) with the ids its `done` found in the
+    /// league.
+    pub fn imported(&self, identity: &str) -> Vec<(Begin, IdRanges)> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Done(d) if d.identity == identity => {
+                    let begin = self.events.iter().find_map(|e| match e {
+                        Event::Begin(b) if b.identity == identity && b.first == d.first => {
+                            Some(b.clone())
+                        }
+                        _ => None,
+                    })?;
+                    Some((begin, d.ids.clone()))
                 }
-            }
-        }
-        ids
+                _ => None,
+            })
+            .collect()
     }
 
     /// The imports of tournament `identity` that a crash cut short: each
@@ -248,7 +255,10 @@ mod tests {
         }
         let read = Imports::read(&path).unwrap();
         assert_eq!(read.pending("t"), [two]);
-        assert_eq!(read.imported("t").iter().collect::<Vec<_>>(), [0, 1]);
+        let imported = read.imported("t");
+        assert_eq!(imported.len(), 1);
+        assert_eq!(imported[0].0, one);
+        assert_eq!(imported[0].1.iter().collect::<Vec<_>>(), [0, 1]);
         assert!(read.pending("other").is_empty());
     }
 }
