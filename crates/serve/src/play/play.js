@@ -133,6 +133,9 @@
     $("analysis").textContent = "";
     $("moves").textContent = "";
     $("board").textContent = "";
+    // Nothing of the game before stays: not its turn, not its ply.
+    delete $("board").dataset.turn;
+    delete $("board").dataset.ply;
     $("hint-box").hidden = true;
     $("game-title").textContent = id;
     $("game").dataset.game = id;
