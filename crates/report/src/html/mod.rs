@@ -20,14 +20,19 @@
 //! ([`plots`]). `arena serve` shows the same page, rendered into memory by
 //! [`render_report`]; the page's script re-reads its data when the server's
 //! script calls `window.arenaReport.reload()` after swapping newer data in.
+//! A league's page ([`render_league`]) is the same page with the league's
+//! leaderboard on top ([`leaderboard`]).
 //!
 //! Files: [`data`] (the per-game aggregates), [`moves`] (one game's line
 //! and its per-ply diff), [`plots`] (the SVG plots), [`board`] (the one
 //! drawing of a board every page shares: `board.js`, `board.css`),
-//! `sections` (the page rendered) and `settings` (its Settings section).
+//! [`leaderboard`] (a league's leaderboard: `leaderboard.html`,
+//! `leaderboard.css`), `sections` (the page rendered) and `settings` (its
+//! Settings section).
 
 pub mod board;
 pub mod data;
+pub mod leaderboard;
 pub mod moves;
 pub mod plots;
 mod sections;
@@ -53,6 +58,7 @@ use arena_tournament::registry::Formats;
 use arena_tournament::text::FormatTables;
 use arena_tournament::{Manifest, SprtPlan};
 use data::ReportData;
+use leaderboard::Leaderboard;
 use moves::{game_line, LineContext};
 
 /// One directory of games, as the report sees it.
@@ -60,6 +66,14 @@ pub struct Source {
     pub dir: PathBuf,
     /// `None` when the directory has no (readable) tournament.json.
     pub manifest: Option<Manifest>,
+}
+
+/// What a page shows besides every game's sections: the games of one
+/// variant only (`arena rate --variant`), or a league's leaderboard on top.
+#[derive(Clone, Copy, Default)]
+struct View<'a> {
+    variant: Option<&'a str>,
+    leaderboard: Option<&'a Leaderboard>,
 }
 
 /// The fits of the games a page shows.
@@ -229,8 +243,12 @@ fn write_page(
     let path = out.join(REPORT_FILE);
     // Atomically (a temporary file synced, then renamed over), so a kill
     // mid-write leaves the last complete report in place.
+    let view = View {
+        variant,
+        leaderboard: None,
+    };
     write_atomically_with(&path, |w| {
-        stream_page(w, sources, out, variant, data, tally, fits)
+        stream_page(w, sources, out, view, data, tally, fits)
     })?;
     Ok(path)
 }
@@ -241,7 +259,23 @@ fn write_page(
 pub fn render_report(dirs: &[PathBuf], links_from: &Path) -> anyhow::Result<Vec<u8>> {
     with_own_fits(dirs, |sources, data, tally, fits| {
         let mut page = Vec::new();
-        stream_page(&mut page, sources, links_from, None, data, tally, fits)?;
+        let view = View::default();
+        stream_page(&mut page, sources, links_from, view, data, tally, fits)?;
+        Ok(page)
+    })
+}
+
+/// The page of the league at `dir`: the page [`render_report`] renders
+/// over its games, with its leaderboard on top ([`Leaderboard`]).
+pub fn render_league(dir: &Path, links_from: &Path) -> anyhow::Result<Vec<u8>> {
+    let leaderboard = Leaderboard::of(dir)?;
+    with_own_fits(&[dir.to_path_buf()], |sources, data, tally, fits| {
+        let mut page = Vec::new();
+        let view = View {
+            variant: None,
+            leaderboard: Some(&leaderboard),
+        };
+        stream_page(&mut page, sources, links_from, view, data, tally, fits)?;
         Ok(page)
     })
 }
@@ -252,12 +286,12 @@ fn stream_page(
     w: &mut dyn Write,
     sources: &[Source],
     out: &Path,
-    variant: Option<&str>,
+    view: View,
     data: &ReportData,
     tally: &Tally,
     fits: Fits,
 ) -> anyhow::Result<()> {
-    let (page, order) = sections::render(sources, data, tally, fits)?;
+    let (page, order) = sections::render(sources, data, tally, fits, view.leaderboard)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
         .expect("the template holds the games marker");
@@ -272,7 +306,7 @@ fn stream_page(
     w.write_all(head.as_bytes())?;
     for (k, source) in sources.iter().enumerate() {
         let link_dir = relative_dir(out, &source.dir);
-        visit_source(source, variant, |row, record| {
+        visit_source(source, view.variant, |row, record| {
             let Some(record) = record else { return Ok(()) };
             let key = game_key(sources.len(), k, row.id);
             let log = |p: &Option<PathBuf>| {

@@ -1,0 +1,300 @@
+//! `arena serve LEAGUE`: a league's leaderboard page. A small league made
+//! with the CLI (`arena league init/add`: ada with two versions, bob, cy),
+//! its games those of a tournament whose bots are named `NAME@N` (the
+//! journal's own records, copied in, some held back to be appended while
+//! the page is served). Over HTTP: the leaderboard ranks the latest
+//! versions as `arena league standings` does (ada@1 not among them), lists
+//! every version and each bot's history, the recent games link to the
+//! viewer, and a game appended reaches the page. In headless Chromium: no
+//! console errors, the standings shown, every version on demand, a recent
+//! game opening in the viewer, and the page changing without a reload when
+//! a game is appended (the fold the reader opened staying open).
+//! Skipped, saying so, where Chromium or Node is not installed.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::browser::drive;
+use common::serve::Server;
+use common::tournament::{run_arena, text};
+use common::INSTANT_BOT;
+use serde_json::json;
+
+/// Games the tournament plays: 4 versions, 2 games a pairing.
+const GAMES: usize = 12;
+/// Games in the league when it is first served; the rest are appended.
+const FIRST: usize = 10;
+
+/// A league's games not yet in it: (games.jsonl line, games.csv row).
+type Held = Vec<(String, String)>;
+
+fn arena_ok(args: &[&str]) -> String {
+    let out = run_arena(args);
+    assert!(out.status.success(), "arena {args:?}: {}", text(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The league `dir/league`: ada (two versions), bob and cy registered,
+/// the first [`FIRST`] games of a round robin of their versions in it;
+/// the other games held back.
+fn small_league(dir: &Path) -> (PathBuf, Held) {
+    let league = dir.join("league");
+    let l = league.to_str().unwrap();
+    arena_ok(&["league", "init", l, "--variant", "qango6"]);
+    for (name, extra) in [
+        ("ada", None),
+        ("bob", None),
+        ("cy", None),
+        ("ada", Some("2")),
+    ] {
+        let mut args = vec!["league", "add", l, name, "--", INSTANT_BOT, name];
+        args.extend(extra);
+        arena_ok(&args);
+    }
+    let run = dir.join("run");
+    let mut args = vec!["tournament".to_string()];
+    for bot in ["ada@1", "bob@1", "cy@1", "ada@2"] {
+        args.extend(["--bot".into(), format!("{bot}={INSTANT_BOT}")]);
+    }
+    args.extend(
+        [
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--opening-plies",
+            "3",
+            "-j",
+            "2",
+        ]
+        .map(String::from),
+    );
+    args.extend([
+        "--out".into(),
+        run.display().to_string(),
+        "--no-progress".into(),
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    arena_ok(&args);
+    let jsonl = std::fs::read_to_string(run.join("games.jsonl")).unwrap();
+    let csv = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    let (header, rows) = csv.split_once('\n').unwrap();
+    let records: Vec<&str> = jsonl.lines().collect();
+    assert_eq!(records.len(), GAMES);
+    // Each record with its row, by game id.
+    let paired: Held = records
+        .iter()
+        .map(|record| {
+            let id = serde_json::from_str::<serde_json::Value>(record).unwrap()["game_id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let row = rows
+                .lines()
+                .find(|r| r.starts_with(&format!("{id},")))
+                .unwrap();
+            (format!("{record}\n"), format!("{row}\n"))
+        })
+        .collect();
+    let (first, held) = paired.split_at(FIRST);
+    let first_jsonl: String = first.iter().map(|(j, _)| j.as_str()).collect();
+    let first_csv: String = first.iter().map(|(_, c)| c.as_str()).collect();
+    std::fs::write(league.join("games.jsonl"), first_jsonl).unwrap();
+    std::fs::write(league.join("games.csv"), format!("{header}\n{first_csv}")).unwrap();
+    (league, held.to_vec())
+}
+
+/// Appends one held game to the league, as `arena league play` does: its
+/// record, then its row.
+fn append(league: &Path, (record, row): &(String, String)) {
+    use std::io::Write;
+    let open = |f: &str| {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(league.join(f))
+            .unwrap()
+    };
+    open("games.jsonl").write_all(record.as_bytes()).unwrap();
+    open("games.csv").write_all(row.as_bytes()).unwrap();
+}
+
+/// The bots of `arena league standings` (`--all`: every version), best
+/// first, from the standings.csv and versions.csv it writes.
+fn standings_bots(league: &Path) -> (Vec<String>, Vec<String>) {
+    arena_ok(&["league", "standings", league.to_str().unwrap()]);
+    let column = |file: &str, name: &str| -> Vec<String> {
+        let mut csv = csv::Reader::from_path(league.join(file)).unwrap();
+        let at = csv
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == name)
+            .unwrap();
+        csv.records().map(|r| r.unwrap()[at].to_string()).collect()
+    };
+    (
+        column("standings.csv", "bot"),
+        column("versions.csv", "bot"),
+    )
+}
+
+/// The text of each `td.name` cell of the element `id` in `page`, in order.
+fn names_in(page: &str, id: &str) -> Vec<String> {
+    let start = page
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let end = start + page[start..].find("</table>").unwrap();
+    page[start..end]
+        .split("<td class=\"name\">")
+        .skip(1)
+        .map(|cell| cell[..cell.find("</td>").unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn a_league_is_served_as_its_leaderboard_and_follows_its_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (league, held) = small_league(tmp.path());
+    let (latest, every) = standings_bots(&league);
+    assert_eq!(latest.len(), 3, "{latest:?}");
+    assert!(!latest.contains(&"ada@1".to_string()), "{latest:?}");
+    assert_eq!(every.len(), 4, "{every:?}");
+    let server = Server::start(&[league.to_str().unwrap(), "--port", "0"]);
+    let (code, page) = server.get("/");
+    assert_eq!(code, 200);
+    assert!(page.contains(&format!("<title>arena league: {FIRST} games</title>")));
+    // The latest versions, ranked as arena league standings ranks them.
+    assert_eq!(names_in(&page, "lb-latest"), latest);
+    // Every version (a fold), as versions.csv lists them.
+    assert!(page.contains("<details id=\"lb-every\"><summary>Every version (4 rated"));
+    assert_eq!(names_in(&page, "lb-every"), every);
+    // Each bot's versions: ada's two, in order.
+    assert!(page.contains("<span class=\"name\">ada</span>: 2 versions · now ada@2"));
+    assert_eq!(names_in(&page, "lb-history-1"), ["ada@1", "ada@2"]);
+    // The recent games, newest first, each opening the viewer.
+    let recent = page.matches("<a href=\"#game=g").count();
+    assert_eq!(recent, FIRST);
+    assert!(page.contains(&format!("{FIRST} games · 3 bots scheduled · 4 versions")));
+
+    // Two games appended: the page follows.
+    for game in &held {
+        append(&league, game);
+    }
+    let end = Instant::now() + Duration::from_secs(60);
+    let page = loop {
+        let (_, page) = server.get("/_live/page");
+        if page.contains(&format!("{GAMES} games · 3 bots")) {
+            break page;
+        }
+        assert!(Instant::now() < end, "the page never showed {GAMES} games");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(page.matches("<a href=\"#game=g").count(), GAMES);
+    let (latest, _) = standings_bots(&league);
+    assert_eq!(names_in(&page, "lb-latest"), latest);
+}
+
+/// Reads what the leaderboard shows, in the page.
+const SHOWN: &str = r##"(() => {
+  const names = (sel) => [...document.querySelectorAll(sel + " td.name")].map((td) => td.textContent);
+  const every = document.querySelector("#lb-every table");
+  return {
+    latest: names("#lb-latest"),
+    every: names("#lb-every"),
+    every_open: document.getElementById("lb-every").open,
+    every_visible: every.checkVisibility(),
+    summary: document.getElementById("lb-summary").textContent,
+    recent: document.querySelectorAll("#lb-recent a").length,
+    newest: document.querySelector("#lb-recent a").textContent,
+    mark: window.leagueTestMark || null,
+  };
+})()"##;
+
+#[test]
+fn the_leaderboard_in_a_browser_shows_versions_on_demand_and_follows_games() {
+    let Some(chrome) = common::browser::chromium_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (league, held) = small_league(tmp.path());
+    let (latest, every) = standings_bots(&league);
+    let server = Server::start(&[league.to_str().unwrap(), "--port", "0"]);
+    let last = held.last().unwrap();
+    let last_key = serde_json::from_str::<serde_json::Value>(&last.0).unwrap()["game_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The held games are appended once the page removes the trigger file.
+    let trigger = tmp.path().join("append-now");
+    std::fs::write(&trigger, "").unwrap();
+    let appender = {
+        let (trigger, league) = (trigger.clone(), league.clone());
+        std::thread::spawn(move || {
+            let end = Instant::now() + Duration::from_secs(60);
+            while trigger.exists() && Instant::now() < end {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            held.iter().for_each(|game| append(&league, game));
+        })
+    };
+    let steps = json!([
+        {"wait": "document.querySelectorAll('#lb-latest td.name').length > 0"},
+        {"eval": format!("window.leagueTestMark = 'the same page'; {SHOWN}")},
+        {"click": "#lb-every > summary"},
+        {"eval": SHOWN},
+        {"click": "#lb-recent a"},
+        {"wait": "!document.getElementById('viewer').hidden && document.getElementById('v-title').textContent"},
+        {"key": "Escape"},
+        {"remove": trigger.display().to_string()},
+        {"wait": format!("document.getElementById('lb-summary').textContent.startsWith('{GAMES} games')")},
+        {"wait": format!("document.querySelector('#lb-recent a').textContent === '{last_key}'")},
+        {"eval": SHOWN},
+    ]);
+    let url = format!("http://{}/", server.addr);
+    let session = drive(&chrome, &tmp.path().join("profile"), &url, &steps);
+    appender.join().unwrap();
+    assert_eq!(session.errors, Vec::<String>::new(), "console errors");
+    let r = &session.results;
+    // The standings at load: the latest versions, every version folded.
+    assert_eq!(r[1]["latest"], json!(latest));
+    assert_eq!(r[1]["every_visible"], json!(false), "{}", r[1]);
+    assert_eq!(r[1]["every_open"], json!(false));
+    assert!(
+        r[1]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{FIRST} games")),
+        "{}",
+        r[1]
+    );
+    assert_eq!(r[1]["recent"], json!(FIRST));
+    // Every version on demand.
+    assert_eq!(r[2], json!(true));
+    assert_eq!(r[3]["every_visible"], json!(true), "{}", r[3]);
+    assert_eq!(r[3]["every"], json!(every));
+    // A recent game opens in the viewer: the newest listed first.
+    let title = r[5].as_str().unwrap_or_default();
+    let newest = r[3]["newest"].as_str().unwrap();
+    assert!(
+        title.starts_with(&format!("{newest}: ")),
+        "viewer title {title:?}"
+    );
+    // After the games were appended: the same page (no reload), the games
+    // counted and listed, every version still shown.
+    let after = &r[10];
+    assert_eq!(after["mark"], json!("the same page"));
+    assert!(
+        after["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{GAMES} games")),
+        "{after}"
+    );
+    assert_eq!(after["recent"], json!(GAMES));
+    assert_eq!(after["every_visible"], json!(true), "the fold stayed open");
+    assert_eq!(after["every_open"], json!(true));
+    let (latest_now, _) = standings_bots(&league);
+    assert_eq!(after["latest"], json!(latest_now));
+}
