@@ -6,15 +6,19 @@
 //! most recent games, each a link that opens it in the page's viewer.
 //!
 //! Its numbers are [`LeagueStandings`]' (one joint fit of every version
-//! over every game of the league); the recent games are the tail of the
-//! league's `games.csv`, read without reading the rest.
+//! over every game of the league: the fit the page's own standings show);
+//! the recent games are the tail of the league's `games.csv`
+//! ([`read_recent`]), read without reading the rest.
 
 use std::collections::HashMap;
 use std::path::Path;
 
+use anyhow::Context;
+
 use serde::Serialize;
 
 use crate::league::LeagueStandings;
+use crate::standings::Standings;
 use crate::standings::{elo_interval_text, elo_text, pct_text, StandingRow};
 use arena_referee::game_id::game_id;
 use arena_referee::GameRow;
@@ -23,8 +27,44 @@ use arena_tournament::journal::GAMES_CSV;
 use arena_tournament::league::registry::{Registry, Version};
 use arena_tournament::league::League;
 
+/// The registry of the league at `dir` and its last [`RECENT_GAMES`]
+/// games, oldest first: what its leaderboard needs besides the ratings.
+pub fn read_recent(dir: &Path) -> anyhow::Result<(Registry, Vec<GameRow>)> {
+    let registry = League::open(dir)?.registry()?;
+    let games = dir.join(GAMES_CSV);
+    let recent = read_last_games_csv(&games, RECENT_GAMES)
+        .with_context(|| format!("the recent games of the league {}", dir.display()))?;
+    Ok((registry, recent))
+}
+
+/// Standings of no version (a league without games, or whose games could
+/// not be rated).
+pub fn no_standings() -> Standings {
+    Standings {
+        rows: Vec::new(),
+        order: Vec::new(),
+        model: Vec::new(),
+        games: 0,
+    }
+}
+
 /// Recent games the leaderboard lists.
 pub const RECENT_GAMES: usize = 50;
+
+/// Versions at most for the page's rating progression: each of its 50
+/// checkpoints is a fit of every version, whose cost grows with the cube
+/// of their number. Past it, each bot's versions are its progression.
+pub const PROGRESSION_VERSIONS: usize = 100;
+
+/// What the rating progression says on a league of `versions` versions
+/// past [`PROGRESSION_VERSIONS`].
+pub fn no_progression(versions: usize) -> String {
+    format!(
+        "Not drawn for a league of {versions} versions (more than {PROGRESSION_VERSIONS}: \
+         each point would rate every version again); each bot's versions in the \
+         leaderboard show how it progressed."
+    )
+}
 
 /// What the leaderboard section shows.
 #[derive(Debug, Serialize)]
@@ -44,6 +84,10 @@ pub struct Leaderboard {
     pub histories: Vec<History>,
     /// The last games, newest first.
     pub recent: Vec<RecentGame>,
+    /// Why the games could not be rated (the rankings are then empty).
+    pub rating_error: Option<String>,
+    /// Why the page has no rating progression, when it is the league's size.
+    pub progression_note: Option<String>,
 }
 
 /// A version's line in a ranking.
@@ -107,15 +151,6 @@ pub struct RecentGame {
 }
 
 impl Leaderboard {
-    /// The leaderboard of the league at `dir`, from its files now.
-    pub fn of(dir: &Path) -> anyhow::Result<Leaderboard> {
-        let league = League::open(dir)?;
-        let registry = league.registry()?;
-        let standings = LeagueStandings::of(&league, &registry)?;
-        let recent = read_last_games_csv(&dir.join(GAMES_CSV), RECENT_GAMES)?;
-        Ok(Leaderboard::from_parts(dir, &registry, &standings, &recent))
-    }
-
     /// The leaderboard of `registry`'s versions rated in `standings`, with
     /// the `recent` games (oldest first).
     pub fn from_parts(
@@ -141,6 +176,8 @@ impl Leaderboard {
             histories: histories(registry, &rows),
             every,
             recent: recent.iter().rev().map(RecentGame::of).collect(),
+            rating_error: None,
+            progression_note: None,
         }
     }
 

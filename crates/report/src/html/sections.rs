@@ -524,7 +524,7 @@ pub fn render(
         Some(_) => ("league", LEADERBOARD_STYLE),
         None => ("report", ""),
     };
-    let leaderboard = match leaderboard {
+    let board_html = match leaderboard {
         Some(board) => Some(
             env.get_template("leaderboard.html")?
                 .render(context! { leaderboard => board })?,
@@ -533,7 +533,8 @@ pub fn render(
     };
     let page = env.get_template("page.html")?.render(context! {
         title => format!("arena {kind}: {} games", data.games),
-        leaderboard => leaderboard,
+        progression_note => leaderboard.and_then(|l| l.progression_note.clone()),
+        leaderboard => board_html,
         version => env!("CARGO_PKG_VERSION"),
         games => data.games,
         settings => settings(sources),
