@@ -5,7 +5,8 @@
 //! the page is served). Over HTTP: the leaderboard ranks the latest
 //! versions as `arena league standings` does (ada@1 not among them), lists
 //! every version and each bot's history, the recent games link to the
-//! viewer, and a game appended reaches the page. In headless Chromium: no
+//! viewer, a game appended and a version registered reach the page, and
+//! the registry (token hashes) is not served. In headless Chromium: no
 //! console errors, the standings shown, every version on demand, a recent
 //! game opening in the viewer, and the page changing without a reload when
 //! a game is appended (the fold the reader opened staying open).
@@ -177,6 +178,10 @@ fn a_league_is_served_as_its_leaderboard_and_follows_its_games() {
     let recent = page.matches("<a href=\"#game=g").count();
     assert_eq!(recent, FIRST);
     assert!(page.contains(&format!("{FIRST} games · 3 bots scheduled · 4 versions")));
+    // The league's files are served (its logs), not its registry, which
+    // holds the participants' token hashes.
+    assert_eq!(server.get("/league.toml").0, 200);
+    assert_eq!(server.get("/bots.jsonl").0, 404);
 
     // Two games appended: the page follows.
     for game in &held {
@@ -193,6 +198,31 @@ fn a_league_is_served_as_its_leaderboard_and_follows_its_games() {
     };
     assert_eq!(page.matches("<a href=\"#game=g").count(), GAMES);
     let (latest, _) = standings_bots(&league);
+    assert_eq!(names_in(&page, "lb-latest"), latest);
+
+    // A third version of ada registered: its history shows it before it
+    // has played (no Elo yet), and the ranking is the standings' again.
+    let l = league.to_str().unwrap();
+    arena_ok(&["league", "add", l, "ada", "--", INSTANT_BOT, "ada", "3"]);
+    let page = loop {
+        let (_, page) = server.get("/_live/page");
+        if page.contains("<span class=\"name\">ada</span>: 3 versions") {
+            break page;
+        }
+        assert!(Instant::now() < end, "the page never showed ada@3");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(names_in(&page, "lb-history-1"), ["ada@1", "ada@2", "ada@3"]);
+    assert!(
+        page.contains("<td class=\"name\">ada@3</td><td>"),
+        "ada@3 in its history"
+    );
+    let history = &page[page.find("id=\"lb-history-1\"").unwrap()..];
+    let ada3 = &history[history.find(">ada@3<").unwrap()..];
+    let ada3 = &ada3[..ada3.find("</tr>").unwrap()];
+    assert!(ada3.contains("<td>0</td><td>-</td>"), "{ada3}");
+    let (latest, _) = standings_bots(&league);
+    assert!(!latest.iter().any(|b| b.starts_with("ada@")), "{latest:?}");
     assert_eq!(names_in(&page, "lb-latest"), latest);
 }
 
