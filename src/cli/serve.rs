@@ -2,7 +2,8 @@
 //! directories (see the `arena_serve` crate): the report, updated as games
 //! end; a league's directory shows its leaderboard on top. With `--play BOTS.toml`, also a page where a person plays those
 //! bots (`/play`), its games recorded in `--out DIR`, which is served as a
-//! run too. Also the page `arena tournament --serve PORT` and `arena sprt
+//! run too. With `--submissions` (DIR a league), `/submit` takes its
+//! participants' bots ([`arena_serve::submit`]). Also the page `arena tournament --serve PORT` and `arena sprt
 //! --serve PORT` start beside their run ([`Live`]).
 
 use std::io::Write as _;
@@ -20,6 +21,7 @@ use crate::tournament::settings::values::SettingValues;
 use crate::tournament::settings::Command;
 use anyhow::{bail, Context};
 use arena_serve::play::{PlayOptions, Room};
+use arena_serve::submit::{Checker, Submissions, SubmitOptions, MAX_BYTES};
 use arena_serve::{run::group, ServedRun, ServerLimits, Site};
 
 #[derive(Debug, clap::Args)]
@@ -57,6 +59,12 @@ pub struct Args {
     pub idle_secs: u64,
     #[command(flatten)]
     pub settings: SettingFlags<setting_flags::Serve>,
+    /// DIR is a league: take its participants' bots at /submit (one source
+    /// file and their token from `arena league token`), built, checked by
+    /// check-bot in the sandbox, admitted as their next version if
+    /// compliant. Needs bubblewrap. More: docs/LEAGUE.md.
+    #[arg(long)]
+    pub submissions: bool,
     /// Port to listen on; 0 picks a free one (the first line printed says which).
     #[arg(long, default_value_t = 8080, value_name = "P")]
     pub port: u16,
@@ -86,6 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .iter()
         .map(|dirs| ServedRun::new(dirs).map(Arc::new))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let submit = submissions(&args)?;
     let live = Live::bind(args.bind, args.port)?;
     for (k, run) in runs.iter().enumerate() {
         if runs.len() > 1 {
@@ -105,10 +114,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             outln!("warning: every machine that can reach this one can start games of these bots on /play ({} at once at most).", o.max_live);
         }
     }
+    if let Some(submit) = &submit {
+        outln!(
+            "Submissions at http://{}/submit for the league {} (a participant's token: arena league token {} NAME)",
+            live.listener.local_addr()?,
+            submit.options().league.display(),
+            args.dirs[0].display()
+        );
+    }
     let _ = std::io::stdout().flush();
     // Every thread of the server inherits it, and every process it starts:
-    // with --play the server is the bots' referee, at the usual priority.
-    if play.is_none() {
+    // with --play the server is the bots' referee, with --submissions the
+    // uploads' checker, at the usual priority.
+    if play.is_none() && submit.is_none() {
         arena_serve::lower_priority();
     }
     let runtime = runtime()?;
@@ -120,6 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         let site = Site {
             runs,
             play: play.clone(),
+            submit,
         };
         tokio::select! {
             () = arena_serve::serve(listener, site, ServerLimits::default()) => {}
@@ -167,6 +186,28 @@ fn play_options(args: &Args, v: &SettingValues, runs_before: usize) -> anyhow::R
         },
         any_host: !args.bind.is_loopback(),
     })
+}
+
+/// With `--submissions`: the uploads to the one league given.
+fn submissions(args: &Args) -> anyhow::Result<Option<Arc<Submissions>>> {
+    if !args.submissions {
+        return Ok(None);
+    }
+    let [league] = args.dirs.as_slice() else {
+        bail!("--submissions takes one directory, the league's (arena serve DIR --submissions)");
+    };
+    crate::referee::sandbox::check_available()
+        .context("--submissions: uploaded bots always run in the sandbox")?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let options = SubmitOptions {
+        league: league.clone(),
+        max_bytes: MAX_BYTES,
+        at_once: (cores / 2).max(1),
+        build_time: Duration::from_secs(60),
+        any_host: !args.bind.is_loopback(),
+    };
+    let checker: Checker = Arc::new(crate::cli::check_bot::check_upload);
+    Ok(Some(Arc::new(Submissions::open(options, checker)?)))
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -220,6 +261,7 @@ impl Live {
                     let site = Site {
                         runs: vec![run],
                         play: None,
+                        submit: None,
                     };
                     arena_serve::serve(listener, site, ServerLimits::default()).await;
                 });

@@ -13,6 +13,8 @@ mod identity;
 mod journal;
 mod k8s_manifests;
 mod knockout;
+mod league_play;
+mod league_submit;
 mod new_format;
 mod openings;
 mod output;

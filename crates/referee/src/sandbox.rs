@@ -14,7 +14,9 @@
 //!   (except the `writable` paths), gets a private empty `/tmp` and
 //!   `/dev/shm`, and sees the hidden directories (the output directory:
 //!   journal, `tournament.json`, every bot's logs) as empty and read-only,
-//!   also when they lie inside its own directory;
+//!   also when they lie inside its own directory; a bot whose own
+//!   directory lies inside a hidden one (an upload kept in its league)
+//!   sees only that directory there (and its `writable` paths);
 //! - has no network (a private network namespace with only loopback, and
 //!   an empty `/run`, where system daemons keep their sockets) unless
 //!   `network = true`;
@@ -95,14 +97,6 @@ impl Sandbox {
         for h in hide {
             // A directory that does not exist yet has nothing to hide.
             let Ok(h) = h.canonicalize() else { continue };
-            if dir.starts_with(&h) {
-                bail!(
-                    "bot {:?}: its directory {} lies inside {}, which the sandbox hides from bots",
-                    spec.name,
-                    dir.display(),
-                    h.display()
-                );
-            }
             hidden.push(h);
         }
         let program_dirs = program_dirs_under_tmp(spec, &dir);
@@ -169,6 +163,14 @@ impl Sandbox {
         }
         for h in &self.hidden {
             mount("--tmpfs", h);
+            // A bot that lives inside a hidden directory (an upload kept
+            // in its league) sees its own directory there, nothing else.
+            if self.dir.starts_with(h) {
+                mount("--ro-bind", &self.dir);
+                for w in self.writable.iter().filter(|w| w.starts_with(h)) {
+                    mount("--bind", w);
+                }
+            }
             mount("--remount-ro", h);
         }
         out.extend(["--chdir".into(), self.dir.display().to_string()]);
@@ -318,12 +320,37 @@ mod tests {
         spec.writable = vec!["/".into()];
         let err = format!("{:#}", Sandbox::for_bot(&spec, &[]).unwrap_err());
         assert!(err.contains("whole file system"), "{err}");
-        spec.writable.clear();
-        let err = format!(
-            "{:#}",
-            Sandbox::for_bot(&spec, &[tmp.path().into()]).unwrap_err()
-        );
-        assert!(err.contains("hides"), "{err}");
+    }
+
+    /// A bot inside a hidden directory (an upload in its league) sees
+    /// that directory empty but for its own, bound after the mask and
+    /// before the mask is made read-only; its writable paths stay so.
+    #[test]
+    fn a_bot_inside_a_hidden_directory_sees_only_its_own_there() {
+        let tmp = tempfile::tempdir().unwrap();
+        let league = tmp.path().canonicalize().unwrap();
+        let dir = league.join("submissions/ada/1");
+        std::fs::create_dir_all(dir.join("cache")).unwrap();
+        let mut spec = spec(&dir);
+        spec.writable = vec!["cache".into()];
+        let line = Sandbox::for_bot(&spec, &[league.clone()])
+            .unwrap()
+            .wrap(&spec.argv())
+            .join(" ");
+        let (l, d) = (league.display(), dir.display());
+        let order = [
+            format!("--tmpfs {l} "),
+            format!("--ro-bind {d} {d}"),
+            format!("--bind {d}/cache {d}/cache --remount-ro {l} "),
+        ];
+        let at: Vec<usize> = order
+            .iter()
+            .map(|part| {
+                line.rfind(part)
+                    .unwrap_or_else(|| panic!("{part} in {line}"))
+            })
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{line}");
     }
 
     #[test]

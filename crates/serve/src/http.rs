@@ -3,7 +3,8 @@
 //! Server-Sent Events, the runs' own files, and with several runs a list of
 //! them. GET and HEAD only, no request body; with `--play`, everything
 //! under `/play` is the play page's ([`crate::play::http`]), which takes
-//! its actions as POSTs.
+//! its actions as POSTs; with `--submissions`, `/submit` is the uploads'
+//! ([`crate::submit::http`]).
 //!
 //! With one run it is at `/`; with several, run `k` is at `/run/k/` and `/`
 //! lists them. Under a run's place: `` (the live page), `_live/page` (the
@@ -39,6 +40,7 @@ use crate::html_page::html_under;
 use crate::page::{find, Page};
 use crate::play::Room;
 use crate::run::{ServedRun, Status};
+use crate::submit::Submissions;
 
 const LIVE_JS: &str = include_str!("live.js");
 
@@ -51,6 +53,8 @@ img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
 pub struct Site {
     pub runs: Vec<Arc<ServedRun>>,
     pub play: Option<Arc<Room>>,
+    /// `--submissions`: uploads at `/submit`.
+    pub submit: Option<Arc<Submissions>>,
 }
 
 /// The server's one handler, over `site`.
@@ -64,6 +68,9 @@ async fn handle(State(site): State<Arc<Site>>, request: Request) -> Response {
         if path == "/play" || path.starts_with("/play/") {
             return crate::play::http::handle(room, request).await;
         }
+    }
+    if let Some(submit) = site.submit.as_ref().filter(|_| path == "/submit") {
+        return crate::submit::http::handle(submit, request).await;
     }
     let runs = &site.runs;
     let play = site.play.is_some();

@@ -9,7 +9,9 @@
 //!
 //! Bounded by construction ([`ServerLimits`]): at most so many connections (more
 //! are closed at once), a request's headers must arrive within the idle
-//! timeout and fit in a small buffer, a request with a body is refused, and
+//! timeout and fit in a small buffer, a request with a body is refused (but
+//! the play page's small actions and an upload to `/submit`, each under its
+//! own bound), and
 //! only the page and the runs' own files are served ([`http::file_under`]).
 //!
 //! Its threads run at a lower CPU priority ([`lower_priority`]): on a busy
@@ -20,12 +22,16 @@
 //! - `http`: the server's answers; `html_page`: a page's headers.
 //! - `play`: the play page of `arena serve --play` (a person against a bot
 //!   of a bots file), its games and their bots.
+//! - `submit`: the uploads of `arena serve DIR --submissions` (a league's
+//!   participants' bots: built, checked, admitted as versions), at
+//!   `/submit`, the one place that takes a file in a request's body.
 
 pub mod html_page;
 pub mod http;
 pub mod page;
 pub mod play;
 pub mod run;
+pub mod submit;
 
 /// The server's limits seen by real clients over TCP (`tests/limits.rs`).
 #[cfg(test)]

@@ -312,22 +312,7 @@ impl AdaptiveRanking {
                 failure: None,
             })?;
         }
-        if tally.games() == 0 {
-            return Ok(None);
-        }
-        // Per variant of the run, in its order.
-        let mut groups = vec![PairCounts::new(self.names.len()); self.variants.len()];
-        for (id, counts) in tally.counts().variant_counts {
-            if let Some(v) = self.variants.iter().position(|v| v.id == id) {
-                groups[v] = counts;
-            }
-        }
-        let head_to_head = |i: usize, j: usize| tally.pentanomial(&self.names[i], &self.names[j]);
-        let assessment = self
-            .certifier
-            .assess(&groups, head_to_head)
-            .map_err(|e| anyhow!("rating the adaptive ranking's games: {e}"))?;
-        Ok(Some(assessment))
+        assess_tally(&self.certifier, &tally, &self.names, &self.variants)
     }
 
     /// Decides the next round, or that none follows (certified, or the
@@ -381,6 +366,33 @@ impl AdaptiveRanking {
         }
         Ok(game)
     }
+}
+
+/// The ranking of the bots `names` by `tally`'s games (numbered as
+/// [`Tally::with_bots`] of `names` numbers them), pooled over `variants`
+/// (one fit group each, in their order; games of other variants count only
+/// head to head), judged by `certifier`: the adaptive format's assessment,
+/// shared with a league's choice of games. `None` before any game.
+pub fn assess_tally(
+    certifier: &Certifier,
+    tally: &Tally,
+    names: &[String],
+    variants: &[&'static Variant],
+) -> anyhow::Result<Option<Assessment>> {
+    if tally.games() == 0 {
+        return Ok(None);
+    }
+    let mut groups = vec![PairCounts::new(names.len()); variants.len()];
+    for (id, counts) in tally.counts().variant_counts {
+        if let Some(v) = variants.iter().position(|v| v.id == id) {
+            groups[v] = counts;
+        }
+    }
+    let head_to_head = |i: usize, j: usize| tally.pentanomial(&names[i], &names[j]);
+    let assessment = certifier
+        .assess(&groups, head_to_head)
+        .map_err(|e| anyhow!("rating the games for the ranking's order: {e}"))?;
+    Ok(Some(assessment))
 }
 
 impl Format for AdaptiveRanking {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context};
 
+use super::config::TournamentConfig;
 use super::format::Format;
 use super::games_reader::visit_games_csv;
 use super::journal::{Journal, GAMES_CSV};
@@ -126,38 +127,16 @@ impl Session {
         feed: &mut dyn GameFeed,
         output: &mut dyn RunOutput,
     ) -> anyhow::Result<RunSummary> {
-        check_sandbox(&self.manifest.config.bots, &self.dir)?;
-        check_resources(self.manifest.config.concurrency, &self.manifest.config.bots)?;
-        // A resumed run's bots may have moved since: the one check of every
-        // command, before any game.
-        self.manifest.config.check_programs()?;
+        let config = &self.manifest.config;
+        check_before_games(config, &self.dir)?;
         if let Some(why) = self.lock.not_held() {
             output.warning(&format!("warning: {why}"));
         }
-        let now = identify(&self.manifest.config.bots);
+        let now = identify(&config.bots);
         for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);
         }
-        let cores = arena_referee::start_slots::cores();
-        let config = &self.manifest.config;
-        if config.clock == ClockBasis::Wall {
-            if let Some(warning) = oversubscribed(config.concurrency, cores) {
-                output.warning(&warning);
-            }
-        }
-        // One game at a time needs no second thread: on one, the loop that
-        // starts games and the game itself hand over without waking another
-        // thread (two context switches each way, every game).
-        let runtime = if self.manifest.config.concurrency <= 1 {
-            tokio::runtime::Builder::new_current_thread()
-        } else {
-            tokio::runtime::Builder::new_multi_thread()
-        }
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-        let config = Arc::new(self.manifest.config.clone());
-        let summary = runtime.block_on(run_games(config, &self.journal, feed, output))?;
+        let summary = play_on_runtime(config, &self.journal, feed, output)?;
         // The bots' own names and versions, for tournament.json.
         if note_ready(&mut self.manifest.programs, &summary.ready) {
             if let Err(e) = self.manifest.write(&self.dir) {
@@ -177,4 +156,43 @@ impl Session {
     ) -> anyhow::Result<()> {
         visit_games_csv(&self.dir.join(GAMES_CSV), visit)
     }
+}
+
+/// The checks before the first game of `config`'s bots, whose records go
+/// to `dir`: the sandbox, the machine's limits, and whether every bot's
+/// program can start (a resumed run's bots may have moved since).
+pub fn check_before_games(config: &TournamentConfig, dir: &Path) -> anyhow::Result<()> {
+    check_sandbox(&config.bots, dir)?;
+    check_resources(config.concurrency, &config.bots)?;
+    config.check_programs()
+}
+
+/// Plays the feed's games of `config` into `journal` on a fresh tokio
+/// runtime ([`run_games`]), after warning when a wall clock's games
+/// outnumber the cores. A run's [`Session::play`] and a league's games
+/// (`crate::league::play`) both play through here.
+pub fn play_on_runtime(
+    config: &TournamentConfig,
+    journal: &Journal,
+    feed: &mut dyn GameFeed,
+    output: &mut dyn RunOutput,
+) -> anyhow::Result<RunSummary> {
+    let cores = arena_referee::start_slots::cores();
+    if config.clock == ClockBasis::Wall {
+        if let Some(warning) = oversubscribed(config.concurrency, cores) {
+            output.warning(&warning);
+        }
+    }
+    // One game at a time needs no second thread: on one, the loop that
+    // starts games and the game itself hand over without waking another
+    // thread (two context switches each way, every game).
+    let runtime = if config.concurrency <= 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    }
+    .enable_all()
+    .build()
+    .context("starting the async runtime")?;
+    runtime.block_on(run_games(Arc::new(config.clone()), journal, feed, output))
 }

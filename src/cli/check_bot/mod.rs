@@ -190,6 +190,7 @@ fn options(args: &Args) -> anyhow::Result<CheckOptions> {
         grace: DEFAULT_GRACE,
         seed: args.seed.unwrap_or_else(rand::random),
         log_dir: args.log_dir.clone(),
+        hide: Vec::new(),
     })
 }
 
@@ -268,6 +269,36 @@ pub async fn check_bot(
     spec.trace = true;
     let observations = observe(spec, options, on_game).await?;
     Ok((evaluate(&observations), observations.wire_tail))
+}
+
+/// `arena check-bot --sandbox` on an upload (`arena serve --submissions`):
+/// every variant, two games each, the default time control, the
+/// directories `hide` (its league) shown empty but for its own, its
+/// stderr of each game kept in `log_dir`. `None` when compliant, else why
+/// not: its first failed check, with the first message that showed it.
+pub fn check_upload(
+    mut spec: BotSpec,
+    hide: Vec<PathBuf>,
+    log_dir: PathBuf,
+) -> anyhow::Result<Option<String>> {
+    if let Some(problem) = program_problem(&spec) {
+        return Ok(Some(problem));
+    }
+    crate::referee::sandbox::check_available()?;
+    spec.sandbox = Some(true);
+    let mut options = options(&Args::default())?;
+    options.hide = hide;
+    options.log_dir = Some(log_dir);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let (report, _) = runtime.block_on(check_bot(spec, &options, &mut |_| {}))?;
+    let failed = report.findings.iter().find(|f| f.status == Status::Fail);
+    Ok(failed.map(|f| match f.evidence.first() {
+        Some(first) => format!("{}: {} ({first})", f.check, f.summary),
+        None => format!("{}: {}", f.check, f.summary),
+    }))
 }
 
 #[cfg(test)]

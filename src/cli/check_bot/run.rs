@@ -52,6 +52,9 @@ pub struct CheckOptions {
     pub seed: u64,
     /// Where the bot's stderr of each game is kept; nowhere when `None`.
     pub log_dir: Option<PathBuf>,
+    /// Directories the sandbox shows the bot as empty (besides the log
+    /// directory): an upload's league.
+    pub hide: Vec<PathBuf>,
 }
 
 /// Plays the checks against the bot `spec` and returns what was seen.
@@ -64,7 +67,12 @@ pub async fn observe(
 ) -> anyhow::Result<Observations> {
     let startup_limit_ms = spec.limits.startup().as_millis() as u64;
     let spawn = SpawnOptions {
-        sandbox_hide: options.log_dir.iter().cloned().collect(),
+        sandbox_hide: options
+            .log_dir
+            .iter()
+            .chain(&options.hide)
+            .cloned()
+            .collect(),
         ..SpawnOptions::default()
     };
     let mut seat = Seat::new(spec, spawn);

@@ -1,7 +1,12 @@
 //! `arena league ACTION DIR ...`: a league that lasts (see
 //! [`crate::tournament::league`]): `init` makes one, `add` registers a bot
 //! (a changed program becomes its next version), `retire` stops
-//! scheduling one, `standings` rates every game of it.
+//! scheduling one, `play` plays the games it needs ([`play`]),
+//! `standings` rates every game of it, `token` gives a participant their
+//! secret for submissions ([`token`]).
+
+mod play;
+mod token;
 
 use std::path::{Path, PathBuf};
 
@@ -33,9 +38,15 @@ pub enum Action {
     Add(AddArgs),
     /// Stop scheduling a bot; its games and ratings stay.
     Retire(RetireArgs),
+    /// Play the game pairs the league needs: new versions first, then the
+    /// pairs whose order is least certain; then rate.
+    Play(play::PlayArgs),
     /// Rate every game: the latest version of each bot (standings.csv) and
     /// every version (versions.csv).
     Standings(StandingsArgs),
+    /// Print a fresh secret token for the participant NAME (submissions:
+    /// arena serve DIR --submissions); the league keeps only its SHA-256.
+    Token(token::TokenArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -91,7 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Action::Init(a) => init(a),
         Action::Add(a) => add(a),
         Action::Retire(a) => retire(a),
+        Action::Play(a) => play::play(a),
         Action::Standings(a) => standings(a),
+        Action::Token(a) => token::token(a),
     }
 }
 

@@ -156,7 +156,7 @@ fn host_allowed(room: &Room, headers: &HeaderMap) -> Result<(), Refused> {
 }
 
 /// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
-fn is_loopback_host(host: &str) -> bool {
+pub(crate) fn is_loopback_host(host: &str) -> bool {
     let name = match host.strip_prefix('[') {
         Some(rest) => rest.split(']').next().unwrap_or(""),
         None => host.rsplit_once(':').map_or(host, |(name, _)| name),

@@ -28,6 +28,7 @@ fn start(limits: ServerLimits) -> (SocketAddr, tempfile::TempDir) {
             let site = crate::Site {
                 runs: vec![run],
                 play: None,
+                submit: None,
             };
             serve(listener, site, limits).await;
         });

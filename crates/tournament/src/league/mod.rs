@@ -20,7 +20,11 @@
 //! recording twice.
 //!
 //! - `registry`: `bots.jsonl`, the versions.
+//! - `need`: which game pairs the league needs next.
+//! - `play`: playing them as a tournament would (`arena league play`).
 
+pub mod need;
+pub mod play;
 pub mod registry;
 
 use std::path::{Path, PathBuf};

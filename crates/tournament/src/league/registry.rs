@@ -277,6 +277,37 @@ impl Registry {
         Ok(true)
     }
 
+    /// Gives the participant `name` a fresh token (256 random bits, in
+    /// hex), replacing any earlier one: returns it, and stores only its
+    /// SHA-256.
+    pub fn new_token(&mut self, path: &Path, name: &str) -> anyhow::Result<String> {
+        check_participant(name)?;
+        let bits: [u8; 32] = rand::random();
+        let token: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+        self.append(
+            path,
+            Event::Token {
+                name: name.to_string(),
+                sha256: arena_files::sha256_hex(token.as_bytes()),
+                at: now(),
+            },
+        )?;
+        Ok(token)
+    }
+
+    /// The participant whose token is `token`: its SHA-256 is compared
+    /// with every stored one, each in constant time.
+    pub fn token_owner(&self, token: &str) -> Option<&str> {
+        let hash = arena_files::sha256_hex(token.trim().as_bytes());
+        let mut owner = None;
+        for (name, stored) in &self.tokens {
+            if same_in_constant_time(&hash, stored) {
+                owner = Some(name.as_str());
+            }
+        }
+        owner
+    }
+
     /// Appends `event` (one write, synced; a torn last line is cut off
     /// first) and applies it.
     pub fn append(&mut self, path: &Path, event: Event) -> anyhow::Result<()> {
@@ -294,6 +325,28 @@ impl Registry {
         self.apply(event);
         Ok(())
     }
+}
+
+/// A participant's name (submissions): it names their directory of
+/// uploads, so one word of `A-Z a-z 0-9 _ . -`, not starting with a dot,
+/// at most 64 characters.
+pub fn check_participant(name: &str) -> anyhow::Result<()> {
+    let word = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+    if !word || name.is_empty() || name.starts_with('.') || name.len() > 64 {
+        bail!("participant name {name:?}: one word of letters, digits, '_', '.' and '-' (not starting with '.'), at most 64 characters, e.g. ada_lovelace");
+    }
+    Ok(())
+}
+
+/// Whether two strings are equal, in a time that depends on their lengths
+/// only (a token's hash is compared without telling how much matched).
+fn same_in_constant_time(a: &str, b: &str) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 /// A bot's name in a league: not empty, no `@` (which separates the
@@ -394,6 +447,26 @@ mod tests {
         read.register(&path, bot_in(dir.path(), "bob", "echo 1\n"))
             .unwrap();
         assert_eq!(Registry::read(&path).unwrap().active().len(), 2);
+    }
+
+    #[test]
+    fn a_token_is_stored_hashed_and_a_new_one_replaces_the_old() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bots.jsonl");
+        let mut r = Registry::default();
+        let first = r.new_token(&path, "ada").unwrap();
+        assert_eq!(first.len(), 64);
+        let second = r.new_token(&path, "ada").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains(&first) && !text.contains(&second), "{text}");
+        let read = Registry::read(&path).unwrap();
+        assert_eq!(read.token_owner(&second), Some("ada"));
+        assert_eq!(read.token_owner(&first), None);
+        assert_eq!(read.token_owner(""), None);
+        assert!(r.new_token(&path, "../x").is_err());
+        assert!(check_participant(".hidden").is_err());
+        assert!(check_participant("a/b").is_err());
+        assert!(check_participant("ada-1.b_c").is_ok());
     }
 
     #[test]

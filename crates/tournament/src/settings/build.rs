@@ -2,7 +2,7 @@
 //! assembled into a [`RunSettings`] (the [`TournamentConfig`] and the plan
 //! its format makes of them: [`crate::format::FormatRow::plan`]), and the
 //! entry points that go through the three stages
-//! ([`load`], [`from_toml`], [`from_given`]). The rules that tie settings
+//! ([`load`], [`from_toml`], [`from_given`], [`with_bots`]). The rules that tie settings
 //! together are written once against the assembled config
 //! ([`check_config`]), so a saved `tournament.json` meets them on
 //! `--resume` too ([`TournamentConfig::validate`]); an error names where
@@ -116,6 +116,28 @@ pub fn from_toml(
         defaults,
     };
     build(resolve(inputs, given, Vec::new())?, Programs::Skip)
+}
+
+/// The settings of the file at `path` (a `[tournament]` table, as a
+/// league's `league.toml`), the flags `given`, and the bots `bots` given by
+/// the caller (a league's versions), as [`load`] would read a tournament
+/// file with those `[[bot]]` entries. The bots' programs are not looked
+/// at: call [`TournamentConfig::check_programs`] before playing.
+pub fn with_bots(
+    path: &Path,
+    given: &Given,
+    defaults: &Defaults,
+    bots: Vec<BotSpec>,
+) -> anyhow::Result<RunSettings> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the settings file {}", path.display()))?;
+    let inputs = Inputs {
+        command: Command::Tournament,
+        file: Some(Source { path, text: &text }),
+        base: &file_base(path),
+        defaults,
+    };
+    build(resolve(inputs, given, bots)?, Programs::Skip)
 }
 
 /// A run of `command` from flags alone, plus ready-made bots (e.g. `arena
