@@ -182,6 +182,13 @@ fn a_league_is_served_as_its_leaderboard_and_follows_its_games() {
     // holds the participants' token hashes.
     assert_eq!(server.get("/league.toml").0, 200);
     assert_eq!(server.get("/bots.jsonl").0, 404);
+    // Taking submissions, the live bar links to the upload page.
+    if common::sandbox_works() {
+        let submit = Server::start(&[league.to_str().unwrap(), "--submissions", "--port", "0"]);
+        let (_, page) = submit.get("/");
+        assert!(page.contains("href=\"/submit\">submit a bot</a>"));
+        assert!(!server.get("/").1.contains("href=\"/submit\""));
+    }
 
     // Two games appended: the page follows.
     for game in &held {

@@ -14,12 +14,10 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::Context;
-
 use serde::Serialize;
 
 use crate::league::LeagueStandings;
-use crate::standings::Standings;
-use crate::standings::{elo_interval_text, elo_text, pct_text, StandingRow};
+use crate::standings::{elo_interval_text, elo_text, pct_text, StandingRow, Standings};
 use arena_referee::game_id::game_id;
 use arena_referee::GameRow;
 use arena_tournament::games_reader::read_last_games_csv;
@@ -273,5 +271,87 @@ impl RecentGame {
                 .to_string(),
             ended: row.ended_utc.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_referee::BotSpec;
+    use arena_stats::LostBy;
+
+    fn version(name: &str, n: u32) -> Version {
+        Version {
+            name: name.into(),
+            version: n,
+            program: format!("{name}{n}"),
+            bot: BotSpec::from_command_line(name, "bot").unwrap(),
+            at: format!("2026120{n}-000000"),
+        }
+    }
+
+    fn row(rank: usize, bot: &str, elo: f64, games: u64) -> StandingRow {
+        StandingRow {
+            rank,
+            bot: bot.into(),
+            games,
+            wins: games / 2,
+            draws: 0,
+            losses: games - games / 2,
+            score_pct: Some(50.0),
+            elo,
+            elo_low: elo - 100.0,
+            elo_high: elo + 100.0,
+            elo_prior: false,
+            white_games: games / 2,
+            white_score_pct: None,
+            black_games: games - games / 2,
+            black_score_pct: None,
+            lost: LostBy::default(),
+        }
+    }
+
+    /// ada has three versions, the last without games; bob is retired.
+    #[test]
+    fn histories_show_every_version_and_the_ranking_only_latest_ones() {
+        let mut registry = Registry::default();
+        registry.versions = vec![
+            version("ada", 1),
+            version("bob", 1),
+            version("ada", 2),
+            version("ada", 3),
+        ];
+        registry.retired.insert("bob".into());
+        let mut versions = no_standings();
+        versions.rows = vec![
+            row(1, "ada@2", 50.0, 10),
+            row(2, "bob@1", 0.0, 20),
+            row(3, "ada@1", -50.0, 10),
+        ];
+        versions.order = vec![0, 1, 2];
+        let standings = LeagueStandings::from_versions(versions, 20, &registry);
+        let board = Leaderboard::from_parts(Path::new("l"), &registry, &standings, &[]);
+        // ada's latest version has not played, bob is retired: no one ranked.
+        assert!(board.latest.is_empty());
+        assert_eq!((board.bots, board.versions, board.every.len()), (1, 4, 3));
+        let ada = &board.histories[0];
+        let rows: Vec<(&str, u64, &str, bool)> = ada
+            .versions
+            .iter()
+            .map(|v| (v.bot.as_str(), v.games, v.elo.as_str(), v.latest))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("ada@1", 10, "-50", false),
+                ("ada@2", 10, "+50", false),
+                ("ada@3", 0, "-", true)
+            ]
+        );
+        assert!(ada.now.is_none() && !ada.retired);
+        let bob = &board.histories[1];
+        assert!(bob.retired);
+        assert_eq!(bob.now.as_ref().map(|r| r.elo.as_str()), Some("0"));
+        assert_eq!(board.every[0].registered, "20261202-000000");
     }
 }
