@@ -1,15 +1,14 @@
 //! `arena serve LEAGUE`: a league's leaderboard page. A small league made
-//! with the CLI (`arena league init/add`: ada with two versions, bob, cy),
-//! its games those of a tournament whose bots are named `NAME@N` (the
-//! journal's own records, copied in, some held back to be appended while
-//! the page is served). Over HTTP: the leaderboard ranks the latest
+//! and played with the CLI (`arena league init/add/play`: ada, bob and cy,
+//! then ada's second version). Over HTTP: the leaderboard ranks the latest
 //! versions as `arena league standings` does (ada@1 not among them), lists
 //! every version and each bot's history, the recent games link to the
-//! viewer, a game appended and a version registered reach the page, and
-//! the registry (token hashes) is not served. In headless Chromium: no
-//! console errors, the standings shown, every version on demand, a recent
-//! game opening in the viewer, and the page changing without a reload when
-//! a game is appended (the fold the reader opened staying open).
+//! viewer, games that `arena league play` adds while it is served and a
+//! version registered reach the page, and the registry (token hashes) is
+//! not served. In headless Chromium: no console errors, the standings
+//! shown, every version on demand, a recent game opening in the viewer, and
+//! the page changing without a reload when `arena league play` adds games
+//! (the fold the reader opened staying open, the newest game first).
 //! Skipped, saying so, where Chromium or Node is not installed.
 
 use crate::common;
@@ -23,13 +22,12 @@ use common::tournament::{run_arena, text};
 use common::INSTANT_BOT;
 use serde_json::json;
 
-/// Games the tournament plays: 4 versions, 2 games a pairing.
-const GAMES: usize = 12;
-/// Games in the league when it is first served; the rest are appended.
+/// Games in the league when it is first served: every pair of ada@1,
+/// bob@1 and cy@1 (a game pair each), then ada@2's pairs.
 const FIRST: usize = 10;
-
-/// A league's games not yet in it: (games.jsonl line, games.csv row).
-type Held = Vec<(String, String)>;
+/// Games `arena league play` appends while the page is open (one pair).
+const MORE: usize = 2;
+const GAMES: usize = FIRST + MORE;
 
 fn arena_ok(args: &[&str]) -> String {
     let out = run_arena(args);
@@ -37,88 +35,50 @@ fn arena_ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The league `dir/league`: ada (two versions), bob and cy registered,
-/// the first [`FIRST`] games of a round robin of their versions in it;
-/// the other games held back.
-fn small_league(dir: &Path) -> (PathBuf, Held) {
+/// `arena league play LEAGUE --games N`.
+fn play(league: &Path, games: usize) {
+    let games = games.to_string();
+    let l = league.to_str().unwrap();
+    arena_ok(&[
+        "league",
+        "play",
+        l,
+        "--games",
+        &games,
+        "-j",
+        "2",
+        "--no-progress",
+    ]);
+}
+
+/// The league `dir/league`, made and played with the CLI: ada, bob and cy
+/// registered and played, then ada's second version registered and played.
+fn small_league(dir: &Path) -> PathBuf {
     let league = dir.join("league");
     let l = league.to_str().unwrap();
     arena_ok(&["league", "init", l, "--variant", "qango6"]);
-    for (name, extra) in [
-        ("ada", None),
-        ("bob", None),
-        ("cy", None),
-        ("ada", Some("2")),
-    ] {
-        let mut args = vec!["league", "add", l, name, "--", INSTANT_BOT, name];
-        args.extend(extra);
-        arena_ok(&args);
+    for name in ["ada", "bob", "cy"] {
+        arena_ok(&["league", "add", l, name, "--", INSTANT_BOT, name]);
     }
-    let run = dir.join("run");
-    let mut args = vec!["tournament".to_string()];
-    for bot in ["ada@1", "bob@1", "cy@1", "ada@2"] {
-        args.extend(["--bot".into(), format!("{bot}={INSTANT_BOT}")]);
-    }
-    args.extend(
-        [
-            "--games",
-            "2",
-            "--seed",
-            "5",
-            "--opening-plies",
-            "3",
-            "-j",
-            "2",
-        ]
-        .map(String::from),
-    );
-    args.extend([
-        "--out".into(),
-        run.display().to_string(),
-        "--no-progress".into(),
-    ]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    arena_ok(&args);
-    let jsonl = std::fs::read_to_string(run.join("games.jsonl")).unwrap();
-    let csv = std::fs::read_to_string(run.join("games.csv")).unwrap();
-    let (header, rows) = csv.split_once('\n').unwrap();
-    let records: Vec<&str> = jsonl.lines().collect();
-    assert_eq!(records.len(), GAMES);
-    // Each record with its row, by game id.
-    let paired: Held = records
-        .iter()
-        .map(|record| {
-            let id = serde_json::from_str::<serde_json::Value>(record).unwrap()["game_id"]
-                .as_str()
-                .unwrap()
-                .to_string();
-            let row = rows
-                .lines()
-                .find(|r| r.starts_with(&format!("{id},")))
-                .unwrap();
-            (format!("{record}\n"), format!("{row}\n"))
-        })
-        .collect();
-    let (first, held) = paired.split_at(FIRST);
-    let first_jsonl: String = first.iter().map(|(j, _)| j.as_str()).collect();
-    let first_csv: String = first.iter().map(|(_, c)| c.as_str()).collect();
-    std::fs::write(league.join("games.jsonl"), first_jsonl).unwrap();
-    std::fs::write(league.join("games.csv"), format!("{header}\n{first_csv}")).unwrap();
-    (league, held.to_vec())
+    play(&league, 6);
+    arena_ok(&["league", "add", l, "ada", "--", INSTANT_BOT, "ada", "2"]);
+    play(&league, 4);
+    assert_eq!(games_in(&league), FIRST);
+    league
 }
 
-/// Appends one held game to the league, as `arena league play` does: its
-/// record, then its row.
-fn append(league: &Path, (record, row): &(String, String)) {
-    use std::io::Write;
-    let open = |f: &str| {
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(league.join(f))
-            .unwrap()
-    };
-    open("games.jsonl").write_all(record.as_bytes()).unwrap();
-    open("games.csv").write_all(row.as_bytes()).unwrap();
+fn games_in(league: &Path) -> usize {
+    std::fs::read_to_string(league.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .count()
+}
+
+/// The id of the last game of the league's journal.
+fn last_game(league: &Path) -> String {
+    let journal = std::fs::read_to_string(league.join("games.jsonl")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    last["game_id"].as_str().unwrap().to_string()
 }
 
 /// The bots of `arena league standings` (`--all`: every version), best
@@ -157,7 +117,7 @@ fn names_in(page: &str, id: &str) -> Vec<String> {
 #[test]
 fn a_league_is_served_as_its_leaderboard_and_follows_its_games() {
     let tmp = tempfile::tempdir().unwrap();
-    let (league, held) = small_league(tmp.path());
+    let league = small_league(tmp.path());
     let (latest, every) = standings_bots(&league);
     assert_eq!(latest.len(), 3, "{latest:?}");
     assert!(!latest.contains(&"ada@1".to_string()), "{latest:?}");
@@ -190,10 +150,9 @@ fn a_league_is_served_as_its_leaderboard_and_follows_its_games() {
         assert!(!server.get("/").1.contains("href=\"/submit\""));
     }
 
-    // Two games appended: the page follows.
-    for game in &held {
-        append(&league, game);
-    }
+    // Two games played while it is served: the page follows.
+    play(&league, MORE);
+    assert_eq!(games_in(&league), GAMES);
     let end = Instant::now() + Duration::from_secs(60);
     let page = loop {
         let (_, page) = server.get("/_live/page");
@@ -255,25 +214,21 @@ fn the_leaderboard_in_a_browser_shows_versions_on_demand_and_follows_games() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let (league, held) = small_league(tmp.path());
+    let league = small_league(tmp.path());
     let (latest, every) = standings_bots(&league);
     let server = Server::start(&[league.to_str().unwrap(), "--port", "0"]);
-    let last = held.last().unwrap();
-    let last_key = serde_json::from_str::<serde_json::Value>(&last.0).unwrap()["game_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    // The held games are appended once the page removes the trigger file.
-    let trigger = tmp.path().join("append-now");
+    // More games are played once the page removes the trigger file.
+    let trigger = tmp.path().join("play-now");
     std::fs::write(&trigger, "").unwrap();
-    let appender = {
+    let player = {
         let (trigger, league) = (trigger.clone(), league.clone());
         std::thread::spawn(move || {
             let end = Instant::now() + Duration::from_secs(60);
             while trigger.exists() && Instant::now() < end {
                 std::thread::sleep(Duration::from_millis(50));
             }
-            held.iter().for_each(|game| append(&league, game));
+            play(&league, MORE);
+            last_game(&league)
         })
     };
     let steps = json!([
@@ -286,12 +241,11 @@ fn the_leaderboard_in_a_browser_shows_versions_on_demand_and_follows_games() {
         {"key": "Escape"},
         {"remove": trigger.display().to_string()},
         {"wait": format!("document.getElementById('lb-summary').textContent.startsWith('{GAMES} games')")},
-        {"wait": format!("document.querySelector('#lb-recent a').textContent === '{last_key}'")},
         {"eval": SHOWN},
     ]);
     let url = format!("http://{}/", server.addr);
     let session = drive(&chrome, &tmp.path().join("profile"), &url, &steps);
-    appender.join().unwrap();
+    let last = player.join().unwrap();
     assert_eq!(session.errors, Vec::<String>::new(), "console errors");
     let r = &session.results;
     // The standings at load: the latest versions, every version folded.
@@ -318,9 +272,9 @@ fn the_leaderboard_in_a_browser_shows_versions_on_demand_and_follows_games() {
         title.starts_with(&format!("{newest}: ")),
         "viewer title {title:?}"
     );
-    // After the games were appended: the same page (no reload), the games
+    // After the games were played: the same page (no reload), the games
     // counted and listed, every version still shown.
-    let after = &r[10];
+    let after = &r[9];
     assert_eq!(after["mark"], json!("the same page"));
     assert!(
         after["summary"]
@@ -330,6 +284,7 @@ fn the_leaderboard_in_a_browser_shows_versions_on_demand_and_follows_games() {
         "{after}"
     );
     assert_eq!(after["recent"], json!(GAMES));
+    assert_eq!(after["newest"], json!(last), "the newest game first");
     assert_eq!(after["every_visible"], json!(true), "the fold stayed open");
     assert_eq!(after["every_open"], json!(true));
     let (latest_now, _) = standings_bots(&league);
