@@ -6,8 +6,11 @@
 //! are counted into one tally in one pass; the terminal, the tables and
 //! report.html show the same fits of it. Games of several variants are rated
 //! each variant apart, and pooled only with `--pool` (see
-//! [`crate::report::rating`]).
+//! [`crate::report::rating`]). A bot name that stands for two programs
+//! across the runs (their tournament.json) is warned about: its games are
+//! rated as one bot's.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -19,6 +22,8 @@ use crate::report::rating::{Pooling, Ratings};
 use crate::report::standings::POOLED;
 use crate::stats::{FitOptions, Tally};
 use crate::tournament::games_reader::visit_numbered_games_csv;
+use crate::tournament::identity::recorded_program;
+use crate::tournament::manifest::Manifest;
 use crate::tournament::output_files::run_file_in;
 use crate::tournament::tally::AddRow;
 
@@ -34,7 +39,10 @@ without one, the file itself) and its id: a game given twice is an error unless 
 --allow-duplicates.\n\nGames of several variants are rated each variant on its own (the \
 first-player advantage and draw rate differ a lot between variants); --pool adds the \
 pooled fit (variant `all` in the files): one rating per bot over every variant, each \
-variant with its own first-player advantage and draw elo."
+variant with its own first-player advantage and draw elo.\n\nGames are joined by bot name: \
+a name that stands for two programs across the runs (by the programs their tournament.json \
+records) is warned about on stderr, and rated as one bot; `arena league import` keeps them \
+apart as versions."
 )]
 pub struct Args {
     /// games.csv files (a run's directory stands for its games.csv); their
@@ -100,6 +108,9 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
     }
     if args.files.is_empty() {
         bail!("no games files given (usage: arena rate FILE... [--out DIR])");
+    }
+    for warning in one_name_two_programs(&args.files) {
+        eprintln!("{warning}");
     }
     let out = output_dir(&args)?;
     let read = read_files(&args)?;
@@ -183,16 +194,60 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
 /// games the report shows.
 fn game_dirs(files: &[PathBuf]) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = Vec::new();
-    for file in files {
-        let dir = match file.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+    for dir in file_dirs(files) {
         if !dirs.contains(&dir) {
             dirs.push(dir);
         }
     }
     dirs
+}
+
+/// One warning per bot name that stands for more than one program across
+/// the files' runs (by the `programs` of the tournament.json beside each
+/// file; a file without one is not checked): their games are rated as one
+/// bot's.
+fn one_name_two_programs(files: &[PathBuf]) -> Vec<String> {
+    let mut seen: BTreeMap<String, Vec<(String, &Path)>> = BTreeMap::new();
+    for (file, dir) in files.iter().zip(file_dirs(files)) {
+        let Ok(manifest) = Manifest::read(&dir) else {
+            continue;
+        };
+        for bot in &manifest.config.bots {
+            if let Some(program) = recorded_program(bot, &manifest.programs) {
+                seen.entry(bot.name.clone())
+                    .or_default()
+                    .push((program, file.as_path()));
+            }
+        }
+    }
+    seen.into_iter()
+        .filter_map(|(name, runs)| {
+            let mut programs: Vec<&str> = runs.iter().map(|(p, _)| p.as_str()).collect();
+            programs.sort_unstable();
+            programs.dedup();
+            let count = match programs.len() {
+                0 | 1 => return None,
+                2 => "two".to_string(),
+                n => n.to_string(),
+            };
+            let files: Vec<String> = runs.iter().map(|(_, f)| display(f)).collect();
+            Some(format!(
+                "warning: bot {name:?} is {count} programs in these runs ({}): they are rated as one; arena league import keeps them apart as versions",
+                files.join(", ")
+            ))
+        })
+        .collect()
+}
+
+/// The directory of each file.
+fn file_dirs(files: &[PathBuf]) -> Vec<PathBuf> {
+    files
+        .iter()
+        .map(|file| match file.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        })
+        .collect()
 }
 
 /// The games of all files, counted.

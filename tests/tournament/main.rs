@@ -13,6 +13,7 @@ mod identity;
 mod journal;
 mod k8s_manifests;
 mod knockout;
+mod league_import;
 mod league_play;
 mod league_submit;
 mod new_format;

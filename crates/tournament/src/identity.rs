@@ -97,9 +97,54 @@ pub fn program_identity_with(
     bot: &BotSpec,
     mut hash_of: impl FnMut(&Path) -> Option<String>,
 ) -> String {
+    let hashes = command_files(bot)
+        .into_iter()
+        .map(|file| file.and_then(|f| hash_of(&f)));
+    identity_of_words(bot, hashes)
+}
+
+/// `bot`'s program identity from the files a run recorded (`files`, its
+/// [`BotIdentity::files`]) rather than the files as they are now: for runs
+/// of an arena that recorded no [`BotIdentity::program`]. Each word is
+/// matched to the recorded file it named (`argv[0]` by its file name, the
+/// other words by their path in the bot's directory).
+pub fn program_identity_recorded(bot: &BotSpec, files: &[ProgramFile]) -> String {
+    let cwd = bot.cwd.as_deref().unwrap_or(Path::new("."));
+    let hashes = bot.command.iter().enumerate().map(|(i, word)| {
+        if bot.shell {
+            return None;
+        }
+        let file = if i == 0 && !word.contains('/') {
+            files
+                .first()
+                .filter(|f| f.path.file_name() == Some(std::ffi::OsStr::new(word)))
+        } else {
+            files.iter().find(|f| f.path == cwd.join(word))
+        };
+        file.map(|f| f.sha256.clone())
+    });
+    identity_of_words(bot, hashes)
+}
+
+/// The program identity of the bot `name` of a run: as `recorded` (the
+/// run's `programs`) says it, or computed from its recorded files; `None`
+/// when the run recorded nothing of the bot.
+pub fn recorded_program(bot: &BotSpec, recorded: &[BotIdentity]) -> Option<String> {
+    let identity = recorded.iter().find(|i| i.bot == bot.name)?;
+    Some(
+        identity
+            .program
+            .clone()
+            .unwrap_or_else(|| program_identity_recorded(bot, &identity.files)),
+    )
+}
+
+/// The identity text of `bot` with each word's file hash (`None`: no file,
+/// the word is kept), hashed.
+fn identity_of_words(bot: &BotSpec, hashes: impl Iterator<Item = Option<String>>) -> String {
     let mut text = format!("shell {}\n", bot.shell);
-    for (word, file) in bot.command.iter().zip(command_files(bot)) {
-        match file.and_then(|f| hash_of(&f)) {
+    for (word, hash) in bot.command.iter().zip(hashes) {
+        match hash {
             Some(sha256) => text.push_str(&format!("file {sha256}\n")),
             None => text.push_str(&format!("word {word:?}\n")),
         }
@@ -210,5 +255,23 @@ mod tests {
             "a flag"
         );
         assert_ne!(bot_in(b.path(), "sh bot.py", "echo 2\n"), v1, "an edit");
+    }
+
+    /// A run of an older arena recorded its files but not the identity:
+    /// computed from what it recorded, it is the identity the run had,
+    /// whatever the files are now.
+    #[test]
+    fn the_identity_of_recorded_files_is_the_identity_then() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.py"), "echo 1\n").unwrap();
+        let mut bot = BotSpec::from_command_line("b", "sh bot.py --depth 3").unwrap();
+        bot.cwd = Some(dir.path().to_path_buf());
+        let mut recorded = identify(std::slice::from_ref(&bot));
+        let then = recorded[0].program.take().unwrap();
+        assert_eq!(recorded_program(&bot, &recorded).as_deref(), Some(&*then));
+        std::fs::write(dir.path().join("bot.py"), "echo 2\n").unwrap();
+        assert_eq!(recorded_program(&bot, &recorded).as_deref(), Some(&*then));
+        assert_ne!(program_identity(&bot), then);
+        assert_eq!(recorded_program(&bot, &[]), None);
     }
 }

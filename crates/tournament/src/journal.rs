@@ -156,6 +156,23 @@ impl Journal {
     pub fn append(&mut self, record: &GameRecord) -> anyhow::Result<()> {
         let entry = JournalEntry::encode(record)?;
         write_batch(&self.dir, &mut self.jsonl, &mut self.csv, &[entry])?;
+        self.sync()
+    }
+
+    /// Records finished games (each with its place) in one write to each
+    /// file, not synced (see [`Journal::sync`]): for many games at once (a
+    /// league's import), where a sync per game would cost more than the
+    /// writes.
+    pub fn append_all(&mut self, records: &[GameRecord]) -> anyhow::Result<()> {
+        let entries = records
+            .iter()
+            .map(JournalEntry::encode)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        write_batch(&self.dir, &mut self.jsonl, &mut self.csv, &entries)
+    }
+
+    /// Syncs both files to disk.
+    pub fn sync(&self) -> anyhow::Result<()> {
         for (file, name) in [(&self.jsonl, GAMES_JSONL), (&self.csv, GAMES_CSV)] {
             file.sync_data()
                 .with_context(|| format!("syncing {}", self.dir.join(name).display()))?;

@@ -3,8 +3,10 @@
 //! (a changed program becomes its next version), `retire` stops
 //! scheduling one, `play` plays the games it needs ([`play`]),
 //! `standings` rates every game of it, `token` gives a participant their
-//! secret for submissions ([`token`]).
+//! secret for submissions ([`token`]), `import` adds finished runs' games
+//! (`import.rs`).
 
+mod import;
 mod play;
 mod token;
 
@@ -44,6 +46,10 @@ pub enum Action {
     /// Rate every game: the latest version of each bot (standings.csv) and
     /// every version (versions.csv).
     Standings(StandingsArgs),
+    /// Add finished runs' games: each bot to the version of its program
+    /// (a program its name has not had becomes its next version); a game
+    /// already in the league is not added again.
+    Import(import::ImportArgs),
     /// Print a fresh secret token for the participant NAME (submissions:
     /// arena serve DIR --submissions); the league keeps only its SHA-256.
     Token(token::TokenArgs),
@@ -104,6 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Action::Retire(a) => retire(a),
         Action::Play(a) => play::play(a),
         Action::Standings(a) => standings(a),
+        Action::Import(a) => import::import(a),
         Action::Token(a) => token::token(a),
     }
 }

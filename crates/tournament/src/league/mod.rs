@@ -10,6 +10,8 @@
 //!   retirements, participants' hashed tokens.
 //! - `games.jsonl`, `games.csv`, `logs/`: the journal of every game, as a
 //!   tournament's ([`crate::journal`]), the seats named `NAME@N`.
+//! - `imports.jsonl`: the runs imported into it ([`imports`]): which games
+//!   of which tournament it has.
 //! - `standings.csv` (the latest versions) and `versions.csv` (every
 //!   version), written by the report layer after games are played and by
 //!   `arena league standings`.
@@ -22,7 +24,11 @@
 //! - `registry`: `bots.jsonl`, the versions.
 //! - `need`: which game pairs the league needs next.
 //! - `play`: playing them as a tournament would (`arena league play`).
+//! - `import`: importing finished runs (`arena league import`).
+//! - `imports`: `imports.jsonl`, the runs imported.
 
+pub mod import;
+pub mod imports;
 pub mod need;
 pub mod play;
 pub mod registry;
@@ -40,6 +46,8 @@ use registry::Registry;
 pub const LEAGUE_TOML: &str = "league.toml";
 /// The league's registry.
 pub const BOTS_JSONL: &str = "bots.jsonl";
+/// The runs imported into the league.
+pub const IMPORTS_JSONL: &str = "imports.jsonl";
 /// Every version's rating.
 pub const VERSIONS_CSV: &str = "versions.csv";
 
@@ -117,6 +125,10 @@ impl League {
 
     pub fn registry_path(&self) -> PathBuf {
         self.dir.join(BOTS_JSONL)
+    }
+
+    pub fn imports_path(&self) -> PathBuf {
+        self.dir.join(IMPORTS_JSONL)
     }
 
     pub fn games_path(&self) -> PathBuf {

@@ -244,6 +244,44 @@ impl Registry {
         })
     }
 
+    /// The first version of `name` whose program is `program` (the same
+    /// one whatever is registered after it).
+    pub fn version_of_program(&self, name: &str, program: &str) -> Option<&Version> {
+        self.versions
+            .iter()
+            .find(|v| v.name == name && v.program == program)
+    }
+
+    /// The versions of `name`, in order.
+    pub fn versions_of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Version> + 'a {
+        self.versions.iter().filter(move |v| v.name == name)
+    }
+
+    /// Adds `bot` (named by its name) as its name's next version, with the
+    /// program identity `program` as recorded elsewhere (an imported run's
+    /// `tournament.json`), whatever its files are now; returns `NAME@N`.
+    pub fn add_version(
+        &mut self,
+        path: &Path,
+        bot: BotSpec,
+        program: String,
+    ) -> anyhow::Result<String> {
+        check_name(&bot.name)?;
+        let name = bot.name.clone();
+        let version = self.latest(&name).map_or(1, |v| v.version + 1);
+        self.append(
+            path,
+            Event::Version {
+                name: name.clone(),
+                version,
+                program,
+                bot: Box::new(bot),
+                at: now(),
+            },
+        )?;
+        Ok(label(&name, version))
+    }
+
     /// Registers again each active bot whose program changed since its
     /// latest version (its files were edited): the new versions, each
     /// with its sentence.
@@ -311,20 +349,26 @@ impl Registry {
     /// Appends `event` (one write, synced; a torn last line is cut off
     /// first) and applies it.
     pub fn append(&mut self, path: &Path, event: Event) -> anyhow::Result<()> {
-        let mut line = serde_json::to_vec(&event).context("encoding a registry event")?;
-        line.push(b'\n');
-        cut_torn_tail(path)?;
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open {} for appending", path.display()))?;
-        file.write_all(&line)
-            .and_then(|()| file.sync_data())
-            .with_context(|| format!("cannot append to {}", path.display()))?;
+        let line = serde_json::to_vec(&event).context("encoding a registry event")?;
+        append_line(path, line)?;
         self.apply(event);
         Ok(())
     }
+}
+
+/// Appends `line` and its newline to `path` in one write, synced, after
+/// cutting off a torn last line (the league's append-only files).
+pub(crate) fn append_line(path: &Path, mut line: Vec<u8>) -> anyhow::Result<()> {
+    line.push(b'\n');
+    cut_torn_tail(path)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {} for appending", path.display()))?;
+    file.write_all(&line)
+        .and_then(|()| file.sync_data())
+        .with_context(|| format!("cannot append to {}", path.display()))
 }
 
 /// A participant's name (submissions): it names their directory of
