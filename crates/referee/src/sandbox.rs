@@ -333,7 +333,7 @@ mod tests {
         std::fs::create_dir_all(dir.join("cache")).unwrap();
         let mut spec = spec(&dir);
         spec.writable = vec!["cache".into()];
-        let line = Sandbox::for_bot(&spec, &[league.clone()])
+        let line = Sandbox::for_bot(&spec, std::slice::from_ref(&league))
             .unwrap()
             .wrap(&spec.argv())
             .join(" ");
