@@ -1,6 +1,6 @@
 //! `arena serve DIR... [--port P] [--bind ADDR]`: a live page over output
 //! directories (see the `arena_serve` crate): the report, updated as games
-//! end. With `--play BOTS.toml`, also a page where a person plays those
+//! end; a league's directory shows its leaderboard on top. With `--play BOTS.toml`, also a page where a person plays those
 //! bots (`/play`), its games recorded in `--out DIR`, which is served as a
 //! run too. With `--submissions` (DIR a league), `/submit` takes its
 //! participants' bots ([`arena_serve::submit`]). Also the page `arena tournament --serve PORT` and `arena sprt
@@ -30,11 +30,12 @@ use arena_serve::{run::group, ServedRun, ServerLimits, Site};
 with its progress on top, and updates the page by itself as games end: open the URL while the \
 tournament runs. It only reads the directories, and serves only the page and the runs' own files \
 (their logs). The shards of one tournament given together are shown as one run; other \
-directories each get their own page, listed at /. With --play BOTS.toml, /play is a page where a person plays any bot of that file (or another person at the same screen), with the solver's hints; every finished game is recorded in --out DIR as a tournament's game, and DIR is served as a run (its games in the viewer); --grace-ms, --clock, --wall-cap, --sandbox and \
+directories each get their own page, listed at /. A league's directory (arena league init) is shown as its leaderboard: the latest version of each bot ranked, every version and each bot's versions on demand, the recent games in the viewer, updated as games end (docs/LEAGUE.md). With --play BOTS.toml, /play is a page where a person plays any bot of that file (or another person at the same screen), with the solver's hints; every finished game is recorded in --out DIR as a tournament's game, and DIR is served as a run (its games in the viewer); --grace-ms, --clock, --wall-cap, --sandbox and \
 --suspend-idle apply to those games as to a tournament's. Stop it with Ctrl-C: games still being played end unrecorded and their bots are stopped. More: docs/LIVE.md, docs/PLAY.md."
 )]
 pub struct Args {
-    /// Output directories of tournaments or SPRTs, finished or still running.
+    /// Output directories of tournaments or SPRTs, finished or still
+    /// running, or leagues' directories (shown as their leaderboards).
     #[arg(required_unless_present = "play", value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// Serve /play, a page to play the `[[bot]]` entries of this file (a

@@ -67,13 +67,23 @@ impl LeagueStandings {
                 .map_err(|e| anyhow::anyhow!("{}: line {line}: {e}", path.display()))
         })?;
         let fit = RatingReport::from_tally(&tally, &FitOptions::default(), &[])?;
-        let versions = fit.standings;
+        Ok(LeagueStandings::from_versions(
+            fit.standings,
+            tally.games(),
+            registry,
+        ))
+    }
+
+    /// The standings whose every version `versions` rates (the fit of all
+    /// the league's `games`, as [`LeagueStandings::of`] makes it; the
+    /// report's page has it already).
+    pub fn from_versions(versions: Standings, games: u64, registry: &Registry) -> LeagueStandings {
         let latest = latest_of(&versions, registry);
-        Ok(LeagueStandings {
-            games: tally.games(),
+        LeagueStandings {
+            games,
             versions,
             latest,
-        })
+        }
     }
 
     /// Writes `standings.csv` (the latest versions) and `versions.csv`

@@ -33,6 +33,7 @@ use tokio_util::io::ReaderStream;
 use arena_referee::game_id::game_id;
 use arena_report::html::moves::{board_now, BoardNow};
 use arena_rules::games::Variant;
+use arena_tournament::league::BOTS_JSONL;
 use arena_tournament::live::LiveGame;
 
 use crate::html_page::html_under;
@@ -72,7 +73,11 @@ async fn handle(State(site): State<Arc<Site>>, request: Request) -> Response {
         return crate::submit::http::handle(submit, request).await;
     }
     let runs = &site.runs;
-    let play = site.play.is_some();
+    let links = Links {
+        play: site.play.is_some(),
+        submit: site.submit.is_some(),
+    };
+    let play = links.play;
     if request.method() != Method::GET && request.method() != Method::HEAD {
         let mut r = plain(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -119,7 +124,7 @@ async fn handle(State(site): State<Arc<Site>>, request: Request) -> Response {
         (run, rest)
     };
     match rest {
-        "" => live_page(run, play).await,
+        "" => live_page(run, links).await,
         "_live/page" => report_page(run).await,
         "_live/update" => update(run, request.uri().query()).await,
         "_live/status" => status(run),
@@ -139,15 +144,15 @@ fn plain(code: StatusCode, text: &str) -> Response {
 }
 
 /// The page with its progress line and the script that keeps it current.
-async fn live_page(run: &ServedRun, play: bool) -> Response {
+async fn live_page(run: &ServedRun, links: Links) -> Response {
     // The version before the page: the page may be newer (then the script
     // fetches it once more), never older.
     let version = run.status().version;
     let Some(page) = first_page(run).await else {
-        return no_page(run, version, play);
+        return no_page(run, version, links);
     };
     let page = page.bytes.clone();
-    let bar = live_bar(version, play);
+    let bar = live_bar(version, links);
     let script = format!("<script>{LIVE_JS}</script>\n");
     let after_body = find(&page, b"<body>\n").map_or(0, |i| i + 7);
     let before_end = rfind(&page, b"</body>")
@@ -207,12 +212,12 @@ async fn first_page(run: &ServedRun) -> Option<Arc<Page>> {
 
 /// A run's files cannot (yet) be read as a run: why, and the script that
 /// reloads the page when they change.
-fn no_page(run: &ServedRun, version: u64, play: bool) -> Response {
+fn no_page(run: &ServedRun, version: u64, links: Links) -> Response {
     let status = run.status();
     let why = status.error.as_deref().unwrap_or("not rendered yet");
     let body = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>arena serve</title></head>\n<body>\n{}<h1>arena serve: {}</h1>\n<p class=\"error\">No page yet: {}</p>\n<p>This page shows the run as soon as its files can be read.</p>\n<script>{LIVE_JS}</script>\n</body>\n</html>\n",
-        live_bar(version, play),
+        live_bar(version, links),
         escape(&run.name()),
         escape(why)
     );
@@ -223,13 +228,25 @@ fn no_page(run: &ServedRun, version: u64, play: bool) -> Response {
 /// is the viewer's (the report's `board.css`, a small board).
 const PLAYING_STYLE: &str = "#playing{padding:0 1em}.live-games{display:flex;flex-wrap:wrap;gap:1em}.live-game{border:1px solid #ccc;padding:.5em}.live-game h3{margin:.2em 0}.live-game .moves{max-width:30em;font-family:monospace;word-wrap:break-word}body.projector .live-game .moves{max-width:40em}";
 
-/// The live page's bar; with the play page, a link to it.
-fn live_bar(version: u64, play: bool) -> String {
-    let play = if play {
-        "<a class=\"play\" href=\"/play\">play a bot</a>"
-    } else {
-        ""
-    };
+/// The pages the live bar links to besides the run's own.
+#[derive(Clone, Copy)]
+struct Links {
+    /// `--play`: the play page.
+    play: bool,
+    /// `--submissions`: a league's upload page.
+    submit: bool,
+}
+
+/// The live page's bar; with the play page or the upload page, a link to
+/// each.
+fn live_bar(version: u64, links: Links) -> String {
+    let mut play = String::new();
+    if links.play {
+        play.push_str("<a class=\"play\" href=\"/play\">play a bot</a>");
+    }
+    if links.submit {
+        play.push_str("<a class=\"play\" href=\"/submit\">submit a bot</a>");
+    }
     format!(
         "<div id=\"live\" data-version=\"{version}\"><style>#live{{position:sticky;top:0;z-index:5;background:#20303f;color:#fff;padding:.4em 1em;font:1.1em system-ui,sans-serif;display:flex;gap:1em;align-items:center}}#live.lost{{background:#8a2a2a}}#live button{{margin-left:auto}}#live a.play{{color:#fff}}body.projector{{font-size:150%}}body.projector #settings,body.projector #times,body.projector #lengths{{display:none}}{PLAYING_STYLE}</style><strong>live</strong> <span class=\"progress\">connecting…</span> <span class=\"state\"></span>{play}<button type=\"button\" class=\"projector\" title=\"large type, fewer sections\">projector view</button></div>\n"
     )
@@ -391,7 +408,8 @@ fn content_type(path: &Path) -> &'static str {
 /// directories once every symbolic link is followed. A path that tries to
 /// leave them (`..` or `.`, in any encoding; an encoded `/` or `\`; a NUL)
 /// is a bad request; one that leaves them through a link, or names
-/// nothing, is not found.
+/// nothing, is not found, as is a league's registry (`bots.jsonl`: its
+/// participants' token hashes).
 pub async fn file_under(run: &ServedRun, raw: &str) -> Result<PathBuf, (StatusCode, &'static str)> {
     const BAD: (StatusCode, &str) = (
         StatusCode::BAD_REQUEST,
@@ -410,6 +428,10 @@ pub async fn file_under(run: &ServedRun, raw: &str) -> Result<PathBuf, (StatusCo
     }
     let real = tokio::fs::canonicalize(&path).await.map_err(|_| MISSING)?;
     if !run.dirs.iter().any(|d| real.starts_with(d)) {
+        return Err(MISSING);
+    }
+    // A league's registry holds its participants' token hashes: not shown.
+    if run.league && real == run.dirs[0].join(BOTS_JSONL) {
         return Err(MISSING);
     }
     let meta = tokio::fs::metadata(&real).await.map_err(|_| MISSING)?;

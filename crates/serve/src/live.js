@@ -8,7 +8,9 @@
 // 250 ms): they are drawn above the report, a board per game as the
 // report's viewer draws it (board.js, the page's: coordinates, colour
 // groups, Quinque's stacks with their heights, the last move and the
-// opening's stones marked), large in the projector view.
+// opening's stones marked), large in the projector view. A league's page
+// (its leaderboard on top) is kept current the same way; the folds a
+// reader opened stay open.
 "use strict";
 (function () {
   const bar = document.getElementById("live");
@@ -44,6 +46,20 @@
     });
     return kept.concat(lines(doc));
   }
+  // What the reader opened in a section stays open in its newer version:
+  // its folds (details with an id, e.g. a league's every version) and
+  // where its scrolled boxes were.
+  function keepOpen(old, fresh) {
+    for (const d of old.querySelectorAll("details[id]")) {
+      const now = fresh.querySelector("details#" + CSS.escape(d.id));
+      if (now) now.open = d.open;
+    }
+    for (const box of old.querySelectorAll("[id]")) {
+      const top = box.scrollTop;
+      const now = top > 0 ? fresh.querySelector("#" + CSS.escape(box.id)) : null;
+      if (now) requestAnimationFrame(() => { now.scrollTop = top; });
+    }
+  }
   function swap(doc, from) {
     const main = document.querySelector("main"), fresh = doc.querySelector("main");
     if (!main || !fresh || !window.arenaReport) { location.reload(); return; }
@@ -53,6 +69,7 @@
     for (const section of [...fresh.querySelectorAll(":scope > section")]) {
       if (section.id === "list") continue;
       const old = document.getElementById(section.id);
+      if (old) keepOpen(old, section);
       if (old) old.replaceWith(document.adoptNode(section));
       else document.getElementById("list").before(document.adoptNode(section));
     }

@@ -1,6 +1,9 @@
 //! One run as `arena serve` shows it: its directories (one, or the shards
 //! of one tournament), the page last rendered from their files, and its
-//! progress; and the watcher thread that keeps them current.
+//! progress; and the watcher thread that keeps them current. A league's
+//! directory is served alike, its page the league's (the report's page
+//! with the leaderboard on top, [`render_league`]), also re-rendered when
+//! its registry (`bots.jsonl`) changes.
 //!
 //! The watcher looks at the runs' files every [`POLL`] (their size and
 //! modification time only: a stat per file), counts the games added since
@@ -18,7 +21,8 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
-use arena_report::html::render_report;
+use arena_report::html::{render_league, render_report};
+use arena_tournament::league::{League, BOTS_JSONL};
 use arena_tournament::live::LiveGames;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, MANIFEST_FILE};
 use arena_tournament::Manifest;
@@ -62,6 +66,8 @@ pub struct ServedRun {
     /// The games being played, move by move: only when the server runs
     /// inside the tournament (`--serve`); `arena serve` sees files only.
     pub live: Option<Arc<LiveGames>>,
+    /// The one directory is a league: its page has the leaderboard.
+    pub league: bool,
 }
 
 impl ServedRun {
@@ -79,7 +85,9 @@ impl ServedRun {
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let base = common_parent(&dirs);
+        let league = dirs.len() == 1 && League::is_league(&dirs[0]);
         Ok(ServedRun {
+            league,
             dirs,
             base,
             page: RwLock::new(None),
@@ -169,7 +177,11 @@ impl ServedRun {
 
     /// Renders the page from the files now, and tells the pages.
     pub fn render(&self) {
-        let result = render_report(&self.dirs, &self.base);
+        let result = if self.league {
+            render_league(&self.dirs[0], &self.base)
+        } else {
+            render_report(&self.dirs, &self.base)
+        };
         let error = match result {
             Ok(page) => {
                 *self.page.write().unwrap() = Some(Arc::new(Page::new(page, self.dirs.len())));
@@ -218,10 +230,11 @@ fn common_parent(dirs: &[PathBuf]) -> PathBuf {
     base
 }
 
-/// Size and modification time of each file the page is rendered from.
+/// Size and modification time of each file the page is rendered from (a
+/// league's registry among them).
 fn stamp_files(dirs: &[PathBuf]) -> Vec<Option<(u64, SystemTime)>> {
     dirs.iter()
-        .flat_map(|d| [GAMES_JSONL, GAMES_CSV, MANIFEST_FILE].map(|f| d.join(f)))
+        .flat_map(|d| [GAMES_JSONL, GAMES_CSV, MANIFEST_FILE, BOTS_JSONL].map(|f| d.join(f)))
         .map(|p| {
             let m = std::fs::metadata(p).ok()?;
             Some((m.len(), m.modified().ok()?))

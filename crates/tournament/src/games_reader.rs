@@ -124,6 +124,44 @@ pub fn visit_numbered_games(
     }
 }
 
+/// The last `n` rows of a games.csv file (fewer when it has fewer), in
+/// the file's order, reading only its header and its tail: the cost does
+/// not grow with the file. A torn last line (a row being written) is left
+/// out.
+pub fn read_last_games_csv(path: &Path, n: usize) -> anyhow::Result<Vec<GameRow>> {
+    use std::io::{BufRead, Read, Seek, SeekFrom};
+    let source = path.display().to_string();
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("cannot open games file {source}"))?;
+    let mut header = Vec::new();
+    std::io::BufReader::new(&mut file)
+        .read_until(b'\n', &mut header)
+        .with_context(|| format!("cannot read {source}"))?;
+    let body_start = header.len() as u64;
+    let end = file.seek(SeekFrom::End(0))?;
+    // Back from the end a chunk at a time until the tail holds n + 1 line
+    // ends (the one before the first row kept, and each row's own).
+    let mut start = end;
+    let mut tail = Vec::new();
+    while start > body_start && tail.iter().filter(|&&b| b == b'\n').count() <= n {
+        let from = start.saturating_sub(64 * 1024).max(body_start);
+        let mut chunk = vec![0u8; (start - from) as usize];
+        file.seek(SeekFrom::Start(from))?;
+        file.read_exact(&mut chunk)
+            .with_context(|| format!("cannot read {source}"))?;
+        chunk.extend_from_slice(&tail);
+        tail = chunk;
+        start = from;
+    }
+    let complete = tail.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let lines: Vec<&[u8]> = tail[..complete].split_inclusive(|&b| b == b'\n').collect();
+    let mut text = header;
+    for line in &lines[lines.len().saturating_sub(n)..] {
+        text.extend_from_slice(line);
+    }
+    read_games(&text[..], &source)
+}
+
 /// The game id, result and reason columns, parsed before the row is: csv
 /// cannot say which field a serde error of these types came from, this can.
 fn check_enum_fields(
@@ -196,6 +234,28 @@ mod tests {
 
     const HEADER: &str =
         "id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms\n";
+
+    #[test]
+    fn the_last_rows_are_read_from_the_tail() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("games.csv");
+        let row = |k: u64| format!("{k},0,0,qango6,a,b,,1-0,line,9,1,2\n");
+        let mut text = HEADER.to_string();
+        (0..5).for_each(|k| text.push_str(&row(k)));
+        std::fs::write(&path, format!("{text}7,0,0,qan")).unwrap();
+        let ids = |n| -> Vec<u64> {
+            read_last_games_csv(&path, n)
+                .unwrap()
+                .iter()
+                .map(|r| r.id)
+                .collect()
+        };
+        assert_eq!(ids(2), vec![3, 4]);
+        assert_eq!(ids(9), vec![0, 1, 2, 3, 4]);
+        assert_eq!(ids(0), Vec::<u64>::new());
+        std::fs::write(&path, HEADER).unwrap();
+        assert_eq!(ids(3), Vec::<u64>::new());
+    }
 
     fn read(body: &str) -> anyhow::Result<Vec<GameRow>> {
         read_games(format!("{HEADER}{body}").as_bytes(), "games.csv")

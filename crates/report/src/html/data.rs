@@ -184,6 +184,8 @@ pub struct ReportData {
     /// the last game, the tally of the page's games).
     pub tally: Tally,
     checkpoint_every: u64,
+    /// Whether the checkpoints are rated (each is a fit of every bot).
+    rates_progression: bool,
     pub progression: Vec<Checkpoint>,
     /// One per SPRT directory, by directory index.
     pub llr: BTreeMap<usize, LlrPath>,
@@ -209,6 +211,7 @@ impl ReportData {
             games: 0,
             tally: Tally::new(),
             checkpoint_every: expected.div_ceil(CHECKPOINTS).max(1),
+            rates_progression: true,
             progression: Vec::new(),
             llr: BTreeMap::new(),
             decisions: Vec::new(),
@@ -252,7 +255,7 @@ impl ReportData {
         if let Some(path) = self.llr.get_mut(&dir) {
             path.add(row)?;
         }
-        if self.games.is_multiple_of(self.checkpoint_every) {
+        if self.rates_progression && self.games.is_multiple_of(self.checkpoint_every) {
             self.checkpoint();
         }
         Ok(())
@@ -276,6 +279,13 @@ impl ReportData {
                 }
             }
         }
+    }
+
+    /// No rating progression: no checkpoint is rated (a league of many
+    /// versions, where each would be a fit of all of them).
+    pub fn without_progression(mut self) -> ReportData {
+        self.rates_progression = false;
+        self
     }
 
     /// Rates the games so far (a fit that fails, e.g. one bot only, adds
@@ -305,7 +315,7 @@ impl ReportData {
 
     /// Called after the last game.
     pub fn finish(&mut self) {
-        if self.games > 0 {
+        if self.games > 0 && self.rates_progression {
             self.checkpoint();
         }
         for path in self.llr.values_mut() {

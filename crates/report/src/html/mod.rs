@@ -20,14 +20,19 @@
 //! ([`plots`]). `arena serve` shows the same page, rendered into memory by
 //! [`render_report`]; the page's script re-reads its data when the server's
 //! script calls `window.arenaReport.reload()` after swapping newer data in.
+//! A league's page ([`render_league`]) is the same page with the league's
+//! leaderboard on top ([`leaderboard`]).
 //!
 //! Files: [`data`] (the per-game aggregates), [`moves`] (one game's line
 //! and its per-ply diff), [`plots`] (the SVG plots), [`board`] (the one
 //! drawing of a board every page shares: `board.js`, `board.css`),
-//! `sections` (the page rendered) and `settings` (its Settings section).
+//! [`leaderboard`] (a league's leaderboard: `leaderboard.html`,
+//! `leaderboard.css`), `sections` (the page rendered) and `settings` (its
+//! Settings section).
 
 pub mod board;
 pub mod data;
+pub mod leaderboard;
 pub mod moves;
 pub mod plots;
 mod sections;
@@ -42,6 +47,7 @@ use anyhow::{bail, Context};
 
 use crate::analysis::{read_analysis_csv, strips, summarise, ANALYSIS_CSV};
 use crate::fits::{Pooling, Ratings};
+use crate::league::LeagueStandings;
 use arena_files::write_atomically_with;
 use arena_referee::game_id::game_id;
 use arena_referee::record::NO_PLACE;
@@ -53,6 +59,7 @@ use arena_tournament::registry::Formats;
 use arena_tournament::text::FormatTables;
 use arena_tournament::{Manifest, SprtPlan};
 use data::ReportData;
+use leaderboard::Leaderboard;
 use moves::{game_line, LineContext};
 
 /// One directory of games, as the report sees it.
@@ -60,6 +67,14 @@ pub struct Source {
     pub dir: PathBuf,
     /// `None` when the directory has no (readable) tournament.json.
     pub manifest: Option<Manifest>,
+}
+
+/// What a page shows besides every game's sections: the games of one
+/// variant only (`arena rate --variant`), or a league's leaderboard on top.
+#[derive(Clone, Copy, Default)]
+struct View<'a> {
+    variant: Option<&'a str>,
+    leaderboard: Option<&'a Leaderboard>,
 }
 
 /// The fits of the games a page shows.
@@ -76,19 +91,21 @@ pub enum Fits<'a> {
 /// same pass as the per-game sections and rated (each variant, and pooled);
 /// returns its path.
 pub fn write_report(dirs: &[PathBuf], out: &Path) -> anyhow::Result<PathBuf> {
-    with_own_fits(dirs, |sources, data, tally, fits| {
+    with_own_fits(dirs, true, |sources, data, tally, fits| {
         write_page(sources, out, None, data, tally, fits)
     })
 }
 
-/// Calls `page` with the sources of `dirs`, their per-game sections, their
-/// tally (counted in the same pass) and its fits (each variant, and pooled).
+/// Calls `page` with the sources of `dirs`, their per-game sections (with
+/// the rating progression when `progression`), their tally (counted in the
+/// same pass) and its fits (each variant, and pooled).
 fn with_own_fits<R>(
     dirs: &[PathBuf],
+    progression: bool,
     page: impl FnOnce(&[Source], &ReportData, &Tally, Fits) -> anyhow::Result<R>,
 ) -> anyhow::Result<R> {
     let sources = sources(dirs)?;
-    let data = gather(&sources, None)?;
+    let data = gather(&sources, None, progression)?;
     let tally = &data.tally;
     let ratings = (tally.games() > 0)
         .then(|| Ratings::from_tally(tally, &FitOptions::default(), Pooling::Pooled, &[]));
@@ -117,7 +134,7 @@ pub fn write_rated_report(
     fits: Fits,
 ) -> anyhow::Result<PathBuf> {
     let sources = sources(dirs)?;
-    let data = gather(&sources, variant)?;
+    let data = gather(&sources, variant, true)?;
     write_page(&sources, out, variant, &data, tally, fits)
 }
 
@@ -143,10 +160,18 @@ fn sources(dirs: &[PathBuf]) -> anyhow::Result<Vec<Source>> {
 }
 
 /// The per-game sections over the games of `sources` (of `variant`, when
-/// given), in one pass, and the tally of those games ([`ReportData::tally`]).
-fn gather(sources: &[Source], variant: Option<&str>) -> anyhow::Result<ReportData> {
+/// given), in one pass, and the tally of those games ([`ReportData::tally`]);
+/// the rating progression only when `progression`.
+fn gather(
+    sources: &[Source],
+    variant: Option<&str>,
+    progression: bool,
+) -> anyhow::Result<ReportData> {
     let expected: u64 = sources.iter().map(|s| count_games(&s.dir)).sum();
     let mut data = ReportData::new(expected);
+    if !progression {
+        data = data.without_progression();
+    }
     for (k, source) in sources.iter().enumerate() {
         let Some(Manifest { plan, config, .. }) = &source.manifest else {
             continue;
@@ -229,8 +254,12 @@ fn write_page(
     let path = out.join(REPORT_FILE);
     // Atomically (a temporary file synced, then renamed over), so a kill
     // mid-write leaves the last complete report in place.
+    let view = View {
+        variant,
+        leaderboard: None,
+    };
     write_atomically_with(&path, |w| {
-        stream_page(w, sources, out, variant, data, tally, fits)
+        stream_page(w, sources, out, view, data, tally, fits)
     })?;
     Ok(path)
 }
@@ -239,11 +268,47 @@ fn write_page(
 /// `links_from` (where the page is shown from): what `arena serve` shows,
 /// rendered by the same code as report.html.
 pub fn render_report(dirs: &[PathBuf], links_from: &Path) -> anyhow::Result<Vec<u8>> {
-    with_own_fits(dirs, |sources, data, tally, fits| {
+    with_own_fits(dirs, true, |sources, data, tally, fits| {
         let mut page = Vec::new();
-        stream_page(&mut page, sources, links_from, None, data, tally, fits)?;
+        let view = View::default();
+        stream_page(&mut page, sources, links_from, view, data, tally, fits)?;
         Ok(page)
     })
+}
+
+/// The page of the league at `dir`: the page [`render_report`] renders
+/// over its games, with its leaderboard on top ([`Leaderboard`]), whose
+/// ratings are the page's own fit of every game.
+pub fn render_league(dir: &Path, links_from: &Path) -> anyhow::Result<Vec<u8>> {
+    let (registry, recent) = leaderboard::read_recent(dir)?;
+    let progression = registry.versions.len() <= leaderboard::PROGRESSION_VERSIONS;
+    with_own_fits(
+        &[dir.to_path_buf()],
+        progression,
+        |sources, data, tally, fits| {
+            let (versions, error) = match fits {
+                Fits::Rated(r) => match r.overall() {
+                    Some(fit) => (fit.standings.clone(), None),
+                    None => (leaderboard::no_standings(), None),
+                },
+                Fits::NoGames => (leaderboard::no_standings(), None),
+                Fits::Failed(e) => (leaderboard::no_standings(), Some(e.to_string())),
+            };
+            let standings = LeagueStandings::from_versions(versions, tally.games(), &registry);
+            let mut board = Leaderboard::from_parts(dir, &registry, &standings, &recent);
+            board.rating_error = error;
+            if !progression {
+                board.progression_note = Some(leaderboard::no_progression(registry.versions.len()));
+            }
+            let mut page = Vec::new();
+            let view = View {
+                variant: None,
+                leaderboard: Some(&board),
+            };
+            stream_page(&mut page, sources, links_from, view, data, tally, fits)?;
+            Ok(page)
+        },
+    )
 }
 
 /// Renders the page into `w`, streaming the game lines from the games files
@@ -252,12 +317,12 @@ fn stream_page(
     w: &mut dyn Write,
     sources: &[Source],
     out: &Path,
-    variant: Option<&str>,
+    view: View,
     data: &ReportData,
     tally: &Tally,
     fits: Fits,
 ) -> anyhow::Result<()> {
-    let (page, order) = sections::render(sources, data, tally, fits)?;
+    let (page, order) = sections::render(sources, data, tally, fits, view.leaderboard)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
         .expect("the template holds the games marker");
@@ -272,7 +337,7 @@ fn stream_page(
     w.write_all(head.as_bytes())?;
     for (k, source) in sources.iter().enumerate() {
         let link_dir = relative_dir(out, &source.dir);
-        visit_source(source, variant, |row, record| {
+        visit_source(source, view.variant, |row, record| {
             let Some(record) = record else { return Ok(()) };
             let key = game_key(sources.len(), k, row.id);
             let log = |p: &Option<PathBuf>| {

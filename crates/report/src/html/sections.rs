@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use super::board::{board_css, BOARD_JS};
 use super::data::{ReportData, TimeSummary};
+use super::leaderboard::Leaderboard;
 use super::moves::FIELDS;
 use super::plots::BotColours;
 use super::settings::settings;
@@ -58,6 +59,9 @@ pub const GAMES_MARKER: &str = "@@ARENA_GAME_LINES@@";
 const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("viewer.js");
+/// The leaderboard's section and its style, on a league's page only.
+const LEADERBOARD: &str = include_str!("leaderboard.html");
+const LEADERBOARD_STYLE: &str = include_str!("leaderboard.css");
 
 #[derive(Serialize)]
 struct Cell2 {
@@ -476,12 +480,15 @@ fn decision_rows(data: &ReportData, order: &[String]) -> Vec<DecisionRow> {
 /// Renders the page over the games of `tally` (with their per-game
 /// sections in `data`) and its `fits`, with [`GAMES_MARKER`] where the game
 /// lines go; returns it and the page's bot order (the game lines name bots
-/// by their place in it).
+/// by their place in it). With a `leaderboard` (a league's page), it is
+/// the first section, and the crosstable and the rating progression show
+/// the latest versions only (a league may hold hundreds of versions).
 pub fn render(
     sources: &[Source],
     data: &ReportData,
     tally: &Tally,
     fits: Fits,
+    leaderboard: Option<&Leaderboard>,
 ) -> anyhow::Result<(String, Vec<String>)> {
     let (ratings, rating_error) = match fits {
         Fits::NoGames => (None, None),
@@ -491,6 +498,8 @@ pub fn render(
     let standings = ratings.and_then(Ratings::overall).map(|r| &r.standings);
     let counts = tally.counts();
     let order = page_order(&counts, standings, data);
+    let latest = leaderboard.map(Leaderboard::latest_labels);
+    let focus = latest.as_deref().unwrap_or(&order);
     let colours = BotColours::new(&order);
     let tables = ratings.map_or(Vec::new(), |r| standings_tables(r, &colours));
     let on_prior = ratings.is_some_and(|r| {
@@ -500,7 +509,7 @@ pub fn render(
     });
     let (times, times_svg) = move_times(data, &order, &colours);
     let progression_svg = (data.progression.len() > 1).then(|| {
-        let bots: Vec<String> = order
+        let bots: Vec<String> = focus
             .iter()
             .filter(|bot| data.index_of(bot).is_some())
             .cloned()
@@ -510,8 +519,22 @@ pub fn render(
 
     let mut env = Environment::new();
     env.add_template("page.html", TEMPLATE)?;
+    env.add_template("leaderboard.html", LEADERBOARD)?;
+    let (kind, league_style) = match leaderboard {
+        Some(_) => ("league", LEADERBOARD_STYLE),
+        None => ("report", ""),
+    };
+    let board_html = match leaderboard {
+        Some(board) => Some(
+            env.get_template("leaderboard.html")?
+                .render(context! { leaderboard => board })?,
+        ),
+        None => None,
+    };
     let page = env.get_template("page.html")?.render(context! {
-        title => format!("arena report: {} games", data.games),
+        title => format!("arena {kind}: {} games", data.games),
+        progression_note => leaderboard.and_then(|l| l.progression_note.clone()),
+        leaderboard => board_html,
         version => env!("CARGO_PKG_VERSION"),
         games => data.games,
         settings => settings(sources),
@@ -519,7 +542,7 @@ pub fn render(
         rating_error => rating_error,
         prior_note => on_prior.then_some(PRIOR_NOTE),
         model_prior_note => MODEL_PRIOR_NOTE,
-        cross => crosstable(&counts, &order),
+        cross => crosstable(&counts, focus),
         failure_names => FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
         failures => failure_rows(&counts, &order),
         model => ratings.map(model),
@@ -532,7 +555,7 @@ pub fn render(
         analysed => data.strips.len(),
         decision_columns => BOT_COLUMNS,
         formats => format_sections(sources, data),
-        style => format!("{STYLE}{}", board_css()),
+        style => format!("{STYLE}{}{league_style}", board_css()),
         script => format!("{BOARD_JS}\n{SCRIPT}"),
         page_data => page_data(sources, &order),
         games_marker => GAMES_MARKER,
