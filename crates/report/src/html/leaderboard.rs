@@ -314,13 +314,15 @@ mod tests {
     /// ada has three versions, the last without games; bob is retired.
     #[test]
     fn histories_show_every_version_and_the_ranking_only_latest_ones() {
-        let mut registry = Registry::default();
-        registry.versions = vec![
-            version("ada", 1),
-            version("bob", 1),
-            version("ada", 2),
-            version("ada", 3),
-        ];
+        let mut registry = Registry {
+            versions: vec![
+                version("ada", 1),
+                version("bob", 1),
+                version("ada", 2),
+                version("ada", 3),
+            ],
+            ..Registry::default()
+        };
         registry.retired.insert("bob".into());
         let mut versions = no_standings();
         versions.rows = vec![
