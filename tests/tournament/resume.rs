@@ -218,8 +218,12 @@ fn a_run_written_by_an_older_arena_resumes() {
     std::fs::write(out.join("games.jsonl"), &old_jsonl).unwrap();
     let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
     let old_csv = csv.replacen("game_id,", "id,", 1).replace("\ng", "\n");
+    // Bare numbers (which three games finished first depends on the
+    // machine: two are played at once).
     assert!(
-        old_csv.starts_with("id,round,pair,") && old_csv.contains("\n2,"),
+        old_csv.starts_with("id,round,pair,")
+            && !old_csv.contains("\ng")
+            && old_csv.lines().count() == 4,
         "{old_csv}"
     );
     std::fs::write(out.join("games.csv"), old_csv).unwrap();

@@ -219,28 +219,17 @@ impl Registry {
                 },
             )?;
         }
-        let version = match self.latest(&name) {
+        let known = match self.latest(&name) {
             Some(latest) if latest.program == program => {
                 return Ok(Registered::Unchanged(latest.label()))
             }
-            Some(latest) => latest.version + 1,
-            None => 1,
+            latest => latest.is_some(),
         };
-        self.append(
-            path,
-            Event::Version {
-                name: name.clone(),
-                version,
-                program,
-                bot: Box::new(bot),
-                at: now(),
-            },
-        )?;
-        let label = label(&name, version);
-        Ok(if version == 1 {
-            Registered::New(label)
-        } else {
+        let label = self.add_version(path, bot, program)?;
+        Ok(if known {
             Registered::NewVersion(label)
+        } else {
+            Registered::New(label)
         })
     }
 
