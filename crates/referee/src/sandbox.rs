@@ -97,6 +97,15 @@ impl Sandbox {
         for h in hide {
             // A directory that does not exist yet has nothing to hide.
             let Ok(h) = h.canonicalize() else { continue };
+            // Showing the bot its own directory would show all of it.
+            if dir == h {
+                bail!(
+                    "bot {:?}: its directory {} is {}, which the sandbox hides from bots (give the bot a directory of its own)",
+                    spec.name,
+                    dir.display(),
+                    h.display()
+                );
+            }
             hidden.push(h);
         }
         let program_dirs = program_dirs_under_tmp(spec, &dir);
@@ -320,6 +329,12 @@ mod tests {
         spec.writable = vec!["/".into()];
         let err = format!("{:#}", Sandbox::for_bot(&spec, &[]).unwrap_err());
         assert!(err.contains("whole file system"), "{err}");
+        spec.writable.clear();
+        let err = format!(
+            "{:#}",
+            Sandbox::for_bot(&spec, &[tmp.path().into()]).unwrap_err()
+        );
+        assert!(err.contains("hides"), "{err}");
     }
 
     /// A bot inside a hidden directory (an upload in its league) sees
