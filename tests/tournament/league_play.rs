@@ -305,3 +305,83 @@ fn a_new_version_is_seeded_first_and_clear_differences_end_certified() {
     let stdout = play(&league, &["--until-certified"]);
     assert!(stdout.contains("Nothing to play"), "{stdout}");
 }
+
+/// Two shards of one array at once share one plan: each plays its pairs
+/// into its own directory (a shard run again has them already) and
+/// leaves the league as it is; the next play
+/// brings their games in, each once with its planned id, and again adds
+/// nothing; a later plan reserves ids after every game, and a plain play
+/// takes ids after every reserved one.
+#[test]
+fn shards_play_one_plan_apart_and_their_games_join_the_league_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = init(dir.path(), "opening_plies = 2\n");
+    for name in ["ada", "bob", "cy"] {
+        add(&league, name, &[INSTANT_BOT, name], dir.path());
+    }
+    let shard = |k: &str| {
+        play_command(&league, &["--games", "8", "--shard", k])
+            .spawn()
+            .unwrap()
+    };
+    let (mut one, mut two) = (shard("1/2"), shard("2/2"));
+    assert!(one.wait().unwrap().success() && two.wait().unwrap().success());
+    assert!(
+        csv_rows(&league).is_empty(),
+        "shards leave the league as it is"
+    );
+    // A shard run again (a requeued job) has its games already.
+    let rerun = play(&league, &["--games", "8", "--shard", "1/2"]);
+    assert!(rerun.contains("0 games played by shard 1/2"), "{rerun}");
+    let collected = play(&league, &["--games", "0"]);
+    assert!(collected.contains("collected 8 games"), "{collected}");
+    assert_eq!(assert_whole_journal(&league), (0..8).collect());
+    // Each pair's two games, colours swapped, one opening.
+    let records = jsonl_records(&league);
+    for pair in 0..4u64 {
+        let games: Vec<&serde_json::Value> = records.iter().filter(|r| r["pair"] == pair).collect();
+        assert_eq!(games.len(), 2, "pair {pair}");
+        assert_eq!(games[0]["white"], games[1]["black"]);
+        assert_eq!(games[0]["opening"], games[1]["opening"]);
+    }
+    let again = play(&league, &["--games", "0"]);
+    assert!(!again.contains("collected"), "{again}");
+    // A shard run again now plans from the league as it is now.
+    play(&league, &["--games", "4", "--shard", "1/2"]);
+    play(&league, &["--games", "4"]);
+    play(&league, &["--games", "0"]);
+    // The second plan reserved g8..g11; its shard 1/2 played pair 4
+    // (g8, g9), shard 2/2 never ran; the plain play went on after g11.
+    let ids = assert_whole_journal(&league);
+    let expected: BTreeSet<u64> = (0..10).chain(12..16).collect();
+    assert_eq!(ids, expected);
+    let refused = play_command(&league, &["--until-certified", "--shard", "1/2"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+}
+
+/// A shard registers nothing, so it refuses to play a bot whose program
+/// changed since its version was registered (it would play under the old
+/// version's name).
+#[test]
+fn a_shard_refuses_a_changed_program_until_a_plain_play_registers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = init(dir.path(), "");
+    let script = instant_script(dir.path(), "ada", "v1");
+    add(&league, "ada", &["sh", &script], dir.path());
+    add(&league, "bob", &[INSTANT_BOT, "bob"], dir.path());
+    instant_script(dir.path(), "ada", "v2");
+    let refused = play_command(&league, &["--games", "2", "--shard", "1/2"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("ada's program changed since ada@1"),
+        "{}",
+        text(&refused)
+    );
+    let registered = play(&league, &["--games", "0"]);
+    assert!(registered.contains("registered ada@2"), "{registered}");
+    play(&league, &["--games", "2", "--shard", "1/2"]);
+}

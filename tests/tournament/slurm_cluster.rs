@@ -2,8 +2,10 @@
 //! cluster on this machine, `deploy/slurm/arena-array.sbatch` submits a job
 //! array of 4 shards of a small tournament of instant bots plus the
 //! dependent merge job, and the merged games must equal an unsharded run
-//! with the same settings and seed. The test stops exactly the daemons the
-//! script started (it records their process ids).
+//! with the same settings and seed; then a league is played by a job array
+//! of 2 shards and the dependent job brings every game into it once. The
+//! test stops exactly the daemons the script started (it records their
+//! process ids).
 //!
 //! Needs root and Slurm (slurm-wlm, munge), or root and apt-get to install
 //! them (`.ci/run` installs them in CI); elsewhere it prints that it was
@@ -215,5 +217,43 @@ fn a_slurm_job_array_of_four_shards_merges_into_the_unsharded_run() {
     let output = run_tournament(&config, &single);
     assert_eq!(output.status.code(), Some(0), "{}", output_text(&output));
     assert_same_games(&run.join("merged"), &single);
+    a_league_played_by_a_job_array(&cluster, dir.path());
     drop(cluster);
+}
+
+/// A league of three instant bots, 8 games played by 2 shards; the
+/// dependent job collects them: games g0..g7 in the league, each once.
+fn a_league_played_by_a_job_array(cluster: &Cluster, dir: &Path) {
+    let league = dir.join("league");
+    let arena_run = |args: &[&str]| {
+        let out = common::arena().args(args).output().unwrap();
+        assert!(out.status.success(), "{}", output_text(&out));
+    };
+    let at = league.to_str().unwrap();
+    arena_run(&["league", "init", at, "--variant", "qango6"]);
+    for name in ["a", "b", "c"] {
+        arena_run(&["league", "add", at, name, "--", common::INSTANT_BOT, name]);
+    }
+    let output = cluster
+        .command(script("arena-array.sbatch"))
+        .env("ARENA", env!("CARGO_BIN_EXE_arena"))
+        .env("ARENA_LEAGUE", &league)
+        .env("ARENA_GAMES", "8")
+        .env("ARENA_OUT", dir.join("league-run"))
+        .env("ARENA_SHARDS", "2")
+        .env_remove("ARENA_CONFIG")
+        .env_remove("SLURM_JOB_ID")
+        .current_dir(dir)
+        .output()
+        .expect("run arena-array.sbatch");
+    assert!(output.status.success(), "{}", output_text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    let merge = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("merge "))
+        .unwrap_or_else(|| panic!("no merge job id in {stdout:?}"));
+    let state = cluster.wait_job(merge, Duration::from_secs(150));
+    assert_eq!(state, "COMPLETED", "{stdout}");
+    let ids = assert_consistent(&league);
+    assert_eq!(ids, (0..8).collect(), "the league's games");
 }

@@ -18,6 +18,7 @@ use crate::tournament::progress::{PairedRound, RunOutcome, RunOutput, RunStatus}
 use crate::tournament::runner::RunEnd;
 use crate::tournament::settings::defs::CONCURRENCY;
 use crate::tournament::settings::{Defaults, Given};
+use crate::tournament::shard::Shard;
 
 /// `--max-games`' default: `--until-certified` always ends.
 pub const DEFAULT_MAX_GAMES: u64 = 10_000;
@@ -57,6 +58,13 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,
+    /// Play only shard K of N of the next --games N games (several
+    /// machines, e.g. a Slurm job array): the shards share one plan made
+    /// from the league as it is, each plays its pairs into
+    /// DIR/shards/; the next `arena league play DIR` (`--games 0` plays
+    /// nothing else) brings their games into the league.
+    #[arg(long, value_name = "K/N", requires = "games")]
+    pub shard: Option<Shard>,
 }
 
 pub fn play(args: PlayArgs) -> anyhow::Result<i32> {
@@ -72,6 +80,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<i32> {
     }
     let options = PlayOptions {
         goal: goal(&args),
+        shard: args.shard,
         confidence: args.confidence,
         given,
         defaults: Defaults::from_environment(),
@@ -88,6 +97,13 @@ pub fn play(args: PlayArgs) -> anyhow::Result<i32> {
     for repair in &prepared.repairs {
         outln!("recovered: {repair}");
     }
+    if prepared.collected > 0 {
+        outln!(
+            "collected {} games the shards played ({})",
+            prepared.collected,
+            args.dir.join("shards").display()
+        );
+    }
     let mut output = LeagueOutput(Terminal::new(show_progress(args.no_progress)));
     let outcome = match prepared.first.take() {
         None => {
@@ -96,7 +112,15 @@ pub fn play(args: PlayArgs) -> anyhow::Result<i32> {
         }
         Some(first) => Some(play_batches(&mut prepared, first, &mut output, &args)?),
     };
-    show_standings(&league)?;
+    match args.shard {
+        // A shard leaves the league as it is: its games join it later.
+        Some(shard) => outln!(
+            "Shard {shard}: its games are in {}; arena league play {} --games 0 brings them into the league.",
+            prepared.journal.dir().display(),
+            args.dir.display()
+        ),
+        None => show_standings(&league)?,
+    }
     Ok(outcome.map_or(0, |o| schedule_exit_status(&o)))
 }
 
@@ -144,6 +168,7 @@ fn play_batches(
     output.round_paired(&first);
     let total = match goal(args) {
         Goal::OneBatch => Some(prepared.feed.planned()),
+        Goal::Games(_) if args.shard.is_some() => Some(prepared.feed.planned()),
         Goal::Games(n) => Some(n.div_ceil(2) * 2),
         Goal::Certified { .. } => None,
     };
@@ -159,12 +184,16 @@ fn play_batches(
         Some(false) => "not certified yet",
         None => "not rated yet",
     };
-    outln!(
-        "\n{} games played ({} in the league); the latest versions' order is {certified} at confidence {}.",
-        summary.played,
-        prepared.finished_before + summary.played,
-        args.confidence
-    );
+    if let Some(shard) = args.shard {
+        outln!("\n{} games played by shard {shard}.", summary.played);
+    } else {
+        outln!(
+            "\n{} games played ({} in the league); the latest versions' order is {certified} at confidence {}.",
+            summary.played,
+            prepared.finished_before + summary.played,
+            args.confidence
+        );
+    }
     Ok(RunOutcome {
         dir: args.dir.clone(),
         end: summary.end,

@@ -26,12 +26,15 @@
 //! - `play`: playing them as a tournament would (`arena league play`).
 //! - `import`: importing finished runs (`arena league import`).
 //! - `imports`: `imports.jsonl`, the runs imported.
+//! - `shards`: a league played by several machines (`--shard K/N`), and
+//!   their games collected.
 
 pub mod import;
 pub mod imports;
 pub mod need;
 pub mod play;
 pub mod registry;
+pub mod shards;
 
 use std::path::{Path, PathBuf};
 
@@ -104,6 +107,29 @@ impl League {
     /// Whether `dir` is a league.
     pub fn is_league(dir: &Path) -> bool {
         dir.join(LEAGUE_TOML).is_file()
+    }
+
+    /// Takes the league's lock, waiting up to `patience` while another
+    /// arena holds it (a shard planning: it holds it a moment).
+    pub fn lock_waiting(&mut self, patience: std::time::Duration) -> anyhow::Result<()> {
+        let until = std::time::Instant::now() + patience;
+        loop {
+            match DirLock::acquire(&self.dir) {
+                Ok(lock) => {
+                    self.lock = Some(lock);
+                    return Ok(());
+                }
+                Err(arena_files::LockError::InUse { .. }) if std::time::Instant::now() < until => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// Gives the league's lock back (a shard, having made its plan).
+    pub fn unlock(&mut self) {
+        self.lock = None;
     }
 
     /// Takes the league's lock for writing; `Err` when another arena holds

@@ -23,8 +23,9 @@ use arena_rules::games::Variant;
 
 use super::need::{Batch, Need, Reason};
 use super::registry::{Registered, Registry};
-use super::League;
+use super::{shards, League};
 use crate::config::{Defaults, TournamentConfig};
+use crate::game_set::GameSet;
 use crate::games_reader::visit_numbered_games_csv;
 use crate::journal::{Journal, GAMES_CSV};
 use crate::openings::Openings;
@@ -34,6 +35,12 @@ use crate::schedule::{game_pair, ScheduledGame};
 use crate::session::{check_before_games, play_on_runtime};
 use crate::settings::build::with_bots;
 use crate::settings::Given;
+use crate::shard::Shard;
+use arena_files::DirLock;
+
+/// How long a shard waits for the league's lock to make or read its plan
+/// (other shards hold it a moment; a league play holds it while it plays).
+const SHARD_PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// How much to play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +69,9 @@ impl Goal {
 #[derive(Debug, Clone)]
 pub struct PlayOptions {
     pub goal: Goal,
+    /// Play only this shard of a plan shared with the other shards
+    /// ([`super::shards`]); needs [`Goal::Games`].
+    pub shard: Option<Shard>,
     /// The certificate's confidence (in (0, 1)).
     pub confidence: f64,
     /// Settings given as flags (`-j`), over `league.toml`'s.
@@ -82,29 +92,35 @@ pub struct LeaguePlay {
     pub finished_before: u64,
     /// The first batch's line (`None`: nothing to play).
     pub first: Option<PairedRound>,
+    /// Games of shards brought into the league before this play.
+    pub collected: u64,
+    /// A shard's own directory's lock, held while it plays.
+    _shard_lock: Option<DirLock>,
 }
 
 impl LeaguePlay {
     /// Locks `league`, refreshes its registry, recovers its journal, reads
     /// its games and decides the first batch.
     pub fn prepare(league: &mut League, options: &PlayOptions) -> anyhow::Result<LeaguePlay> {
+        if let Some(shard) = options.shard {
+            return LeaguePlay::prepare_shard(league, options, shard);
+        }
         league.lock()?;
         let mut registry = league.registry()?;
         let changed = registry.refresh(&league.registry_path())?;
         let config = league_config(league, &registry, options)?;
-        let (journal, recovery) = Journal::recover(league.dir(), |_| Ok(()))?;
-        let names = config.bot_names();
-        let mut need = Need::new(names, config.variants(), options.confidence)?;
-        let csv = league.dir().join(GAMES_CSV);
-        let mut last_round = None;
-        visit_numbered_games_csv(&csv, |line, row| {
-            last_round = last_round.max(Some(row.round));
-            need.add(&row)
-                .with_context(|| format!("{}: line {line}", csv.display()))
-        })?;
-        let next_id = recovery.finished.iter().last().map_or(0, |id| id + 1);
-        let next = (next_id, last_round.map_or(0, |r| r + 1));
-        let mut feed = LeagueFeed::new(need, config.pair_openings(), next, options.goal);
+        let (mut journal, mut recovery) = Journal::recover(league.dir(), |_| Ok(()))?;
+        let collected = shards::collect(league, &mut journal, &mut recovery.finished)?;
+        let (need, round) = league_need(league, &config, options)?;
+        // After every game, and after the ids shards have reserved.
+        let next_id = recovery
+            .finished
+            .iter()
+            .last()
+            .map_or(0, |id| id + 1)
+            .max(shards::reserved_end(league)?);
+        let mut feed =
+            LeagueFeed::new(need, config.pair_openings(), (next_id, round), options.goal);
         let first = feed.decide()?;
         Ok(LeaguePlay {
             config,
@@ -114,6 +130,88 @@ impl LeaguePlay {
             repairs: recovery.repairs,
             finished_before: recovery.finished.len(),
             first,
+            collected,
+            _shard_lock: None,
+        })
+    }
+
+    /// Shard `shard` of the plan the league's state gives (made now, under
+    /// the league's lock held a moment, unless another shard made it),
+    /// played into the shard's own directory.
+    fn prepare_shard(
+        league: &mut League,
+        options: &PlayOptions,
+        shard: Shard,
+    ) -> anyhow::Result<LeaguePlay> {
+        let Goal::Games(games) = options.goal else {
+            bail!("--shard needs --games N: the shards share one plan of N games (certifying needs every game's result: play it without --shard)");
+        };
+        // The shards of an array plan one after the other, a moment each.
+        league.lock_waiting(SHARD_PATIENCE)?;
+        let registry = league.registry()?;
+        // A shard registers nothing: a changed program would play under
+        // its old version's name.
+        for v in registry.active() {
+            if crate::identity::program_identity(&v.bot) != v.program {
+                bail!(
+                    "{}'s program changed since {} was registered; register it first: arena league play {} --games 0",
+                    v.name,
+                    v.label(),
+                    league.dir().display()
+                );
+            }
+        }
+        let mut config = league_config(league, &registry, options)?;
+        let (need, round) = league_need(league, &config, options)?;
+        let (_, recovery) = Journal::recover(league.dir(), |_| Ok(()))?;
+        let next_id = recovery.finished.iter().last().map_or(0, |id| id + 1);
+        let settings = std::fs::read_to_string(league.settings_path()).unwrap_or_default();
+        let state = format!(
+            "{next_id} {} {games} {} {settings}",
+            registry.versions.len(),
+            shard.count
+        );
+        let stamp = shards::stamp(&state);
+        let plan = shards::plan_of(league, &stamp, || shards::Plan {
+            stamp: stamp.clone(),
+            base: next_id
+                .max(shards::reserved_end(league).unwrap_or(0))
+                .div_ceil(2)
+                * 2,
+            games: games.div_ceil(2) * 2,
+            seed: u64::from_str_radix(&stamp[..12], 16).unwrap_or(0),
+        })?;
+        league.unlock();
+        let dir = shards::shard_dir(league, &stamp, shard);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        let lock = DirLock::acquire(&dir)?;
+        let (journal, done) = if dir.join(crate::journal::GAMES_JSONL).exists() {
+            let (journal, recovery) = Journal::recover(&dir, |_| Ok(()))?;
+            (journal, recovery.finished)
+        } else {
+            (Journal::create(&dir)?, GameSet::new())
+        };
+        config.out = dir;
+        config.seed = plan.seed;
+        let mut feed = LeagueFeed::new(
+            need,
+            config.pair_openings(),
+            (plan.base, round),
+            Goal::Games(plan.games),
+        );
+        feed.shard = Some((shard, done));
+        let first = feed.decide()?;
+        Ok(LeaguePlay {
+            config,
+            journal,
+            feed,
+            changed: Vec::new(),
+            repairs: Vec::new(),
+            finished_before: 0,
+            first,
+            collected: 0,
+            _shard_lock: Some(lock),
         })
     }
 
@@ -127,6 +225,24 @@ impl LeaguePlay {
             None => Ok(summary),
         }
     }
+}
+
+/// The need of `league`'s active versions (`config`'s bots) from every
+/// game it has, and the next batch's round.
+fn league_need(
+    league: &League,
+    config: &TournamentConfig,
+    options: &PlayOptions,
+) -> anyhow::Result<(Need, u64)> {
+    let mut need = Need::new(config.bot_names(), config.variants(), options.confidence)?;
+    let csv = league.dir().join(GAMES_CSV);
+    let mut last_round = None;
+    visit_numbered_games_csv(&csv, |line, row| {
+        last_round = last_round.max(Some(row.round));
+        need.add(&row)
+            .with_context(|| format!("{}: line {line}", csv.display()))
+    })?;
+    Ok((need, last_round.map_or(0, |r| r + 1)))
 }
 
 /// The tournament config of `league`'s games: `league.toml`, the flags of
@@ -179,6 +295,9 @@ pub struct LeagueFeed {
     played: u64,
     /// The first error deciding a batch (the run stops).
     error: Option<anyhow::Error>,
+    /// Playing one shard of a plan: the shard, and its games already
+    /// played (its pairs only, the first batch's pairs over and over).
+    pub shard: Option<(Shard, GameSet)>,
 }
 
 impl LeagueFeed {
@@ -200,6 +319,7 @@ impl LeagueFeed {
             over: false,
             played: 0,
             error: None,
+            shard: None,
         }
     }
 
@@ -216,6 +336,17 @@ impl LeagueFeed {
             self.over = true;
             return Ok(None);
         }
+        if self.shard.is_some() {
+            // A shard sees no other shard's results: one batch, the first
+            // one's pairs over and over, decided alike by every shard.
+            pairs = pairs
+                .iter()
+                .copied()
+                .cycle()
+                .take(self.pairs_left as usize)
+                .collect();
+            self.over = true;
+        }
         pairs.truncate(usize::try_from(self.pairs_left).unwrap_or(usize::MAX));
         self.pairs_left -= pairs.len() as u64;
         let names = self.need.names();
@@ -224,9 +355,16 @@ impl LeagueFeed {
             let pair = self.next_pair;
             self.next_pair += 1;
             let variant = self.variants[(pair % self.variants.len() as u64) as usize];
+            if let Some((shard, _)) = &self.shard {
+                if !shard.contains_pair(pair) {
+                    continue;
+                }
+            }
             let opening = self.openings.for_pair(variant, pair)?;
-            self.queue
-                .extend(game_pair(variant, pair, self.round, first, second, opening));
+            let done =
+                |g: &ScheduledGame| self.shard.as_ref().is_some_and(|(_, d)| d.contains(g.id));
+            let games = game_pair(variant, pair, self.round, first, second, opening);
+            self.queue.extend(games.into_iter().filter(|g| !done(g)));
             boards.push([names[first].clone(), names[second].clone()]);
         }
         self.batches += 1;
