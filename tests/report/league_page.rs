@@ -139,9 +139,13 @@ fn a_league_is_served_as_its_leaderboard_and_follows_its_games() {
     assert_eq!(recent, FIRST);
     assert!(page.contains(&format!("{FIRST} games · 3 bots scheduled · 4 versions")));
     // The league's files are served (its logs), not its registry, which
-    // holds the participants' token hashes.
+    // holds the participants' token hashes, nor their uploaded code.
     assert_eq!(server.get("/league.toml").0, 200);
     assert_eq!(server.get("/bots.jsonl").0, 404);
+    let upload = league.join("submissions/ada/1");
+    std::fs::create_dir_all(&upload).unwrap();
+    std::fs::write(upload.join("bot.py"), "# ada's code\n").unwrap();
+    assert_eq!(server.get("/submissions/ada/1/bot.py").0, 404);
     // Taking submissions, the live bar links to the upload page.
     if common::sandbox_works() {
         let submit = Server::start(&[league.to_str().unwrap(), "--submissions", "--port", "0"]);

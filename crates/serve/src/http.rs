@@ -33,7 +33,7 @@ use tokio_util::io::ReaderStream;
 use arena_referee::game_id::game_id;
 use arena_report::html::moves::{board_now, BoardNow};
 use arena_rules::games::Variant;
-use arena_tournament::league::BOTS_JSONL;
+use arena_tournament::league::{BOTS_JSONL, SUBMISSIONS_DIR};
 use arena_tournament::live::LiveGame;
 
 use crate::html_page::html_under;
@@ -408,8 +408,8 @@ fn content_type(path: &Path) -> &'static str {
 /// directories once every symbolic link is followed. A path that tries to
 /// leave them (`..` or `.`, in any encoding; an encoded `/` or `\`; a NUL)
 /// is a bad request; one that leaves them through a link, or names
-/// nothing, is not found, as is a league's registry (`bots.jsonl`: its
-/// participants' token hashes).
+/// nothing, is not found, as are a league's registry (`bots.jsonl`: its
+/// participants' token hashes) and its `submissions/` (their code).
 pub async fn file_under(run: &ServedRun, raw: &str) -> Result<PathBuf, (StatusCode, &'static str)> {
     const BAD: (StatusCode, &str) = (
         StatusCode::BAD_REQUEST,
@@ -430,8 +430,12 @@ pub async fn file_under(run: &ServedRun, raw: &str) -> Result<PathBuf, (StatusCo
     if !run.dirs.iter().any(|d| real.starts_with(d)) {
         return Err(MISSING);
     }
-    // A league's registry holds its participants' token hashes: not shown.
-    if run.league && real == run.dirs[0].join(BOTS_JSONL) {
+    // A league's registry holds its participants' token hashes, and its
+    // submissions their code: neither is shown.
+    let league = &run.dirs[0];
+    if run.league
+        && (real == league.join(BOTS_JSONL) || real.starts_with(league.join(SUBMISSIONS_DIR)))
+    {
         return Err(MISSING);
     }
     let meta = tokio::fs::metadata(&real).await.map_err(|_| MISSING)?;

@@ -38,8 +38,7 @@ use arena_tournament::league::League;
 
 use build::Language;
 
-/// The uploads' directory in a league.
-pub const SUBMISSIONS_DIR: &str = "submissions";
+pub use arena_tournament::league::SUBMISSIONS_DIR;
 
 /// How an upload is checked: `arena check-bot` on the bot (in the sandbox,
 /// the directories given hidden, the bot's stderr of each game kept in

@@ -53,6 +53,8 @@ pub const BOTS_JSONL: &str = "bots.jsonl";
 pub const IMPORTS_JSONL: &str = "imports.jsonl";
 /// Every version's rating.
 pub const VERSIONS_CSV: &str = "versions.csv";
+/// Participants' uploads, each with its build and check.
+pub const SUBMISSIONS_DIR: &str = "submissions";
 
 /// A league's directory, opened.
 #[derive(Debug)]
