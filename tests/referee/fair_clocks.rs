@@ -185,9 +185,14 @@ fn sleeping_bots_are_not_told_to_have_waited() {
     let (said, records) = crowded_run("tests/bots/paced_bot.py", "30", &unique_tag("sleepy"));
     let moves = bot_moves(&records);
     assert!(moves.len() > 60, "{}", moves.len());
+    // Almost no CPU: most moves under 10 ms, none near the 30 ms slept (a
+    // CI run saw one move of 11 ms: the interpreter's own work, on a
+    // loaded machine).
     for &(wall, cpu) in &moves {
-        assert!(cpu < 10 && cpu <= wall + 1, "{wall} ms wall, {cpu} ms CPU");
+        assert!(cpu < 25 && cpu <= wall + 1, "{wall} ms wall, {cpu} ms CPU");
     }
+    let idle = moves.iter().filter(|&&(_, cpu)| cpu < 10).count();
+    assert!(2 * idle > moves.len(), "{idle} of {moves:?}");
     // Most moves took the 30 ms of sleep on the wall clock. (The clock
     // starts once the turn is written, which on a loaded machine may be
     // long after the bot has it: a CI run at a load of 12 on 2 cores saw a
