@@ -2,9 +2,40 @@
 //! as [`super::journal::Journal::recover`] and [`super::merge`] read them: a
 //! line ends in `\n` (or `\r\n`), blank lines are skipped, and an
 //! unterminated last line is what a kill or crash mid-write leaves, so it is
-//! not returned but reported by [`Lines::torn`].
+//! not returned but reported by [`Lines::torn`]. [`visit_jsonl`] reads a
+//! file of such lines, each one JSON value (a league's registry, its
+//! imports, a shard's journal).
 
 use std::io::BufRead;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::de::DeserializeOwned;
+
+/// Calls `visit` with each complete line of `path` read as a `T`, in
+/// order; a missing file has none. A line that is no `T` is an error
+/// naming the file, the line and `what` a line should be.
+pub fn visit_jsonl<T: DeserializeOwned>(
+    path: &Path,
+    what: &str,
+    mut visit: impl FnMut(T),
+) -> anyhow::Result<()> {
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let mut lines = Lines::new(std::io::BufReader::new(file));
+    while let Some((number, line)) = lines
+        .next_line()
+        .with_context(|| format!("cannot read {}", path.display()))?
+    {
+        let value = serde_json::from_slice(line)
+            .map_err(|e| anyhow::anyhow!("{}: line {number}: not {what}: {e}", path.display()))?;
+        visit(value);
+    }
+    Ok(())
+}
 
 /// Where a file ended in an unterminated line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

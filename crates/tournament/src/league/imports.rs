@@ -28,14 +28,13 @@
 //! reserved.)
 
 use std::collections::BTreeMap;
-use std::io::BufReader;
 use std::path::Path;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::registry::append_line;
-use crate::lines::Lines;
+use crate::lines::visit_jsonl;
 
 /// Game ids as sorted, disjoint, inclusive ranges `[first, last]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,24 +135,7 @@ impl Imports {
     /// other line that is no event is an error naming it.
     pub fn read(path: &Path) -> anyhow::Result<Imports> {
         let mut imports = Imports::default();
-        let file = match std::fs::File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(imports),
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-        };
-        let mut lines = Lines::new(BufReader::new(file));
-        while let Some((number, line)) = lines
-            .next_line()
-            .with_context(|| format!("cannot read {}", path.display()))?
-        {
-            let event = serde_json::from_slice(line).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: line {number}: not an import event: {e}",
-                    path.display()
-                )
-            })?;
-            imports.events.push(event);
-        }
+        visit_jsonl(path, "an import event", |event| imports.events.push(event))?;
         Ok(imports)
     }
 

@@ -9,14 +9,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::OpenOptions;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 
 use crate::identity::program_identity;
-use crate::lines::Lines;
+use crate::lines::visit_jsonl;
 use arena_referee::BotSpec;
 
 /// One line of `bots.jsonl`.
@@ -121,24 +121,7 @@ impl Registry {
     /// other line that is no event is an error naming it.
     pub fn read(path: &Path) -> anyhow::Result<Registry> {
         let mut registry = Registry::default();
-        let file = match std::fs::File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(registry),
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-        };
-        let mut lines = Lines::new(BufReader::new(file));
-        while let Some((number, line)) = lines
-            .next_line()
-            .with_context(|| format!("cannot read {}", path.display()))?
-        {
-            let event: Event = serde_json::from_slice(line).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: line {number}: not a registry event: {e}",
-                    path.display()
-                )
-            })?;
-            registry.apply(event);
-        }
+        visit_jsonl(path, "a registry event", |event| registry.apply(event))?;
         Ok(registry)
     }
 

@@ -31,7 +31,7 @@ use arena_referee::GameRecord;
 use super::League;
 use crate::game_set::GameSet;
 use crate::journal::{Journal, GAMES_JSONL};
-use crate::lines::Lines;
+use crate::lines::visit_jsonl;
 use crate::shard::Shard;
 
 /// The shards' directory of a league.
@@ -155,17 +155,7 @@ fn shard_journals(league: &League) -> Vec<PathBuf> {
 /// The complete records of a shard's journal (a torn last line, a game
 /// still being written, left out).
 fn records(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut lines = Lines::new(std::io::BufReader::new(file));
     let mut records = Vec::new();
-    while let Some((number, line)) = lines
-        .next_line()
-        .with_context(|| format!("cannot read {}", path.display()))?
-    {
-        let record = serde_json::from_slice(line)
-            .with_context(|| format!("{}: line {number}: not a game record", path.display()))?;
-        records.push(record);
-    }
+    visit_jsonl(path, "a game record", |record| records.push(record))?;
     Ok(records)
 }
