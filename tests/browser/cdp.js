@@ -10,7 +10,8 @@
 //   matching SELECTOR (scrolled into view); true, or false when none matched;
 // - {"click_at": EXPR}: the same on the selector EXPR evaluates to (none: false);
 // - {"wait": EXPR, "timeout": MS}: polls EXPR (every 20 ms) until it is truthy;
-//   its value, or null and an error after MS (default 20000);
+//   its value, or null and an error after MS (default 20000); a poll cut by a
+//   navigation under way is asked again of the new page;
 // - {"repeat": [STEPS], "until": EXPR, "max": N}: runs STEPS until EXPR is
 //   truthy (asked before each round), at most N rounds (an error past them);
 //   the number of rounds run (the inner steps' results are not kept);
@@ -127,10 +128,18 @@ async function click(selector, sessionId) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const NAVIGATING = /navigated or closed|context was destroyed|Cannot find context/;
+
 async function wait(expression, timeout, sessionId) {
   const end = Date.now() + (timeout || 20000);
   for (;;) {
-    const value = await evaluate(expression, sessionId);
+    let value = null;
+    try {
+      value = await evaluate(expression, sessionId);
+    } catch (e) {
+      // A navigation under way ends the evaluation: the next poll asks the new page.
+      if (!NAVIGATING.test(e.message)) throw e;
+    }
     if (value) return value;
     if (Date.now() > end) {
       errors.push("wait: " + JSON.stringify(expression) + " still false after " + (timeout || 20000) + " ms");
