@@ -43,8 +43,11 @@
 //! always are.) `crate::adaptive_sim` checks the error rate in simulations.
 //!
 //! # The games
-//! A run begins with a seeding round: one game pair per pairing (the round
-//! robin once). Each later round plays one game pair (colours swapped, one
+//! A run begins with a seeding round ([`seeding`]): one game pair per
+//! pairing of a sparse, connected schedule of `n (ceil(log2 n) - 1)`
+//! pairings (each bot meets `2 (ceil(log2 n) - 1)` others), or the round
+//! robin once when that has no more pairings (up to 5 bots). What follows
+//! depends on the goal ([`crate::certify`]); for the whole order, each later round plays one game pair (colours swapped, one
 //! opening) between the two bots of every adjacent pair that is not
 //! separated, the pair with the widest interval first (what a game limit
 //! cuts off is the least informative), taking turns until the round has
@@ -253,11 +256,65 @@ impl Assessment {
     }
 }
 
-/// Every pairing once, `(i, j)` with `i < j`: the seeding round.
-pub fn seeding(bots: usize) -> Vec<(usize, usize)> {
+/// Every pairing once, `(i, j)` with `i < j`: a round robin's cycle.
+pub fn round_robin(bots: usize) -> Vec<(usize, usize)> {
     (0..bots)
         .flat_map(|i| (i + 1..bots).map(move |j| (i, j)))
         .collect()
+}
+
+/// The strides of the sparse seeding among `bots` bots: the powers of two
+/// `s` with `2 s < bots` (`ceil(log2 bots) - 1` of them from 3 bots on).
+pub fn seeding_strides(bots: usize) -> Vec<usize> {
+    (0..usize::BITS)
+        .map(|k| 1usize << k)
+        .take_while(|&s| 2 * s < bots)
+        .collect()
+}
+
+/// The seeding round's pairings among `bots` bots, a function of `seed`:
+/// the bots in a seeded random order around a circle, each paired with
+/// the bots 1, 2, 4, ... places on ([`seeding_strides`]): `m` strides make
+/// `bots * m` distinct pairings, each bot in `2 m`, and a connected graph
+/// (the stride 1 is a ring) any two of whose bots are a few steps apart,
+/// so the joint fit is defined and ties every rating to every other. When
+/// the round robin has no more pairings (up to 5 bots) it is the round
+/// robin instead.
+pub fn seeding(bots: usize, seed: u64) -> Vec<(usize, usize)> {
+    let strides = seeding_strides(bots);
+    if bots * bots.saturating_sub(1) / 2 <= bots * strides.len() {
+        return round_robin(bots);
+    }
+    let mut circle: Vec<usize> = (0..bots).collect();
+    let mut rng = SplitMix(seed);
+    for k in (1..bots).rev() {
+        circle.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
+    }
+    strides
+        .iter()
+        .flat_map(|&s| (0..bots).map(move |p| (p, (p + s) % bots)))
+        .map(|(p, q)| (circle[p], circle[q]))
+        .collect()
+}
+
+/// SplitMix64: a small seeded generator (the seeding's order, simulated
+/// results).
+#[derive(Debug, Clone)]
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 /// The `z` Robbins' normal-mixture boundary asks at `information` for a
@@ -431,8 +488,49 @@ mod tests {
     }
 
     #[test]
-    fn seeding_plays_every_pairing_once() {
-        assert_eq!(seeding(3), [(0, 1), (0, 2), (1, 2)]);
-        assert_eq!(seeding(20).len(), 190);
+    fn small_fields_seed_with_the_round_robin_and_big_ones_sparsely() {
+        assert_eq!(seeding(3, 7), [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(seeding(5, 7).len(), 10);
+        // 20 bots: strides 1, 2, 4, 8 (16 is not below 10): 80 pairings.
+        assert_eq!(seeding_strides(20), [1, 2, 4, 8]);
+        let twenty = seeding(20, 7);
+        assert_eq!(twenty.len(), 80);
+        assert_eq!(twenty, seeding(20, 7), "a function of the seed");
+        assert_ne!(twenty, seeding(20, 8));
+        let mut distinct: Vec<(usize, usize)> =
+            twenty.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 80);
+        for bot in 0..20 {
+            assert_eq!(
+                twenty.iter().filter(|p| p.0 == bot || p.1 == bot).count(),
+                8
+            );
+        }
+    }
+
+    #[test]
+    fn five_hundred_bots_seed_with_4000_pairings_not_124750() {
+        // ceil(log2 500) - 1 = 8 strides (1 to 128; 256 is not below 250),
+        // 500 * 8 pairings; the round robin has 500 * 499 / 2.
+        let pairs = seeding(500, 1);
+        assert_eq!(pairs.len(), 4_000);
+        assert_eq!(500 * 499 / 2, 124_750);
+        // Connected: every bot is reached from bot 0.
+        let mut reached = vec![false; 500];
+        reached[0] = true;
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for &(a, b) in &pairs {
+                if reached[a] != reached[b] {
+                    reached[a] = true;
+                    reached[b] = true;
+                    grew = true;
+                }
+            }
+        }
+        assert!(reached.iter().all(|&r| r));
     }
 }

@@ -1,13 +1,14 @@
 //! Simulated runs with known ratings, no processes: the adaptive ranking
-//! ([`crate::adaptive`], the same decisions a run makes) and, for
-//! comparison, round robins played cycle by cycle until the same
-//! certificate holds. Games follow the fit's own model (BayesElo's, see
+//! ([`crate::adaptive`], the same decisions a run makes, for each
+//! [`Goal`] of [`crate::certify`]) and, for comparison, round robins played
+//! cycle by cycle until a certificate as fine holds. Games follow the fit's own model (BayesElo's, see
 //! [`crate::elo`]) with the field's ratings, white advantage and draw elo.
 //! The unit tests check the error rate; `benches/adaptive.rs` counts games.
 
 use std::collections::BTreeMap;
 
-use crate::adaptive::{seeding, Assessment, Certifier};
+use crate::adaptive::{round_robin, seeding, Assessment, Certifier, SplitMix};
+use crate::certify::{Goal, Watch};
 use crate::elo::{FitError, PairCounts};
 use crate::logistic::elo_to_score;
 use crate::pentanomial::Pentanomial;
@@ -58,11 +59,15 @@ pub struct Field {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     pub games: u64,
+    /// What the goal certifies was certified ([`Goal::certified`]).
     pub certified: bool,
-    /// Certified, and the order is not the true one.
+    /// The claim ([`Goal::claim`]) puts two bots in tiers the wrong way
+    /// round: for the order, a wrong certified order.
     pub wrong: bool,
     /// The final fit's order, best first.
     pub order: Vec<usize>,
+    /// The claim's tiers, best first (empty: nothing claimed).
+    pub claim: Vec<Vec<usize>>,
 }
 
 /// Many runs of one field.
@@ -93,26 +98,12 @@ impl Summary {
     }
 }
 
-/// SplitMix64: a small seeded generator, enough for simulated results.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// One simulated game's result.
-fn game(field: &Field, white: usize, black: usize, rng: &mut Rng) -> GameResult {
+fn game(field: &Field, white: usize, black: usize, rng: &mut SplitMix) -> GameResult {
     let d = field.ratings[white] - field.ratings[black];
     let p_white = elo_to_score(d + field.white_advantage - field.draw_elo);
     let p_black = elo_to_score(-d - field.white_advantage - field.draw_elo);
-    let r = rng.next();
+    let r = rng.next_f64();
     if r < p_white {
         GameResult::WhiteWins
     } else if r < p_white + p_black {
@@ -129,7 +120,7 @@ fn play(
     pairings: &[(usize, usize)],
     played: &mut Games,
     budget: u64,
-    rng: &mut Rng,
+    rng: &mut SplitMix,
 ) -> u64 {
     let mut games = 0;
     for &(a, b) in pairings {
@@ -159,57 +150,100 @@ impl Field {
         order
     }
 
-    fn outcome(&self, games: u64, a: Assessment) -> Outcome {
+    fn outcome(&self, goal: Goal, games: u64, a: Assessment) -> Outcome {
+        let claim = goal.claim(&a);
         Outcome {
             games,
-            certified: a.certified,
-            wrong: a.certified && a.order != self.true_order(),
+            certified: goal.certified(&a),
+            wrong: self.inverted(&claim),
             order: a.order,
+            claim,
         }
     }
 
-    /// One adaptive run, as `format = "adaptive"` plays it: the seeding
-    /// round, then each round decided from the games before it, until
-    /// certified or `max_games`.
+    /// Whether some bot of a tier of `claim` is truly stronger than some
+    /// bot of a tier above it.
+    pub fn inverted(&self, claim: &[Vec<usize>]) -> bool {
+        let mut weakest_above = f64::INFINITY;
+        for tier in claim {
+            let r = |&b: &usize| self.ratings[b];
+            if tier.iter().map(r).any(|x| x > weakest_above) {
+                return true;
+            }
+            weakest_above = tier.iter().map(r).fold(weakest_above, f64::min);
+        }
+        false
+    }
+
+    /// One adaptive run certifying the whole order.
     pub fn adaptive(
         &self,
         certifier: &Certifier,
         max_games: u64,
         seed: u64,
     ) -> Result<Outcome, FitError> {
-        let mut rng = Rng(seed);
+        self.adaptive_goal(certifier, Goal::Order, max_games, seed)
+    }
+
+    /// One adaptive run, as `format = "adaptive"` plays it with `certify =
+    /// goal`: the seeding round, then each round decided from the games
+    /// before it, until the goal stops it ([`Goal::stop`]) or `max_games`.
+    pub fn adaptive_goal(
+        &self,
+        certifier: &Certifier,
+        goal: Goal,
+        max_games: u64,
+        seed: u64,
+    ) -> Result<Outcome, FitError> {
+        let mut rng = SplitMix(seed);
         let mut played = Games::new(self.ratings.len());
-        let mut round = seeding(self.ratings.len());
+        let mut round = seeding(self.ratings.len(), seed);
+        let mut watch = Watch::default();
         let mut games = 0;
         loop {
             games += play(self, &round, &mut played, max_games - games, &mut rng);
             let a = played.assess(certifier)?;
-            if a.certified || games + 2 > max_games {
-                return Ok(self.outcome(games, a));
+            if goal.stop(&a, games, &mut watch) || games + 2 > max_games {
+                return Ok(self.outcome(goal, games, a));
             }
-            round = a.next_round();
+            round = goal.next_round(&a);
         }
     }
 
-    /// One round robin, one game pair per pairing per cycle, judged by the
-    /// same certificate after each full cycle, until certified or
-    /// `max_games` (only whole cycles).
+    /// One round robin certifying the whole order, as
+    /// [`Field::round_robin_goal`] with the order's full claim.
     pub fn round_robin(
         &self,
         certifier: &Certifier,
         max_games: u64,
         seed: u64,
     ) -> Result<Outcome, FitError> {
-        let mut rng = Rng(seed);
+        let n = self.ratings.len();
+        self.round_robin_goal(certifier, Goal::Order, n, max_games, seed)
+    }
+
+    /// One round robin, one game pair per pairing per cycle, judged by the
+    /// same certificate after each full cycle until `goal` claims at least
+    /// `tiers` tiers (as fine as an adaptive run's claim), or `max_games`
+    /// (only whole cycles).
+    pub fn round_robin_goal(
+        &self,
+        certifier: &Certifier,
+        goal: Goal,
+        tiers: usize,
+        max_games: u64,
+        seed: u64,
+    ) -> Result<Outcome, FitError> {
+        let mut rng = SplitMix(seed);
         let mut played = Games::new(self.ratings.len());
-        let cycle = seeding(self.ratings.len());
+        let cycle = round_robin(self.ratings.len());
         let cycle_games = 2 * cycle.len() as u64;
         let mut games = 0;
         loop {
             games += play(self, &cycle, &mut played, u64::MAX, &mut rng);
             let a = played.assess(certifier)?;
-            if a.certified || games + cycle_games > max_games {
-                return Ok(self.outcome(games, a));
+            if goal.claim(&a).len() >= tiers || games + cycle_games > max_games {
+                return Ok(self.outcome(goal, games, a));
             }
         }
     }
@@ -222,9 +256,22 @@ impl Field {
         runs: u64,
         seed: u64,
     ) -> Result<Summary, FitError> {
+        self.adaptive_goal_runs(certifier, Goal::Order, max_games, runs, seed)
+    }
+
+    /// `runs` adaptive runs with `certify = goal`.
+    pub fn adaptive_goal_runs(
+        &self,
+        certifier: &Certifier,
+        goal: Goal,
+        max_games: u64,
+        runs: u64,
+        seed: u64,
+    ) -> Result<Summary, FitError> {
         let mut summary = Summary::default();
         for run in 0..runs {
-            summary.add(&self.adaptive(certifier, max_games, seed.wrapping_add(run))?);
+            let seed = seed.wrapping_add(run);
+            summary.add(&self.adaptive_goal(certifier, goal, max_games, seed)?);
         }
         Ok(summary)
     }
@@ -318,5 +365,88 @@ mod tests {
         let o = clear.adaptive(&c, 10_000, 3).unwrap();
         assert!(o.certified && !o.wrong, "{o:?}");
         assert_eq!(o.order, [2, 1, 0]);
+    }
+
+    /// A field whose bots 3 and 4 are 1 Elo apart on the boundary of the
+    /// top 2: which of them is in the top 2 is a coin flip.
+    fn close_boundary() -> Field {
+        Field {
+            ratings: vec![0.0, 150.0, 300.0, 450.0, 451.0, 650.0],
+            white_advantage: 30.0,
+            draw_elo: 100.0,
+        }
+    }
+
+    #[test]
+    fn top_k_sets_are_wrong_no_more_often_than_the_confidence_allows() {
+        let runs = 150;
+        let c = Certifier::new(0.95);
+        let close = close_boundary()
+            .adaptive_goal_runs(&c, Goal::Top(2), 300, runs, 1)
+            .unwrap();
+        assert!(close.error_rate() <= allowed(0.95, runs), "{close:?}");
+        // One Elo apart, the set is rarely certified at all.
+        assert!(close.certified < runs / 2, "{close:?}");
+    }
+
+    #[test]
+    fn top_k_certifies_the_true_top_of_a_clear_field_with_fewer_games_than_the_order() {
+        let c = Certifier::new(0.95);
+        // 12 bots 100 Elo apart: the best are 11, 10, 9.
+        let field = Field {
+            ratings: (0..12).map(|k| 100.0 * k as f64).collect(),
+            white_advantage: 30.0,
+            draw_elo: 100.0,
+        };
+        let (mut top_games, mut order_games) = (0, 0);
+        for seed in 1..=6 {
+            let top = field.adaptive_goal(&c, Goal::Top(3), 20_000, seed).unwrap();
+            assert!(top.certified && !top.wrong, "{top:?}");
+            let mut set = top.order[..3].to_vec();
+            set.sort_unstable();
+            assert_eq!(set, [9, 10, 11]);
+            top_games += top.games;
+            order_games += field.adaptive(&c, 20_000, seed).unwrap().games;
+        }
+        assert!(
+            4 * top_games < 3 * order_games,
+            "{top_games} vs {order_games}"
+        );
+    }
+
+    #[test]
+    fn tiers_put_no_two_bots_the_wrong_way_round_beyond_the_error_rate() {
+        // Three groups of three bots 5 Elo apart, the groups 250 Elo apart.
+        let field = Field {
+            ratings: vec![0.0, 5.0, 10.0, 250.0, 255.0, 260.0, 500.0, 505.0, 510.0],
+            white_advantage: 30.0,
+            draw_elo: 100.0,
+        };
+        let c = Certifier::new(0.9);
+        let runs = 40;
+        let mut found = 0;
+        let mut summary = Summary::default();
+        for seed in 0..runs {
+            let o = field.adaptive_goal(&c, Goal::Tiers, 3_000, seed).unwrap();
+            let mut claim: Vec<Vec<usize>> = o.claim.clone();
+            for tier in &mut claim {
+                tier.sort_unstable();
+            }
+            found += u64::from(claim == [vec![6, 7, 8], vec![3, 4, 5], vec![0, 1, 2]]);
+            summary.add(&o);
+        }
+        assert!(summary.error_rate() <= allowed(0.9, runs), "{summary:?}");
+        assert!(
+            found >= runs * 3 / 4,
+            "{found} of {runs} found the three groups"
+        );
+    }
+
+    #[test]
+    fn a_claim_is_wrong_when_a_stronger_bot_sits_in_a_lower_tier() {
+        let f = close_field();
+        assert!(!f.inverted(&[vec![2], vec![0, 1]]));
+        assert!(f.inverted(&[vec![2], vec![0], vec![1]]));
+        assert!(!f.inverted(&[]));
     }
 }

@@ -21,10 +21,12 @@
 //! - `pentanomial`: colour-swapped game pairs and their pentanomial counts.
 //! - `sprt`: the sequential probability ratio test over game pairs.
 //! - `adaptive`: which pairs an adaptive ranking plays next and when its order
-//!   is certified; `adaptive_sim`: simulated runs of it with known ratings.
+//!   is certified; `certify`: what it certifies (the order, the top K or
+//!   tiers); `adaptive_sim`: simulated runs of it with known ratings.
 
 pub mod adaptive;
 pub mod adaptive_sim;
+pub mod certify;
 pub mod elo;
 pub mod head_to_head;
 pub mod linalg;
@@ -40,6 +42,7 @@ pub mod wdl;
 pub use adaptive::{Assessment, Boundary, Certifier, PairCheck};
 /// The crate's one result type (from the games engine), which the fits count.
 pub use arena_rules::games::GameResult;
+pub use certify::{Goal, Watch};
 pub use elo::{
     fit_pooled, fit_ratings, needs_prior, Estimate, FitError, FitOptions, NoMaximum, PairCounts,
     PriorScope, RatingFit, Scale, MAX_BOTS,
