@@ -181,8 +181,8 @@ fn files() -> Vec<(&'static str, &'static str)> {
         (
             CERTIFICATE_FILE,
             "an adaptive ranking's certificate: per adjacent pair of the ranking, whether it is \
-             separated (docs/STATISTICS.md, \"Adaptive ranking\"); written at the end of an \
-             adaptive run",
+             separated and the certified tiers (docs/STATISTICS.md, \"Adaptive ranking\"); \
+             written at the end of an adaptive run",
         ),
         (
             REPORT_FILE,
@@ -297,6 +297,22 @@ const COLUMNS: &[(&str, &str)] = &[
     ("wealth", "the head-to-head test's wealth from upper's game pairs against lower"),
     ("needed_wealth", "the wealth that separates the pair"),
     ("separated", "`true` when either test separates the pair"),
+    (
+        "certify",
+        "what the run certifies: `order`, `top:K` or `tiers` (the setting `certify`)",
+    ),
+    (
+        "adjacent",
+        "`true` for two bots next to each other in the ranking; `false` for a pair that keeps a \
+         tier boundary from lying between two adjacent bots that are separated",
+    ),
+    ("upper_tier", "the certified tier of upper, 1 = best"),
+    ("lower_tier", "the certified tier of lower"),
+    (
+        "boundary",
+        "`true` when a tier boundary lies between the two (every pair across it separated): \
+         for `top:K`, the row of rank K says whether the top K are certified",
+    ),
     ("points", "points scored against the opponent"),
     (
         "ply",

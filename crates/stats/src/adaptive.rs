@@ -290,9 +290,15 @@ pub fn seeding(bots: usize, seed: u64) -> Vec<(usize, usize)> {
     for k in (1..bots).rev() {
         circle.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
     }
+    // Per stride, the places whose block of `s` is even first: consecutive
+    // pairings share no bot, so games at once spread over the field.
+    let places = |s: usize| {
+        let (even, odd): (Vec<usize>, Vec<usize>) = (0..bots).partition(|p| (p / s) % 2 == 0);
+        even.into_iter().chain(odd)
+    };
     strides
         .iter()
-        .flat_map(|&s| (0..bots).map(move |p| (p, (p + s) % bots)))
+        .flat_map(|&s| places(s).map(move |p| (p, (p + s) % bots)))
         .map(|(p, q)| (circle[p], circle[q]))
         .collect()
 }

@@ -6,7 +6,11 @@
 //! games.
 //!
 //! Round 0 is the seeding: every pairing once, in the round robin's order
-//! ([`pairings`]). Round `r + 1` is decided when every game of round `r` is
+//! ([`pairings`]), up to 5 bots; from 6 bots the sparse seeding of the
+//! run's seed ([`arena_stats::adaptive::seeding`]: `n (ceil(log2 n) - 1)`
+//! pairings, 4,000 for 500 bots where the round robin has 124,750), so a
+//! resumed run replays the same games. What the later rounds play and when
+//! the run stops is the goal's (`certify`, [`arena_stats::certify`]). Round `r + 1` is decided when every game of round `r` is
 //! finished, from the results of the games of rounds `0..=r` and nothing
 //! else (counted by game id, whatever order they finished in), so the games
 //! of a run are a function of its settings, seed and results: `--resume`
@@ -41,7 +45,8 @@ use super::settings::resolve::Resolved;
 use super::text::{describe_suspension, run_settings, Said};
 use arena_referee::GameRow;
 use arena_rules::games::{GameResult, Variant};
-use arena_stats::{Assessment, Certifier, PairCounts, TalliedGame, Tally};
+use arena_stats::adaptive::{round_robin, seeding};
+use arena_stats::{Assessment, Certifier, Goal, PairCounts, TalliedGame, Tally, Watch};
 
 /// The adaptive ranking's line in the registry.
 pub const FORMAT: FormatRow = FormatRow {
@@ -62,6 +67,9 @@ pub struct AdaptivePlan {
     pub confidence: f64,
     /// Stop uncertified after this many games (rounded down to pairs).
     pub max_games: u64,
+    /// What to certify (a plan from before `certify` certifies the order).
+    #[serde(default)]
+    pub certify: Goal,
 }
 
 impl FormatPlan for AdaptivePlan {
@@ -74,7 +82,9 @@ impl FormatPlan for AdaptivePlan {
 fn plan_of(r: &Resolved, _config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
     let v = &r.values;
     if r.sprt || v.format.value != "adaptive" {
-        if let Some(setting) = r.first_given(&[&defs::MAX_GAMES, &defs::CONFIDENCE]) {
+        if let Some(setting) =
+            r.first_given(&[&defs::MAX_GAMES, &defs::CONFIDENCE, &defs::CERTIFY])
+        {
             return Err(r.at_setting(
                 setting,
                 "is a setting of an adaptive ranking (format = \"adaptive\")",
@@ -103,7 +113,11 @@ fn plan_of(r: &Resolved, _config: &TournamentConfig) -> anyhow::Result<Option<Pl
     let plan = AdaptivePlan {
         confidence: v.confidence.value,
         max_games,
+        certify: v.certify.value,
     };
+    plan.certify
+        .check(r.bots.len())
+        .map_err(|e| r.at(&v.certify, e))?;
     plan.check()
         .map_err(|e| r.at(&v.confidence, format!("{e:#}")))?;
     Ok(Some(Plan::of(&plan)))
@@ -164,17 +178,6 @@ pub struct AdaptiveVerdict {
 }
 
 impl AdaptiveVerdict {
-    /// `A > B` for each adjacent pair not separated, in rank order.
-    pub fn unseparated(&self) -> Vec<String> {
-        let Some(a) = &self.assessment else {
-            return Vec::new();
-        };
-        a.unseparated()
-            .chain(&a.others)
-            .map(|c| format!("{} > {}", self.bots[c.upper], self.bots[c.lower]))
-            .collect()
-    }
-
     pub fn certified(&self) -> bool {
         self.assessment.as_ref().is_some_and(|a| a.certified)
     }
@@ -184,6 +187,7 @@ impl AdaptiveVerdict {
         certificate_rows(
             self.plan.confidence,
             self.games,
+            self.plan.certify,
             &self.bots,
             self.assessment.as_ref(),
         )
@@ -224,6 +228,10 @@ pub struct AdaptiveRanking {
     next_id: u64,
     /// Certified, or the game limit reached: no round follows.
     over: bool,
+    /// The run's seed, of which the seeding round is a function.
+    seed: u64,
+    /// The tiers from round to round, for the goal's stopping rule.
+    watch: Watch,
 }
 
 impl AdaptiveRanking {
@@ -249,6 +257,8 @@ impl AdaptiveRanking {
             rounds: Vec::new(),
             next_id: 0,
             over: false,
+            seed: config.seed,
+            watch: Watch::default(),
         })
     }
 
@@ -320,11 +330,12 @@ impl AdaptiveRanking {
     fn decide(&mut self) -> anyhow::Result<()> {
         let planned = self.rounds.last().map_or(0, Round::end_pair);
         let budget = (self.plan.max_games / 2).saturating_sub(planned) as usize;
+        let goal = self.plan.certify;
         let mut next = if self.rounds.is_empty() {
-            pairings(self.names.len())
+            self.seeding()
         } else {
             match self.assess(2 * planned)? {
-                Some(a) if !a.certified => a.next_round(),
+                Some(a) if !goal.stop(&a, 2 * planned, &mut self.watch) => goal.next_round(&a),
                 _ => Vec::new(),
             }
         };
@@ -338,6 +349,19 @@ impl AdaptiveRanking {
             });
         }
         Ok(())
+    }
+
+    /// Round 0's pairings: the round robin's cycle (in its order) when the
+    /// sparse seeding would have no fewer pairings, else the sparse
+    /// seeding of the run's seed ([`arena_stats::adaptive::seeding`]).
+    fn seeding(&self) -> Vec<(usize, usize)> {
+        let bots = self.names.len();
+        let sparse = seeding(bots, self.seed);
+        if sparse.len() >= round_robin(bots).len() {
+            pairings(bots)
+        } else {
+            sparse
+        }
     }
 
     /// The game `id` of a decided round; a finished game that is not the
@@ -365,6 +389,15 @@ impl AdaptiveRanking {
             }
         }
         Ok(game)
+    }
+}
+
+/// What `goal` certifies, in words: `the order`, `the top 3`, `tiers`.
+fn goal_words(goal: Goal) -> String {
+    match goal {
+        Goal::Order => "the order".into(),
+        Goal::Top(k) => format!("the top {k}"),
+        Goal::Tiers => "tiers".into(),
     }
 }
 
@@ -399,9 +432,10 @@ impl Format for AdaptiveRanking {
     fn started(&self, config: &TournamentConfig, dir: &Path) -> Vec<String> {
         vec![
             format!(
-                "Adaptive ranking: {} bots, {}, certified at confidence {}, at most {} games, {}{}",
+                "Adaptive ranking: {} bots, {}, certifying {} at confidence {}, at most {} games, {}{}",
                 config.bots.len(),
                 config.variant_ids().join(", "),
+                goal_words(self.plan.certify),
                 self.plan.confidence,
                 self.plan.max_games,
                 run_settings(config, true),
@@ -457,8 +491,10 @@ impl Format for AdaptiveRanking {
             Err(e) => format!("{e:#}"),
         };
         format!(
-            "adaptive ranking at confidence {}, at most {} games. {certificate}",
-            self.plan.confidence, self.plan.max_games
+            "adaptive ranking certifying {} at confidence {}, at most {} games. {certificate}",
+            goal_words(self.plan.certify),
+            self.plan.confidence,
+            self.plan.max_games
         )
     }
 
@@ -611,6 +647,7 @@ mod tests {
                 AdaptivePlan {
                     confidence: 1.0,
                     max_games: 10,
+                    certify: Goal::Order,
                 },
                 "confidence must be between 0 and 1",
             ),
@@ -618,6 +655,7 @@ mod tests {
                 AdaptivePlan {
                     confidence: 0.9,
                     max_games: 1,
+                    certify: Goal::Order,
                 },
                 "max_games must be at least 2",
             ),
@@ -630,6 +668,7 @@ mod tests {
         let plan = AdaptivePlan {
             confidence: 0.9,
             max_games: 10,
+            certify: Goal::Order,
         };
         let err = AdaptiveRanking::new(&sharded, plan)
             .err()

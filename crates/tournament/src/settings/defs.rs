@@ -674,6 +674,23 @@ pub static MAX_GAMES: Setting = Setting {
     ..Setting::of(place!(max_games))
 };
 
+pub static CERTIFY: Setting = Setting {
+    value_name: "GOAL",
+    kind: Kind::Goal,
+    default: Default::Value("order"),
+    help: "Adaptive: what to certify: `order` (the whole ranking), `top:K` (the set of the K \
+           best bots, and their order where separable) or `tiers` (blocks of bots whose order \
+           between blocks is certified)",
+    doc: "`top:K` plays only the pairs that can move the top K and stops once the set is \
+          certified and the order within it is certified or has settled; `tiers` plays across \
+          the places where no tier boundary is yet and stops when the tiers have settled; either \
+          stops at `max_games`. Every goal's claim is wrong with at most 1 - `confidence` \
+          (docs/STATISTICS.md, \"What an adaptive ranking certifies\").",
+    stored: false,
+    commands: TOURNAMENT,
+    ..Setting::of(place!(certify))
+};
+
 /// The definitions, in the order `--help` and the reference page list them.
 pub static SETTINGS: &[&Setting] = &[
     &VARIANT,
@@ -713,6 +730,7 @@ pub static SETTINGS: &[&Setting] = &[
     &MAX_PAIRS,
     &CONFIDENCE,
     &MAX_GAMES,
+    &CERTIFY,
 ];
 
 /// The definition whose key is `key`, for keys read from input (a file's
@@ -777,6 +795,7 @@ mod tests {
             Kind::Path => Value::Path("p".into()),
             Kind::Switch => Value::Switch(true),
             Kind::Shard => kind.read_text("1/2").unwrap(),
+            Kind::Goal => kind.read_text("top:2").unwrap(),
         }
     }
 

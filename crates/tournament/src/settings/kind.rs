@@ -11,6 +11,7 @@ use arena_rules::games::Variant;
 use arena_rules::protocol::{parse_time_control, TimeControl, MAX_TIME_MS};
 
 use crate::shard::Shard;
+use arena_stats::Goal;
 
 /// The values a setting takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -36,6 +37,8 @@ pub enum Kind {
     Switch,
     /// `K/N` with `1 <= K <= N`.
     Shard,
+    /// What an adaptive ranking certifies: `order`, `top:K` or `tiers`.
+    Goal,
 }
 
 /// A setting's value, as its kind reads it.
@@ -51,6 +54,7 @@ pub enum Value {
     Path(PathBuf),
     Switch(bool),
     Shard(Shard),
+    Goal(Goal),
 }
 
 /// Above this, a whole number's range is told by its ends only when the
@@ -83,6 +87,7 @@ impl Kind {
                 _ => Err(self.mismatch(text)),
             },
             Kind::Shard => text.parse().map(Value::Shard),
+            Kind::Goal => text.parse().map(Value::Goal),
         }
     }
 
@@ -121,6 +126,7 @@ impl Kind {
             (Kind::Path, T::String(text)) => Ok(Value::Path(PathBuf::from(text))),
             (Kind::Switch, T::Boolean(on)) => Ok(Value::Switch(*on)),
             (Kind::Shard, T::String(text)) => text.parse().map(Value::Shard),
+            (Kind::Goal, T::String(text)) => text.parse().map(Value::Goal),
             _ => Err(self.mismatch_value(value)),
         }
     }
@@ -161,6 +167,7 @@ impl Kind {
             Kind::Path => "a path".into(),
             Kind::Switch => "true or false (on the command line, the flag alone)".into(),
             Kind::Shard => "K/N with 1 <= K <= N, such as \"2/4\"".into(),
+            Kind::Goal => "\"order\", \"top:K\" (K from 1 to the bots less one) or \"tiers\"".into(),
         }
     }
 

@@ -13,6 +13,7 @@ use arena_rules::protocol::TimeControl;
 
 use super::kind::Value;
 use crate::shard::Shard;
+use arena_stats::Goal;
 
 /// Where a value came from, so that the rule that rejects it can point there.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +133,7 @@ from_value! {
     PathBuf => Path,
     bool => Switch,
     Shard => Shard,
+    Goal => Goal,
 }
 
 /// A definition's slot in [`SettingValues`], both ways: to write its value
@@ -206,6 +208,7 @@ pub struct SettingValues {
     pub max_pairs: Slot<Option<u64>>,
     pub confidence: Slot<f64>,
     pub max_games: Slot<Option<u64>>,
+    pub certify: Slot<Goal>,
 }
 
 /// Values that depend on the moment and the machine, passed in so that the
