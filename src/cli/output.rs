@@ -32,6 +32,10 @@ use crate::tournament::progress::{
 };
 use crate::tournament::text::{render_tables, Said};
 
+/// The most bots whose crosstable the terminal prints (a line of about 12
+/// characters per bot).
+pub const CROSSTABLE_MAX_BOTS: usize = 20;
+
 /// Prints a run's events to stdout (`out`), with an optional progress bar
 /// on stderr.
 pub struct Terminal<W: Write = Stdout> {
@@ -151,12 +155,20 @@ impl<W: Write> Terminal<W> {
         }
     }
 
-    /// The crosstable, a gauntlet's seed tables and the failure summary of
-    /// the fit of every game.
+    /// The crosstable (one line instead beyond [`CROSSTABLE_MAX_BOTS`]
+    /// bots: its lines would be kilobytes long), a gauntlet's seed tables
+    /// and the failure summary of the fit of every game.
     fn crosstable(&mut self, report: &RatingReport) {
         self.println("");
-        let crosstable = report.crosstable.render_table();
-        self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+        let bots = report.crosstable.bots.len();
+        if bots > CROSSTABLE_MAX_BOTS {
+            self.println(&format!(
+                "Crosstable: {bots} bots, too wide for a terminal: see crosstable.csv and report.html."
+            ));
+        } else {
+            let crosstable = report.crosstable.render_table();
+            self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+        }
         self.seed_tables(report);
         let failures = render_failures(&report.standings.lost_by());
         if !failures.is_empty() {

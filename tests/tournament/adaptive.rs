@@ -2,8 +2,9 @@
 //! strength (tests/bots/fails_after.py: the one that plays legally longer
 //! wins) are certified in that order and the run stops before its limit;
 //! `max_games` is honoured; a run SIGKILLed mid-way and resumed plays the
-//! games an uninterrupted run plays; and the settings refuse what an
-//! adaptive ranking cannot take, naming the field.
+//! games an uninterrupted run plays; the settings refuse what an
+//! adaptive ranking cannot take, naming the field; and a 100-bot run that
+//! certifies nothing ends in a few short lines.
 
 use crate::common;
 
@@ -120,7 +121,7 @@ fn the_run_stops_at_max_games_and_says_what_is_not_separated() {
     assert_eq!(rows.len(), 12);
     assert!(rows.iter().any(|r| r.round == 1) && rows.iter().all(|r| r.round <= 1));
     assert!(
-        stdout.contains("Ranking not certified at 95% confidence after 12 games; not separated: "),
+        stdout.contains("Ranking not certified at 95% confidence after 12 games: "),
         "{stdout}"
     );
     assert!(certificate(&out).iter().all(|(c, _, _, _)| !c));
@@ -167,6 +168,18 @@ fn settings_an_adaptive_ranking_cannot_take_are_refused_by_name() {
             "max_games = 10\nconfidence = 1.5",
             "confidence must be between 0 and 1",
         ),
+        (
+            "max_games = 10\ncertify = \"top:0\"",
+            "field `certify`: top:0 certifies nothing",
+        ),
+        (
+            "max_games = 10\ncertify = \"top:3\"",
+            "field `certify`: top:3 needs K from 1 to 2",
+        ),
+        (
+            "max_games = 10\ncertify = \"top:x\"",
+            "field `certify`: expected \"order\", \"top:K\"",
+        ),
     ] {
         let output = run_tournament(&config(dir.path(), settings), &out);
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -185,4 +198,45 @@ fn settings_an_adaptive_ranking_cannot_take_are_refused_by_name() {
     let output = run_tournament(&round_robin, &out);
     assert!(String::from_utf8_lossy(&output.stderr)
         .contains("is a setting of an adaptive ranking (format = \"adaptive\")"));
+}
+
+/// 100 instant bots (all of one strength: nothing is separated) with a
+/// budget of a third of the sparse seeding: the end of the run is the
+/// standings, the files and one bounded sentence, said once; the
+/// crosstable is one line.
+#[test]
+fn a_hundred_bot_run_that_certifies_nothing_ends_in_a_few_short_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let names: Vec<String> = (0..100).map(|k| format!("bot{k:03}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    // 100 bots: strides 1 to 32 (64 is not below 50), 600 seeding pairs,
+    // of which the limit plays 200.
+    let config = write_instant_config(
+        dir.path(),
+        "format = \"adaptive\"\nmax_games = 400\nopening_plies = 4\nseed = 3\nconcurrency = 2",
+        &names,
+    );
+    let output = run_tournament(&config, &out);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert_eq!(csv_rows(&out).len(), 400);
+    assert!(csv_rows(&out).iter().all(|r| r.round == 0));
+    // The end: after the list of files, at most 3 lines, none long.
+    let end = &stdout[stdout.rfind("/certificate.csv\n").expect("the files") + 17..];
+    let lines: Vec<&str> = end.lines().filter(|l| !l.is_empty()).collect();
+    assert!(lines.len() <= 3, "{end}");
+    assert!(end.len() < 600, "{} bytes: {end}", end.len());
+    assert!(
+        lines[0].starts_with("Ranking not certified at 95% confidence after 400 games: ")
+            && lines[0].contains(" of 99 adjacent pairs not separated; the closest: ")
+            && lines[0].ends_with("; all in certificate.csv."),
+        "{end}"
+    );
+    assert_eq!(stdout.matches("Ranking not certified").count(), 1);
+    // No line of the whole output is long: the crosstable is one line.
+    let longest = stdout.lines().map(str::len).max().unwrap();
+    assert!(longest < 300, "a line of {longest} bytes");
+    assert!(stdout.contains("Crosstable: 100 bots, too wide for a terminal"));
+    assert_eq!(certificate(&out).iter().filter(|r| r.3).count(), 0);
 }

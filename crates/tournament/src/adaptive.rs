@@ -82,8 +82,7 @@ impl FormatPlan for AdaptivePlan {
 fn plan_of(r: &Resolved, _config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
     let v = &r.values;
     if r.sprt || v.format.value != "adaptive" {
-        if let Some(setting) =
-            r.first_given(&[&defs::MAX_GAMES, &defs::CONFIDENCE, &defs::CERTIFY])
+        if let Some(setting) = r.first_given(&[&defs::MAX_GAMES, &defs::CONFIDENCE, &defs::CERTIFY])
         {
             return Err(r.at_setting(
                 setting,

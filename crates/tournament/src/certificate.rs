@@ -213,9 +213,9 @@ pub fn certificate_sentence(rows: &[CertificateRow]) -> String {
             count(tiers.len(), "tier", "tiers"),
             tiers_text(&tiers)
         ),
-        Goal::Order if first.certified => format!(
-            "Ranking certified {at}: every bot is separated from the next."
-        ),
+        Goal::Order if first.certified => {
+            format!("Ranking certified {at}: every bot is separated from the next.")
+        }
         Goal::Order => order_sentence(&at, &adjacent, &tiers),
     }
 }
@@ -230,7 +230,10 @@ fn order_sentence(at: &str, adjacent: &[&CertificateRow], tiers: &[Vec<&str>]) -
         .map(|r| format!("; the closest: {}", pair_text(r)))
         .unwrap_or_default();
     let so_far = if tiers.len() > 1 {
-        format!("; certified so far: {}", count(tiers.len(), "tier", "tiers"))
+        format!(
+            "; certified so far: {}",
+            count(tiers.len(), "tier", "tiers")
+        )
     } else {
         String::new()
     };
@@ -268,7 +271,11 @@ fn top_sentence(k: usize, at: &str, adjacent: &[&CertificateRow], tiers: &[Vec<&
         "Top {k} not certified {at}: places {k} and {}, {}, {}; {nearest}; all in certificate.csv.",
         k + 1,
         pair_text(edge),
-        if edge.separated { "separated, but a pair across them is not" } else { "not separated" },
+        if edge.separated {
+            "separated, but a pair across them is not"
+        } else {
+            "not separated"
+        },
     )
 }
 

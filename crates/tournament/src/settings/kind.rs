@@ -167,7 +167,9 @@ impl Kind {
             Kind::Path => "a path".into(),
             Kind::Switch => "true or false (on the command line, the flag alone)".into(),
             Kind::Shard => "K/N with 1 <= K <= N, such as \"2/4\"".into(),
-            Kind::Goal => "\"order\", \"top:K\" (K from 1 to the bots less one) or \"tiers\"".into(),
+            Kind::Goal => {
+                "\"order\", \"top:K\" (K from 1 to the bots less one) or \"tiers\"".into()
+            }
         }
     }
 
