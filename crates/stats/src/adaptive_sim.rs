@@ -207,6 +207,9 @@ impl Field {
                 return Ok(self.outcome(goal, games, a));
             }
             round = goal.next_round(&a);
+            if round.is_empty() {
+                return Ok(self.outcome(goal, games, a));
+            }
         }
     }
 

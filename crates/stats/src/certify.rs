@@ -25,8 +25,8 @@
 //! - `top:K`: only pairs that can move the top: each bot on one side of the
 //!   boundary after place `K` that is not separated from some bot on the
 //!   other side plays the nearest such bot (the lowest of the top for a bot
-//!   below, the highest below for a bot of the top), and the top's adjacent
-//!   pairs not separated. The set is certified when the boundary is; the
+//!   below, the highest below for a bot of the top), and the top's pairs
+//!   not separated. The set is certified when the boundary is; the
 //!   run then goes on for the order within the top until it is certified
 //!   or its tiers have [settled](Watch).
 //! - `tiers`: for every place where no boundary is yet, the pair across it
@@ -317,7 +317,9 @@ fn top_pairs(a: &Assessment, k: usize) -> Vec<&PairCheck> {
         }
     }
     let mut pairs: Vec<&PairCheck> = nearest.into_iter().flatten().collect();
-    pairs.extend(a.unseparated().filter(|c| place[c.lower] < k));
+    // Within the top: its pairs not separated (the adjacent ones, and any
+    // other that keeps a boundary out of the top).
+    pairs.extend(a.open_pairs().filter(|c| place[c.lower] < k && place[c.upper] < k));
     pairs
 }
 

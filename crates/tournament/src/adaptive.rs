@@ -505,7 +505,7 @@ impl Format for AdaptiveRanking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::defs::{FORMAT, MAX_GAMES, OPENING_PLIES};
+    use crate::settings::defs::{CERTIFY, FORMAT, MAX_GAMES, OPENING_PLIES, SEED};
     use crate::settings::Given;
     use crate::testing::{lower_index_wins, manifest_of, row_of};
 
@@ -674,5 +674,49 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("cannot be sharded"), "{err}");
+    }
+
+    /// 12 bots, the lower index always winning, certifying `certify`.
+    fn twelve(certify: &str) -> Manifest {
+        let mut given = Given::new()
+            .with(&FORMAT, "adaptive")
+            .with(&MAX_GAMES, "20000")
+            .with(&CERTIFY, certify)
+            .with(&SEED, "9")
+            .with(&OPENING_PLIES, "2");
+        for k in 0..12 {
+            given = given.with_bot(&format!("b{k:02}=x"));
+        }
+        manifest_of(&given)
+    }
+
+    #[test]
+    fn twelve_bots_seed_sparsely_and_the_top_costs_fewer_games_than_the_order() {
+        let run = |certify: &str| {
+            let m = twelve(certify);
+            let mut f = format(&m);
+            let games = play(&mut f, &m, &mut RunState::new());
+            (games, f.adaptive_verdict())
+        };
+        let (order_games, order) = run("order");
+        // 12 bots: strides 1, 2, 4 (8 is not below 6): 36 pairings, not 66.
+        assert_eq!(order_games.iter().filter(|g| g.round == 0).count(), 72);
+        assert!(order.certified());
+        let (top_games, top) = run("top:2");
+        let rows = top.certificate();
+        assert!(rows.iter().any(|r| r.rank == 2 && r.adjacent && r.boundary), "{rows:?}");
+        assert_eq!(
+            certificate_sentence(&rows),
+            format!(
+                "Top 2 certified at 95% confidence after {} games: b00 > b01.",
+                top_games.len()
+            )
+        );
+        assert!(top_games.len() < order_games.len());
+        // Round 0 is the same in both: a function of the seed.
+        let seeding = |games: &[ScheduledGame]| -> Vec<(usize, usize)> {
+            games.iter().filter(|g| g.round == 0).map(|g| (g.white, g.black)).collect()
+        };
+        assert_eq!(seeding(&order_games), seeding(&top_games));
     }
 }
