@@ -237,6 +237,6 @@ fn a_hundred_bot_run_that_certifies_nothing_ends_in_a_few_short_lines() {
     // No line of the whole output is long: the crosstable is one line.
     let longest = stdout.lines().map(str::len).max().unwrap();
     assert!(longest < 300, "a line of {longest} bytes");
-    assert!(stdout.contains("Crosstable: 100 bots, too wide for a terminal"));
+    assert!(stdout.contains("The crosstable of 100 bots is in crosstable.csv"));
     assert_eq!(certificate(&out).iter().filter(|r| r.3).count(), 0);
 }
