@@ -129,9 +129,7 @@ fn main() {
             ("groups", groups(bots), Goal::Top(5)),
         ] {
             let start = std::time::Instant::now();
-            println!(
-                "{bots} bots, {name}, confidence 0.95, {runs} runs, at most {limit} games:"
-            );
+            println!("{bots} bots, {name}, confidence 0.95, {runs} runs, at most {limit} games:");
             for goal in [Goal::Order, top, Goal::Tiers] {
                 if name == "groups" && goal == Goal::Order {
                     continue;

@@ -29,9 +29,10 @@
 //!   not separated. The set is certified when the boundary is; the
 //!   run then goes on for the order within the top until it is certified
 //!   or its tiers have [settled](Watch).
-//! - `tiers`: for every place where no boundary is yet, the pair across it
-//!   not separated with the widest interval (the least played), until every
-//!   tier is one bot or the tiers have settled.
+//! - `tiers`: every adjacent pair not separated, and for every place whose
+//!   adjacent pair is separated but where no boundary is yet, the pair
+//!   across it not separated with the widest interval (the least played),
+//!   until every tier is one bot or the tiers have settled.
 //!
 //! Tiers have **settled** when they have not changed while the games grew by
 //! half ([`PATIENCE`]) and by at least 100 per bot they hold
@@ -90,9 +91,9 @@ impl FromStr for Goal {
                 .strip_prefix("top:")
                 .map(|k| k.trim().parse::<usize>())
             {
-                Some(Ok(0)) => Err(format!(
-                    "top:0 certifies nothing; give K of 1 or more, e.g. \"top:3\""
-                )),
+                Some(Ok(0)) => {
+                    Err("top:0 certifies nothing; give K of 1 or more, e.g. \"top:3\"".into())
+                }
                 Some(Ok(k)) => Ok(Goal::Top(k)),
                 _ => Err(format!("{expected}, got {text:?}")),
             },
@@ -319,17 +320,20 @@ fn top_pairs(a: &Assessment, k: usize) -> Vec<&PairCheck> {
     let mut pairs: Vec<&PairCheck> = nearest.into_iter().flatten().collect();
     // Within the top: its pairs not separated (the adjacent ones, and any
     // other that keeps a boundary out of the top).
-    pairs.extend(a.open_pairs().filter(|c| place[c.lower] < k && place[c.upper] < k));
+    pairs.extend(
+        a.open_pairs()
+            .filter(|c| place[c.lower] < k && place[c.upper] < k),
+    );
     pairs
 }
 
-/// For each place without a boundary, the pair across it not separated
-/// with the widest interval.
+/// The adjacent pairs not separated, and for each place without a
+/// boundary whose adjacent pair is separated, the pair across it not
+/// separated with the widest interval.
 fn tier_pairs(a: &Assessment) -> Vec<&PairCheck> {
     let place = a.places();
-    let n = a.order.len();
-    let mut widest: Vec<Option<&PairCheck>> = vec![None; n.saturating_sub(1)];
-    for c in a.open_pairs() {
+    let mut widest: Vec<Option<&PairCheck>> = vec![None; a.adjacent.len()];
+    for c in &a.others {
         let (p, q) = (
             place[c.upper].min(place[c.lower]),
             place[c.upper].max(place[c.lower]),
@@ -340,7 +344,12 @@ fn tier_pairs(a: &Assessment) -> Vec<&PairCheck> {
             }
         }
     }
-    widest.into_iter().flatten().collect()
+    let blockers = widest
+        .into_iter()
+        .zip(&a.adjacent)
+        .filter(|(_, adjacent)| adjacent.separated)
+        .filter_map(|(c, _)| c);
+    a.unseparated().chain(blockers).collect()
 }
 
 /// `pairs` without repeats, widest interval first (then rank order), the
@@ -412,7 +421,8 @@ mod tests {
             Goal::Top(3).next_round(&a),
             [(2, 4), (0, 1), (2, 4), (0, 1)]
         );
-        // tiers: the places without a boundary: 0-1, and 2-4 across 2 and 3.
+        // tiers: 0-1 (adjacent, open), and 2-4, which keeps boundaries
+        // after places 3 and 4 (adjacent pairs separated) away.
         assert_eq!(Goal::Tiers.next_round(&a), [(2, 4), (0, 1), (2, 4), (0, 1)]);
     }
 

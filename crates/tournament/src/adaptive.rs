@@ -704,7 +704,10 @@ mod tests {
         assert!(order.certified());
         let (top_games, top) = run("top:2");
         let rows = top.certificate();
-        assert!(rows.iter().any(|r| r.rank == 2 && r.adjacent && r.boundary), "{rows:?}");
+        assert!(
+            rows.iter().any(|r| r.rank == 2 && r.adjacent && r.boundary),
+            "{rows:?}"
+        );
         assert_eq!(
             certificate_sentence(&rows),
             format!(
@@ -715,7 +718,11 @@ mod tests {
         assert!(top_games.len() < order_games.len());
         // Round 0 is the same in both: a function of the seed.
         let seeding = |games: &[ScheduledGame]| -> Vec<(usize, usize)> {
-            games.iter().filter(|g| g.round == 0).map(|g| (g.white, g.black)).collect()
+            games
+                .iter()
+                .filter(|g| g.round == 0)
+                .map(|g| (g.white, g.black))
+                .collect()
         };
         assert_eq!(seeding(&order_games), seeding(&top_games));
     }
