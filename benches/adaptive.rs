@@ -12,8 +12,11 @@
 //! bots 10 Elo apart, the groups 150 Elo apart: tiers exist, the order
 //! cannot be certified; `top:5`, the first group).
 //!
-//! Run: `cargo bench --bench adaptive` (all sizes, a few minutes), or
-//! `cargo bench --bench adaptive -- 20 100` for some sizes.
+//! Run: `cargo bench --bench adaptive -- 20 100` (sizes; a few minutes),
+//! and `cargo bench --bench adaptive -- 500 top ladder` (a size, goals and
+//! fields by name: `order`, `top`, `tiers`, `ladder`, `groups`; a 500-bot
+//! fit is a dense 500 x 500 solve per Newton step, so 500 bots take long:
+//! pick what to measure).
 
 use arena::stats::adaptive_sim::{Field, Outcome};
 use arena::stats::{Certifier, Goal};
@@ -108,10 +111,19 @@ fn compare(f: &Field, goal: Goal, runs: u64, limit: u64) {
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let named = |name: &str, all: &[&str]| {
+        !args.iter().any(|a| all.contains(&a.as_str())) || args.iter().any(|a| a == name)
+    };
+    let goal_named = |goal: Goal| {
+        let name = match goal {
+            Goal::Order => "order",
+            Goal::Top(_) => "top",
+            Goal::Tiers => "tiers",
+        };
+        named(name, &["order", "top", "tiers"])
+    };
     let sizes = if sizes.is_empty() {
         vec![20, 100, 500]
     } else {
@@ -128,10 +140,13 @@ fn main() {
             ("ladder", ladder(bots), Goal::Top(3)),
             ("groups", groups(bots), Goal::Top(5)),
         ] {
+            if !named(name, &["ladder", "groups"]) {
+                continue;
+            }
             let start = std::time::Instant::now();
             println!("{bots} bots, {name}, confidence 0.95, {runs} runs, at most {limit} games:");
             for goal in [Goal::Order, top, Goal::Tiers] {
-                if name == "groups" && goal == Goal::Order {
+                if (name == "groups" && goal == Goal::Order) || !goal_named(goal) {
                     continue;
                 }
                 compare(&f, goal, runs, limit);

@@ -293,7 +293,8 @@ pub fn seeding(bots: usize, seed: u64) -> Vec<(usize, usize)> {
     // Per stride, the places whose block of `s` is even first: consecutive
     // pairings share no bot, so games at once spread over the field.
     let places = |s: usize| {
-        let (even, odd): (Vec<usize>, Vec<usize>) = (0..bots).partition(|p| (p / s) % 2 == 0);
+        let (even, odd): (Vec<usize>, Vec<usize>) =
+            (0..bots).partition(|p| (p / s).is_multiple_of(2));
         even.into_iter().chain(odd)
     };
     strides

@@ -685,7 +685,7 @@ mod tests {
             .with(&SEED, "9")
             .with(&OPENING_PLIES, "2");
         for k in 0..12 {
-            given = given.with_bot(&format!("b{k:02}=x"));
+            given = given.with_bot(format!("b{k:02}=x"));
         }
         manifest_of(&given)
     }
