@@ -71,6 +71,9 @@ pub struct BotCgroup {
     procs: CString,
     /// `cpu.stat`, read with `pread` for each CPU sample.
     stat: File,
+    /// `cpu.pressure`, where the kernel keeps it (PSI): how long the
+    /// bot's tasks waited for a CPU ([`crate::run_queue`]).
+    pressure: Option<File>,
 }
 
 impl BotCgroup {
@@ -85,10 +88,12 @@ impl BotCgroup {
         let made = || -> Option<BotCgroup> {
             let procs = CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()).ok()?;
             let stat = File::open(dir.join("cpu.stat")).ok()?;
+            let pressure = File::open(dir.join("cpu.pressure")).ok();
             Some(BotCgroup {
                 dir: dir.clone(),
                 procs,
                 stat,
+                pressure,
             })
         };
         let cgroup = made();
@@ -119,6 +124,22 @@ impl BotCgroup {
             .lines()
             .find_map(|l| l.strip_prefix("usage_usec "))?
             .trim()
+            .parse()
+            .ok()?;
+        Some(Duration::from_micros(usec))
+    }
+
+    /// How long the cgroup had a task waiting for a CPU since it was made
+    /// (`cpu.pressure`'s `some` line, `total=` in µs); `None` where the
+    /// kernel keeps no pressure.
+    pub fn cpu_waited(&self) -> Option<Duration> {
+        let mut buf = [0u8; 256];
+        let n = self.pressure.as_ref()?.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..n]).ok()?;
+        let some = text.lines().find(|l| l.starts_with("some "))?;
+        let usec = some
+            .split_whitespace()
+            .find_map(|field| field.strip_prefix("total="))?
             .parse()
             .ok()?;
         Some(Duration::from_micros(usec))

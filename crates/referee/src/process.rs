@@ -34,6 +34,7 @@ use super::limits::{tree_cpu_time, ChildSetup};
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
 use super::referee_failure::{classify_spawn_error, FailureKind, RefereeFailure};
+use super::run_queue;
 use super::sandbox::{self, Sandbox};
 use super::spec::{BotLimits, BotSpec};
 use super::suspend::Suspension;
@@ -721,6 +722,17 @@ impl BotProcess {
             .cpu_clock
             .get_or_insert_with(|| CpuClock::of(bot_process(pid, sandboxed)));
         clock?.read()
+    }
+
+    /// How long the bot has waited for a CPU since it started: its
+    /// cgroup's pressure where it has one, else the run-queue wait of its
+    /// process tree's threads ([`run_queue`]); `None` where it cannot be
+    /// read.
+    pub fn cpu_waited(&self) -> Option<Duration> {
+        if let Some(waited) = self.cgroup.as_ref().and_then(BotCgroup::cpu_waited) {
+            return Some(waited);
+        }
+        run_queue::tree_wait(self.pid)
     }
 
     /// `limits.cpu_seconds` for the whole process tree: the failure when the

@@ -1,0 +1,446 @@
+//! How long a bot waited for a CPU, so that a busy machine is never a
+//! bot's loss: Linux keeps, for every thread, the time it was runnable but
+//! not running (the run-queue wait, the second field of
+//! `/proc/PID/task/TID/schedstat`), and for every cgroup v2 the time at
+//! least one of its tasks was (`cpu.pressure`, `some ... total=`).
+//!
+//! A bot's wait is its cgroup's pressure where it has a cgroup
+//! ([`crate::cgroup`]), else the sum over the threads of its process and
+//! of the processes below it ([`tree_wait`]). The limits that count wall
+//! time, the start-up limit (`startup_ms`, the time to `ready`) and a CPU
+//! clock's wall-time cap, do not count it ([`Patience`]): their deadline
+//! moves out by the time the bot waited, up to [`CEILING_FACTOR`] times the
+//! limit, so that a bot cannot stall for ever. A wall clock still charges
+//! the wait (it counts wall time on purpose).
+//!
+//! What was waited is added up for the run ([`machine_wait`]), which the
+//! terminal says at the end. Where the waits cannot be read (no
+//! `/proc/PID/schedstat`: not Linux, or a kernel without it) the limits
+//! count wall time as before, and [`available`] says so.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+/// However long a bot waited for a CPU, a limit that does not count the
+/// wait ends after this many times its length of wall time.
+pub const CEILING_FACTOR: u32 = 10;
+
+/// The least time between two looks at a bot's wait while a deadline is
+/// moved out (each look reads a few `/proc` files).
+const LOOK_MIN: Duration = Duration::from_millis(5);
+
+/// Most processes of a bot's tree whose threads are read.
+const MAX_PROCESSES: usize = 64;
+
+/// Whether this machine says how long threads wait for a CPU (checked
+/// once, on the referee's own `/proc/self/schedstat`).
+pub fn available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        std::fs::read_to_string("/proc/self/schedstat").is_ok_and(|text| run_delay(&text).is_some())
+    })
+}
+
+/// The run-queue wait in one `schedstat` line: `cpu_ns wait_ns slices`.
+fn run_delay(schedstat: &str) -> Option<Duration> {
+    let ns = schedstat.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// The time the threads of process `root` and of the processes below it
+/// (at most [`MAX_PROCESSES`]) have waited for a CPU, since each started;
+/// `None` when `root` is gone or the waits cannot be read. Threads that
+/// ended no longer count (a wait that shrinks is read as none).
+pub fn tree_wait(root: i32) -> Option<Duration> {
+    if !available() {
+        return None;
+    }
+    let mut total = Duration::ZERO;
+    let mut stack = vec![root];
+    let mut seen = 0;
+    let mut root_seen = false;
+    while let Some(pid) = stack.pop() {
+        seen += 1;
+        if seen > MAX_PROCESSES {
+            break;
+        }
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        root_seen |= pid == root;
+        for task in tasks.flatten() {
+            let dir = task.path();
+            if let Ok(text) = std::fs::read_to_string(dir.join("schedstat")) {
+                total += run_delay(&text).unwrap_or_default();
+            }
+            if let Ok(children) = std::fs::read_to_string(dir.join("children")) {
+                stack.extend(
+                    children
+                        .split_whitespace()
+                        .filter_map(|c| c.parse::<i32>().ok()),
+                );
+            }
+        }
+    }
+    root_seen.then_some(total)
+}
+
+/// `after - before` of two readings of a bot's wait; none when either is
+/// missing.
+pub fn waited_since(before: Option<Duration>, after: Option<Duration>) -> Option<Duration> {
+    Some(after?.saturating_sub(before?))
+}
+
+/// A limit of wall time, from `start`, that does not count the time the
+/// bot waited for a CPU meanwhile.
+#[derive(Debug, Clone, Copy)]
+pub struct Patience {
+    start: Instant,
+    limit: Duration,
+    /// The bot's wait at `start` (`None`: it cannot be read).
+    waited_at_start: Option<Duration>,
+}
+
+/// Where a [`Patience`] stands when its deadline came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The bot waited for a CPU meanwhile: look again at this time.
+    Until(Instant),
+    /// The limit is used up.
+    Over(Waited),
+}
+
+/// How long a bot whose limit ran out waited for a CPU meanwhile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Waited {
+    /// `None` where it cannot be read.
+    pub wait: Option<Duration>,
+    /// The limit ended at its ceiling ([`CEILING_FACTOR`] times its
+    /// length) while the bot was still waiting for a CPU.
+    pub at_ceiling: bool,
+}
+
+impl Waited {
+    /// `, not counting the N ms it waited for a CPU` (empty when it did
+    /// not wait, or its wait cannot be read), for messages.
+    pub fn not_counting(&self) -> String {
+        match self.wait {
+            Some(wait) if wait.as_millis() > 0 => format!(
+                ", not counting the {} ms it waited for a CPU",
+                wait.as_millis()
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// What to say of a limit that ran out at its ceiling (empty when it
+    /// did not): the machine kept the bot waiting, and how long arena
+    /// waits at most.
+    pub fn ceiling_note(&self, limit: Duration) -> String {
+        if !self.at_ceiling {
+            return String::new();
+        }
+        format!(
+            "; the machine kept it waiting for a CPU so long that arena stopped at {} ms, {CEILING_FACTOR} times the limit (run on a less busy machine, or raise the limit)",
+            (limit * CEILING_FACTOR).as_millis()
+        )
+    }
+}
+
+impl Patience {
+    /// A limit of `limit` from `start`; `waited_at_start` is the bot's
+    /// wait at `start` (zero for a process started then).
+    pub fn new(start: Instant, limit: Duration, waited_at_start: Option<Duration>) -> Patience {
+        Patience {
+            start,
+            limit,
+            waited_at_start,
+        }
+    }
+
+    /// How long the bot waited for a CPU since the start, given its wait
+    /// now (`None` where either cannot be read).
+    pub fn waited(&self, waited_now: Option<Duration>) -> Option<Duration> {
+        waited_since(self.waited_at_start, waited_now)
+    }
+
+    /// The deadline if the bot waits for no CPU.
+    pub fn first_deadline(&self) -> Instant {
+        self.start + self.limit
+    }
+
+    /// The deadline it can never pass.
+    pub fn ceiling(&self) -> Instant {
+        self.start + self.limit.saturating_mul(CEILING_FACTOR)
+    }
+
+    /// At `now`, with the bot's wait read as `waited_now`: over, or the
+    /// next time to look (when the limit would be used up if the bot
+    /// waits no more).
+    pub fn check(&self, now: Instant, waited_now: Option<Duration>) -> Verdict {
+        let elapsed = now.saturating_duration_since(self.start);
+        let wait = waited_since(self.waited_at_start, waited_now).map(|w| w.min(elapsed));
+        let counted = elapsed - wait.unwrap_or_default();
+        let over = |at_ceiling| Verdict::Over(Waited { wait, at_ceiling });
+        if counted >= self.limit {
+            return over(false);
+        }
+        if now >= self.ceiling() {
+            return over(true);
+        }
+        let next = (self.start + self.limit + wait.unwrap_or_default()).max(now + LOOK_MIN);
+        Verdict::Until(next.min(self.ceiling()))
+    }
+}
+
+/// The run's waits so far, in µs, and how many games a wait past the
+/// ceiling lost.
+static MOVE_WAIT_US: AtomicU64 = AtomicU64::new(0);
+static MOVE_TIME_US: AtomicU64 = AtomicU64::new(0);
+static START_WAIT_US: AtomicU64 = AtomicU64::new(0);
+static START_TIME_US: AtomicU64 = AtomicU64::new(0);
+static AT_CEILING: AtomicU64 = AtomicU64::new(0);
+
+fn add(counter: &AtomicU64, d: Duration) {
+    counter.fetch_add(
+        d.as_micros().min(u64::MAX as u128) as u64,
+        Ordering::Relaxed,
+    );
+}
+
+/// Notes a move on a CPU clock that took `time` of wall time, `wait` of it
+/// waiting for a CPU.
+pub fn note_move(wait: Duration, time: Duration) {
+    add(&MOVE_WAIT_US, wait.min(time));
+    add(&MOVE_TIME_US, time);
+}
+
+/// Notes a start-up (spawn to `ready`) that took `time`, `wait` of it
+/// waiting for a CPU.
+pub fn note_start(wait: Duration, time: Duration) {
+    add(&START_WAIT_US, wait.min(time));
+    add(&START_TIME_US, time);
+}
+
+/// Notes a limit that ran out at its ceiling (a game lost to the wait).
+pub fn note_ceiling() {
+    AT_CEILING.fetch_add(1, Ordering::Relaxed);
+}
+
+/// What the machine made this process's bots wait for a CPU so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MachineWait {
+    /// On a CPU clock: the moves' wait, and their wall time.
+    pub move_wait: Duration,
+    pub move_time: Duration,
+    /// Start-ups (any clock): their wait, and their wall time.
+    pub start_wait: Duration,
+    pub start_time: Duration,
+    /// Limits that ran out at their ceiling while the bot was waiting.
+    pub at_ceiling: u64,
+}
+
+/// The waits of every bot this process has run (see [`MachineWait`]).
+pub fn machine_wait() -> MachineWait {
+    let read = |c: &AtomicU64| Duration::from_micros(c.load(Ordering::Relaxed));
+    MachineWait {
+        move_wait: read(&MOVE_WAIT_US),
+        move_time: read(&MOVE_TIME_US),
+        start_wait: read(&START_WAIT_US),
+        start_time: read(&START_TIME_US),
+        at_ceiling: AT_CEILING.load(Ordering::Relaxed),
+    }
+}
+
+/// Less waiting than this (or than [`WORTH_SHARE`] of the bots' time) is
+/// not worth a line at the end of a run.
+const WORTH_WAIT: Duration = Duration::from_millis(500);
+const WORTH_SHARE: f64 = 0.05;
+
+impl MachineWait {
+    /// The end-of-run line, when the bots waited enough to be worth one:
+    /// how long, what share of their time, and that no game was charged
+    /// for it (or how many limits ran out all the same).
+    pub fn summary(&self) -> Option<String> {
+        let wait = self.move_wait + self.start_wait;
+        let time = self.move_time + self.start_time;
+        let share = wait.as_secs_f64() / time.as_secs_f64().max(1e-9);
+        if wait < WORTH_WAIT || share < WORTH_SHARE {
+            return None;
+        }
+        let what = if self.move_time.is_zero() {
+            "while they started"
+        } else {
+            "in all"
+        };
+        let charged = match self.at_ceiling {
+            0 => "no game was charged for it".to_string(),
+            n => format!(
+                "no game was charged for it but {n} whose wait passed {CEILING_FACTOR} times a limit"
+            ),
+        };
+        Some(format!(
+            "the machine kept bots waiting for a CPU {} {what} ({:.0}% of their time); {charged}",
+            seconds(wait),
+            100.0 * share
+        ))
+    }
+}
+
+/// `41 s`, `2.4 s` or `0.6 s`.
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 10.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+/// Said once, at the end of a run, where waits cannot be read.
+pub const UNAVAILABLE: &str = "note: this machine does not say how long bots wait for a CPU (no /proc/PID/schedstat), so the start-up limit and a CPU clock's wall-time cap count that wait as wall time";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_schedstat_line_gives_its_second_field() {
+        assert_eq!(
+            run_delay("279754883 120511976 54\n"),
+            Some(ms(120) + Duration::from_nanos(511976))
+        );
+        assert_eq!(run_delay("12"), None);
+    }
+
+    /// A limit of 100 ms from `start`: waits move its deadline out, a bot
+    /// that waited nothing is over at once, and nothing passes 10 times
+    /// the limit.
+    #[test]
+    fn a_deadline_moves_out_by_the_wait_up_to_its_ceiling() {
+        let start = Instant::now();
+        let patience = Patience::new(start, ms(100), Some(ms(7)));
+        assert_eq!(patience.first_deadline(), start + ms(100));
+        let at = |t| start + ms(t);
+        // Waited 60 ms of the 100: 40 counted, look again at 160.
+        assert_eq!(
+            patience.check(at(100), Some(ms(67))),
+            Verdict::Until(at(160))
+        );
+        // By 160 it waited 10 more: look again at 170.
+        assert_eq!(
+            patience.check(at(160), Some(ms(77))),
+            Verdict::Until(at(170))
+        );
+        // It waited no more: over, 70 ms not counted.
+        let waited = |ms_waited, at_ceiling| {
+            Verdict::Over(Waited {
+                wait: Some(ms(ms_waited)),
+                at_ceiling,
+            })
+        };
+        assert_eq!(patience.check(at(170), Some(ms(77))), waited(70, false));
+        // Waiting all along: it ends at 10 times the limit.
+        assert_eq!(
+            patience.check(at(900), Some(ms(857))),
+            Verdict::Until(at(950))
+        );
+        assert_eq!(
+            patience.check(at(990), Some(ms(907))),
+            Verdict::Until(at(1000))
+        );
+        assert_eq!(patience.check(at(1000), Some(ms(957))), waited(950, true));
+        // Unreadable: wall time, as without waits.
+        let blind = Patience::new(start, ms(100), None);
+        let over = Verdict::Over(Waited {
+            wait: None,
+            at_ceiling: false,
+        });
+        assert_eq!(blind.check(at(100), None), over);
+        // Nearly done: the next look is at least 5 ms away.
+        assert_eq!(
+            patience.check(at(100), Some(ms(8))),
+            Verdict::Until(at(105))
+        );
+    }
+
+    #[test]
+    fn the_end_of_run_line_says_how_long_and_what_share() {
+        let mut wait = MachineWait {
+            move_wait: ms(40_000),
+            move_time: ms(300_000),
+            start_wait: ms(1_000),
+            start_time: ms(40_000),
+            at_ceiling: 0,
+        };
+        assert_eq!(
+            wait.summary().unwrap(),
+            "the machine kept bots waiting for a CPU 41 s in all (12% of their time); no game was charged for it"
+        );
+        wait.at_ceiling = 2;
+        assert!(wait
+            .summary()
+            .unwrap()
+            .ends_with("no game was charged for it but 2 whose wait passed 10 times a limit"));
+        let starts = MachineWait {
+            start_wait: ms(2_400),
+            start_time: ms(6_000),
+            ..MachineWait::default()
+        };
+        assert_eq!(
+            starts.summary().unwrap(),
+            "the machine kept bots waiting for a CPU 2.4 s while they started (40% of their time); no game was charged for it"
+        );
+        // Little waiting is not worth a line.
+        let quiet = MachineWait {
+            move_wait: ms(400),
+            move_time: ms(1_000),
+            ..MachineWait::default()
+        };
+        assert_eq!(quiet.summary(), None);
+        let small_share = MachineWait {
+            move_wait: ms(4_000),
+            move_time: ms(100_000),
+            ..MachineWait::default()
+        };
+        assert_eq!(small_share.summary(), None);
+    }
+
+    /// A child that spins beside as many spinners as there are cores waits
+    /// for a CPU; one that sleeps does not.
+    #[test]
+    fn a_crowded_spinner_waits_and_a_sleeper_does_not() {
+        use std::process::Command;
+        if !available() {
+            eprintln!("SKIPPED: no /proc/PID/schedstat here");
+            return;
+        }
+        let spin = "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done";
+        let cores = crate::start_slots::cores();
+        let mut spinners: Vec<_> = (0..=cores)
+            .map(|_| Command::new("sh").args(["-c", spin]).spawn().unwrap())
+            .collect();
+        let mut sleeper = Command::new("sleep").arg("0.3").spawn().unwrap();
+        std::thread::sleep(ms(250));
+        let spun: Duration = spinners
+            .iter()
+            .map(|s| tree_wait(s.id() as i32).unwrap())
+            .sum();
+        let slept = tree_wait(sleeper.id() as i32).unwrap();
+        for s in &mut spinners {
+            s.kill().unwrap();
+            s.wait().unwrap();
+        }
+        sleeper.wait().unwrap();
+        assert!(spun > ms(20), "{spun:?}");
+        assert!(slept < ms(20), "{slept:?}");
+        assert_eq!(tree_wait(sleeper.id() as i32), None);
+    }
+}
