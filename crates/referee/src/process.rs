@@ -735,6 +735,18 @@ impl BotProcess {
         run_queue::tree_wait(self.pid)
     }
 
+    /// [`BotProcess::cpu_waited`] through `watch`, which also counts what
+    /// a thread waiting now has waited since the watch's last look, and
+    /// whether that look could tell a waiting thread from a running one
+    /// ([`run_queue::WaitWatch::unsure`]; a cgroup's pressure always can).
+    pub fn cpu_waiting(&self, watch: &mut run_queue::WaitWatch) -> (Option<Duration>, bool) {
+        if let Some(waited) = self.cgroup.as_ref().and_then(BotCgroup::cpu_waited) {
+            return (Some(waited), false);
+        }
+        let waited = watch.look(self.pid);
+        (waited, watch.unsure())
+    }
+
     /// `limits.cpu_seconds` for the whole process tree: the failure when the
     /// bot and everything it started ([`tree_cpu_time`]) used more CPU time
     /// together. Meant for each move; reads `/proc` at most every

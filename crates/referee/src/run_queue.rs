@@ -18,6 +18,7 @@
 //! `/proc/PID/schedstat`: not Linux, or a kernel without it) the limits
 //! count wall time as before, and [`available`] says so.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -29,8 +30,9 @@ use tokio::time::Instant;
 pub const CEILING_FACTOR: u32 = 10;
 
 /// The least time between two looks at a bot's wait while a deadline is
-/// moved out (each look reads a few `/proc` files).
-const LOOK_MIN: Duration = Duration::from_millis(5);
+/// moved out (each look reads a few `/proc` files; a thread that runs has
+/// used CPU time by then, at any tick rate of 100 Hz or more).
+const LOOK_MIN: Duration = Duration::from_millis(10);
 
 /// Most processes of a bot's tree whose threads are read.
 const MAX_PROCESSES: usize = 64;
@@ -44,21 +46,32 @@ pub fn available() -> bool {
     })
 }
 
-/// The run-queue wait in one `schedstat` line: `cpu_ns wait_ns slices`.
-fn run_delay(schedstat: &str) -> Option<Duration> {
-    let ns = schedstat.split_whitespace().nth(1)?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
+/// A thread's `schedstat` line, `cpu_ns wait_ns slices`: its CPU time
+/// and its run-queue wait.
+fn schedstat(text: &str) -> Option<(u64, u64)> {
+    let mut fields = text.split_whitespace();
+    let cpu = fields.next()?.parse().ok()?;
+    let wait = fields.next()?.parse().ok()?;
+    Some((cpu, wait))
 }
 
-/// The time the threads of process `root` and of the processes below it
-/// (at most [`MAX_PROCESSES`]) have waited for a CPU, since each started;
-/// `None` when `root` is gone or the waits cannot be read. Threads that
-/// ended no longer count (a wait that shrinks is read as none).
-pub fn tree_wait(root: i32) -> Option<Duration> {
-    if !available() {
-        return None;
-    }
-    let mut total = Duration::ZERO;
+fn run_delay(text: &str) -> Option<Duration> {
+    schedstat(text).map(|(_, wait)| Duration::from_nanos(wait))
+}
+
+/// One thread of a bot as one look saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ThreadLook {
+    cpu_ns: u64,
+    wait_ns: u64,
+    /// On a run queue (`R`): running, or waiting for a CPU.
+    runnable: bool,
+}
+
+/// Calls `each` with every thread directory (`/proc/PID/task/TID`) of
+/// process `root` and of the processes below it, at most
+/// [`MAX_PROCESSES`]; false when `root` is gone.
+fn each_thread(root: i32, mut each: impl FnMut(i32, &std::path::Path)) -> bool {
     let mut stack = vec![root];
     let mut seen = 0;
     let mut root_seen = false;
@@ -73,8 +86,8 @@ pub fn tree_wait(root: i32) -> Option<Duration> {
         root_seen |= pid == root;
         for task in tasks.flatten() {
             let dir = task.path();
-            if let Ok(text) = std::fs::read_to_string(dir.join("schedstat")) {
-                total += run_delay(&text).unwrap_or_default();
+            if let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) {
+                each(tid, &dir);
             }
             if let Ok(children) = std::fs::read_to_string(dir.join("children")) {
                 stack.extend(
@@ -85,7 +98,99 @@ pub fn tree_wait(root: i32) -> Option<Duration> {
             }
         }
     }
-    root_seen.then_some(total)
+    root_seen
+}
+
+/// The time the threads of process `root` and of the processes below it
+/// (at most [`MAX_PROCESSES`]) have waited for a CPU, since each started,
+/// as far as Linux has booked it: a wait is booked when the thread gets
+/// its CPU, so a thread that is waiting now counts only its earlier waits
+/// (see [`WaitWatch`]). `None` when `root` is gone or the waits cannot be
+/// read. Threads that ended no longer count (a wait that shrinks is read
+/// as none).
+pub fn tree_wait(root: i32) -> Option<Duration> {
+    if !available() {
+        return None;
+    }
+    let mut total = Duration::ZERO;
+    let found = each_thread(root, |_, dir| {
+        if let Ok(text) = std::fs::read_to_string(dir.join("schedstat")) {
+            total += run_delay(&text).unwrap_or_default();
+        }
+    });
+    found.then_some(total)
+}
+
+/// A bot's wait for a CPU over several looks, counting the wait of a
+/// thread that is waiting now: Linux books a thread's wait only when the
+/// thread gets a CPU, and on a busy machine one wait can last hundreds of
+/// milliseconds. A thread that is on a run queue at two looks and used no
+/// CPU time in between (nor had a wait booked) waited all that time.
+#[derive(Debug, Default)]
+pub struct WaitWatch {
+    last: Option<(Instant, HashMap<i32, (ThreadLook, Duration)>)>,
+    /// The last look saw a thread on a run queue without a look shortly
+    /// before it to tell whether the thread runs or waits.
+    unsure: bool,
+}
+
+impl WaitWatch {
+    /// The bot's wait so far (its threads' booked waits, plus what they
+    /// have been waiting since earlier looks without its being booked);
+    /// `None` when `root` is gone or the waits cannot be read.
+    pub fn look(&mut self, root: i32) -> Option<Duration> {
+        if !available() {
+            return None;
+        }
+        let now = Instant::now();
+        let mut threads = HashMap::new();
+        let found = each_thread(root, |tid, dir| {
+            if let Some(look) = look_at(dir) {
+                threads.insert(tid, (look, Duration::ZERO));
+            }
+        });
+        if !found {
+            return None;
+        }
+        let recent = |then: &Instant| now.saturating_duration_since(*then) <= 3 * LOOK_MIN;
+        let runnable = threads.values().any(|(look, _)| look.runnable);
+        self.unsure = runnable && !self.last.as_ref().is_some_and(|(then, _)| recent(then));
+        if let Some((then, before)) = &self.last {
+            for (tid, (look, unbooked)) in &mut threads {
+                if let Some((earlier, so_far)) = before.get(tid) {
+                    let stuck = look.runnable && earlier.runnable && look == earlier;
+                    if stuck {
+                        *unbooked = *so_far + now.saturating_duration_since(*then);
+                    }
+                }
+            }
+        }
+        let total = threads
+            .values()
+            .map(|(look, unbooked)| Duration::from_nanos(look.wait_ns) + *unbooked)
+            .sum();
+        self.last = Some((now, threads));
+        Some(total)
+    }
+
+    /// Whether the last look cannot tell a waiting thread from a running
+    /// one: it saw a thread on a run queue, and no look came shortly
+    /// before it. A limit is not over until a second look tells.
+    pub fn unsure(&self) -> bool {
+        self.unsure
+    }
+}
+
+/// One thread's `schedstat` and state (`stat`).
+fn look_at(dir: &std::path::Path) -> Option<ThreadLook> {
+    let (cpu_ns, wait_ns) = schedstat(&std::fs::read_to_string(dir.join("schedstat")).ok()?)?;
+    let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+    let state = stat[stat.rfind(')')? + 1..].split_whitespace().next()?;
+    Some(ThreadLook {
+        cpu_ns,
+        wait_ns,
+        runnable: state == "R",
+    })
 }
 
 /// `after - before` of two readings of a bot's wait; none when either is
@@ -179,19 +284,21 @@ impl Patience {
 
     /// At `now`, with the bot's wait read as `waited_now`: over, or the
     /// next time to look (when the limit would be used up if the bot
-    /// waits no more).
-    pub fn check(&self, now: Instant, waited_now: Option<Duration>) -> Verdict {
+    /// waits no more). An `unsure` reading ([`WaitWatch::unsure`]) is
+    /// never over: the next look is a moment later.
+    pub fn check(&self, now: Instant, waited_now: Option<Duration>, unsure: bool) -> Verdict {
         let elapsed = now.saturating_duration_since(self.start);
         let wait = waited_since(self.waited_at_start, waited_now).map(|w| w.min(elapsed));
         let counted = elapsed - wait.unwrap_or_default();
         let over = |at_ceiling| Verdict::Over(Waited { wait, at_ceiling });
-        if counted >= self.limit {
+        if now >= self.ceiling() {
+            return over(counted < self.limit);
+        }
+        if counted >= self.limit && !unsure {
             return over(false);
         }
-        if now >= self.ceiling() {
-            return over(true);
-        }
         let next = (self.start + self.limit + wait.unwrap_or_default()).max(now + LOOK_MIN);
+        let next = if unsure { now + LOOK_MIN } else { next };
         Verdict::Until(next.min(self.ceiling()))
     }
 }
@@ -331,12 +438,12 @@ mod tests {
         let at = |t| start + ms(t);
         // Waited 60 ms of the 100: 40 counted, look again at 160.
         assert_eq!(
-            patience.check(at(100), Some(ms(67))),
+            patience.check(at(100), Some(ms(67)), false),
             Verdict::Until(at(160))
         );
         // By 160 it waited 10 more: look again at 170.
         assert_eq!(
-            patience.check(at(160), Some(ms(77))),
+            patience.check(at(160), Some(ms(77)), false),
             Verdict::Until(at(170))
         );
         // It waited no more: over, 70 ms not counted.
@@ -346,28 +453,39 @@ mod tests {
                 at_ceiling,
             })
         };
-        assert_eq!(patience.check(at(170), Some(ms(77))), waited(70, false));
+        assert_eq!(
+            patience.check(at(170), Some(ms(77)), false),
+            waited(70, false)
+        );
         // Waiting all along: it ends at 10 times the limit.
         assert_eq!(
-            patience.check(at(900), Some(ms(857))),
+            patience.check(at(900), Some(ms(857)), false),
             Verdict::Until(at(950))
         );
         assert_eq!(
-            patience.check(at(990), Some(ms(907))),
+            patience.check(at(990), Some(ms(907)), false),
             Verdict::Until(at(1000))
         );
-        assert_eq!(patience.check(at(1000), Some(ms(957))), waited(950, true));
+        assert_eq!(
+            patience.check(at(1000), Some(ms(957)), false),
+            waited(950, true)
+        );
         // Unreadable: wall time, as without waits.
         let blind = Patience::new(start, ms(100), None);
         let over = Verdict::Over(Waited {
             wait: None,
             at_ceiling: false,
         });
-        assert_eq!(blind.check(at(100), None), over);
-        // Nearly done: the next look is at least 5 ms away.
+        assert_eq!(blind.check(at(100), None, false), over);
+        // Nearly done: the next look is at least 10 ms away.
         assert_eq!(
-            patience.check(at(100), Some(ms(8))),
-            Verdict::Until(at(105))
+            patience.check(at(100), Some(ms(8)), false),
+            Verdict::Until(at(110))
+        );
+        // Over, but unsure whether a thread waits: another look in 10 ms.
+        assert_eq!(
+            patience.check(at(170), Some(ms(77)), true),
+            Verdict::Until(at(180))
         );
     }
 

@@ -19,7 +19,7 @@ use super::line_reader::ReadLine;
 use super::log::GameLog;
 use super::process::{BotProcess, SendError, SpawnError, SpawnOptions};
 use super::referee_failure::RefereeFailure;
-use super::run_queue::{self, Patience, Verdict, Waited};
+use super::run_queue::{self, Patience, Verdict, WaitWatch, Waited};
 use super::spec::BotSpec;
 use super::start_slots::start_slot;
 use super::trace::{trace_path_for, Trace, TRACE_CAP};
@@ -470,6 +470,7 @@ async fn await_answer(
     budget: Duration,
 ) -> Result<(ReadLine, Waited), Failure> {
     let mut deadline = patience.first_deadline();
+    let mut watch = WaitWatch::default();
     loop {
         let used = cpu_since(process, before);
         if used > budget {
@@ -480,7 +481,7 @@ async fn await_answer(
         let now = Instant::now();
         match read {
             ReadLine::Timeout if now < deadline => continue,
-            ReadLine::Timeout => match patience.check(now, process.cpu_waited()) {
+            ReadLine::Timeout => match check(process, &patience, &mut watch) {
                 Verdict::Until(later) => deadline = later,
                 Verdict::Over(waited) => {
                     if waited.at_ceiling {
@@ -492,6 +493,12 @@ async fn await_answer(
             read => return Ok((read, NOT_WAITED)),
         }
     }
+}
+
+/// Where `patience` stands now, by a look at the bot's wait.
+fn check(process: &BotProcess, patience: &Patience, watch: &mut WaitWatch) -> Verdict {
+    let (waited, unsure) = process.cpu_waiting(watch);
+    patience.check(Instant::now(), waited, unsure)
 }
 
 /// No wait measured.
@@ -603,9 +610,10 @@ async fn handshake(process: &mut BotProcess) -> Result<Ready, Failure> {
 /// (so never [`ReadLine::Timeout`]).
 async fn read_within(process: &mut BotProcess, patience: Patience) -> Result<ReadLine, Waited> {
     let mut deadline = patience.first_deadline();
+    let mut watch = WaitWatch::default();
     loop {
         match process.read_line(deadline).await {
-            ReadLine::Timeout => match patience.check(Instant::now(), process.cpu_waited()) {
+            ReadLine::Timeout => match check(process, &patience, &mut watch) {
                 Verdict::Until(later) => deadline = later,
                 Verdict::Over(waited) => {
                     if waited.at_ceiling {
@@ -669,9 +677,11 @@ async fn starved_during<T>(
     process: &mut BotProcess,
     read: impl AsyncFnOnce(&mut BotProcess) -> T,
 ) -> (T, Option<Duration>) {
-    let before = process.cpu_waited();
+    let mut watch = WaitWatch::default();
+    let (before, _) = process.cpu_waiting(&mut watch);
     let result = read(process).await;
-    let waited = run_queue::waited_since(before, process.cpu_waited());
+    let (after, _) = process.cpu_waiting(&mut watch);
+    let waited = run_queue::waited_since(before, after);
     (result, waited.filter(|w| *w >= STARVED))
 }
 
