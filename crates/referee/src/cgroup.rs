@@ -71,9 +71,8 @@ pub struct BotCgroup {
     procs: CString,
     /// `cpu.stat`, read with `pread` for each CPU sample.
     stat: File,
-    /// `cpu.pressure`, where the kernel keeps it (PSI): how long the
-    /// bot's tasks waited for a CPU ([`crate::run_queue`]).
-    pressure: Option<File>,
+    /// `cgroup.threads`, where the bot's threads are listed.
+    threads: PathBuf,
 }
 
 impl BotCgroup {
@@ -88,12 +87,11 @@ impl BotCgroup {
         let made = || -> Option<BotCgroup> {
             let procs = CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()).ok()?;
             let stat = File::open(dir.join("cpu.stat")).ok()?;
-            let pressure = File::open(dir.join("cpu.pressure")).ok();
             Some(BotCgroup {
                 dir: dir.clone(),
                 procs,
                 stat,
-                pressure,
+                threads: dir.join("cgroup.threads"),
             })
         };
         let cgroup = made();
@@ -129,20 +127,10 @@ impl BotCgroup {
         Some(Duration::from_micros(usec))
     }
 
-    /// How long the cgroup had a task waiting for a CPU since it was made
-    /// (`cpu.pressure`'s `some` line, `total=` in µs); `None` where the
-    /// kernel keeps no pressure.
-    pub fn cpu_waited(&self) -> Option<Duration> {
-        let mut buf = [0u8; 256];
-        let n = self.pressure.as_ref()?.read_at(&mut buf, 0).ok()?;
-        let text = std::str::from_utf8(&buf[..n]).ok()?;
-        let some = text.lines().find(|l| l.starts_with("some "))?;
-        let usec = some
-            .split_whitespace()
-            .find_map(|field| field.strip_prefix("total="))?
-            .parse()
-            .ok()?;
-        Some(Duration::from_micros(usec))
+    /// The cgroup's `cgroup.threads`: every thread of every process in
+    /// it ([`crate::run_queue::Threads::Cgroup`]).
+    pub fn threads_file(&self) -> &Path {
+        &self.threads
     }
 }
 

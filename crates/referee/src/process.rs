@@ -724,26 +724,28 @@ impl BotProcess {
         clock?.read()
     }
 
-    /// How long the bot has waited for a CPU since it started: its
-    /// cgroup's pressure where it has one, else the run-queue wait of its
-    /// process tree's threads ([`run_queue`]); `None` where it cannot be
-    /// read.
-    pub fn cpu_waited(&self) -> Option<Duration> {
-        if let Some(waited) = self.cgroup.as_ref().and_then(BotCgroup::cpu_waited) {
-            return Some(waited);
+    /// Where the bot's threads are: its cgroup's, when it has one, else
+    /// those of its process tree ([`run_queue::Threads`]).
+    fn threads(&self) -> run_queue::Threads<'_> {
+        match &self.cgroup {
+            Some(cgroup) => run_queue::Threads::Cgroup(cgroup.threads_file()),
+            None => run_queue::Threads::Tree(self.pid),
         }
-        run_queue::tree_wait(self.pid)
+    }
+
+    /// How long the bot has waited for a CPU since it started, as far as
+    /// Linux has booked it ([`run_queue::bot_wait`]); `None` where it
+    /// cannot be read.
+    pub fn cpu_waited(&self) -> Option<Duration> {
+        run_queue::bot_wait(self.threads())
     }
 
     /// [`BotProcess::cpu_waited`] through `watch`, which also counts what
     /// a thread waiting now has waited since the watch's last look, and
     /// whether that look could tell a waiting thread from a running one
-    /// ([`run_queue::WaitWatch::unsure`]; a cgroup's pressure always can).
+    /// ([`run_queue::WaitWatch::unsure`]).
     pub fn cpu_waiting(&self, watch: &mut run_queue::WaitWatch) -> (Option<Duration>, bool) {
-        if let Some(waited) = self.cgroup.as_ref().and_then(BotCgroup::cpu_waited) {
-            return (Some(waited), false);
-        }
-        let waited = watch.look(self.pid);
+        let waited = watch.look(self.threads());
         (waited, watch.unsure())
     }
 

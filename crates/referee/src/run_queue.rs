@@ -1,12 +1,15 @@
 //! How long a bot waited for a CPU, so that a busy machine is never a
 //! bot's loss: Linux keeps, for every thread, the time it was runnable but
 //! not running (the run-queue wait, the second field of
-//! `/proc/PID/task/TID/schedstat`), and for every cgroup v2 the time at
-//! least one of its tasks was (`cpu.pressure`, `some ... total=`).
+//! `/proc/PID/task/TID/schedstat`), booked when the thread next gets a CPU
+//! ([`WaitWatch`] counts a wait under way too).
 //!
-//! A bot's wait is its cgroup's pressure where it has a cgroup
-//! ([`crate::cgroup`]), else the sum over the threads of its process and
-//! of the processes below it ([`tree_wait`]). The limits that count wall
+//! A bot's wait is the sum over its threads ([`bot_wait`]): those of its
+//! cgroup where it has one ([`crate::cgroup`]), else those of its process
+//! and of the processes below it. (A cgroup's `cpu.pressure` is no
+//! substitute: its total is an average over the CPUs, weighted by how busy
+//! the cgroup kept each, so a bot that ran on both of 2 CPUs shows about
+//! half the time it waited.) The limits that count wall
 //! time, the start-up limit (`startup_ms`, the time to `ready`) and a CPU
 //! clock's wall-time cap, do not count it ([`Patience`]): their deadline
 //! moves out by the time the bot waited, up to [`CEILING_FACTOR`] times the
@@ -19,6 +22,7 @@
 //! count wall time as before, and [`available`] says so.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -68,10 +72,37 @@ struct ThreadLook {
     runnable: bool,
 }
 
-/// Calls `each` with every thread directory (`/proc/PID/task/TID`) of
-/// process `root` and of the processes below it, at most
-/// [`MAX_PROCESSES`]; false when `root` is gone.
-fn each_thread(root: i32, mut each: impl FnMut(i32, &std::path::Path)) -> bool {
+/// Where a bot's threads are: below its process (`/proc/PID/task`, and
+/// the same for each child, at most [`MAX_PROCESSES`]), or in its cgroup
+/// (`cgroup.threads`, every thread of every process the bot started).
+#[derive(Debug, Clone, Copy)]
+pub enum Threads<'a> {
+    Tree(i32),
+    Cgroup(&'a Path),
+}
+
+/// Calls `each` with every thread of the bot and its directory in
+/// `/proc`; false when the bot is gone.
+fn each_thread(threads: Threads<'_>, mut each: impl FnMut(i32, &Path)) -> bool {
+    match threads {
+        Threads::Tree(root) => each_in_tree(root, each),
+        Threads::Cgroup(list) => {
+            let Ok(text) = std::fs::read_to_string(list) else {
+                return false;
+            };
+            for tid in text
+                .split_whitespace()
+                .filter_map(|t| t.parse::<i32>().ok())
+            {
+                each(tid, &PathBuf::from(format!("/proc/{tid}")));
+            }
+            true
+        }
+    }
+}
+
+/// [`each_thread`] of a process and the processes below it.
+fn each_in_tree(root: i32, mut each: impl FnMut(i32, &Path)) -> bool {
     let mut stack = vec![root];
     let mut seen = 0;
     let mut root_seen = false;
@@ -101,19 +132,18 @@ fn each_thread(root: i32, mut each: impl FnMut(i32, &std::path::Path)) -> bool {
     root_seen
 }
 
-/// The time the threads of process `root` and of the processes below it
-/// (at most [`MAX_PROCESSES`]) have waited for a CPU, since each started,
+/// The time the bot's threads have waited for a CPU, since each started,
 /// as far as Linux has booked it: a wait is booked when the thread gets
 /// its CPU, so a thread that is waiting now counts only its earlier waits
-/// (see [`WaitWatch`]). `None` when `root` is gone or the waits cannot be
+/// (see [`WaitWatch`]). `None` when the bot is gone or the waits cannot be
 /// read. Threads that ended no longer count (a wait that shrinks is read
 /// as none).
-pub fn tree_wait(root: i32) -> Option<Duration> {
+pub fn bot_wait(threads: Threads<'_>) -> Option<Duration> {
     if !available() {
         return None;
     }
     let mut total = Duration::ZERO;
-    let found = each_thread(root, |_, dir| {
+    let found = each_thread(threads, |_, dir| {
         if let Ok(text) = std::fs::read_to_string(dir.join("schedstat")) {
             total += run_delay(&text).unwrap_or_default();
         }
@@ -137,14 +167,14 @@ pub struct WaitWatch {
 impl WaitWatch {
     /// The bot's wait so far (its threads' booked waits, plus what they
     /// have been waiting since earlier looks without its being booked);
-    /// `None` when `root` is gone or the waits cannot be read.
-    pub fn look(&mut self, root: i32) -> Option<Duration> {
+    /// `None` when the bot is gone or the waits cannot be read.
+    pub fn look(&mut self, bot: Threads<'_>) -> Option<Duration> {
         if !available() {
             return None;
         }
         let now = Instant::now();
         let mut threads = HashMap::new();
-        let found = each_thread(root, |tid, dir| {
+        let found = each_thread(bot, |tid, dir| {
             if let Some(look) = look_at(dir) {
                 threads.insert(tid, (look, Duration::ZERO));
             }
@@ -182,7 +212,7 @@ impl WaitWatch {
 }
 
 /// One thread's `schedstat` and state (`stat`).
-fn look_at(dir: &std::path::Path) -> Option<ThreadLook> {
+fn look_at(dir: &Path) -> Option<ThreadLook> {
     let (cpu_ns, wait_ns) = schedstat(&std::fs::read_to_string(dir.join("schedstat")).ok()?)?;
     let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
     let state = stat[stat.rfind(')')? + 1..].split_whitespace().next()?;
@@ -270,6 +300,11 @@ impl Patience {
     /// now (`None` where either cannot be read).
     pub fn waited(&self, waited_now: Option<Duration>) -> Option<Duration> {
         waited_since(self.waited_at_start, waited_now)
+    }
+
+    /// Wall time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
     }
 
     /// The deadline if the bot waits for no CPU.
@@ -549,9 +584,9 @@ mod tests {
         std::thread::sleep(ms(250));
         let spun: Duration = spinners
             .iter()
-            .map(|s| tree_wait(s.id() as i32).unwrap())
+            .map(|s| bot_wait(Threads::Tree(s.id() as i32)).unwrap())
             .sum();
-        let slept = tree_wait(sleeper.id() as i32).unwrap();
+        let slept = bot_wait(Threads::Tree(sleeper.id() as i32)).unwrap();
         for s in &mut spinners {
             s.kill().unwrap();
             s.wait().unwrap();
@@ -559,6 +594,6 @@ mod tests {
         sleeper.wait().unwrap();
         assert!(spun > ms(20), "{spun:?}");
         assert!(slept < ms(20), "{slept:?}");
-        assert_eq!(tree_wait(sleeper.id() as i32), None);
+        assert_eq!(bot_wait(Threads::Tree(sleeper.id() as i32)), None);
     }
 }

@@ -563,23 +563,22 @@ impl MoveTime {
 }
 
 /// `hello`, then one `ready` line with protocol 1 before the startup limit,
-/// which does not count the time the bot waited for a CPU
-/// ([`run_queue::Patience`]; the process is new, so all its wait is since
-/// its spawn).
+/// which counts from the spawn but not the time the bot waited for a CPU
+/// ([`run_queue::Patience`]), nor the time arena took to write `hello`
+/// (the bot cannot answer sooner; on a busy machine arena too waits for a
+/// CPU).
 async fn handshake(process: &mut BotProcess) -> Result<Ready, Failure> {
     let limit = process.limits().startup();
-    let patience = Patience::new(process.started_at(), limit, Some(Duration::ZERO));
     let hello = RefereeMessage::Hello(Hello {
         protocol: PROTOCOL_VERSION,
         referee: referee_name(),
     });
     let startup = |message: String| Failure::new(FailureReason::Startup, message);
-    let left = patience
-        .first_deadline()
-        .saturating_duration_since(Instant::now());
+    let left = (process.started_at() + limit).saturating_duration_since(Instant::now());
     send_message(process, &hello, left)
         .await
         .map_err(|f| startup(format!("failed before ready: {}", f.message)))?;
+    let patience = Patience::new(Instant::now(), limit, process.cpu_waited());
     let read = match read_within(process, patience).await {
         Ok(ReadLine::Timeout) => Err(NOT_WAITED),
         read => read,
@@ -587,8 +586,8 @@ async fn handshake(process: &mut BotProcess) -> Result<Ready, Failure> {
     match read {
         Err(waited) => Err(startup(diagnose_silence(process, limit, waited).await)),
         Ok(ReadLine::Line(line)) => {
-            if let Some(wait) = process.cpu_waited() {
-                run_queue::note_start(wait, process.started_at().elapsed());
+            if let Some(wait) = patience.waited(process.cpu_waited()) {
+                run_queue::note_start(wait, patience.elapsed());
             }
             check_ready(&line).map_err(startup)
         }
