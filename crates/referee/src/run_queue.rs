@@ -151,6 +151,10 @@ pub fn bot_wait(threads: Threads<'_>) -> Option<Duration> {
     found.then_some(total)
 }
 
+/// Each thread of a bot at one look (by thread id), with the wait it has
+/// not had booked yet.
+type Looks = HashMap<i32, (ThreadLook, Duration)>;
+
 /// A bot's wait for a CPU over several looks, counting the wait of a
 /// thread that is waiting now: Linux books a thread's wait only when the
 /// thread gets a CPU, and on a busy machine one wait can last hundreds of
@@ -158,7 +162,7 @@ pub fn bot_wait(threads: Threads<'_>) -> Option<Duration> {
 /// CPU time in between (nor had a wait booked) waited all that time.
 #[derive(Debug, Default)]
 pub struct WaitWatch {
-    last: Option<(Instant, HashMap<i32, (ThreadLook, Duration)>)>,
+    last: Option<(Instant, Looks)>,
     /// The last look saw a thread on a run queue without a look shortly
     /// before it to tell whether the thread runs or waits.
     unsure: bool,
@@ -173,7 +177,7 @@ impl WaitWatch {
             return None;
         }
         let now = Instant::now();
-        let mut threads = HashMap::new();
+        let mut threads = Looks::new();
         let found = each_thread(bot, |tid, dir| {
             if let Some(look) = look_at(dir) {
                 threads.insert(tid, (look, Duration::ZERO));
