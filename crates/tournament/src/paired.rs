@@ -466,4 +466,25 @@ mod tests {
         );
         assert!(!s.last_complete());
     }
+
+    #[test]
+    fn a_shard_plays_its_pairs_of_each_stage_as_a_round_robin_shard_does() {
+        let given = Given::new().with(&crate::settings::defs::SEED, "1");
+        let mut s = stages(given);
+        s.shard = Shard { index: 2, count: 2 };
+        // Three boards of one pair: pairs 0, 1, 2; shard 2/2 has pair 1.
+        s.push(1, vec![[0, 1], [2, 3], [0, 2]], 0, 1).unwrap();
+        let done = GameSet::default();
+        let ids: Vec<u64> = std::iter::from_fn(|| s.next_game(&done))
+            .map(|g| g.id)
+            .collect();
+        assert_eq!(ids, [2, 3]);
+        assert!(s.started());
+        // The next stage (pairs 3, 4) is numbered on: pair 3 is shard 2's.
+        s.push(2, vec![[0, 3], [1, 2]], 1, 1).unwrap();
+        let ids: Vec<u64> = std::iter::from_fn(|| s.next_game(&done))
+            .map(|g| g.id)
+            .collect();
+        assert_eq!(ids, [6, 7]);
+    }
 }
