@@ -341,12 +341,18 @@ const COLUMNS: &[(&str, &str)] = &[
     ("nodes", "nodes the solver searched for the position before the move"),
     ("moves", "moves the bot chose (the opening's are not its)"),
     ("decided", "of those, moves from a position whose value was proven"),
+    ("kept", "decided moves after which the value is the same"),
+    ("mistakes", "moves with `mistake` true: `lost_win` and `lost_draw` together"),
+    ("lost_win", "decided moves from a win to a draw or a loss"),
+    ("lost_draw", "decided moves from a draw to a loss"),
     (
-        "unsettled",
-        "decided moves after which the value stayed unknown (counted as kept)",
+        "unknown_after",
+        "decided moves after which the value stayed unknown within the budget: neither kept nor lost as far as the analysis knows",
     ),
-    ("mistakes", "moves with `mistake` true"),
-    ("accuracy", "share of value-keeping moves among decided ones, 0 to 1"),
+    (
+        "accuracy",
+        "share of `kept` among the decided moves whose value after is known (`kept` and `mistakes`), 0 to 1",
+    ),
     (
         "won_not_converted",
         "games in which the bot had a proven win (some `value_before` is `win`) and did not win",
