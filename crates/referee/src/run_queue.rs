@@ -263,11 +263,11 @@ pub struct Waited {
 }
 
 impl Waited {
-    /// `, not counting the N ms it waited for a CPU` (empty when it did
-    /// not wait, or its wait cannot be read), for messages.
+    /// `, not counting the N ms it waited for a CPU` (empty when it
+    /// waited less than 10 ms, or its wait cannot be read), for messages.
     pub fn not_counting(&self) -> String {
         match self.wait {
-            Some(wait) if wait.as_millis() > 0 => format!(
+            Some(wait) if wait >= Duration::from_millis(10) => format!(
                 ", not counting the {} ms it waited for a CPU",
                 wait.as_millis()
             ),
