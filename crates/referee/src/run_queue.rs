@@ -570,34 +570,43 @@ mod tests {
         assert_eq!(small_share.summary(), None);
     }
 
-    /// A child that spins beside as many spinners as there are cores waits
-    /// for a CPU; one that sleeps does not.
+    /// Children that spin, one more than there are cores, wait for a CPU;
+    /// one that sleeps waits no more while it sleeps; a child that is gone
+    /// has no wait.
     #[test]
-    fn a_crowded_spinner_waits_and_a_sleeper_does_not() {
+    fn crowded_spinners_wait_and_a_sleeper_does_not() {
         use std::process::Command;
         if !available() {
             eprintln!("SKIPPED: no /proc/PID/schedstat here");
             return;
         }
-        let spin = "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done";
         let cores = crate::start_slots::cores();
-        let mut spinners: Vec<_> = (0..=cores)
-            .map(|_| Command::new("sh").args(["-c", spin]).spawn().unwrap())
+        let mut children: Vec<_> = (0..=cores)
+            .map(|_| {
+                Command::new("sh")
+                    .args(["-c", "while :; do :; done"])
+                    .spawn()
+                    .unwrap()
+            })
             .collect();
-        let mut sleeper = Command::new("sleep").arg("0.3").spawn().unwrap();
-        std::thread::sleep(ms(250));
-        let spun: Duration = spinners
-            .iter()
-            .map(|s| bot_wait(Threads::Tree(s.id() as i32)).unwrap())
-            .sum();
-        let slept = bot_wait(Threads::Tree(sleeper.id() as i32)).unwrap();
-        for s in &mut spinners {
-            s.kill().unwrap();
-            s.wait().unwrap();
+        let sleeper = Command::new("sleep").arg("5").spawn().unwrap();
+        let waited = |pid: u32| bot_wait(Threads::Tree(pid as i32)).unwrap();
+        std::thread::sleep(ms(100));
+        let all = |children: &[std::process::Child]| -> Duration {
+            children.iter().map(|c| waited(c.id())).sum()
+        };
+        let (spun_before, slept_before) = (all(&children), waited(sleeper.id()));
+        std::thread::sleep(ms(300));
+        let spun = all(&children) - spun_before;
+        let slept = waited(sleeper.id()) - slept_before;
+        children.push(sleeper);
+        let pid = children[0].id();
+        for child in &mut children {
+            child.kill().unwrap();
+            child.wait().unwrap();
         }
-        sleeper.wait().unwrap();
         assert!(spun > ms(20), "{spun:?}");
-        assert!(slept < ms(20), "{slept:?}");
-        assert_eq!(bot_wait(Threads::Tree(sleeper.id() as i32)), None);
+        assert!(slept < ms(5), "{slept:?}");
+        assert_eq!(bot_wait(Threads::Tree(pid as i32)), None);
     }
 }
