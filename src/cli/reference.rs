@@ -68,6 +68,12 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
              says what ran out and what to fix; then `--resume DIR`",
         ),
         (
+            "tournament, sprt",
+            tournament::EXIT_BOTS_DISABLED,
+            "every bot failed to start `startup_failures` times in a row, so no game was left \
+             to play: the last line quotes their failures; fix them, then `--resume DIR`",
+        ),
+        (
             "tournament, sprt, play",
             tournament::EXIT_INTERRUPTED,
             "interrupted (Ctrl-C, SIGTERM); a run continues with `--resume DIR`",

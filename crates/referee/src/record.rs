@@ -75,6 +75,14 @@ pub struct GameRecord {
     pub result: GameResult,
     /// `null` for a draw.
     pub winner: Option<Color>,
+    /// `false` for a game neither bot played: both failed to start (reason
+    /// `startup`, the message says why each failed). Its result stays
+    /// `1/2-1/2` for older readers, but it enters no rating: no Elo, no
+    /// points, no SPRT pair (see [`GameRecord::played`]). Absent (`true`)
+    /// for every other game, and in records written before arena recorded
+    /// it.
+    #[serde(default = "played_default", skip_serializing_if = "is_played")]
+    pub played: bool,
     /// A rules reason (`group`, `square`, `line`, `full`, ...) or a failure
     /// reason (`timeout`, `illegal_move`, `crash`, ...).
     pub reason: Reason,
@@ -121,6 +129,14 @@ pub struct GameRecord {
     /// empty in records written before arena recorded it.
     #[serde(default)]
     pub ended_utc: String,
+}
+
+fn played_default() -> bool {
+    true
+}
+
+fn is_played(played: &bool) -> bool {
+    *played
 }
 
 impl GameRecord {
@@ -172,6 +188,7 @@ impl GameRecord {
             ended_utc: self.ended_utc.clone(),
             white_tc: format_time_control(&self.time_control_of(Color::White)),
             black_tc: format_time_control(&self.time_control_of(Color::Black)),
+            played: self.played,
         }
     }
 }
@@ -208,6 +225,8 @@ struct RowOfRecord {
     black_time_ms: u64,
     #[serde(default)]
     ended_utc: String,
+    #[serde(default = "played_default")]
+    played: bool,
 }
 
 /// The place (the number of its `gN` `game_id`) and `games.csv` row of the
@@ -239,6 +258,7 @@ pub fn row_of_record_line(line: &[u8]) -> Result<(u64, GameRow), String> {
         white_time_ms: r.white_time_ms,
         black_time_ms: r.black_time_ms,
         ended_utc: r.ended_utc,
+        played: r.played,
     };
     Ok((id, row))
 }
@@ -277,6 +297,7 @@ pub fn record_with_result(
         moves,
         result,
         winner: result.winner(),
+        played: true,
         reason: arena_rules::games::RuleReason::Group.into(),
         message: String::new(),
         cells: Vec::new(),

@@ -20,6 +20,40 @@ struct BotState {
     consecutive: u32,
     /// Why the bot is no longer started, once it is disabled.
     disabled: Option<String>,
+    /// Its last start-up failure: its name and what the referee said.
+    last: Option<String>,
+}
+
+/// The bots an [`AllDisabled`] quotes.
+const NAMED: usize = 3;
+
+/// Every bot of a run disabled: nothing is left to play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllDisabled {
+    pub bots: usize,
+    /// The failures in a row that disabled each.
+    pub limit: u32,
+    /// The last start-up failures of the first few bots ("bot \"x\": ...").
+    pub last: Vec<String>,
+}
+
+impl AllDisabled {
+    /// `every bot (3) failed to start 3 times in a row and is not started
+    /// any more (bot "a": ...; bot "b": ...)`.
+    pub fn line(&self) -> String {
+        let more = self.bots.saturating_sub(self.last.len());
+        let more = if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        };
+        format!(
+            "every bot ({}) failed to start {} times in a row and is not started any more, so no game is left to play ({}{more})",
+            self.bots,
+            self.limit,
+            self.last.join("; ")
+        )
+    }
 }
 
 /// Start-up failures in a row per bot (by index in the config's bot list).
@@ -41,6 +75,24 @@ impl Breaker {
     /// Why bot `index` is not started any more, if it is disabled.
     pub fn disabled(&self, index: usize) -> Option<&str> {
         self.bots.get(index)?.disabled.as_deref()
+    }
+
+    /// When every bot is disabled: why, in one line (the first few bots'
+    /// last failures); `None` while some bot is still started.
+    pub fn all_disabled(&self) -> Option<AllDisabled> {
+        if self.bots.is_empty() || self.bots.iter().any(|b| b.disabled.is_none()) {
+            return None;
+        }
+        Some(AllDisabled {
+            bots: self.bots.len(),
+            limit: self.limit,
+            last: self
+                .bots
+                .iter()
+                .filter_map(|b| b.last.clone())
+                .take(NAMED)
+                .collect(),
+        })
     }
 
     /// Counts a finished game between bots `white` and `black` (indices);
@@ -66,6 +118,7 @@ impl Breaker {
                 continue;
             }
             state.consecutive += 1;
+            state.last = Some(start_failure(record, color));
             if limit > 0 && state.consecutive >= limit {
                 let why = format!(
                     "disabled after {limit} start-up failures in a row (the last, game {}: {})",
@@ -77,6 +130,30 @@ impl Breaker {
         }
         newly
     }
+}
+
+/// `bot "x": ...`: what the referee said of `color`'s failure to start in
+/// `record` (the part of the message about that side).
+fn start_failure(record: &GameRecord, color: Color) -> String {
+    let name = match color {
+        Color::White => &record.white,
+        Color::Black => &record.black,
+    };
+    let prefix = format!("{color} ({name}): ");
+    let message = &record.message;
+    let own = match message.find(&prefix) {
+        Some(at) => {
+            let rest = &message[at + prefix.len()..];
+            // Both failed: white's part ends where black's begins.
+            let end = format!("; black ({}): ", record.black);
+            match (color, rest.find(&end)) {
+                (Color::White, Some(cut)) => &rest[..cut],
+                _ => rest,
+            }
+        }
+        None => message.as_str(),
+    };
+    format!("bot {name:?}: {own}")
 }
 
 /// Whether `color`'s bot failed to start in this game.

@@ -23,6 +23,8 @@
 //! - [`preflight`]: checks of the machine before the first game (the
 //!   sandbox works, the descriptors and processes the concurrency needs
 //!   fit the limits, more games at once than cores).
+//! - [`start_check`]: each bot started once before the first game; one
+//!   that cannot start stops the run with its first line on stderr.
 //! - [`identity`]: which program each bot was (SHA-256 of its files).
 //! - [`league`]: a league's directory that lasts: its settings, its bots'
 //!   versions ([`league::registry`]) and every game played in it.
@@ -96,6 +98,7 @@ pub mod session;
 pub mod settings;
 pub mod shard;
 pub mod sprt;
+pub mod start_check;
 pub mod suite_gen;
 pub mod swiss;
 pub mod swiss_table;
