@@ -145,6 +145,41 @@ impl GameRecord {
         self.winner.map(Color::opponent)
     }
 
+    /// The sides whose failure ended the game: the loser of a failure,
+    /// both sides of a game neither played, none for a rules ending.
+    pub fn failed_sides(&self) -> Vec<Color> {
+        if self.reason.failure().is_none() {
+            return Vec::new();
+        }
+        match self.winner {
+            Some(winner) => vec![winner.opponent()],
+            None if !self.played => vec![Color::White, Color::Black],
+            None => Vec::new(),
+        }
+    }
+
+    /// What the message says of `color`'s failure: after `white (NAME): `
+    /// (up to black's part when both failed), the whole message when it
+    /// names no side.
+    pub fn failure_message(&self, color: Color) -> &str {
+        let name = match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        };
+        let message = self.message.as_str();
+        let prefix = format!("{color} ({name}): ");
+        let Some(at) = message.find(&prefix) else {
+            return message;
+        };
+        let rest = &message[at + prefix.len()..];
+        // Both failed: white's part ends where black's begins.
+        let black = format!("; black ({}): ", self.black);
+        match (color, rest.find(&black)) {
+            (Color::White, Some(end)) => &rest[..end],
+            _ => rest,
+        }
+    }
+
     /// The time control `color` played under.
     pub fn time_control_of(&self, color: Color) -> TimeControl {
         match color {
@@ -392,6 +427,31 @@ mod tests {
             "{line}"
         );
         assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), record);
+    }
+
+    #[test]
+    fn each_failed_side_has_its_part_of_the_message() {
+        let mut record = record_with_result(1, 0, "a", "b", GameResult::Draw);
+        assert!(record.failed_sides().is_empty());
+        record.reason = Reason::Failure(arena_rules::protocol::FailureReason::Startup);
+        record.played = false;
+        record.message =
+            "both failed: white (a): never answered hello; black (b): process ended: exit code 2"
+                .into();
+        assert_eq!(record.failed_sides(), [Color::White, Color::Black]);
+        assert_eq!(record.failure_message(Color::White), "never answered hello");
+        assert_eq!(
+            record.failure_message(Color::Black),
+            "process ended: exit code 2"
+        );
+        let mut lost = record_with_result(2, 1, "a", "b", GameResult::WhiteWins);
+        lost.reason = Reason::Failure(arena_rules::protocol::FailureReason::Crash);
+        lost.message = "black (b): process ended: exit code 3".into();
+        assert_eq!(lost.failed_sides(), [Color::Black]);
+        assert_eq!(
+            lost.failure_message(Color::Black),
+            "process ended: exit code 3"
+        );
     }
 
     #[test]

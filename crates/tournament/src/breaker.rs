@@ -10,6 +10,7 @@
 //! run: `--resume` gives a disabled bot K fresh tries (it may have been
 //! fixed in between), while its games already recorded stay as they are.
 
+use super::repeats::cause_of;
 use arena_referee::GameRecord;
 use arena_rules::games::Color;
 use arena_rules::protocol::{FailureReason, Reason};
@@ -20,7 +21,7 @@ struct BotState {
     consecutive: u32,
     /// Why the bot is no longer started, once it is disabled.
     disabled: Option<String>,
-    /// Its last start-up failure: its name and what the referee said.
+    /// Its last start-up failure: its name and cause.
     last: Option<String>,
 }
 
@@ -122,7 +123,8 @@ impl Breaker {
             if limit > 0 && state.consecutive >= limit {
                 let why = format!(
                     "disabled after {limit} start-up failures in a row (the last, game {}: {})",
-                    record.game_id, record.message
+                    record.game_id,
+                    record.failure_message(color)
                 );
                 state.disabled = Some(why.clone());
                 newly.push((index, why));
@@ -132,28 +134,15 @@ impl Breaker {
     }
 }
 
-/// `bot "x": ...`: what the referee said of `color`'s failure to start in
-/// `record` (the part of the message about that side).
+/// `bot "x": ...`: the cause of `color`'s failure to start in `record`
+/// (its first line on stderr, when the message quotes it).
 fn start_failure(record: &GameRecord, color: Color) -> String {
     let name = match color {
         Color::White => &record.white,
         Color::Black => &record.black,
     };
-    let prefix = format!("{color} ({name}): ");
-    let message = &record.message;
-    let own = match message.find(&prefix) {
-        Some(at) => {
-            let rest = &message[at + prefix.len()..];
-            // Both failed: white's part ends where black's begins.
-            let end = format!("; black ({}): ", record.black);
-            match (color, rest.find(&end)) {
-                (Color::White, Some(cut)) => &rest[..cut],
-                _ => rest,
-            }
-        }
-        None => message.as_str(),
-    };
-    format!("bot {name:?}: {own}")
+    let (_, cause) = cause_of(record.failure_message(color));
+    format!("bot {name:?}: {cause}")
 }
 
 /// Whether `color`'s bot failed to start in this game.

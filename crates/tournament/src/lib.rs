@@ -40,6 +40,8 @@
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
 //!   in this module prints.
+//! - [`repeats`]: failures that repeat, counted per bot and cause instead
+//!   of shown game after game.
 //! - [`text`]: what a format says (lines and tables) for a front end to show.
 //! - [`driver`]: the one run loop of every kind of run (create or resume,
 //!   count earlier games, play, the outcome), which owns the run's tally.
@@ -89,6 +91,7 @@ pub mod paired;
 pub mod preflight;
 pub mod progress;
 pub mod registry;
+pub mod repeats;
 pub mod round_robin;
 pub mod rounded;
 pub mod rows_file;
