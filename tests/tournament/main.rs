@@ -27,4 +27,5 @@ mod shard;
 mod slurm_cluster;
 mod stopping;
 mod swiss;
+mod unplayed;
 mod variants;
