@@ -45,8 +45,9 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
             "every command",
             2,
             "an error, said in one line `arena: error: ...`: bad arguments or settings (clap's \
-             usage errors too; a new run then writes nothing), a bot whose program cannot start, \
-             an output directory another arena holds (its lock names the pid), a file that \
+             usage errors too; a new run then writes nothing), a bot whose program cannot start \
+             (missing, or failing the start check before the first game: nothing of the run is \
+             left but the check's log), an output directory another arena holds (its lock names the pid), a file that \
              cannot be read or written (a run whose journal fails, e.g. on a full disk, stops \
              so: resume it once there is room)",
         ),
@@ -256,6 +257,12 @@ const COLUMNS: &[(&str, &str)] = &[
         "white's time control (`per-move=200`, `5+0.05`); differs from black's with time odds",
     ),
     ("black_tc", "black's time control"),
+    (
+        "played",
+        "`false` for a game neither bot played (both failed to start: result `1/2-1/2`, reason \
+         `startup`), which no rating, standings or SPRT counts; `true` otherwise (and for files \
+         older than the column)",
+    ),
     ("rank", "place in the fit"),
     ("bot", "the bot"),
     ("games", "games played (in pairwise.csv and crosstable.csv: the two bots against each other)"),
