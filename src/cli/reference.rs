@@ -140,7 +140,10 @@ fn files() -> Vec<(&'static str, &'static str)> {
              `round`, `pair`, `game` (the variant), `white`, `black`, `time_control`, \
              `white_time_control` / `black_time_control` (each side's own; they differ with \
              time odds), `opening`, `moves`, \
-             `move_times_ms` (wall time per move, ms), `move_cpu_ms` (the CPU time the bot's process used for each move, ms; `null` where not measured), `result`, `winner`, `reason`, `message`, `cells` (the winning \
+             `move_times_ms` (wall time per move, ms), `move_cpu_ms` (the CPU time the bot's process used for each move, ms; `null` where not measured), `result`, `winner`, \
+             `played` (only when `false`: a game neither bot played, both having failed to \
+             start; result `1/2-1/2`, reason `startup`, the message says why each failed; no \
+             rating, standings, SPRT or leader counts it), `reason`, `message`, `cells` (the winning \
              cells), `plies`, `white_time_ms`, `black_time_ms`, `duration_ms`, `ended_utc`, \
              `white_ready` / `black_ready` (the bots' `ready` answers), `white_log` / \
              `black_log` and `white_trace` / `black_trace` (paths under `logs/`, left out when \
