@@ -35,6 +35,13 @@ pub const PAGE: &str = "docs/REFERENCE.md";
 /// Exit statuses: the commands they apply to, the status, its meaning. The
 /// numbers are the constants the commands return.
 fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
+    let mut statuses = run_exit_statuses();
+    statuses.extend(tool_exit_statuses());
+    statuses
+}
+
+/// The statuses of every command and of the runs (tournament, sprt).
+fn run_exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
     vec![
         (
             "every command",
@@ -97,6 +104,12 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
             sprt::EXIT_UNDECIDED,
             "undecided: `--max-pairs` came first",
         ),
+    ]
+}
+
+/// The statuses of the tools around runs (merge, check-bot, judge).
+fn tool_exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
+    vec![
         (
             "merge",
             0,
