@@ -413,8 +413,8 @@ fn a_file_with_format_sprt_runs_the_test() {
     let dir = tempfile::tempdir().unwrap();
     let entries = [
         bot_entry("win", &[INSTANT_BOT.to_string()], ""),
-        // Never starts: disabled after 3 tries, it loses the rest at once.
-        bot_entry("lose", &["sh".into(), "-c".into(), "exit 3".into()], ""),
+        // Its first move is off the board: it loses every game.
+        bot_entry("lose", &["sh".into(), "-c".into(), LOSING_SH.into()], ""),
     ];
     let config = write_config_entries(
         dir.path(),
