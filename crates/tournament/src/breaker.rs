@@ -149,3 +149,43 @@ fn start_failure(record: &GameRecord, color: Color) -> String {
 fn failed_to_start(record: &GameRecord, color: Color) -> bool {
     record.reason == Reason::Failure(FailureReason::Startup) && record.winner != Some(color)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_referee::record::record_with_result;
+    use arena_rules::games::GameResult;
+
+    /// A game neither of `a` and `b` started.
+    fn both_failed(id: u64) -> GameRecord {
+        let mut record = record_with_result(id, id / 2, "a", "b", GameResult::Draw);
+        record.reason = Reason::Failure(FailureReason::Startup);
+        record.played = false;
+        record.message = "both failed: white (a): never answered hello; its first line on stderr: no a; black (b): process ended: exit code 2; last stderr line: no b".into();
+        record
+    }
+
+    #[test]
+    fn every_bot_disabled_is_said_once_with_their_causes() {
+        let mut breaker = Breaker::new(2, 2);
+        assert!(breaker.observe(0, 1, &both_failed(0)).is_empty());
+        assert_eq!(breaker.all_disabled(), None);
+        let disabled = breaker.observe(0, 1, &both_failed(1));
+        assert_eq!(disabled.len(), 2);
+        assert_eq!(
+            disabled[0].1,
+            "disabled after 2 start-up failures in a row (the last, game g1: never answered hello; its first line on stderr: no a)"
+        );
+        let all = breaker.all_disabled().unwrap();
+        assert_eq!(
+            all.line(),
+            "every bot (2) failed to start 2 times in a row and is not started any more, so no game is left to play (bot \"a\": no a; bot \"b\": no b)"
+        );
+        // Never disabling: never all disabled.
+        let mut never = Breaker::new(0, 2);
+        for id in 0..5 {
+            never.observe(0, 1, &both_failed(id));
+        }
+        assert_eq!(never.all_disabled(), None);
+    }
+}
