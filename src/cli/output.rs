@@ -18,6 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::serve::Live;
 use crate::protocol::ClockBasis;
+use crate::referee::run_queue;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRecord;
 use crate::referee::GameRow;
@@ -102,13 +103,19 @@ impl<W: Write> Terminal<W> {
         }
     }
 
-    /// The last words of a run, as its format has them.
+    /// The last words of a run, as its format has them, after how long
+    /// the machine kept the bots waiting for a CPU.
     pub fn run_ended(&mut self, finished: &Finished) {
         let config = &finished.manifest.config;
         if config.clock == ClockBasis::Wall {
             if let Some(warning) = self.cpu_wait.warning(config.concurrency, cores()) {
                 self.println(&warning);
             }
+        }
+        if !run_queue::available() {
+            self.println(run_queue::UNAVAILABLE);
+        } else if let Some(line) = run_queue::machine_wait().summary() {
+            self.println(&line);
         }
         self.say(&finished.verdict.summary(&finished.run));
     }
