@@ -108,7 +108,7 @@ fn failing_bots_lose_and_the_tournament_goes_on() {
         &[&starts, "1", "silent"],
         &tag,
     );
-    slow.extra = "limits = { startup_ms = 1000 }";
+    slow.extra = "limits = { startup_ms = 1500 }";
     let config = write_config(
         dir.path(),
         "games_per_pairing = 2\ntime_control = \"per-move=2000\"\nconcurrency = 2\nseed = 1",
@@ -148,7 +148,7 @@ fn failing_bots_lose_and_the_tournament_goes_on() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains(
-            "(slow-start): never answered hello: no line within the 1000 ms startup limit"
+            "(slow-start): never answered hello: no line within the 1500 ms startup limit"
         ) && stdout.contains("(crash): process ended: exit code 3"),
         "failure messages are shown:\n{stdout}"
     );
