@@ -369,6 +369,12 @@ impl BotProcess {
         self.log.tail()
     }
 
+    /// The first line the bot wrote to stderr that is not blank, if any
+    /// ([`StderrLog::first_line`]).
+    pub fn stderr_first_line(&self) -> Option<String> {
+        self.log.first_line()
+    }
+
     /// Bytes the bot has written to stderr so far, logged or dropped.
     pub fn stderr_bytes(&self) -> u64 {
         self.log.total_bytes()

@@ -105,6 +105,9 @@ pub struct Seat {
     /// Why this bot is not started any more (a tournament's start-up
     /// circuit breaker); `prepare` then fails at once.
     disabled: Option<String>,
+    /// The first line on stderr of the last start that failed, if it wrote
+    /// one ([`Seat::failed_start_stderr`]).
+    failed_start_stderr: Option<String>,
     /// The last `turn` line sent, kept as the buffer for the next one.
     turn_line: String,
 }
@@ -122,6 +125,7 @@ impl Seat {
             ended_stderr_bytes: 0,
             in_game: false,
             disabled: None,
+            failed_start_stderr: None,
             ended_trace_tail: Vec::new(),
             turn_line: String::new(),
         }
@@ -222,13 +226,24 @@ impl Seat {
                 self.process = Some(process);
                 Ok(())
             }
-            Err(failure) => {
+            Err(mut failure) => {
                 process.kill().await;
                 self.ended_trace_tail = process.trace_tail();
                 self.ended_stderr_bytes += process.stderr_bytes();
+                self.failed_start_stderr = process.stderr_first_line();
+                if let Some(line) = &self.failed_start_stderr {
+                    quote_first_stderr_line(&mut failure.message, line);
+                }
                 Err(failure.into())
             }
         }
+    }
+
+    /// The first line the bot wrote on stderr in its last start that
+    /// failed (its handshake), if it wrote one: usually why it cannot start
+    /// (`Can't open perl script ...`). The failure's message quotes it too.
+    pub fn failed_start_stderr(&self) -> Option<&str> {
+        self.failed_start_stderr.as_deref()
     }
 
     /// The wire trace for a game whose stderr log is `log_path`, if this
@@ -440,6 +455,19 @@ impl Seat {
 
     fn running(&mut self) -> Result<&mut BotProcess, Failure> {
         self.process.as_mut().ok_or_else(no_process)
+    }
+}
+
+/// What a start-up failure's message adds to quote the bot's first line on
+/// stderr (`line`), before the line.
+pub const FIRST_STDERR_LINE: &str = "; its first line on stderr: ";
+
+/// Appends [`FIRST_STDERR_LINE`] and `line` to `message`, unless it quotes
+/// that line already (a crash quotes the last line, often the same).
+fn quote_first_stderr_line(message: &mut String, line: &str) {
+    if !message.contains(line) {
+        message.push_str(FIRST_STDERR_LINE);
+        message.push_str(line);
     }
 }
 

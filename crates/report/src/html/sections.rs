@@ -541,6 +541,7 @@ pub fn render(
         standings => tables,
         rating_error => rating_error,
         prior_note => on_prior.then_some(PRIOR_NOTE),
+        unplayed => tally.unplayed().line(),
         model_prior_note => MODEL_PRIOR_NOTE,
         cross => crosstable(&counts, focus),
         failure_names => FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
