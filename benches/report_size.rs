@@ -154,7 +154,13 @@ fn sizes(name: &str, default: &str) -> Vec<u64> {
 
 /// Writes the report of `dir` (its games written by `write` when missing)
 /// and prints its line: size, generation, peak memory, load in Chromium.
-fn measure_report(label: &str, dir: &Path, chrome: Option<&PathBuf>, profile: &Path, write: impl FnOnce(&Path)) {
+fn measure_report(
+    label: &str,
+    dir: &Path,
+    chrome: Option<&PathBuf>,
+    profile: &Path,
+    write: impl FnOnce(&Path),
+) {
     if !dir.join("games.csv").exists() {
         write(dir);
     }

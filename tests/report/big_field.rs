@@ -63,7 +63,8 @@ fn write_games(dir: &Path, bots: usize) -> Vec<String> {
                     Some(Color::Black) => GameResult::BlackWins,
                     None => GameResult::Draw,
                 };
-                let mut record = record_with_result(id, id / 2, &names[white], &names[black], result);
+                let mut record =
+                    record_with_result(id, id / 2, &names[white], &names[black], result);
                 record.set_place(id, 0, id / 2);
                 record.time_control = TimeControl::PerMove { move_ms: 400 };
                 record.move_times_ms = moves.iter().map(|_| rng.gen_range(0..3)).collect();
@@ -134,8 +135,14 @@ fn a_report_of_200_bots_is_small_and_shows_the_standings_first() {
     let session = drive(&chrome, &tmp.path().join("profile"), &url, &steps);
     assert_eq!(session.errors, Vec::<String>::new(), "console errors");
     let first = &session.results[0];
-    let (top, height) = (first["top"].as_f64().unwrap(), first["height"].as_f64().unwrap());
-    assert!(top < height, "the standings start at {top} px of {height}: {first}");
+    let (top, height) = (
+        first["top"].as_f64().unwrap(),
+        first["height"].as_f64().unwrap(),
+    );
+    assert!(
+        top < height,
+        "the standings start at {top} px of {height}: {first}"
+    );
     assert_eq!(first["rows"], BOTS + 1, "{first}");
     // The table: a header and the 24 best ranked; the heatmap: everyone.
     assert_eq!(first["cross"], 25, "{first}");

@@ -10,7 +10,7 @@
 //! by reading only the bytes added, and re-renders the page when anything
 //! changed, with the report's renderer over the whole directory. A render
 //! of a large run takes long, so the next one waits at least 4 times as
-//! long as the last took: the server spends at most a tenth of a core on
+//! long as the last took: the server spends at most a twentieth of a core on
 //! rendering however large the run. It renders only while someone watches
 //! ([`Demand`]: an event stream open, or a request for the page or its
 //! status in the last [`WATCHED_FOR`]): a run that serves with no page open
@@ -42,7 +42,7 @@ pub const POLL: Duration = Duration::from_millis(500);
 pub const WATCHED_FOR: Duration = Duration::from_secs(30);
 
 /// Renders wait at least this many times as long as the last one took.
-const RENDER_SHARE: u32 = 9;
+const RENDER_SHARE: u32 = 19;
 
 /// Who watches a run: the event streams open now, and when a page or its
 /// status was last asked for. Nobody watching, nothing is rendered.

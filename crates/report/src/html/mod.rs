@@ -393,7 +393,11 @@ fn stream_page(
         .split_once(sections::PART_MARKER)
         .expect("the template holds the part marker");
     w.write_all(tail_head.as_bytes())?;
-    write!(w, "{{\"shown\":{},\"left_out\":{}}}", lines.shown, lines.left_out)?;
+    write!(
+        w,
+        "{{\"shown\":{},\"left_out\":{}}}",
+        lines.shown, lines.left_out
+    )?;
     w.write_all(tail_rest.as_bytes())?;
     Ok(())
 }

@@ -218,32 +218,24 @@ pub struct LineContext<'a> {
 
 /// Texts that repeat from game to game (reasons, and messages without
 /// the winning cells they end with), numbered in the order each was first
-/// seen a second time: the games files only grow, so a text keeps its
-/// number from one rendering to the next (the live page keeps the lines it
-/// has). At most [`Texts::MAX`]; a text seen once stays in its line.
+/// seen: the games files only grow, so a line is written the same from
+/// one rendering to the next (the live page keeps the lines it has). At
+/// most [`Texts::MAX`]; a text seen after the table is full stays in its
+/// line.
 #[derive(Debug, Default)]
 pub struct Texts {
-    seen: std::collections::HashMap<String, Option<usize>>,
+    numbers: std::collections::HashMap<String, usize>,
     pub list: Vec<String>,
 }
 
 impl Texts {
-    pub const MAX: usize = 4096;
+    pub const MAX: usize = 1024;
 
-    /// Counts one use of `text`.
+    /// Numbers `text` if it is new and the table has room.
     pub fn add(&mut self, text: &str) {
-        let full = self.list.len() >= Self::MAX;
-        let room = self.seen.len() < 16 * Self::MAX;
-        match self.seen.get_mut(text) {
-            Some(number @ None) if !full => {
-                *number = Some(self.list.len());
-                self.list.push(text.to_string());
-            }
-            Some(_) => {}
-            None if room => {
-                self.seen.insert(text.to_string(), None);
-            }
-            None => {}
+        if self.list.len() < Self::MAX && !self.numbers.contains_key(text) {
+            self.numbers.insert(text.to_string(), self.list.len());
+            self.list.push(text.to_string());
         }
     }
 
@@ -256,7 +248,7 @@ impl Texts {
     /// `#K` for a text in the table, else the text escaped (a text starting
     /// with `#` or `*` escapes it).
     fn push(&self, out: &mut String, text: &str) {
-        if let Some(Some(k)) = self.seen.get(text) {
+        if let Some(k) = self.numbers.get(text) {
             let _ = write!(out, "#{k}");
             return;
         }
@@ -265,7 +257,11 @@ impl Texts {
             Some(b'*') => out.push_str("%2A"),
             _ => {}
         }
-        let rest = if text.starts_with(['#', '*']) { &text[1..] } else { text };
+        let rest = if text.starts_with(['#', '*']) {
+            &text[1..]
+        } else {
+            text
+        };
         push_escaped(out, rest);
     }
 }
@@ -290,14 +286,16 @@ fn cell_index(variant: &Variant, name: &str) -> Option<usize> {
     let mut chars = name.chars();
     let col = (chars.next()? as usize).checked_sub('a' as usize)?;
     let row = chars.as_str().parse::<usize>().ok()?.checked_sub(1)?;
-    let canonical = col < cols && row < rows && format!("{}{}", (b'a' + col as u8) as char, row + 1) == name;
+    let canonical =
+        col < cols && row < rows && format!("{}{}", (b'a' + col as u8) as char, row + 1) == name;
     canonical.then_some(row * cols + col)
 }
 
 /// `@` and one index character per name when every name is a cell of the
 /// board, else the names escaped and joined by `,`.
 fn push_cells(out: &mut String, variant: Option<&Variant>, names: &[String]) {
-    let indices: Option<Vec<usize>> = variant.and_then(|v| names.iter().map(|n| cell_index(v, n)).collect());
+    let indices: Option<Vec<usize>> =
+        variant.and_then(|v| names.iter().map(|n| cell_index(v, n)).collect());
     match indices {
         Some(indices) if !names.is_empty() => {
             out.push('@');
@@ -510,9 +508,10 @@ mod tests {
         )
         .unwrap();
         let mut texts = Texts::default();
-        // "timeout" twice: in the table; the message once: in the line.
-        texts.add_record(&record);
+        // "timeout" in the table; the message not (the table was full).
         texts.add("timeout");
+        texts.list.extend((1..Texts::MAX).map(|k| k.to_string()));
+        texts.add_record(&record);
         let ctx = LineContext {
             key: "run 1",
             dir: 0,
@@ -522,7 +521,10 @@ mod tests {
             values: Some("-Wd"),
             texts: &texts,
         };
-        let qango6 = Variant::all().iter().position(|v| v.id == "qango6").unwrap();
+        let qango6 = Variant::all()
+            .iter()
+            .position(|v| v.id == "qango6")
+            .unwrap();
         // c3 is index 14 ('O'), d4 21 ('V'), e5 28 ('c'): white 1, black 4,
         // one disc a ply on the move's cell, so "=". Times 0, 7, and 1000 =
         // 31 * 32 + 8: '_' (31 + 32, more to come) then 'I' (8).
@@ -561,7 +563,6 @@ mod tests {
         .unwrap();
         let mut texts = Texts::default();
         texts.add("#odd");
-        texts.add("#odd");
         texts.add_record(&record);
         texts.add_record(&record);
         assert_eq!(texts.list, ["#odd", "group", "white wins: colour group"]);
@@ -578,7 +579,10 @@ mod tests {
         let fields: Vec<&str> = line.split('\t').collect();
         // a1 is index 0 ('A'); "group" is text 1, the message's head text 2.
         // Empty fields at the end (links, values) are left out.
-        assert_eq!(fields[5..], ["1", "#1", "2", "0", "@OV", "DE", "=", "@OA", "*#2"]);
+        assert_eq!(
+            fields[5..],
+            ["1", "#1", "2", "0", "@OV", "DE", "=", "@OA", "*#2"]
+        );
         let mut escaped = String::new();
         texts.push(&mut escaped, "#once");
         assert_eq!(escaped, "%23once");
