@@ -24,8 +24,9 @@ loss for the side to move, or unknown. DIR/analysis.csv has one row per bot move
 = N for the game's Nth move, counted from 1 with the opening's, which leads to the viewer's ply N, mover, color, move, value_before, value_after, both for \
 the mover, mistake = the move made the mover's value worse, mover_result = the game's result for the mover, \
 nodes); DIR/analysis_bots.csv and the table printed have per bot: moves, decided (value before \
-proven), unsettled (decided, value after unknown: counted as kept), mistakes, accuracy (share of \
-value-keeping moves among decided positions), won_not_converted (games with a proven win that \
+proven), kept, mistakes (lost_win: a win to a draw or loss, lost_draw: a draw to a loss), \
+unknown_after (decided, value after unknown: neither kept nor lost), accuracy (kept among \
+the decided moves whose value after is known), won_not_converted (games with a proven win that \
 the bot did not win) and the mean and earliest ply of a game's first mistake. `arena report DIR` \
 then shows them. Not resumable: a rerun starts over (plies per second: docs/PERFORMANCE.md). \
 Memory: each worker's solver table takes --memory-mib."

@@ -6,11 +6,16 @@ use std::path::PathBuf;
 use crate::cli::output::Terminal;
 use crate::report::rating::rate_dir;
 use crate::tournament::merge::{self, MergeOutcome};
+use crate::tournament::stage_shards::StagePosition;
+use crate::tournament::text::Said;
 
 /// Exit status when the merge was written but games are missing (a shard
 /// not given, not finished, or stopped mid-game): resume those shards and
 /// merge again.
 pub const EXIT_INCOMPLETE: i32 = 3;
+/// Exit status of a Swiss's or knockout's merge when a round is complete
+/// and the next is to play: each shard plays it with `--after OUT`.
+pub const EXIT_NEXT_ROUND: i32 = 5;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -22,7 +27,7 @@ model.csv, pairwise.csv, crosstable.csv and report.html. Bot logs stay in the sh
 when every game of the tournament is merged, 3 when the merge was written but games are \
 missing (resume the shards with `arena tournament --resume DIR`, then merge again, or \
 `arena tournament --resume OUT` plays the missing games), 2 on an error (nothing is \
-merged; also when another arena is writing OUT)."
+merged; also when another arena is writing OUT), 5 for a swiss or knockout when every game so far is merged and a round is to play (play it on every shard with `arena tournament --resume DIR --after OUT`, then merge again)."
 )]
 pub struct Args {
     /// Output directory (created; a previous merge of the same tournament
@@ -43,13 +48,24 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let outcome = merge::merge(&args.out, &args.dirs, args.sort_kib.max(1) * 1024)?;
     let rated = rate_dir(&outcome.dir)?;
     terminal.ratings(&outcome.dir, &rated);
+    if let Some(tables) = &outcome.tables {
+        terminal.say(&[
+            Said::Line(String::new()),
+            Said::Tables(tables.tables.clone()),
+        ]);
+        if let Some(note) = &tables.note {
+            outln!("{note}");
+        }
+    }
     for line in summary(&outcome) {
         outln!("{line}");
     }
-    Ok(if outcome.complete() {
-        0
-    } else {
+    Ok(if !outcome.complete() {
         EXIT_INCOMPLETE
+    } else if !outcome.over() {
+        EXIT_NEXT_ROUND
+    } else {
+        0
     })
 }
 
@@ -82,5 +98,27 @@ pub fn summary(outcome: &MergeOutcome) -> Vec<String> {
         outcome.total,
         outcome.dir.display()
     ));
+    lines.extend(
+        outcome
+            .stage
+            .as_ref()
+            .map(|stage| stage_line(outcome, stage)),
+    );
     lines
+}
+
+/// Where a Swiss or knockout stands after the merge.
+fn stage_line(outcome: &MergeOutcome, stage: &StagePosition) -> String {
+    let title = &stage.title;
+    if !outcome.complete() {
+        return format!("{title}: not complete; play the missing games on their shards (arena tournament --resume SHARD-DIR [--after MERGED]), then merge again");
+    }
+    if stage.over {
+        return format!("{title} was the last: the tournament is over");
+    }
+    format!(
+        "Next: {title} ({} games): play it on every shard with `arena tournament --resume SHARD-DIR --after {}`, then merge again",
+        stage.games(),
+        outcome.dir.display()
+    )
 }

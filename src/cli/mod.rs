@@ -73,7 +73,7 @@ pub enum Command {
     Games(games::Args),
     /// Replay a game record (JSON) and print its outcome.
     Judge(judge::Args),
-    /// Prove a record's position: win, draw or loss for the side to move, and a move that keeps it.
+    /// Prove a position (a record, moves, or a run's game): win, draw or loss for the side to move, and a move that keeps it.
     Solve(solve::Args),
     /// Play one game between two bots.
     Play(play::Args),

@@ -19,7 +19,7 @@ use crate::protocol::ClockBasis;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRecord;
 use crate::referee::GameRow;
-use crate::report::comparison::render_failures;
+use crate::report::comparison::render_failures_top;
 use crate::report::gauntlet::render_seed;
 use crate::report::rating::{RatingReport, Ratings, RunRatings};
 use crate::report::standings::POOLED;
@@ -31,6 +31,14 @@ use crate::tournament::progress::{
     PairedRound, Resumed, RunOutput, RunStarted, RunStatus, SprtProgress,
 };
 use crate::tournament::text::{render_tables, Said};
+
+/// The most bots a table in the terminal lists (standings, failures); the
+/// rest are counted in one line that says where they all are.
+pub const TERMINAL_ROWS: usize = 20;
+
+/// The most bots whose crosstable the terminal prints (one column per
+/// opponent); a bigger field's is in crosstable.csv and report.html.
+pub const TERMINAL_CROSSTABLE_BOTS: usize = 10;
 
 /// Prints a run's events to stdout (`out`), with an optional progress bar
 /// on stderr.
@@ -143,7 +151,7 @@ impl<W: Write> Terminal<W> {
                 });
             }
             // The table ends with its own newline.
-            let table = fit.standings.render_table();
+            let table = fit.standings.render_table_top(TERMINAL_ROWS);
             self.println(table.strip_suffix('\n').unwrap_or(&table));
         }
         if let Some(all) = ratings.overall() {
@@ -155,10 +163,17 @@ impl<W: Write> Terminal<W> {
     /// the fit of every game.
     fn crosstable(&mut self, report: &RatingReport) {
         self.println("");
-        let crosstable = report.crosstable.render_table();
-        self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+        let bots = report.standings.rows.len();
+        if bots <= TERMINAL_CROSSTABLE_BOTS {
+            let crosstable = report.crosstable.render_table();
+            self.println(crosstable.strip_suffix('\n').unwrap_or(&crosstable));
+        } else {
+            self.println(&format!(
+                "The crosstable of {bots} bots is in crosstable.csv and report.html."
+            ));
+        }
         self.seed_tables(report);
-        let failures = render_failures(&report.standings.lost_by());
+        let failures = render_failures_top(&report.standings.lost_by(), TERMINAL_ROWS);
         if !failures.is_empty() {
             self.println("");
             self.println(failures.strip_suffix('\n').unwrap_or(&failures));
@@ -227,7 +242,7 @@ impl<W: Write> RunOutput for Terminal<W> {
         let Ok(report) = rated else { return };
         self.println("");
         self.println(&format!("Standings after {finished} games:"));
-        let table = report.standings.render_table();
+        let table = report.standings.render_table_top(TERMINAL_ROWS);
         self.println(table.strip_suffix('\n').unwrap_or(&table));
         self.seed_tables(&report);
     }
@@ -596,6 +611,79 @@ mod tests {
              \n\
              Undecided after 3 pairs: LLR +0.04 within [-2.94, +2.94] (normalized model), nElo +12.3 [-4.6, +29.1]  LOS 93.1%, pentanomial [0, 0, 1, 0, 2].\n"
         );
+    }
+
+    /// A round robin of `bots` in which the lower number wins, and every
+    /// bot numbered from 31 on loses its games as black on time.
+    fn big_field(bots: usize) -> crate::report::fits::Ratings {
+        use crate::report::fits::{Pooling, Ratings};
+        use crate::tournament::tally::AddRow;
+        let mut tally = Tally::new();
+        let mut id = 0;
+        for i in 1..=bots {
+            for j in i + 1..=bots {
+                for (white, black) in [(i, j), (j, i)] {
+                    let result = if white < black { "1-0" } else { "0-1" };
+                    let reason = if black > 30 && white < black {
+                        "timeout"
+                    } else {
+                        "line"
+                    };
+                    let game = row(
+                        id,
+                        &format!("b{white}"),
+                        &format!("b{black}"),
+                        result,
+                        reason,
+                    );
+                    tally.add_row(&game).unwrap();
+                    id += 1;
+                }
+            }
+        }
+        Ratings::from_tally(&tally, &FitOptions::default(), Pooling::Pooled, &[]).unwrap()
+    }
+
+    #[test]
+    fn a_big_fields_tables_are_summaries_in_the_terminal() {
+        let mut terminal = terminal();
+        terminal.standings(Some(&big_field(60)));
+        let text = text(&terminal);
+        let lines: Vec<&str> = text.lines().collect();
+        // Two tables of at most 20 bots each, and a few lines around them.
+        assert!(lines.len() < 2 * TERMINAL_ROWS + 20, "{text}");
+        assert!(lines.iter().all(|l| l.chars().count() < 200), "{text}");
+        let b21 = lines.iter().position(|l| l.contains(" b20 ")).unwrap();
+        assert!(lines[b21 + 1].starts_with("… and 40 more bots"), "{text}");
+        assert!(!text.contains(" b21 "), "{text}");
+        assert!(text.contains("The crosstable of 60 bots is in crosstable.csv"));
+        // Bots 31 to 60 lost games on time: the 20 that lost most, then a count.
+        assert!(
+            text.contains("… and 10 more bots: the lost_* columns"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  b60  "),
+            "b60 lost most games on time: {text}"
+        );
+    }
+
+    #[test]
+    fn the_guide_gives_the_terminals_bounds() {
+        let guide = include_str!("../../docs/GUIDE.md").replace('\n', " ");
+        assert!(guide.contains(&format!("lists the best {TERMINAL_ROWS} bots")));
+        assert!(guide.contains(&format!("the {TERMINAL_ROWS} bots that lost most")));
+        assert!(guide.contains(&format!("for at most {TERMINAL_CROSSTABLE_BOTS} bots")));
+    }
+
+    #[test]
+    fn a_small_fields_crosstable_is_printed_whole() {
+        let mut terminal = terminal();
+        terminal.standings(Some(&big_field(TERMINAL_CROSSTABLE_BOTS)));
+        let text = text(&terminal);
+        assert!(!text.contains("more bots"), "{text}");
+        assert!(text.contains(&format!(" b{TERMINAL_CROSSTABLE_BOTS} ")));
+        assert!(text.contains(" x "), "the crosstable's diagonal: {text}");
     }
 
     #[test]

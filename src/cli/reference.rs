@@ -56,6 +56,13 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
             "every scheduled game (of the shard) is recorded",
         ),
         (
+            "tournament (a shard of a swiss or knockout)",
+            0,
+            "the shard's games of the current round are recorded (or it has none): merge the \
+             shards, then play on with `--after MERGED`; a shard that has played its part and \
+             is run again before the merge is an error (2): merge first",
+        ),
+        (
             "tournament (round robin, gauntlet)",
             tournament::EXIT_GAMES_MISSING,
             "some game could not be run (arena's own failure, not the bot's); the games to \
@@ -83,12 +90,22 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
             sprt::EXIT_UNDECIDED,
             "undecided: `--max-pairs` came first",
         ),
-        ("merge", 0, "every game of the schedule is in OUT"),
+        (
+            "merge",
+            0,
+            "every game of the schedule is in OUT (a swiss or knockout: its last round too)",
+        ),
         (
             "merge",
             merge::EXIT_INCOMPLETE,
             "incomplete: games are missing (listed per shard); resume those shards and merge \
              again into the same OUT",
+        ),
+        (
+            "merge (swiss, knockout)",
+            merge::EXIT_NEXT_ROUND,
+            "every game so far is merged and the next round is to play: play it on every shard \
+             with `arena tournament --resume DIR --after OUT`, then merge again",
         ),
         (
             "check-bot",
@@ -324,12 +341,18 @@ const COLUMNS: &[(&str, &str)] = &[
     ("nodes", "nodes the solver searched for the position before the move"),
     ("moves", "moves the bot chose (the opening's are not its)"),
     ("decided", "of those, moves from a position whose value was proven"),
+    ("kept", "decided moves after which the value is the same"),
+    ("mistakes", "moves with `mistake` true: `lost_win` and `lost_draw` together"),
+    ("lost_win", "decided moves from a win to a draw or a loss"),
+    ("lost_draw", "decided moves from a draw to a loss"),
     (
-        "unsettled",
-        "decided moves after which the value stayed unknown (counted as kept)",
+        "unknown_after",
+        "decided moves after which the value stayed unknown within the budget: neither kept nor lost as far as the analysis knows",
     ),
-    ("mistakes", "moves with `mistake` true"),
-    ("accuracy", "share of value-keeping moves among decided ones, 0 to 1"),
+    (
+        "accuracy",
+        "share of `kept` among the decided moves whose value after is known (`kept` and `mistakes`), 0 to 1",
+    ),
     (
         "won_not_converted",
         "games in which the bot had a proven win (some `value_before` is `win`) and did not win",

@@ -3,7 +3,7 @@
 //! Without `--ply`, each Enter shows the next ply (q quits).
 
 use std::io::BufRead;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
 
@@ -29,8 +29,8 @@ pub struct Args {
 }
 
 /// The record of game `id` in `dir`'s games.jsonl, read one line at a time.
-fn find(args: &Args, id: u64) -> anyhow::Result<GameRecord> {
-    let path = args.dir.join(GAMES_JSONL);
+pub fn find(dir: &Path, id: u64) -> anyhow::Result<GameRecord> {
+    let path = dir.join(GAMES_JSONL);
     let file =
         std::fs::File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
     for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
@@ -46,7 +46,7 @@ fn find(args: &Args, id: u64) -> anyhow::Result<GameRecord> {
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let id = number_of(&args.game).map_err(|e| anyhow!(e))?;
-    let record = find(&args, id)?;
+    let record = find(&args.dir, id)?;
     let variant = Variant::by_id(&record.game)
         .ok_or_else(|| anyhow!("unknown variant {:?} in the record", record.game))?;
     let ansi = args.color.enabled();

@@ -58,6 +58,11 @@ pub struct Args {
     pub serve: Option<u16>,
     #[arg(long, value_name = "DIR", conflicts_with = "file", help = resume_help(Command::Tournament, "run"))]
     pub resume: Option<PathBuf>,
+    /// For a shard of a swiss or knockout: the directory `arena merge`
+    /// wrote from the shards; the shard plays its part of the first round
+    /// not complete there (docs/FORMATS.md, "Sharding, merging").
+    #[arg(long, value_name = "MERGED")]
+    pub after: Option<PathBuf>,
 }
 
 /// The usage lines: a new run, or a resumed one with what may change.
@@ -86,8 +91,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if let Some(port) = args.serve {
         terminal.serve_on(Live::bind(Ipv4Addr::LOCALHOST.into(), port)?);
     }
+    let after = args.after.clone();
     let start = start(args)?;
-    let finished = driver::run(start, &mut terminal)?;
+    let finished = driver::run_after(start, after.as_deref(), &mut terminal)?;
     end(&mut terminal, &finished)
 }
 

@@ -116,3 +116,99 @@ fn a_quinque_ending_is_solved() {
     let (_, j) = run("judge", &[], &record("quinque", &played));
     assert_eq!(j["status"], "win", "{best}: {j}");
 }
+
+/// The answer without the work it took (which varies run to run).
+fn value_of(mut answer: Value) -> Value {
+    let object = answer.as_object_mut().unwrap();
+    object.remove("ms");
+    object.remove("nodes");
+    answer
+}
+
+#[test]
+fn moves_as_text_give_the_records_answer() {
+    // Qango: a move per word; Quinque: an action's verb starts a move.
+    let cases: [(&str, &str, &[&str]); 3] = [
+        ("qango6", "a1 c3 b1 d4", &["a1", "c3", "b1", "d4"]),
+        ("qango7", "d4,a1, d3", &["d4", "a1", "d3"]),
+        (
+            "quinque",
+            "place b2, place c3 double b2",
+            &["place b2", "place c3", "double b2"],
+        ),
+    ];
+    for (game, text, moves) in cases {
+        let budget = ["--budget-ms", "300"];
+        let (code, from_record) = run("solve", &budget, &record(game, moves));
+        let mut args = vec![game, "--moves", text];
+        args.extend(budget);
+        let (text_code, from_text) = run("solve", &args, "");
+        assert_eq!((text_code, code), (0, 0), "{from_text} {from_record}");
+        assert_eq!(from_text["plies"], moves.len(), "{from_text}");
+        // Both proved, or the budget ran out for the same position.
+        if from_record["value"] != "unknown" && from_text["value"] != "unknown" {
+            assert_eq!(value_of(from_text), value_of(from_record));
+        }
+    }
+    // An illegal move is judge's error, with its ply.
+    let (code, v) = run("solve", &["qango6", "--moves", "c3 c3"], "");
+    assert_eq!(
+        (code, v["error"].as_str(), v["ply"].as_u64()),
+        (1, Some("illegal_move"), Some(1))
+    );
+}
+
+#[test]
+fn a_position_of_a_runs_game_is_named_by_its_id_and_ply() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = common::tournament::write_instant_config(
+        tmp.path(),
+        "variants = [\"qango6\"]\ngames_per_pairing = 2\nseed = 5",
+        &["a", "b"],
+    );
+    let out = tmp.path().join("run");
+    let done = common::tournament::run_tournament(&config, &out);
+    assert!(done.status.success(), "{}", common::tournament::text(&done));
+    let game = common::tournament::jsonl_records(&out)
+        .into_iter()
+        .find(|r| r["game_id"] == "g1")
+        .unwrap();
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let dir = out.to_str().unwrap();
+    for ply in [0, moves.len() - 5, moves.len() - 1] {
+        let (code, v) = run(
+            "solve",
+            &[dir, "--game", "g1", "--ply", &ply.to_string()],
+            "",
+        );
+        let (_, expected) = solve(&record("qango6", &moves[..ply]));
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(value_of(v), value_of(expected), "ply {ply}");
+    }
+    // Without --ply: where the game ended (its last move won: the mover's
+    // opponent, to move, has lost).
+    let (code, v) = run("solve", &[dir, "--game", "1"], "");
+    assert_eq!(
+        (code, v["plies"].as_u64()),
+        (0, Some(moves.len() as u64)),
+        "{v}"
+    );
+    let past = (moves.len() + 1).to_string();
+    let (code, v) = run("solve", &[dir, "--game", "g1", "--ply", &past], "");
+    assert_eq!((code, v["error"].as_str()), (1, Some("bad_ply")), "{v}");
+    assert!(v["message"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("0 to {}", moves.len())));
+    let (code, v) = run("solve", &[dir, "--game", "g9"], "");
+    assert_eq!(
+        (code, v["error"].as_str()),
+        (1, Some("unknown_game")),
+        "{v}"
+    );
+}

@@ -25,6 +25,7 @@ mod sandbox_tournament;
 mod schedule;
 mod shard;
 mod slurm_cluster;
+mod stage_shards;
 mod stopping;
 mod swiss;
 mod variants;

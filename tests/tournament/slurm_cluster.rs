@@ -3,7 +3,9 @@
 //! array of 4 shards of a small tournament of instant bots plus the
 //! dependent merge job, and the merged games must equal an unsharded run
 //! with the same settings and seed; then a league is played by a job array
-//! of 2 shards and the dependent job brings every game into it once. The
+//! of 2 shards and the dependent job brings every game into it once; then
+//! a Swiss of 2 rounds is played by a chain (an array and a merge job per
+//! round, the merge submitting the next round) and equals an unsharded run. The
 //! test stops exactly the daemons the script started (it records their
 //! process ids).
 //!
@@ -218,7 +220,59 @@ fn a_slurm_job_array_of_four_shards_merges_into_the_unsharded_run() {
     assert_eq!(output.status.code(), Some(0), "{}", output_text(&output));
     assert_same_games(&run.join("merged"), &single);
     a_league_played_by_a_job_array(&cluster, dir.path());
+    a_swiss_played_by_a_chain_of_arrays(&cluster, dir.path());
     drop(cluster);
+}
+
+/// A Swiss of 4 instant bots, 2 rounds, 2 shards: the first merge job
+/// finds round 1 complete (exit 5) and submits round 2's array and merge;
+/// the last merge ends the chain. The merged games equal an unsharded run's.
+fn a_swiss_played_by_a_chain_of_arrays(cluster: &Cluster, dir: &Path) {
+    let swiss_dir = dir.join("swiss");
+    std::fs::create_dir_all(&swiss_dir).unwrap();
+    let settings = format!("{SETTINGS}\nformat = \"swiss\"\nrounds = 2");
+    let config = write_instant_config(&swiss_dir, &settings, &BOTS);
+    let run = swiss_dir.join("run");
+    let output = cluster
+        .command(script("arena-array.sbatch"))
+        .env("ARENA", env!("CARGO_BIN_EXE_arena"))
+        .env("ARENA_CONFIG", &config)
+        .env("ARENA_OUT", &run)
+        .env("ARENA_SHARDS", "2")
+        .env_remove("SLURM_JOB_ID")
+        .current_dir(&swiss_dir)
+        .output()
+        .expect("run arena-array.sbatch");
+    assert!(output.status.success(), "{}", output_text(&output));
+    // Follow the chain: wait for the last merge job listed until no merge
+    // job follows it.
+    let merges = || -> Vec<String> {
+        std::fs::read_to_string(run.join("slurm/jobs"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| line.strip_prefix("merge ").map(str::to_string))
+            .collect()
+    };
+    let mut waited = 0;
+    while waited < merges().len() {
+        let merge = merges()[waited].clone();
+        let state = cluster.wait_job(&merge, Duration::from_secs(150));
+        assert_eq!(state, "COMPLETED", "merge job {merge}: {:?}", merges());
+        waited += 1;
+    }
+    assert_eq!(waited, 2, "one merge job per round");
+    let single = swiss_dir.join("single");
+    let output = run_tournament(&config, &single);
+    assert_eq!(output.status.code(), Some(0), "{}", output_text(&output));
+    let merged = run.join("merged");
+    assert_eq!(
+        games_csv_without_timing(&merged),
+        games_csv_without_timing(&single)
+    );
+    assert_eq!(
+        games_jsonl_without_timing(&merged),
+        games_jsonl_without_timing(&single)
+    );
 }
 
 /// A league of three instant bots, 8 games played by 2 shards; the

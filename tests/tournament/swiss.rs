@@ -160,11 +160,6 @@ fn settings_a_swiss_refuses_are_one_line_errors() {
         err.contains("`rounds`: is a setting of a swiss (format = \"swiss\")"),
         "{err}"
     );
-    let err = case(
-        "format = \"swiss\"\nrounds = 2\nseed = 1",
-        &["--shard", "1/2"],
-    );
-    assert!(err.contains("a swiss cannot be sharded"), "{err}");
     let err = case("", &["--format", "sprt"]);
     assert!(err.contains("--format cannot make or unmake one"), "{err}");
     // The flags make one as the file does.

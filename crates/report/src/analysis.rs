@@ -177,7 +177,11 @@ pub fn read_analysis_csv(path: &Path) -> anyhow::Result<Vec<PlyRow>> {
     Ok(rows)
 }
 
-/// One bot's decisions against perfect play.
+/// One bot's decisions against perfect play. Of the moves from a proven
+/// position (`decided`), each is counted in one of four: it `kept` the
+/// value, it lost a win (`lost_win`: to a draw or a loss), it lost a draw
+/// (`lost_draw`), or the value after it stayed unknown (`unknown_after`:
+/// neither kept nor lost as far as the analysis knows).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BotDecisions {
     pub bot: String,
@@ -185,10 +189,10 @@ pub struct BotDecisions {
     pub moves: u64,
     /// Of those, positions whose value the solver proved.
     pub decided: u64,
-    /// Decided positions whose value after the move stayed unknown (counted
-    /// as kept: no mistake is proven).
-    pub unsettled: u64,
-    pub mistakes: u64,
+    pub kept: u64,
+    pub lost_win: u64,
+    pub lost_draw: u64,
+    pub unknown_after: u64,
     /// Games in which the bot had a proven win and did not win.
     pub won_not_converted: u64,
     /// Games with at least one mistake, and the plies of each one's first.
@@ -196,9 +200,16 @@ pub struct BotDecisions {
 }
 
 impl BotDecisions {
-    /// Share of value-keeping moves among decided positions.
+    /// Moves that made the mover's value worse: lost wins and lost draws.
+    pub fn mistakes(&self) -> u64 {
+        self.lost_win + self.lost_draw
+    }
+
+    /// Share of value-keeping moves among the decided moves whose value
+    /// after is known too (a move into an unknown position is neither).
     pub fn accuracy(&self) -> Option<f64> {
-        (self.decided > 0).then(|| (self.decided - self.mistakes) as f64 / self.decided as f64)
+        let known = self.kept + self.mistakes();
+        (known > 0).then(|| self.kept as f64 / known as f64)
     }
 
     pub fn first_mistake_mean(&self) -> Option<f64> {
@@ -208,6 +219,17 @@ impl BotDecisions {
 
     pub fn first_mistake_min(&self) -> Option<u32> {
         self.first_mistakes.iter().copied().min()
+    }
+
+    /// Counts one move from a proven position (`before`) to `after`.
+    fn count_decided(&mut self, before: Value, after: Option<Value>) {
+        self.decided += 1;
+        match after {
+            None => self.unknown_after += 1,
+            Some(after) if after >= before => self.kept += 1,
+            Some(_) if before == Value::Win => self.lost_win += 1,
+            Some(_) => self.lost_draw += 1,
+        }
     }
 }
 
@@ -225,15 +247,11 @@ pub fn summarise<'a>(rows: impl IntoIterator<Item = &'a PlyRow>) -> Vec<BotDecis
         let game = games
             .entry((r.game_id, &r.mover))
             .or_insert((false, r.result, None));
-        if r.before.is_some() {
-            b.decided += 1;
-            if r.after.is_none() {
-                b.unsettled += 1;
-            }
+        if let Some(before) = r.before {
+            b.count_decided(before, r.after);
         }
         game.0 |= r.before == Some(Value::Win);
         if r.mistake() == Some(true) {
-            b.mistakes += 1;
             game.2 = Some(game.2.map_or(r.ply, |p| p.min(r.ply)));
         }
     }
@@ -248,27 +266,36 @@ pub fn summarise<'a>(rows: impl IntoIterator<Item = &'a PlyRow>) -> Vec<BotDecis
 }
 
 /// The columns of `analysis_bots.csv` and of the table, in order.
-pub const BOT_COLUMNS: [&str; 9] = [
+pub const BOT_COLUMNS: [&str; 12] = [
     "bot",
     "moves",
     "decided",
-    "unsettled",
+    "kept",
     "mistakes",
+    "lost_win",
+    "lost_draw",
+    "unknown_after",
     "accuracy",
     "won_not_converted",
     "first_mistake_mean_ply",
     "first_mistake_min_ply",
 ];
 
+/// Where `accuracy` is in [`BOT_COLUMNS`].
+pub const ACCURACY_COLUMN: usize = 8;
+
 /// A summary's cells as text, in [`BOT_COLUMNS`] order (empty where there is
 /// nothing to say: no decided position, no mistake).
-pub fn bot_cells(b: &BotDecisions) -> [String; 9] {
+pub fn bot_cells(b: &BotDecisions) -> [String; BOT_COLUMNS.len()] {
     [
         b.bot.clone(),
         b.moves.to_string(),
         b.decided.to_string(),
-        b.unsettled.to_string(),
-        b.mistakes.to_string(),
+        b.kept.to_string(),
+        b.mistakes().to_string(),
+        b.lost_win.to_string(),
+        b.lost_draw.to_string(),
+        b.unknown_after.to_string(),
         b.accuracy().map_or(String::new(), |a| format!("{a:.4}")),
         b.won_not_converted.to_string(),
         b.first_mistake_mean()
@@ -293,15 +320,15 @@ pub fn write_bots_csv(path: &Path, bots: &[BotDecisions]) -> anyhow::Result<()> 
 
 /// The summary as an aligned text table (for the terminal).
 pub fn bots_table(bots: &[BotDecisions]) -> String {
-    let mut lines: Vec<[String; 9]> = vec![BOT_COLUMNS.map(String::from)];
+    let mut lines: Vec<[String; BOT_COLUMNS.len()]> = vec![BOT_COLUMNS.map(String::from)];
     lines.extend(bots.iter().map(|b| {
         let mut cells = bot_cells(b);
         if let Some(a) = b.accuracy() {
-            cells[5] = format!("{:.1}%", a * 100.0);
+            cells[ACCURACY_COLUMN] = format!("{:.1}%", a * 100.0);
         }
         cells
     }));
-    let widths: Vec<usize> = (0..9)
+    let widths: Vec<usize> = (0..BOT_COLUMNS.len())
         .map(|i| {
             lines
                 .iter()
@@ -409,15 +436,38 @@ mod tests {
         let bots = summarise(&rows);
         assert_eq!(bots.len(), 2);
         let a = &bots[0];
-        assert_eq!((a.moves, a.decided, a.unsettled, a.mistakes), (5, 4, 1, 2));
+        // a: a kept win, a lost win, an unknown position (not decided), a
+        // draw into the unknown, a lost draw.
+        assert_eq!((a.moves, a.decided, a.kept, a.unknown_after), (5, 4, 1, 1));
+        assert_eq!((a.lost_win, a.lost_draw, a.mistakes()), (1, 1, 2));
         assert_eq!(a.won_not_converted, 1);
         assert_eq!(a.first_mistakes, vec![5, 6]);
-        assert_eq!(a.accuracy(), Some(0.5));
+        assert_eq!(a.accuracy(), Some(1.0 / 3.0));
         assert_eq!(a.first_mistake_mean(), Some(5.5));
         let b = &bots[1];
-        assert_eq!((b.moves, b.mistakes, b.won_not_converted), (2, 0, 0));
+        assert_eq!((b.moves, b.mistakes(), b.won_not_converted), (2, 0, 0));
         assert_eq!(b.accuracy(), Some(1.0));
         assert_eq!(b.first_mistake_min(), None);
+    }
+
+    #[test]
+    fn a_win_that_goes_unknown_is_not_kept_and_not_a_mistake() {
+        // The user's case: a proven win, then a move after which the value
+        // stayed unknown, and the game not won.
+        let rows = vec![
+            row(0, 3, "a", Some(Win), None, Loss),
+            row(0, 5, "a", None, Some(Loss), Loss),
+        ];
+        let a = &summarise(&rows)[0];
+        assert_eq!(
+            (a.decided, a.kept, a.unknown_after, a.mistakes()),
+            (1, 0, 1, 0)
+        );
+        assert_eq!(a.won_not_converted, 1);
+        assert_eq!(a.accuracy(), None, "no move whose effect is known");
+        let cells = bot_cells(a);
+        assert_eq!(cells[ACCURACY_COLUMN], "");
+        assert_eq!(BOT_COLUMNS[ACCURACY_COLUMN], "accuracy");
     }
 
     #[test]

@@ -136,9 +136,21 @@ impl Crosstable {
 /// The failure summary for the terminal: `bot  timeout 2, crash 1` per bot
 /// that lost any game by a failure, in the order given; empty when none did.
 pub fn render_failures(bots: &[(String, LostBy)]) -> String {
-    let failing: Vec<&(String, LostBy)> = bots.iter().filter(|(_, l)| l.total() > 0).collect();
+    render_failures_top(bots, usize::MAX)
+}
+
+/// [`render_failures`] with at most `max_rows` bots, those that lost most
+/// games by failures (in the order given among equals), and a line saying
+/// how many more there are: what a terminal shows of a big field.
+pub fn render_failures_top(bots: &[(String, LostBy)], max_rows: usize) -> String {
+    let mut failing: Vec<&(String, LostBy)> = bots.iter().filter(|(_, l)| l.total() > 0).collect();
     if failing.is_empty() {
         return String::new();
+    }
+    let more = failing.len().saturating_sub(max_rows);
+    if more > 0 {
+        failing.sort_by_key(|(_, l)| std::cmp::Reverse(l.total()));
+        failing.truncate(max_rows);
     }
     let width = failing
         .iter()
@@ -153,6 +165,11 @@ pub fn render_failures(bots: &[(String, LostBy)]) -> String {
             " ".repeat(pad),
             lost.total(),
             lost.text()
+        ));
+    }
+    if more > 0 {
+        out.push_str(&format!(
+            "  … and {more} more bots: the lost_* columns of standings.csv count them all.\n"
         ));
     }
     out

@@ -353,6 +353,13 @@ impl Standings {
 
     /// The standings as an aligned plain-text table with a line about the model.
     pub fn render_table(&self) -> String {
+        self.render_table_top(usize::MAX)
+    }
+
+    /// [`render_table`](Self::render_table) with at most `max_rows` bots
+    /// (the best), and a line saying how many more there are and where
+    /// they all are: what a terminal shows of a big field.
+    pub fn render_table_top(&self, max_rows: usize) -> String {
         let header = [
             "#",
             "Bot",
@@ -367,9 +374,13 @@ impl Standings {
             "Black",
         ];
         let mut lines = vec![header.map(String::from).to_vec()];
-        lines.extend(self.rows.iter().map(table_cells));
+        lines.extend(self.rows.iter().take(max_rows).map(table_cells));
         // Bot names read left-aligned, numbers right-aligned.
         let mut out = render_aligned(&lines, &[1]);
+        let more = self.rows.len().saturating_sub(max_rows);
+        if more > 0 {
+            let _ = writeln!(out, "… and {more} more bots: all are in standings.csv.");
+        }
         if self.rows.iter().any(|r| r.elo_prior) {
             out.push_str(PRIOR_NOTE);
             out.push('\n');

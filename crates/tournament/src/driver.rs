@@ -17,7 +17,7 @@
 //! counts each game in the tally as it ends, and asks the front end for the
 //! standings every `rating_interval` games.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
@@ -29,6 +29,7 @@ use super::runner::{Flow, GameFeed, RunEnd};
 use super::schedule::ScheduledGame;
 use super::session::Session;
 use super::settings::Given;
+use super::stage_shards;
 use arena_files::DirLock;
 use arena_referee::GameRow;
 use arena_stats::{InvalidGame, Tally};
@@ -66,6 +67,18 @@ pub fn run(start: Start, output: &mut dyn RunOutput) -> anyhow::Result<Finished>
     run_with(start, &Formats::builtin(), output)
 }
 
+/// [`run`] for a shard of a Swiss or knockout that plays on after the
+/// rounds merged into `after` (`--after MERGED`): the format also hears of
+/// the merged games its directory lacks ([`stage_shards::read_after`]),
+/// which are not journaled nor counted in the run's tally.
+pub fn run_after(
+    start: Start,
+    after: Option<&Path>,
+    output: &mut dyn RunOutput,
+) -> anyhow::Result<Finished> {
+    run_inner(start, &Formats::builtin(), after, output)
+}
+
 /// Runs (or resumes) a run of any format of `formats`, reporting to
 /// `output`, and returns how it ended. Not every planned game is recorded when the run
 /// was interrupted or some game could not be run (resume to replay it).
@@ -74,7 +87,16 @@ pub fn run_with(
     formats: &Formats,
     output: &mut dyn RunOutput,
 ) -> anyhow::Result<Finished> {
-    let (mut session, mut format, resuming) = open(start, formats)?;
+    run_inner(start, formats, None, output)
+}
+
+fn run_inner(
+    start: Start,
+    formats: &Formats,
+    after: Option<&Path>,
+    output: &mut dyn RunOutput,
+) -> anyhow::Result<Finished> {
+    let (mut session, mut format, resuming) = open(start, formats, after)?;
     let total = format.total();
     let config = &session.manifest.config;
     output.started(&RunStarted {
@@ -94,6 +116,10 @@ pub fn run_with(
             Ok(())
         })
         .context("reading the finished games")?;
+    if let Some(after) = after {
+        let (manifest, dir) = (&session.manifest, &session.dir);
+        stage_shards::read_after(after, manifest, dir, format.as_mut(), &state.done)?;
+    }
     if resuming {
         output.resumed(&Resumed {
             repairs: &session.repairs,
@@ -142,13 +168,21 @@ pub fn run_with(
     })
 }
 
-/// The session and format of `start`; `true` when resuming.
-fn open(start: Start, formats: &Formats) -> anyhow::Result<(Session, Box<dyn Format>, bool)> {
+/// The session and format of `start`; `true` when resuming. A shard's
+/// `after` is checked before a new run writes anything.
+fn open(
+    start: Start,
+    formats: &Formats,
+    after: Option<&Path>,
+) -> anyhow::Result<(Session, Box<dyn Format>, bool)> {
     match start {
         Start::New(manifest) => {
             // A plan that cannot be played fails here, before anything is
             // written.
-            let format = formats.open(&manifest)?;
+            let mut format = formats.open(&manifest)?;
+            if let Some(after) = after {
+                stage_shards::check_after(after, &manifest, &manifest.config.out, format.as_mut())?;
+            }
             Ok((Session::create(*manifest)?, format, false))
         }
         Start::Resume { dir, given } => {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use super::config::TournamentConfig;
 use super::game_set::GameSet;
 use super::manifest::{Manifest, Plan};
+use super::paired::Staged;
 use super::progress::{RunOutcome, RunOutput, RunStatus};
 use super::runner::{Flow, RunEnd};
 use super::schedule::ScheduledGame;
@@ -100,6 +101,11 @@ pub trait Format {
     /// games`, an SPRT's bounds); `dir` is the run's directory (an adaptive
     /// ranking reads its certificate there).
     fn describe(&self, config: &TournamentConfig, dir: &Path) -> String;
+    /// A format whose games come in stages (a Swiss, a knockout): itself
+    /// as one, for a shard's `--after` and for `arena merge`.
+    fn as_staged(&mut self) -> Option<&mut dyn Staged> {
+        None
+    }
     /// What report.html's settings say of games per pairing: the setting's
     /// value, or what the format plays instead when it refuses the setting.
     fn games_per_pairing(&self, config: &TournamentConfig) -> String {

@@ -18,18 +18,19 @@
 use std::any::Any;
 use std::path::Path;
 
-use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
 use super::config::TournamentConfig;
 use super::format::{resume_hint, Format, FormatRow, RunState, Verdict};
 use super::manifest::{FormatPlan, Manifest, Plan};
-use super::paired::{check_owned, finished_staged, next_staged_game, refuse_shard, Staged, Stages};
+use super::paired::{check_owned, finished_staged, next_staged_game, Staged, Stages};
 use super::progress::{PairedRound, RunOutcome, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
 use super::settings::resolve::Resolved;
-use super::text::{describe_suspension, run_settings, FormatTables, Said, TextTable};
+use super::shard::Shard;
+use super::stage_shards::ShardDone;
+use super::text::{describe_suspension, run_settings, shard_words, FormatTables, Said, TextTable};
 use arena_referee::GameRow;
 use arena_stats::points_text;
 
@@ -53,14 +54,13 @@ impl FormatPlan for KnockoutPlan {
 }
 
 /// The knockout's plan when the settings choose it (`format =
-/// "knockout"`): its `tiebreak_pairs` (given only then), no shard.
-fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+/// "knockout"`): its `tiebreak_pairs` (given only then), a shard plays its part of each stage.
+fn plan_of(r: &Resolved, _config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
     let v = &r.values;
     check_owned(r, &v.tiebreak_pairs.origin, KnockoutPlan::KIND)?;
     if v.format.value != KnockoutPlan::KIND {
         return Ok(None);
     }
-    refuse_shard(r, config, KnockoutPlan::KIND)?;
     Ok(Some(Plan::of(&KnockoutPlan {
         tiebreak_pairs: v.tiebreak_pairs.value as u32,
     })))
@@ -112,12 +112,9 @@ pub struct Knockout {
 
 impl Knockout {
     /// The knockout `manifest` plans, its first round computed; fails when
-    /// it cannot be played (sharded, an impossible opening length).
+    /// it cannot be played (an impossible opening length).
     pub fn new(manifest: &Manifest, plan: KnockoutPlan) -> anyhow::Result<Knockout> {
         let config = &manifest.config;
-        if config.shard.is_some() {
-            bail!("a knockout cannot be sharded: each round follows from the results before it");
-        }
         let n = config.bots.len();
         let size = n.next_power_of_two();
         let places = bracket_order(size)
@@ -499,12 +496,13 @@ impl Format for Knockout {
     fn started(&self, config: &TournamentConfig, dir: &Path) -> Vec<String> {
         vec![
             format!(
-                "Knockout of {} places: {} bots, {}, {} games per match, then while tied at most {} tie-break pairs, {}{}",
+                "Knockout of {} places: {} bots, {}, {} games per match, then while tied at most {} tie-break pairs{}, {}{}",
                 self.size,
                 config.bots.len(),
                 config.variant_ids().join(", "),
                 config.games_per_pairing,
                 self.plan.tiebreak_pairs,
+                shard_words(config),
                 run_settings(config, true),
                 describe_suspension(config),
             ),
@@ -533,7 +531,14 @@ impl Format for Knockout {
     }
 
     fn verdict(&self, _run: &RunState) -> Box<dyn Verdict> {
+        if self.stages.shard() != Shard::WHOLE {
+            return Box::new(ShardDone::of(self));
+        }
         Box::new(self.bracket())
+    }
+
+    fn as_staged(&mut self) -> Option<&mut dyn Staged> {
+        Some(self)
     }
 
     fn report_tables(&mut self) -> Option<FormatTables> {

@@ -12,6 +12,8 @@
 //! - [`schedule`]: who plays whom, with which colours and opening.
 //! - [`shard`]: a tournament split into independent runs (`--shard K/N`).
 //! - [`merge`]: shards' output directories joined into one (`arena merge`).
+//! - [`stage_shards`]: a Swiss or knockout played in shards one stage at a
+//!   time (where it stands, a merge's results given with `--after`).
 //! - [`manifest`]: `tournament.json`, the settings and plan of a run, for
 //!   resuming; the plan is its format's ([`manifest::FormatPlan`]).
 //! - [`journal`]: `games.jsonl`, the journal of game records, and
@@ -96,6 +98,7 @@ pub mod session;
 pub mod settings;
 pub mod shard;
 pub mod sprt;
+pub mod stage_shards;
 pub mod suite_gen;
 pub mod swiss;
 pub mod swiss_table;

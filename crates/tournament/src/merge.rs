@@ -1,11 +1,19 @@
 //! `arena merge`: the output directories of a tournament's shards joined
 //! into one directory, as if one unsharded run had played every game.
 //!
-//! Checks, before anything is written: every directory holds a round-robin
-//! of the same tournament (same identity, [`crate::TournamentConfig::identity`]), all
-//! are shards of one split (same N), and no shard is given twice. While
+//! Checks, before anything is written: every directory holds a round robin
+//! (or gauntlet), a Swiss or a knockout of the same tournament (same
+//! identity, [`crate::TournamentConfig::identity`], and plan), all are
+//! shards of one split (same N), and no shard is given twice. While
 //! merging: every game belongs to its directory's shard, no game appears
 //! twice, and which games are missing (per shard, as ranges).
+//!
+//! A Swiss's or knockout's games follow from results, so what is missing
+//! is found from the merged games ([`crate::stage_shards`]): their format
+//! computes every stage they complete; the games of those stages, and of
+//! the stage after them once any of its games is merged, should be there.
+//! The outcome says where the tournament stands: over, a stage complete
+//! with the next to play, or games missing.
 //!
 //! What is merged is the shards' journals, their `games.jsonl`, alone: a
 //! game counts if its record is there (as for `--resume`), and each
@@ -34,12 +42,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
 
+use super::format::Format;
 use super::journal::{csv_header, format_row, parse_record, record_id, GAMES_CSV, GAMES_JSONL};
 use super::lines::Lines;
 use super::manifest::Manifest;
+use super::registry::Formats;
 use super::round_robin::{checked_plan, RoundRobinPlan};
 use super::shard::Shard;
+use super::stage_shards::{position, StagePosition};
+use super::text::FormatTables;
 use arena_files::DirLock;
+use arena_referee::GameRow;
 
 /// Default largest in-memory run of the external sort, in bytes of lines.
 pub const RUN_BYTES: usize = 32 << 20;
@@ -56,8 +69,13 @@ pub struct MergeOutcome {
     pub dir: PathBuf,
     /// Games written.
     pub games: u64,
-    /// Games of the schedule.
+    /// Games of the schedule (of a Swiss or knockout: of its stages the
+    /// merged games decide, the one to play next left out).
     pub total: u64,
+    /// Of a Swiss or knockout: where it stands.
+    pub stage: Option<StagePosition>,
+    /// Of a Swiss or knockout: its tables after the merged games.
+    pub tables: Option<FormatTables>,
     /// Shards with no directory given: (shard, its games).
     pub absent: Vec<(Shard, u64)>,
     /// Missing games of the shards that were given.
@@ -76,8 +94,15 @@ impl MergeOutcome {
         absent + self.missing.iter().map(|m| m.games).sum::<u64>()
     }
 
+    /// No game is missing (a Swiss or knockout may have stages to play).
     pub fn complete(&self) -> bool {
         self.missing_games() == 0
+    }
+
+    /// Every game of the tournament is merged: nothing is missing, and no
+    /// stage is left to play.
+    pub fn over(&self) -> bool {
+        self.complete() && self.stage.as_ref().is_none_or(|s| s.over)
     }
 }
 
@@ -136,6 +161,79 @@ struct Input {
     shard: Shard,
 }
 
+/// What decides the tournament's games: a fixed schedule of `total`
+/// games, or a format whose stages follow from the merged results.
+enum Games {
+    Schedule { total: u64 },
+    Staged(Box<dyn Format>),
+}
+
+impl Games {
+    /// The games of `manifest` (a shard's, in `dir`), made unsharded.
+    fn of(manifest: &Manifest, dir: &Path) -> anyhow::Result<Games> {
+        if manifest.plan.is::<RoundRobinPlan>() {
+            checked_plan(manifest).with_context(|| Manifest::path(dir).display().to_string())?;
+            let total = manifest
+                .schedule()
+                .expect("checked to be a round-robin")
+                .len();
+            return Ok(Games::Schedule { total });
+        }
+        let mut whole = manifest.clone();
+        whole.config.shard = None;
+        let mut format = Formats::builtin()
+            .open(&whole)
+            .with_context(|| Manifest::path(dir).display().to_string())?;
+        if format.as_staged().is_none() {
+            bail!(
+                "{} holds a run of format = {:?}; only the shards of a round robin (or gauntlet), a swiss or a knockout can be merged",
+                dir.display(),
+                manifest.plan.kind()
+            );
+        }
+        Ok(Games::Staged(format))
+    }
+
+    /// The end of the schedule, when it is known before the games are.
+    fn bound(&self) -> Option<u64> {
+        match self {
+            Games::Schedule { total } => Some(*total),
+            Games::Staged(_) => None,
+        }
+    }
+
+    /// A merged game, for a format that follows the results.
+    fn add(&mut self, row: &GameRow, manifest: &Manifest) -> anyhow::Result<()> {
+        if let Games::Staged(format) = self {
+            format.check_recorded(row, &manifest.config)?;
+            format.recorded(row)?;
+        }
+        Ok(())
+    }
+
+    /// After every game is added: the end of the games that should be
+    /// there, and for a staged format where it stands and its tables.
+    /// Fails when a merged game lies beyond the stages the games decide.
+    fn settle(
+        &mut self,
+        last: Option<u64>,
+    ) -> anyhow::Result<(u64, Option<StagePosition>, Option<FormatTables>)> {
+        let format = match self {
+            Games::Schedule { total } => return Ok((*total, None, None)),
+            Games::Staged(format) => format,
+        };
+        let staged = format.as_staged().expect("checked to be staged");
+        let stage = position(staged).context("the merged games do not follow the plan")?;
+        if let Some(id) = last.filter(|&id| id >= stage.end) {
+            bail!(
+                "game g{id} is beyond the rounds the merged games decide (they end at g{}): a shard played ahead of the merge",
+                stage.end.saturating_sub(1)
+            );
+        }
+        Ok((stage.expected_end(), Some(stage), format.report_tables()))
+    }
+}
+
 /// Merges the shard directories `dirs` into `out`. `Err` when the
 /// directories do not fit together (naming the directory) or a file is
 /// unreadable; missing games are not an error, they are in the outcome.
@@ -149,7 +247,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<M
     let lock = DirLock::acquire(out)?;
     check_out(out, &inputs)?;
     let first = &inputs[0].manifest;
-    let total = first.schedule().expect("checked to be a round-robin").len();
+    let mut plan = Games::of(first, &inputs[0].dir)?;
     let count = inputs[0].shard.count;
 
     let temp = TempDir::create(out)?;
@@ -168,7 +266,9 @@ pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<M
     };
     files.csv.write_all(csv_header().as_bytes())?;
     let merged = KWayMerge::new(streams, &mut notes)?;
-    let (games, missing) = write_games(&inputs, total, merged, &mut files, &mut notes)?;
+    let mut written = write_games(&inputs, &mut plan, merged, &mut files, &mut notes)?;
+    let (total, stage, tables) = plan.settle(written.last)?;
+    let missing = written.missing_to(&inputs, total);
     temp.finish(files.csv, &out.join(GAMES_CSV))?;
     temp.finish(files.jsonl, &out.join(GAMES_JSONL))?;
 
@@ -190,8 +290,10 @@ pub fn merge(out: &Path, dirs: &[PathBuf], run_bytes: usize) -> anyhow::Result<M
     // merged games.csv, rated by the front end as at the end of a run.
     Ok(MergeOutcome {
         dir: out.to_path_buf(),
-        games,
+        games: written.games,
         total,
+        stage,
+        tables,
         absent,
         missing,
         notes,
@@ -205,19 +307,40 @@ struct MergedFiles {
     jsonl: BufWriter<File>,
 }
 
+/// What [`write_games`] found: the games written, each input's missing
+/// runs so far and its next expected id, and the last id.
+struct Written {
+    games: u64,
+    missing: Vec<MissingGames>,
+    expected: Vec<u64>,
+    last: Option<u64>,
+}
+
+impl Written {
+    /// Each input's missing games, its games up to `end` that are not
+    /// there counted; the inputs that lack none left out.
+    fn missing_to(&mut self, inputs: &[Input], end: u64) -> Vec<MissingGames> {
+        let mut missing = std::mem::take(&mut self.missing);
+        for (source, input) in inputs.iter().enumerate() {
+            missing[source].add(input.shard, self.expected[source], end);
+        }
+        missing.retain(|m| m.games > 0);
+        missing
+    }
+}
+
 /// Writes the records `merged` yields (in id order, each tagged with its
 /// input) to the journal, each followed by its row in `games.csv`, checking
-/// that each game is of the tournament (`total` games) and its input's
-/// shard and given once. Returns the games written and the missing games
-/// of each input that lacks some.
+/// that each game is of the tournament (within a schedule's bound) and its
+/// input's shard and given once, and adding it to `games`.
 fn write_games(
     inputs: &[Input],
-    total: u64,
+    games: &mut Games,
     mut merged: KWayMerge<SortedLines>,
     files: &mut MergedFiles,
     notes: &mut Vec<String>,
-) -> anyhow::Result<(u64, Vec<MissingGames>)> {
-    let mut missing: Vec<MissingGames> = inputs
+) -> anyhow::Result<Written> {
+    let missing: Vec<MissingGames> = inputs
         .iter()
         .map(|input| MissingGames {
             shard: input.shard,
@@ -227,50 +350,76 @@ fn write_games(
             more_ranges: 0,
         })
         .collect();
-    let mut expected: Vec<u64> = inputs.iter().map(|i| i.shard.next_game(0)).collect();
-    let mut last: Option<(u64, usize)> = None;
-    let mut games = 0;
+    let expected: Vec<u64> = inputs.iter().map(|i| i.shard.next_game(0)).collect();
+    let mut written = Written {
+        games: 0,
+        missing,
+        expected,
+        last: None,
+    };
+    let mut last_source: Option<usize> = None;
     while let Some((id, source, line)) = merged.next(notes)? {
         let input = &inputs[source];
-        if id >= total {
-            bail!(
-                "{}: game g{id} is not part of the tournament (it has {total} games)",
-                input.dir.display()
-            );
-        }
-        if !input.shard.contains_game(id) {
-            bail!(
-                "{}: holds game g{id}, which is not part of its shard {}",
-                input.dir.display(),
-                input.shard
-            );
-        }
-        if let Some((_, other)) = last.filter(|&(previous, _)| previous == id) {
-            bail!(
-                "game g{id} appears twice: in {} and in {}",
-                inputs[other].dir.display(),
-                input.dir.display()
-            );
-        }
-        last = Some((id, source));
-        missing[source].add(input.shard, expected[source], id);
-        expected[source] = input.shard.next_game(id + 1);
+        check_game(
+            inputs,
+            games.bound(),
+            id,
+            source,
+            written.last.zip(last_source),
+        )?;
+        written.last = Some(id);
+        last_source = Some(source);
+        written.missing[source].add(input.shard, written.expected[source], id);
+        written.expected[source] = input.shard.next_game(id + 1);
         let (_, row) = parse_record(&line)
+            .with_context(|| format!("{}: game g{id}", input.dir.join(GAMES_JSONL).display()))?;
+        games
+            .add(&row, &input.manifest)
             .with_context(|| format!("{}: game g{id}", input.dir.join(GAMES_JSONL).display()))?;
         files.jsonl.write_all(&line)?;
         files.jsonl.write_all(b"\n")?;
         files.csv.write_all(format_row(&row)?.as_bytes())?;
-        games += 1;
+        written.games += 1;
     }
-    for (source, input) in inputs.iter().enumerate() {
-        missing[source].add(input.shard, expected[source], total);
+    Ok(written)
+}
+
+/// Game `id` of input `source` is of the tournament (below `bound`, when
+/// known), of the input's shard, and not the `previous` game again.
+fn check_game(
+    inputs: &[Input],
+    bound: Option<u64>,
+    id: u64,
+    source: usize,
+    previous: Option<(u64, usize)>,
+) -> anyhow::Result<()> {
+    let input = &inputs[source];
+    if let Some(total) = bound.filter(|&total| id >= total) {
+        bail!(
+            "{}: game g{id} is not part of the tournament (it has {total} games)",
+            input.dir.display()
+        );
     }
-    missing.retain(|m| m.games > 0);
-    Ok((games, missing))
+    if !input.shard.contains_game(id) {
+        bail!(
+            "{}: holds game g{id}, which is not part of its shard {}",
+            input.dir.display(),
+            input.shard
+        );
+    }
+    if let Some((_, other)) = previous.filter(|&(previous, _)| previous == id) {
+        bail!(
+            "game g{id} appears twice: in {} and in {}",
+            inputs[other].dir.display(),
+            input.dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// Reads every directory's `tournament.json` and checks that they are
-/// shards of one round-robin, each given once.
+/// shards of one tournament, each given once (its format is checked by
+/// [`Games::of`]).
 fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
     if dirs.is_empty() {
         bail!("no directories to merge");
@@ -279,14 +428,6 @@ fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
     let mut shards: BTreeMap<u64, usize> = BTreeMap::new();
     for dir in dirs {
         let manifest = Manifest::read(dir)?;
-        if !manifest.plan.is::<RoundRobinPlan>() {
-            bail!(
-                "{} holds a run of format = {:?}; only round-robin shards can be merged",
-                dir.display(),
-                manifest.plan.kind()
-            );
-        }
-        checked_plan(&manifest).with_context(|| Manifest::path(dir).display().to_string())?;
         if manifest.identity.is_empty() {
             bail!(
                 "{}: tournament.json has no tournament identity (written by an arena without sharding)",
@@ -295,9 +436,10 @@ fn read_inputs(dirs: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
         }
         let shard = manifest.shard();
         if let Some(first) = inputs.first() {
-            if manifest.identity != first.manifest.identity {
+            if manifest.identity != first.manifest.identity || manifest.plan != first.manifest.plan
+            {
                 bail!(
-                    "{} is from another tournament: identity {}, but {} has {} (settings or seed differ)",
+                    "{} is from another tournament: identity {}, but {} has {} (settings, seed or plan differ)",
                     dir.display(),
                     manifest.identity,
                     first.dir.display(),

@@ -13,6 +13,11 @@
 //! `j mod V`, and in the colour cycle `j / V` the board's first bot is
 //! white in the pair's first game when the cycle is even, as in the round
 //! robin. Openings are the run's, by game pair number.
+//!
+//! A sharded run (`--shard K/N`) plays, of each stage, the game pairs `p`
+//! with `p mod N = K - 1`, as a round robin's shard does; it goes on to a
+//! stage only when it knows every result before it, its own or a merged
+//! directory's ([`crate::stage_shards`]).
 
 use std::collections::HashMap;
 
@@ -25,6 +30,7 @@ use super::progress::{PairedRound, RunOutput};
 use super::schedule::{game_pair, ScheduledGame};
 use super::settings::resolve::Resolved;
 use super::settings::values::Origin;
+use super::shard::Shard;
 use arena_referee::GameRow;
 use arena_rules::games::{Color, Variant};
 use arena_stats::{Score, Wdl};
@@ -73,6 +79,10 @@ pub struct Stages {
     /// Finished games of the last stage (so that whether it is complete
     /// is one comparison, whatever its size).
     last_done: u64,
+    /// The games this run plays (the whole unless sharded).
+    shard: Shard,
+    /// Whether this run has started a game.
+    started: bool,
 }
 
 impl Stages {
@@ -86,7 +96,34 @@ impl Stages {
             rows: HashMap::new(),
             next: 0,
             last_done: 0,
+            shard: config.shard.unwrap_or(Shard::WHOLE),
+            started: false,
         }
+    }
+
+    /// The part of each stage this run plays.
+    pub fn shard(&self) -> Shard {
+        self.shard
+    }
+
+    /// Whether this run has started a game.
+    pub fn started(&self) -> bool {
+        self.started
+    }
+
+    /// The last stage's games: (first id, end id).
+    pub fn last_range(&self) -> (u64, u64) {
+        (self.last_start(), self.len())
+    }
+
+    /// Finished games of the last stage.
+    pub fn last_done(&self) -> u64 {
+        self.last_done
+    }
+
+    /// Whether game `id` has finished.
+    pub fn has(&self, id: u64) -> bool {
+        self.rows.contains_key(&id)
     }
 
     /// Adds a stage after the last: `pairs` game pairs on each board, the
@@ -172,12 +209,18 @@ impl Stages {
         self.last_done == self.len() - self.last_start()
     }
 
-    /// The last stage's next game not finished and not started yet.
+    /// The last stage's next game of this run's shard not finished and
+    /// not started yet.
     pub fn next_game(&mut self, done: &GameSet) -> Option<ScheduledGame> {
         while self.next < self.len() {
-            let id = self.next;
-            self.next += 1;
+            let id = self.shard.next_game(self.next);
+            if id >= self.len() {
+                self.next = self.len();
+                break;
+            }
+            self.next = id + 1;
             if !done.contains(id) && !self.rows.contains_key(&id) {
+                self.started = true;
                 return Some(self.games[id as usize].clone());
             }
         }
@@ -248,9 +291,8 @@ impl Stages {
     }
 }
 
-/// The settings' checks that a Swiss and a knockout share: `setting` (at
-/// `origin`) belongs to `owner` alone; and a run of `format` (one of them)
-/// is not sharded, since each round follows from the results before it.
+/// The settings' check that a Swiss and a knockout share: `setting` (at
+/// `origin`) belongs to `owner` alone.
 pub fn check_owned(r: &Resolved, origin: &Origin, owner: &str) -> anyhow::Result<()> {
     let format = r.values.format.value;
     if format != owner && origin.given() {
@@ -260,17 +302,6 @@ pub fn check_owned(r: &Resolved, origin: &Origin, owner: &str) -> anyhow::Result
                 "is a setting of a {owner} (format = \"{owner}\"), not of a {}",
                 format.replace('_', " ")
             ),
-        ));
-    }
-    Ok(())
-}
-
-/// A Swiss or knockout (`format`) cannot be sharded.
-pub fn refuse_shard(r: &Resolved, config: &TournamentConfig, format: &str) -> anyhow::Result<()> {
-    if config.shard.is_some() {
-        return Err(r.at(
-            &r.values.shard,
-            format!("a {format} cannot be sharded: each round is paired from the results before it, so one run plays it whole (leave out shard)"),
         ));
     }
     Ok(())
@@ -309,9 +340,34 @@ pub fn next_staged_game(
         }
         // Waiting for the stage's last games, or the last stage done.
         if !format.advance()? {
+            check_not_ahead(format)?;
             return Ok(None);
         }
     }
+}
+
+/// A shard that has nothing to play, though it knows the stage it is on
+/// to be incomplete and has games in it: it played its part, and the
+/// other shards' games are not merged yet. One line: merge first.
+pub fn check_not_ahead(format: &(impl Staged + ?Sized)) -> anyhow::Result<()> {
+    let stages = format.stages();
+    let shard = stages.shard();
+    let (first, end) = stages.last_range();
+    let own = shard.games_of(end) - shard.games_of(first);
+    if stages.started() || stages.last_complete() || own == 0 {
+        return Ok(());
+    }
+    let title = format.announced(stages.stages().len() - 1).title;
+    bail!(
+        "{title}: shard {shard} has played its {own} games of it, and the others' are not merged here: merge the shards first (arena merge MERGED SHARD-DIRS...), then play on with --after MERGED"
+    );
+}
+
+/// Computes every stage the recorded games allow (for a reader of a
+/// finished, stopped or merged run).
+pub fn catch_up(format: &mut (impl Staged + ?Sized)) -> anyhow::Result<()> {
+    while format.advance()? {}
+    Ok(())
 }
 
 /// A game of a staged format ended (its `Format::finished`): counted, and
@@ -409,5 +465,26 @@ mod tests {
             (16, 8, 2, "qango6", 0)
         );
         assert!(!s.last_complete());
+    }
+
+    #[test]
+    fn a_shard_plays_its_pairs_of_each_stage_as_a_round_robin_shard_does() {
+        let given = Given::new().with(&crate::settings::defs::SEED, "1");
+        let mut s = stages(given);
+        s.shard = Shard { index: 2, count: 2 };
+        // Three boards of one pair: pairs 0, 1, 2; shard 2/2 has pair 1.
+        s.push(1, vec![[0, 1], [2, 3], [0, 2]], 0, 1).unwrap();
+        let done = GameSet::default();
+        let ids: Vec<u64> = std::iter::from_fn(|| s.next_game(&done))
+            .map(|g| g.id)
+            .collect();
+        assert_eq!(ids, [2, 3]);
+        assert!(s.started());
+        // The next stage (pairs 3, 4) is numbered on: pair 3 is shard 2's.
+        s.push(2, vec![[0, 3], [1, 2]], 1, 1).unwrap();
+        let ids: Vec<u64> = std::iter::from_fn(|| s.next_game(&done))
+            .map(|g| g.id)
+            .collect();
+        assert_eq!(ids, [6, 7]);
     }
 }

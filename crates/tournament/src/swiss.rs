@@ -33,12 +33,14 @@ use serde::{Deserialize, Serialize};
 use super::config::TournamentConfig;
 use super::format::{Format, FormatRow, RunState, Verdict};
 use super::manifest::{FormatPlan, Manifest, Plan};
-use super::paired::{check_owned, finished_staged, next_staged_game, refuse_shard, Staged, Stages};
+use super::paired::{check_owned, finished_staged, next_staged_game, Staged, Stages};
 use super::progress::{PairedRound, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
 use super::settings::resolve::Resolved;
-use super::text::{describe_suspension, run_settings, FormatTables};
+use super::shard::Shard;
+use super::stage_shards::ShardDone;
+use super::text::{describe_suspension, run_settings, shard_words, FormatTables};
 use arena_referee::GameRow;
 
 pub use super::swiss_table::{BoardResult, Field, SwissRound, SwissRow, SwissSummary};
@@ -61,14 +63,13 @@ impl FormatPlan for SwissPlan {
 }
 
 /// The Swiss's plan when the settings choose it (`format = "swiss"`):
-/// `rounds` given (and only then), no shard.
-fn plan_of(r: &Resolved, config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
+/// `rounds` given (and only then), a shard plays its part of each stage.
+fn plan_of(r: &Resolved, _config: &TournamentConfig) -> anyhow::Result<Option<Plan>> {
     let v = &r.values;
     check_owned(r, &v.rounds.origin, SwissPlan::KIND)?;
     if v.format.value != SwissPlan::KIND {
         return Ok(None);
     }
-    refuse_shard(r, config, SwissPlan::KIND)?;
     let Some(rounds) = v.rounds.value else {
         return Err(r.at(
             &v.format,
@@ -204,14 +205,11 @@ pub struct Swiss {
 
 impl Swiss {
     /// The Swiss `manifest` plans, its first round paired; fails when it
-    /// cannot be played (sharded, no round, an impossible opening length).
+    /// cannot be played (no round, an impossible opening length).
     pub fn new(manifest: &Manifest, plan: SwissPlan) -> anyhow::Result<Swiss> {
         let config = &manifest.config;
         if plan.rounds == 0 {
             bail!("a swiss needs at least one round (rounds = 0)");
-        }
-        if config.shard.is_some() {
-            bail!("a swiss cannot be sharded: each round is paired from the results before it");
         }
         let mut swiss = Swiss {
             plan,
@@ -299,6 +297,12 @@ impl Swiss {
         }
     }
 
+    /// Every game of the plan.
+    fn planned_games(&self) -> u64 {
+        let boards = self.stages.names().len() as u64 / 2;
+        u64::from(self.plan.rounds) * boards * 2 * self.pairs
+    }
+
     /// The rounds so far with their results, and the table of the complete ones.
     pub fn summary(&self) -> SwissSummary {
         super::swiss_table::summary(
@@ -344,12 +348,13 @@ impl Format for Swiss {
     fn started(&self, config: &TournamentConfig, dir: &Path) -> Vec<String> {
         vec![
             format!(
-                "Swiss of {} rounds: {} bots, {}, {} games ({} per pairing), {}{}",
+                "Swiss of {} rounds: {} bots, {}, {} games ({} per pairing){}, {}{}",
                 self.plan.rounds,
                 config.bots.len(),
                 config.variant_ids().join(", "),
-                self.total().unwrap_or(0),
+                self.planned_games(),
                 config.games_per_pairing,
+                shard_words(config),
                 run_settings(config, true),
                 describe_suspension(config),
             ),
@@ -358,9 +363,9 @@ impl Format for Swiss {
         ]
     }
 
+    /// Every game of the plan; a shard plays a part of it, open-ended.
     fn total(&self) -> Option<u64> {
-        let boards = self.stages.names().len() as u64 / 2;
-        Some(u64::from(self.plan.rounds) * boards * 2 * self.pairs)
+        (self.stages.shard() == Shard::WHOLE).then(|| self.planned_games())
     }
 
     fn recorded(&mut self, row: &GameRow) -> anyhow::Result<()> {
@@ -378,7 +383,14 @@ impl Format for Swiss {
     }
 
     fn verdict(&self, _run: &RunState) -> Box<dyn Verdict> {
+        if self.stages.shard() != Shard::WHOLE {
+            return Box::new(ShardDone::of(self));
+        }
         Box::new(self.summary())
+    }
+
+    fn as_staged(&mut self) -> Option<&mut dyn Staged> {
+        Some(self)
     }
 
     fn report_tables(&mut self) -> Option<FormatTables> {

@@ -85,6 +85,15 @@ pub fn render_aligned(lines: &[Vec<String>], left: &[usize]) -> String {
     out
 }
 
+/// `, shard 2/3 (its part of each round)` for a staged run's shard, else
+/// nothing.
+pub fn shard_words(config: &TournamentConfig) -> String {
+    match config.shard {
+        Some(shard) => format!(", shard {shard} (its part of each round)"),
+        None => String::new(),
+    }
+}
+
 /// What every format's first line says of the run's settings after its
 /// own words: `per-move=1000 (+100 ms grace), 1 at a time, seed 4, openings
 /// of 2 plies`, then the time odds and `; idle bots suspended` when there

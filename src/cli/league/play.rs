@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-use crate::cli::output::Terminal;
+use crate::cli::output::{Terminal, TERMINAL_ROWS};
 use crate::cli::tournament::{schedule_exit_status, show_progress};
 use crate::referee::{GameRecord, GameRow};
 use crate::report::league::LeagueStandings;
@@ -209,7 +209,7 @@ fn show_standings(league: &League) -> anyhow::Result<()> {
     let registry = league.registry()?;
     let standings = LeagueStandings::of(league, &registry)?;
     standings.write(league, &registry)?;
-    let table = standings.latest.render_table();
+    let table = standings.latest.render_table_top(TERMINAL_ROWS);
     outln!("{}", table.strip_suffix('\n').unwrap_or(&table));
     Ok(())
 }

@@ -22,7 +22,7 @@ use super::moves::{FIELDS, INDEX_ALPHABET};
 use super::plots::BotColours;
 use super::settings::settings;
 use super::{plots, Fits, Source};
-use crate::analysis::{bot_cells, BotDecisions, BOT_COLUMNS};
+use crate::analysis::{bot_cells, BotDecisions, ACCURACY_COLUMN, BOT_COLUMNS};
 use crate::comparison::{Crosstable, LostBy};
 use crate::rating::Ratings;
 use crate::standings::{
@@ -518,7 +518,7 @@ fn model(ratings: &Ratings) -> Value {
 /// One bot's row of "Decisions against perfect play".
 #[derive(Serialize)]
 struct DecisionRow {
-    cells: [String; 9],
+    cells: [String; BOT_COLUMNS.len()],
 }
 
 /// The per-bot decisions in the page's bot order, accuracy as a percentage.
@@ -529,7 +529,7 @@ fn decision_rows(data: &ReportData, order: &[String]) -> Vec<DecisionRow> {
     bots.into_iter()
         .map(|b| {
             let mut cells = bot_cells(b);
-            cells[5] = b
+            cells[ACCURACY_COLUMN] = b
                 .accuracy()
                 .map_or("-".into(), |a| format!("{:.1}%", a * 100.0));
             DecisionRow { cells }

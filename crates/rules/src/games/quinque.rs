@@ -74,6 +74,9 @@ impl fmt::Display for QuinqueMove {
 }
 
 impl QuinqueMove {
+    /// The first word of each action, as a move's notation starts.
+    pub const ACTION_WORDS: [&'static str; 5] = ["place", "double", "triple", "enclose", "capture"];
+
     /// Parses `place c3`, `capture d4 b2 e5`, ...; forgiving case, spacing
     /// and the order of the two dissolved doubles (stored in board order),
     /// for people typing moves: the exact spelling is `to_string`'s.

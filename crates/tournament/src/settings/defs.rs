@@ -515,7 +515,8 @@ pub static SHARD: Setting = Setting {
     kind: Kind::Shard,
     default: Default::Unset("the whole schedule"),
     help: "Play only shard K of N (game pair p is shard p mod N + 1); needs a fixed seed. \
-           Join the shards' directories with `arena merge`",
+           Join the shards' directories with `arena merge`. A swiss's or knockout's shard \
+           plays its pairs of one round at a time: the next after a merge, with `--after MERGED`",
     identity: false,
     commands: TOURNAMENT,
     ..Setting::of(place!(shard))
