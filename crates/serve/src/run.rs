@@ -9,7 +9,7 @@
 //! modification time only: a stat per file), counts the games added since
 //! by reading only the bytes added, and re-renders the page when anything
 //! changed, with the report's renderer over the whole directory. A render
-//! of a large run takes long, so the next one waits at least 4 times as
+//! of a large run takes long, so the next one waits at least 19 times as
 //! long as the last took: the server spends at most a twentieth of a core on
 //! rendering however large the run. It renders only while someone watches
 //! ([`Demand`]: an event stream open, or a request for the page or its
