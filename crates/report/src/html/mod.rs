@@ -367,14 +367,19 @@ fn stream_page(
                     .and_then(|p| p.file_name())
                     .map(|name| name.to_string_lossy().into_owned())
             };
+            // A log named as the referee names it (`g7-white-NAME.log`) is `=`.
+            let log = |p: &Option<PathBuf>, side: &str, bot: &str| {
+                let standard = format!("{}-{side}-{bot}.log", game_id(row.id));
+                name(p).map(|n| if n == standard { "=".to_string() } else { n })
+            };
             let ctx = LineContext {
                 key: &key,
                 dir: k,
                 white: place(&row.white),
                 black: place(&row.black),
                 links: [
-                    name(&record.white_log),
-                    name(&record.black_log),
+                    log(&record.white_log, "white", &row.white),
+                    log(&record.black_log, "black", &row.black),
                     name(&record.white_trace),
                     name(&record.black_trace),
                 ],

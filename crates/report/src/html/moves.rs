@@ -20,7 +20,8 @@
 //! end of a line are left out; reasons and messages that repeat are
 //! `#K`, the K-th of the page's table of texts ([`Texts`]), a message
 //! whose winning cells were cut from its end starting with `*`; the logs
-//! and traces are file names in the directory's `logs/`, joined by `|`.
+//! and traces are file names in the directory's `logs/`, joined by `|`, a
+//! log named as the referee names it (`g7-white-NAME.log`) written `=`.
 
 use std::fmt::Write;
 

@@ -139,11 +139,13 @@
     // names, in the directory's logs/: white's log, black's, white's trace,
     // black's.
     const names = (f[F.links] || "|||").split("|");
-    const link = (name) => (data.dirs[g.dir] || {}).logs + dec(name);
+    // A log named as the referee names it is `=`: `g7-white-NAME.log`.
+    const link = (name, side, bot) => (data.dirs[g.dir] || {}).logs +
+      (name === "=" ? g.key.slice(g.key.lastIndexOf("g")) + "-" + side + "-" + data.bots[bot] + ".log" : dec(name));
     [["white", names[0], names[2], g.white], ["black", names[1], names[3], g.black]]
       .forEach(([side, log, trace, bot]) => {
         const line = el("span", { class: "logs-" + side }, data.bots[bot] + " (" + side + "): ");
-        if (log) line.appendChild(el("a", { href: link(log), class: "log-" + side }, "stderr log"));
+        if (log) line.appendChild(el("a", { href: link(log, side, bot), class: "log-" + side }, "stderr log"));
         else line.appendChild(document.createTextNode("no stderr log (it wrote nothing)"));
         if (trace) {
           line.appendChild(document.createTextNode(" · "));
