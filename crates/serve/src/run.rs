@@ -187,15 +187,19 @@ impl ServedRun {
         let mut rate = Rate::default();
         let mut next_render = Instant::now();
         let mut dirty = true;
-        let mut planned = None;
+        let (mut planned, mut manifests) = (None, None);
         loop {
             let now = stamp_files(&self.dirs);
             if now != stamps {
+                // Read again only when a tournament.json changed (it is
+                // parsed and its format opened to count its games).
+                let now_manifests = Some(manifest_stamps(&now));
+                if now_manifests != manifests {
+                    manifests = now_manifests;
+                    planned = planned_games(&self.dirs);
+                }
                 stamps = now;
                 dirty = true;
-                // Read again only when a file changed (a manifest is parsed
-                // and its format opened to count its games).
-                planned = planned_games(&self.dirs);
             }
             let games: u64 = self
                 .dirs
@@ -292,6 +296,12 @@ fn stamp_files(dirs: &[PathBuf]) -> Vec<Option<(u64, SystemTime)>> {
             Some((m.len(), m.modified().ok()?))
         })
         .collect()
+}
+
+/// The stamps of the directories' tournament.json among `stamps` (as
+/// [`stamp_files`] gives them: four files a directory, the manifest third).
+fn manifest_stamps(stamps: &[Option<(u64, SystemTime)>]) -> Vec<Option<(u64, SystemTime)>> {
+    stamps.iter().skip(2).step_by(4).copied().collect()
 }
 
 /// The games the run's directories plan to play, when all of them say.
@@ -417,6 +427,13 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join(GAMES_CSV), "id,white\n0,a\n1,b\n").unwrap();
         assert_eq!(LineCount::default().update(tmp.path()), 2);
+    }
+
+    #[test]
+    fn the_manifests_are_the_third_stamp_of_each_directory() {
+        let t = SystemTime::UNIX_EPOCH;
+        let stamps: Vec<_> = (0..8).map(|k| Some((k, t))).collect();
+        assert_eq!(manifest_stamps(&stamps), [Some((2, t)), Some((6, t))]);
     }
 
     #[test]
