@@ -430,6 +430,20 @@ mod tests {
     }
 
     #[test]
+    fn a_run_is_watched_while_a_stream_is_open_or_just_after_a_request() {
+        let demand = Arc::new(Demand::default());
+        assert!(!demand.watched(), "nobody yet");
+        let stream = demand.stream();
+        assert!(demand.watched());
+        drop(stream);
+        assert!(!demand.watched(), "the stream closed");
+        demand.asked();
+        assert!(demand.watched());
+        *demand.asked.lock().unwrap() = Some(Instant::now() - WATCHED_FOR);
+        assert!(!demand.watched(), "the request is too old");
+    }
+
+    #[test]
     fn the_manifests_are_the_third_stamp_of_each_directory() {
         let t = SystemTime::UNIX_EPOCH;
         let stamps: Vec<_> = (0..8).map(|k| Some((k, t))).collect();
