@@ -1,7 +1,9 @@
 //! The terminal's view of a tournament or SPRT run: the [`RunOutput`]
 //! implementation behind `arena tournament` and `arena sprt`. It prints the
 //! settings, one line per finished game (on stdout, so it can be logged),
-//! SPRT pair lines, the standings table (during the run every
+//! SPRT pair lines (a game whose failure repeats one seen before, the same
+//! bot and cause, is counted instead and summarized when the games end:
+//! [`Repeats`]), the standings table (during the run every
 //! `rating_interval` games, rated from the run's tally, and at the end) and
 //! the run's last words, and draws a progress bar on stderr with games
 //! done / total, the ETA and the leader or the LLR. The bar draws only on a
@@ -16,6 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::serve::Live;
 use crate::protocol::ClockBasis;
+use crate::referee::run_queue;
 use crate::referee::start_slots::cores;
 use crate::referee::GameRecord;
 use crate::referee::GameRow;
@@ -30,6 +33,7 @@ use crate::tournament::live::LiveGames;
 use crate::tournament::progress::{
     PairedRound, Resumed, RunOutput, RunStarted, RunStatus, SprtProgress,
 };
+use crate::tournament::repeats::Repeats;
 use crate::tournament::text::{render_tables, Said};
 
 /// The most bots a table in the terminal lists (standings, failures); the
@@ -55,6 +59,9 @@ pub struct Terminal<W: Write = Stdout> {
     serve: Option<Live>,
     /// The games being played, which that page shows (`--serve` only).
     live_games: Option<Arc<LiveGames>>,
+    /// The failures so far, per bot and cause: a repeated one is counted,
+    /// not shown again.
+    repeats: Repeats,
 }
 
 impl Terminal {
@@ -68,6 +75,7 @@ impl Terminal {
             cpu_wait: CpuWait::default(),
             serve: None,
             live_games: None,
+            repeats: Repeats::new(),
         }
     }
 
@@ -95,13 +103,19 @@ impl<W: Write> Terminal<W> {
         }
     }
 
-    /// The last words of a run, as its format has them.
+    /// The last words of a run, as its format has them, after how long
+    /// the machine kept the bots waiting for a CPU.
     pub fn run_ended(&mut self, finished: &Finished) {
         let config = &finished.manifest.config;
         if config.clock == ClockBasis::Wall {
             if let Some(warning) = self.cpu_wait.warning(config.concurrency, cores()) {
                 self.println(&warning);
             }
+        }
+        if !run_queue::available() {
+            self.println(run_queue::UNAVAILABLE);
+        } else if let Some(line) = run_queue::machine_wait().summary() {
+            self.println(&line);
         }
         self.say(&finished.verdict.summary(&finished.run));
     }
@@ -122,7 +136,19 @@ impl<W: Write> Terminal<W> {
     /// The end of a run: the standings, then the files in its directory
     /// (none listed before any game finished).
     pub fn ratings(&mut self, dir: &Path, rated: &RunRatings) {
-        self.standings(rated.report.as_ref());
+        match (&rated.report, &rated.unplayed) {
+            (None, Some(unplayed)) => {
+                self.println("No game was played, so no standings.");
+                self.println(unplayed);
+            }
+            (_, unplayed) => {
+                self.standings(rated.report.as_ref());
+                if let Some(unplayed) = unplayed {
+                    self.println("");
+                    self.println(unplayed);
+                }
+            }
+        }
         for warning in &rated.warnings {
             self.warning(warning);
         }
@@ -244,6 +270,9 @@ impl<W: Write> RunOutput for Terminal<W> {
         self.println(&format!("Standings after {finished} games:"));
         let table = report.standings.render_table_top(TERMINAL_ROWS);
         self.println(table.strip_suffix('\n').unwrap_or(&table));
+        if let Some(unplayed) = tally.unplayed().line() {
+            self.println(&unplayed);
+        }
         self.seed_tables(&report);
     }
 
@@ -255,9 +284,21 @@ impl<W: Write> RunOutput for Terminal<W> {
         }
     }
 
+    fn checking_starts(&mut self, bots: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!(
+                "starting each of the {bots} bots once before the first game"
+            ));
+        }
+    }
+
     fn game_finished(&mut self, row: &GameRow, record: &GameRecord) {
         self.cpu_wait.add(record);
-        self.println(&game_line(row, &record.message));
+        // A failure seen before (the same bot, the same cause) is counted
+        // and summarized at the end, not shown again.
+        if self.repeats.note(record) {
+            self.println(&game_line(row, &record.message));
+        }
         // The referee's own problems in the game (a log it could not write).
         for warning in &record.warnings {
             self.println(&format!("{}: warning: {warning}", record.game_id));
@@ -269,8 +310,11 @@ impl<W: Write> RunOutput for Terminal<W> {
     }
 
     fn bot_disabled(&mut self, name: &str, why: &str) {
+        if !self.repeats.note_disabled(name) {
+            return;
+        }
         self.println(&format!(
-            "bot {name}: not started any more: {why}; its remaining games are lost as startup"
+            "bot {name}: not started any more: {why}; its remaining games end at once (reason startup)"
         ));
     }
 
@@ -312,6 +356,16 @@ impl<W: Write> RunOutput for Terminal<W> {
         // Removes the bar so that what follows starts on a clean line.
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
+        }
+        let repeated = self.repeats.summary();
+        if !repeated.is_empty() {
+            self.println("");
+            self.println(
+                "Failures counted, not shown game by game (every message is in games.jsonl):",
+            );
+            for line in repeated {
+                self.println(&format!("  {line}"));
+            }
         }
     }
 
@@ -394,6 +448,7 @@ mod tests {
             cpu_wait: CpuWait::default(),
             serve: None,
             live_games: None,
+            repeats: Repeats::new(),
         }
     }
 

@@ -149,8 +149,13 @@ pub fn run(mut args: Args) -> anyhow::Result<i32> {
         plural(rated),
         plural(files as u64)
     );
-    if rated < read.rows {
-        summary += &format!(" ({} of other variants skipped)", read.rows - rated);
+    let unplayed = read.tally.unplayed();
+    if rated + unplayed.games < read.rows {
+        let skipped = read.rows - rated - unplayed.games;
+        summary += &format!(" ({skipped} of other variants skipped)");
+    }
+    if let Some(line) = unplayed.line() {
+        summary += &format!("; {line}");
     }
     if read.repeated > 0 {
         summary += &format!(

@@ -35,6 +35,13 @@ pub const PAGE: &str = "docs/REFERENCE.md";
 /// Exit statuses: the commands they apply to, the status, its meaning. The
 /// numbers are the constants the commands return.
 fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
+    let mut statuses = run_exit_statuses();
+    statuses.extend(tool_exit_statuses());
+    statuses
+}
+
+/// The statuses of every command and of the runs (tournament, sprt).
+fn run_exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
     vec![
         (
             "every command",
@@ -45,8 +52,9 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
             "every command",
             2,
             "an error, said in one line `arena: error: ...`: bad arguments or settings (clap's \
-             usage errors too; a new run then writes nothing), a bot whose program cannot start, \
-             an output directory another arena holds (its lock names the pid), a file that \
+             usage errors too; a new run then writes nothing), a bot whose program cannot start \
+             (missing, or failing the start check before the first game: nothing of the run is \
+             left but the check's log), an output directory another arena holds (its lock names the pid), a file that \
              cannot be read or written (a run whose journal fails, e.g. on a full disk, stops \
              so: resume it once there is room)",
         ),
@@ -75,6 +83,12 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
              says what ran out and what to fix; then `--resume DIR`",
         ),
         (
+            "tournament, sprt",
+            tournament::EXIT_BOTS_DISABLED,
+            "every bot failed to start `startup_failures` times in a row, so no game was left \
+             to play: the last line quotes their failures; fix them, then `--resume DIR`",
+        ),
+        (
             "tournament, sprt, play",
             tournament::EXIT_INTERRUPTED,
             "interrupted (Ctrl-C, SIGTERM); a run continues with `--resume DIR`",
@@ -90,6 +104,12 @@ fn exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
             sprt::EXIT_UNDECIDED,
             "undecided: `--max-pairs` came first",
         ),
+    ]
+}
+
+/// The statuses of the tools around runs (merge, check-bot, judge).
+fn tool_exit_statuses() -> Vec<(&'static str, i32, &'static str)> {
+    vec![
         (
             "merge",
             0,
@@ -150,7 +170,10 @@ fn files() -> Vec<(&'static str, &'static str)> {
              `round`, `pair`, `game` (the variant), `white`, `black`, `time_control`, \
              `white_time_control` / `black_time_control` (each side's own; they differ with \
              time odds), `opening`, `moves`, \
-             `move_times_ms` (wall time per move, ms), `move_cpu_ms` (the CPU time the bot's process used for each move, ms; `null` where not measured), `result`, `winner`, `reason`, `message`, `cells` (the winning \
+             `move_times_ms` (wall time per move, ms), `move_cpu_ms` (the CPU time the bot's process used for each move, ms; `null` where not measured), `result`, `winner`, \
+             `played` (only when `false`: a game neither bot played, both having failed to \
+             start; result `1/2-1/2`, reason `startup`, the message says why each failed; no \
+             rating, standings, SPRT or leader counts it), `reason`, `message`, `cells` (the winning \
              cells), `plies`, `white_time_ms`, `black_time_ms`, `duration_ms`, `ended_utc`, \
              `white_ready` / `black_ready` (the bots' `ready` answers), `white_log` / \
              `black_log` and `white_trace` / `black_trace` (paths under `logs/`, left out when \
@@ -267,6 +290,12 @@ const COLUMNS: &[(&str, &str)] = &[
         "white's time control (`per-move=200`, `5+0.05`); differs from black's with time odds",
     ),
     ("black_tc", "black's time control"),
+    (
+        "played",
+        "`false` for a game neither bot played (both failed to start: result `1/2-1/2`, reason \
+         `startup`), which no rating, standings or SPRT counts; `true` otherwise (and for files \
+         older than the column)",
+    ),
     ("rank", "place in the fit"),
     ("bot", "the bot"),
     ("games", "games played (in pairwise.csv and crosstable.csv: the two bots against each other)"),

@@ -85,6 +85,9 @@ pub const EXIT_GAMES_MISSING: i32 = 1;
 /// Exit status when the run stopped because arena itself kept failing (out
 /// of descriptors, processes, memory or disk): fix that, then resume.
 pub const EXIT_REFEREE_FAILING: i32 = 4;
+/// Exit status when every bot failed to start too many times in a row
+/// (each disabled by the start-up circuit breaker): fix them, then resume.
+pub const EXIT_BOTS_DISABLED: i32 = 5;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut terminal = Terminal::new(show_progress(args.no_progress));
@@ -123,12 +126,15 @@ pub fn exit_status(finished: &Finished) -> i32 {
 
 /// 0 when every scheduled game is recorded, [`EXIT_GAMES_MISSING`] when some
 /// game could not be run, [`EXIT_REFEREE_FAILING`] when arena's own failures
-/// stopped the run, [`EXIT_INTERRUPTED`] when interrupted.
+/// stopped the run, [`EXIT_BOTS_DISABLED`] when no bot could start any
+/// more, [`EXIT_INTERRUPTED`] when interrupted.
 pub fn schedule_exit_status(outcome: &RunOutcome) -> i32 {
     if outcome.end == RunEnd::Interrupted {
         EXIT_INTERRUPTED
     } else if matches!(outcome.end, RunEnd::RefereeFailing(_)) {
         EXIT_REFEREE_FAILING
+    } else if matches!(outcome.end, RunEnd::BotsDisabled(_)) {
+        EXIT_BOTS_DISABLED
     } else if !outcome.failed.is_empty() {
         EXIT_GAMES_MISSING
     } else {

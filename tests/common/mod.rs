@@ -218,3 +218,40 @@ pub fn assert_page_is_current(page: &str, generated: &str, test: &str, source: &
         "{page} differs from {source}: run `ARENA_WRITE_DOCS=1 cargo test --test docs {test}` and commit it"
     );
 }
+
+/// Busy loops outside arena, as another user's jobs on a shared machine:
+/// `per_core` spinning shells per core, each in a process group of its
+/// own. Dropping the hog (a panicking test does too) kills them; `timeout`
+/// ends them after two minutes whatever happens to the test.
+pub struct CpuHog {
+    loops: Vec<std::process::Child>,
+}
+
+impl CpuHog {
+    pub fn per_core(per_core: usize) -> CpuHog {
+        use std::os::unix::process::CommandExt;
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let loops = (0..per_core * cores)
+            .map(|_| {
+                Command::new("timeout")
+                    .args(["120", "sh", "-c", "while :; do :; done"])
+                    .process_group(0)
+                    .spawn()
+                    .expect("start a busy loop")
+            })
+            .collect();
+        CpuHog { loops }
+    }
+}
+
+impl Drop for CpuHog {
+    fn drop(&mut self) {
+        for busy in &mut self.loops {
+            // SAFETY: a plain system call; the group is the loop's own.
+            unsafe {
+                libc::kill(-(busy.id() as i32), libc::SIGKILL);
+            }
+            let _ = busy.wait();
+        }
+    }
+}

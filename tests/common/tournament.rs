@@ -446,3 +446,7 @@ pub fn pair_numbers(stdout: &str) -> Vec<u64> {
         })
         .collect()
 }
+
+/// A shell bot that answers `ready`, then plays a move off the board (`z99`)
+/// on every turn: it loses every game at once, costing a shell's start.
+pub const LOSING_SH: &str = "while read -r l; do case $l in *'\"hello\"'*) echo '{\"type\":\"ready\",\"name\":\"lose\",\"protocol\":1}';; *'\"turn\"'*) echo '{\"type\":\"move\",\"move\":\"z99\"}';; *'\"quit\"'*) exit;; esac; done";

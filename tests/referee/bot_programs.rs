@@ -115,17 +115,18 @@ fn a_program_that_is_not_executable_is_the_same_error_with_the_fix() {
     }
 }
 
-/// A bot that exists but crashes before `ready` is not refused: it loses
-/// its games as `startup`, and the run goes on.
+/// A bot that exists but crashes before `ready` passes the program check
+/// and is stopped by the start check before the first game: one error, no
+/// game recorded (`tests/tournament/unplayed.rs` has the rest).
 #[test]
-fn a_bot_that_crashes_at_start_still_loses_as_startup() {
+fn a_bot_that_crashes_at_start_stops_the_run_before_its_first_game() {
     let tmp = tempfile::tempdir().unwrap();
     let (code, stderr, stdout) = run(
         tmp.path(),
         &[
             "tournament",
             "--bot",
-            "crash=sh -c 'exit 3'",
+            "crash=sh -c 'echo no config >&2; exit 3'",
             "--bot",
             &format!("other={INSTANT_BOT}"),
             "--out",
@@ -135,12 +136,14 @@ fn a_bot_that_crashes_at_start_still_loses_as_startup() {
             "1",
         ],
     );
-    assert_eq!(code, Some(0), "{stderr}{stdout}");
-    let csv = std::fs::read_to_string(tmp.path().join("out/games.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert_eq!(code, Some(2), "{stderr}{stdout}");
     assert!(
-        csv.lines().skip(1).all(|row| row.contains(",startup,")),
-        "{csv}"
+        stderr.starts_with("arena: error: bot \"crash\" cannot start: no config (its first line on stderr; arena: "),
+        "{stderr}"
+    );
+    assert!(
+        !tmp.path().join("out/games.csv").exists(),
+        "{stderr}{stdout}"
     );
 }
 

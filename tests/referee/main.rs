@@ -9,6 +9,7 @@ mod common;
 
 mod absurd_inputs;
 mod bot_programs;
+mod busy_machine;
 mod check_bot;
 mod cli_play;
 mod failures;

@@ -381,16 +381,16 @@ fn a_games_csv_without_ended_utc_is_rebuilt_on_resume() {
     assert!(
         repairs.contains(
             "its header was an older arena's (the column `id` is now `game_id`, spelled gN; \
-             now with the columns ended_utc,white_tc,black_tc)"
+             now with the columns ended_utc,white_tc,black_tc,played)"
         ),
         "{repairs}"
     );
     assert_eq!(
         lines[1],
-        "g0,0,0,qango6,a,b,,1-0,group,5,3,4,,per-move=100,per-move=100"
+        "g0,0,0,qango6,a,b,,1-0,group,5,3,4,,per-move=100,per-move=100,true"
     );
     assert!(
-        lines[2].ends_with(",2026-12-01T00:23:28Z,per-move=100,per-move=100"),
+        lines[2].ends_with(",2026-12-01T00:23:28Z,per-move=100,per-move=100,true"),
         "{}",
         lines[2]
     );
@@ -413,12 +413,16 @@ fn a_games_csv_without_time_controls_is_rebuilt_on_resume() {
         later,
     );
     assert!(
-        repairs.contains("; now with the columns white_tc,black_tc)"),
+        repairs.contains("; now with the columns white_tc,black_tc,played)"),
         "{repairs}"
     );
     assert_eq!(
         lines[1],
-        "g0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z,per-move=100,per-move=100"
+        "g0,0,0,qango6,a,b,,1-0,group,5,3,4,2026-12-01T00:20:00Z,per-move=100,per-move=100,true"
     );
-    assert!(lines[2].ends_with(",per-move=100,5+0.05"), "{}", lines[2]);
+    assert!(
+        lines[2].ends_with(",per-move=100,5+0.05,true"),
+        "{}",
+        lines[2]
+    );
 }

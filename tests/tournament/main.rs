@@ -28,4 +28,5 @@ mod slurm_cluster;
 mod stage_shards;
 mod stopping;
 mod swiss;
+mod unplayed;
 mod variants;

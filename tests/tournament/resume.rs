@@ -268,9 +268,10 @@ fn keep_first_games(out: &std::path::Path, games: usize) {
 fn an_sprt_resumes_through_arena_tournament_resume() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    // A bot that cannot start: after 3 tries it is disabled, and its
-    // remaining games are lost at once (a fast way to lose every game).
-    let illegal = "lose=sh -c 'exit 3'".to_string();
+    // A bot whose first move is off the board: it loses every game.
+    let script = dir.path().join("lose.sh");
+    std::fs::write(&script, LOSING_SH).unwrap();
+    let illegal = format!("lose=sh {}", script.display());
     let sprt = |out: &std::path::Path, a: &str, b: &str, extra: &[&str]| {
         let mut args = vec![
             "sprt", a, b, "--elo0", "0", "--elo1", "200", "-j", "1", "--seed", "4", "--out",
@@ -280,7 +281,7 @@ fn an_sprt_resumes_through_arena_tournament_resume() {
         args.push("--no-progress");
         run_arena(&args)
     };
-    // The instant bot wins every game against one that never starts.
+    // The instant bot wins every game against it.
     let first = sprt(&out, &format!("win={INSTANT_BOT}"), &illegal, &[]);
     assert_eq!(first.status.code(), Some(0), "{}", text(&first));
     let stdout = String::from_utf8_lossy(&first.stdout).into_owned();

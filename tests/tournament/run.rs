@@ -99,8 +99,16 @@ fn failing_bots_lose_and_the_tournament_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let tag = unique_tag("tournament-failures");
-    let mut slow = TestBot::tagged("slow-start", "tests/bots/slow_start.py", &["10"], &tag);
-    slow.extra = "limits = { startup_ms = 300 }";
+    // Starts once (the start check before the first game), then never
+    // answers hello.
+    let starts = dir.path().join("slow.starts").display().to_string();
+    let mut slow = TestBot::tagged(
+        "slow-start",
+        "tests/bots/starts_then_fails.py",
+        &[&starts, "1", "silent"],
+        &tag,
+    );
+    slow.extra = "limits = { startup_ms = 1500 }";
     let config = write_config(
         dir.path(),
         "games_per_pairing = 2\ntime_control = \"per-move=2000\"\nconcurrency = 2\nseed = 1",
@@ -140,7 +148,7 @@ fn failing_bots_lose_and_the_tournament_goes_on() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains(
-            "(slow-start): never answered hello: no line within the 300 ms startup limit"
+            "(slow-start): never answered hello: no line within the 1500 ms startup limit"
         ) && stdout.contains("(crash): process ended: exit code 3"),
         "failure messages are shown:\n{stdout}"
     );
@@ -405,8 +413,8 @@ fn a_file_with_format_sprt_runs_the_test() {
     let dir = tempfile::tempdir().unwrap();
     let entries = [
         bot_entry("win", &[INSTANT_BOT.to_string()], ""),
-        // Never starts: disabled after 3 tries, it loses the rest at once.
-        bot_entry("lose", &["sh".into(), "-c".into(), "exit 3".into()], ""),
+        // Its first move is off the board: it loses every game.
+        bot_entry("lose", &["sh".into(), "-c".into(), LOSING_SH.into()], ""),
     ];
     let config = write_config_entries(
         dir.path(),

@@ -71,6 +71,8 @@ pub struct BotCgroup {
     procs: CString,
     /// `cpu.stat`, read with `pread` for each CPU sample.
     stat: File,
+    /// `cgroup.threads`, where the bot's threads are listed.
+    threads: PathBuf,
 }
 
 impl BotCgroup {
@@ -89,6 +91,7 @@ impl BotCgroup {
                 dir: dir.clone(),
                 procs,
                 stat,
+                threads: dir.join("cgroup.threads"),
             })
         };
         let cgroup = made();
@@ -122,6 +125,12 @@ impl BotCgroup {
             .parse()
             .ok()?;
         Some(Duration::from_micros(usec))
+    }
+
+    /// The cgroup's `cgroup.threads`: every thread of every process in
+    /// it ([`crate::run_queue::Threads::Cgroup`]).
+    pub fn threads_file(&self) -> &Path {
+        &self.threads
     }
 }
 

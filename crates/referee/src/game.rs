@@ -313,7 +313,7 @@ const LOG_NAME_PART: usize = 96;
 
 /// A file-name-safe version of a bot name (at most [`LOG_NAME_PART`] ASCII
 /// characters).
-fn file_safe(name: &str) -> String {
+pub fn file_safe(name: &str) -> String {
     name.chars()
         .take(LOG_NAME_PART)
         .map(|c| {
@@ -479,6 +479,9 @@ impl<'c> Game<'c> {
             move_cpu_ms: self.cpu_times,
             result: GameResult::from_winner(ending.winner),
             winner: ending.winner,
+            // Only both bots' failures to start end a game on both sides'
+            // failures: neither played it.
+            played: ending.failed.len() < 2,
             reason: ending.reason,
             message: ending.message,
             cells: ending.cells,

@@ -31,6 +31,8 @@
 //! - [`clock`]: time controls and the game clock.
 //! - [`command_line`]: splitting a typed command line into argv.
 //! - [`cpu_clock`]: the CPU time of a bot's process, for each move.
+//! - [`run_queue`]: how long a bot waited for a CPU, which the start-up
+//!   limit and a CPU clock's wall-time cap do not count.
 //! - [`adjudicate`]: ending a proven game at once (`adjudicate = "solved"`).
 //! - [`trace`]: a bot's wire trace, every line both ways.
 //!
@@ -89,6 +91,7 @@ pub mod program;
 pub mod record;
 pub mod referee_failure;
 pub mod row;
+pub mod run_queue;
 pub mod sandbox;
 pub mod seat;
 pub mod spec;

@@ -14,7 +14,8 @@
 //! in-memory tail instead ([`FALLBACK_TAIL`] bytes) and the failure becomes
 //! a warning of the game record. The last few KiB of the whole process are
 //! also kept in memory so the referee can quote them in a crash message and
-//! recognise out-of-memory deaths.
+//! recognise out-of-memory deaths, and its first bytes, whose first line a
+//! start-up failure quotes ([`StderrLog::first_line`]).
 //!
 //! Writes are plain blocking writes from the drain task: a log write is a
 //! copy into the page cache, much cheaper than handing it to a thread.
@@ -35,6 +36,13 @@ pub const DEFAULT_LOG_CAP: u64 = 1024 * 1024;
 /// How much of the end of the process's stderr is kept in memory.
 const TAIL_BYTES: usize = 4096;
 
+/// How much of the start of the process's stderr is kept in memory (its
+/// first line is quoted when the bot fails to start).
+const HEAD_BYTES: usize = 512;
+
+/// The longest first line quoted, in bytes.
+const FIRST_LINE_MAX: usize = 200;
+
 /// How much of a game's stderr is kept in memory when its log file cannot
 /// be written.
 pub const FALLBACK_TAIL: usize = 64 * 1024;
@@ -48,10 +56,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The keeper of the last `limit` bytes of a stream.
+/// The keeper of the last `limit` bytes of a stream (and of its first
+/// [`HEAD_BYTES`], for [`Tail::first_line`]).
 #[derive(Debug, Default)]
 struct Tail {
     bytes: Vec<u8>,
+    head: Vec<u8>,
     total: u64,
 }
 
@@ -59,6 +69,10 @@ impl Tail {
     /// Appends `chunk`, keeping at least the last `limit` bytes (and at most
     /// twice that, so that trimming is rare).
     fn push(&mut self, chunk: &[u8], limit: usize) {
+        if self.head.len() < HEAD_BYTES {
+            let take = chunk.len().min(HEAD_BYTES - self.head.len());
+            self.head.extend_from_slice(&chunk[..take]);
+        }
         self.total += chunk.len() as u64;
         self.bytes.extend_from_slice(chunk);
         if self.bytes.len() > 2 * limit {
@@ -69,6 +83,21 @@ impl Tail {
 
     fn last(&self, limit: usize) -> &[u8] {
         &self.bytes[self.bytes.len().saturating_sub(limit)..]
+    }
+
+    /// The first line of the stream that is not blank (trimmed, lossy
+    /// UTF-8, at most [`FIRST_LINE_MAX`] bytes), if it has one.
+    fn first_line(&self) -> Option<String> {
+        let text = String::from_utf8_lossy(&self.head);
+        let line = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with("[arena:"))?;
+        let mut end = line.len().min(FIRST_LINE_MAX);
+        while !line.is_char_boundary(end) {
+            end -= 1;
+        }
+        Some(line[..end].to_string())
     }
 }
 
@@ -326,6 +355,13 @@ impl StderrLog {
         String::from_utf8_lossy(&lock(&self.sink.tail).bytes).into_owned()
     }
 
+    /// The first line the bot wrote to stderr that is not blank (at most
+    /// 200 bytes of it), if any: what a bot that cannot start usually says
+    /// about why.
+    pub fn first_line(&self) -> Option<String> {
+        lock(&self.sink.tail).first_line()
+    }
+
     /// Total bytes the bot wrote to stderr so far, kept or not.
     pub fn total_bytes(&self) -> u64 {
         lock(&self.sink.tail).total
@@ -369,6 +405,26 @@ where
 mod tests {
     use super::*;
     use tokio::io::AsyncWriteExt;
+
+    #[test]
+    fn the_first_line_is_the_first_that_is_not_blank_and_stays_first() {
+        let mut tail = Tail::default();
+        assert_eq!(tail.first_line(), None);
+        tail.push(b"\n  \n", 8);
+        assert_eq!(tail.first_line(), None);
+        tail.push(b"Can't open perl script \"x.pl\"", 8);
+        tail.push(b": No such file\nsecond\n", 8);
+        // The tail keeps only the end; the first line stays whole.
+        assert_eq!(
+            tail.first_line().as_deref(),
+            Some("Can't open perl script \"x.pl\": No such file")
+        );
+        tail.push(&[b'y'; 10_000], 8);
+        assert_eq!(tail.head.len(), HEAD_BYTES);
+        let mut long = Tail::default();
+        long.push("é".repeat(300).as_bytes(), 8);
+        assert_eq!(long.first_line().unwrap().len(), FIRST_LINE_MAX);
+    }
 
     /// Waits until the drain has taken `bytes` bytes off the pipe.
     async fn drained(log: &StderrLog, bytes: u64) {

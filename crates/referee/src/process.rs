@@ -34,6 +34,7 @@ use super::limits::{tree_cpu_time, ChildSetup};
 use super::line_reader::{LineReader, ReadLine, DEFAULT_MAX_LINE};
 use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
 use super::referee_failure::{classify_spawn_error, FailureKind, RefereeFailure};
+use super::run_queue;
 use super::sandbox::{self, Sandbox};
 use super::spec::{BotLimits, BotSpec};
 use super::suspend::Suspension;
@@ -366,6 +367,12 @@ impl BotProcess {
     /// The last few KiB of the bot's stderr.
     pub fn stderr_tail(&self) -> String {
         self.log.tail()
+    }
+
+    /// The first line the bot wrote to stderr that is not blank, if any
+    /// ([`StderrLog::first_line`]).
+    pub fn stderr_first_line(&self) -> Option<String> {
+        self.log.first_line()
     }
 
     /// Bytes the bot has written to stderr so far, logged or dropped.
@@ -721,6 +728,31 @@ impl BotProcess {
             .cpu_clock
             .get_or_insert_with(|| CpuClock::of(bot_process(pid, sandboxed)));
         clock?.read()
+    }
+
+    /// Where the bot's threads are: its cgroup's, when it has one, else
+    /// those of its process tree ([`run_queue::Threads`]).
+    fn threads(&self) -> run_queue::Threads<'_> {
+        match &self.cgroup {
+            Some(cgroup) => run_queue::Threads::Cgroup(cgroup.threads_file()),
+            None => run_queue::Threads::Tree(self.pid),
+        }
+    }
+
+    /// How long the bot has waited for a CPU since it started, as far as
+    /// Linux has booked it ([`run_queue::bot_wait`]); `None` where it
+    /// cannot be read.
+    pub fn cpu_waited(&self) -> Option<Duration> {
+        run_queue::bot_wait(self.threads())
+    }
+
+    /// [`BotProcess::cpu_waited`] through `watch`, which also counts what
+    /// a thread waiting now has waited since the watch's last look, and
+    /// whether that look could tell a waiting thread from a running one
+    /// ([`run_queue::WaitWatch::unsure`]).
+    pub fn cpu_waiting(&self, watch: &mut run_queue::WaitWatch) -> (Option<Duration>, bool) {
+        let waited = watch.look(self.threads());
+        (waited, watch.unsure())
     }
 
     /// `limits.cpu_seconds` for the whole process tree: the failure when the

@@ -75,6 +75,14 @@ pub struct GameRecord {
     pub result: GameResult,
     /// `null` for a draw.
     pub winner: Option<Color>,
+    /// `false` for a game neither bot played: both failed to start (reason
+    /// `startup`, the message says why each failed). Its result stays
+    /// `1/2-1/2` for older readers, but it enters no rating: no Elo, no
+    /// points, no SPRT pair (see [`GameRecord::played`]). Absent (`true`)
+    /// for every other game, and in records written before arena recorded
+    /// it.
+    #[serde(default = "played_default", skip_serializing_if = "is_played")]
+    pub played: bool,
     /// A rules reason (`group`, `square`, `line`, `full`, ...) or a failure
     /// reason (`timeout`, `illegal_move`, `crash`, ...).
     pub reason: Reason,
@@ -123,10 +131,53 @@ pub struct GameRecord {
     pub ended_utc: String,
 }
 
+fn played_default() -> bool {
+    true
+}
+
+fn is_played(played: &bool) -> bool {
+    *played
+}
+
 impl GameRecord {
     /// The loser, if a side lost.
     pub fn loser(&self) -> Option<Color> {
         self.winner.map(Color::opponent)
+    }
+
+    /// The sides whose failure ended the game: the loser of a failure,
+    /// both sides of a game neither played, none for a rules ending.
+    pub fn failed_sides(&self) -> Vec<Color> {
+        if self.reason.failure().is_none() {
+            return Vec::new();
+        }
+        match self.winner {
+            Some(winner) => vec![winner.opponent()],
+            None if !self.played => vec![Color::White, Color::Black],
+            None => Vec::new(),
+        }
+    }
+
+    /// What the message says of `color`'s failure: after `white (NAME): `
+    /// (up to black's part when both failed), the whole message when it
+    /// names no side.
+    pub fn failure_message(&self, color: Color) -> &str {
+        let name = match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        };
+        let message = self.message.as_str();
+        let prefix = format!("{color} ({name}): ");
+        let Some(at) = message.find(&prefix) else {
+            return message;
+        };
+        let rest = &message[at + prefix.len()..];
+        // Both failed: white's part ends where black's begins.
+        let black = format!("; black ({}): ", self.black);
+        match (color, rest.find(&black)) {
+            (Color::White, Some(end)) => &rest[..end],
+            _ => rest,
+        }
     }
 
     /// The time control `color` played under.
@@ -172,6 +223,7 @@ impl GameRecord {
             ended_utc: self.ended_utc.clone(),
             white_tc: format_time_control(&self.time_control_of(Color::White)),
             black_tc: format_time_control(&self.time_control_of(Color::Black)),
+            played: self.played,
         }
     }
 }
@@ -208,6 +260,8 @@ struct RowOfRecord {
     black_time_ms: u64,
     #[serde(default)]
     ended_utc: String,
+    #[serde(default = "played_default")]
+    played: bool,
 }
 
 /// The place (the number of its `gN` `game_id`) and `games.csv` row of the
@@ -239,6 +293,7 @@ pub fn row_of_record_line(line: &[u8]) -> Result<(u64, GameRow), String> {
         white_time_ms: r.white_time_ms,
         black_time_ms: r.black_time_ms,
         ended_utc: r.ended_utc,
+        played: r.played,
     };
     Ok((id, row))
 }
@@ -277,6 +332,7 @@ pub fn record_with_result(
         moves,
         result,
         winner: result.winner(),
+        played: true,
         reason: arena_rules::games::RuleReason::Group.into(),
         message: String::new(),
         cells: Vec::new(),
@@ -371,6 +427,31 @@ mod tests {
             "{line}"
         );
         assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), record);
+    }
+
+    #[test]
+    fn each_failed_side_has_its_part_of_the_message() {
+        let mut record = record_with_result(1, 0, "a", "b", GameResult::Draw);
+        assert!(record.failed_sides().is_empty());
+        record.reason = Reason::Failure(arena_rules::protocol::FailureReason::Startup);
+        record.played = false;
+        record.message =
+            "both failed: white (a): never answered hello; black (b): process ended: exit code 2"
+                .into();
+        assert_eq!(record.failed_sides(), [Color::White, Color::Black]);
+        assert_eq!(record.failure_message(Color::White), "never answered hello");
+        assert_eq!(
+            record.failure_message(Color::Black),
+            "process ended: exit code 2"
+        );
+        let mut lost = record_with_result(2, 1, "a", "b", GameResult::WhiteWins);
+        lost.reason = Reason::Failure(arena_rules::protocol::FailureReason::Crash);
+        lost.message = "black (b): process ended: exit code 3".into();
+        assert_eq!(lost.failed_sides(), [Color::Black]);
+        assert_eq!(
+            lost.failure_message(Color::Black),
+            "process ended: exit code 3"
+        );
     }
 
     #[test]

@@ -51,6 +51,15 @@ pub struct GameRow {
     pub white_tc: String,
     #[serde(default)]
     pub black_tc: String,
+    /// `false` for a game neither bot played (both failed to start): kept
+    /// with its reasons, rated by nobody (see the record's `played`).
+    /// Absent from files written before the column existed (`true`).
+    #[serde(default = "played_default")]
+    pub played: bool,
+}
+
+fn played_default() -> bool {
+    true
 }
 
 /// A `qango6` game between `white` and `black` with `result`, ended by a
@@ -82,5 +91,6 @@ pub fn row_with_result(
         ended_utc: String::new(),
         white_tc: String::new(),
         black_tc: String::new(),
+        played: true,
     }
 }

@@ -19,6 +19,7 @@ use super::line_reader::ReadLine;
 use super::log::GameLog;
 use super::process::{BotProcess, SendError, SpawnError, SpawnOptions};
 use super::referee_failure::RefereeFailure;
+use super::run_queue::{self, Patience, Verdict, WaitWatch, Waited};
 use super::spec::BotSpec;
 use super::start_slots::start_slot;
 use super::trace::{trace_path_for, Trace, TRACE_CAP};
@@ -104,6 +105,9 @@ pub struct Seat {
     /// Why this bot is not started any more (a tournament's start-up
     /// circuit breaker); `prepare` then fails at once.
     disabled: Option<String>,
+    /// The first line on stderr of the last start that failed, if it wrote
+    /// one ([`Seat::failed_start_stderr`]).
+    failed_start_stderr: Option<String>,
     /// The last `turn` line sent, kept as the buffer for the next one.
     turn_line: String,
 }
@@ -121,6 +125,7 @@ impl Seat {
             ended_stderr_bytes: 0,
             in_game: false,
             disabled: None,
+            failed_start_stderr: None,
             ended_trace_tail: Vec::new(),
             turn_line: String::new(),
         }
@@ -221,13 +226,24 @@ impl Seat {
                 self.process = Some(process);
                 Ok(())
             }
-            Err(failure) => {
+            Err(mut failure) => {
                 process.kill().await;
                 self.ended_trace_tail = process.trace_tail();
                 self.ended_stderr_bytes += process.stderr_bytes();
+                self.failed_start_stderr = process.stderr_first_line();
+                if let Some(line) = &self.failed_start_stderr {
+                    quote_first_stderr_line(&mut failure.message, line);
+                }
                 Err(failure.into())
             }
         }
+    }
+
+    /// The first line the bot wrote on stderr in its last start that
+    /// failed (its handshake), if it wrote one: usually why it cannot start
+    /// (`Can't open perl script ...`). The failure's message quotes it too.
+    pub fn failed_start_stderr(&self) -> Option<&str> {
+        self.failed_start_stderr.as_deref()
     }
 
     /// The wire trace for a game whose stderr log is `log_path`, if this
@@ -326,15 +342,17 @@ impl Seat {
         turn.write_line(&mut self.turn_line);
         send_line(process, &self.turn_line, wait).await?;
         // Both clocks start here, so a move's CPU time is never more than
-        // its wall time.
+        // its wall time. On a CPU clock, the wall-time cap does not count
+        // the time the bot waited for a CPU.
         let sent = Instant::now();
         let cpu_before = process.cpu_used();
-        let read = match wall_cap {
-            None => process.read_answer(sent + wait).await,
-            Some(cap) => match await_answer(process, sent, cap, cpu_before, wait).await {
-                Ok(read) => read,
-                Err(failure) => return Err(failure),
-            },
+        let patience = wall_cap.map(|cap| Patience::new(sent, cap, process.cpu_waited()));
+        let (read, waited) = match patience {
+            None => (process.read_answer(sent + wait).await, None),
+            Some(patience) => {
+                let (read, waited) = await_answer(process, patience, cpu_before, wait).await?;
+                (read, Some(waited))
+            }
         };
         match read {
             ReadLine::Line(line) => {
@@ -344,6 +362,11 @@ impl Seat {
                         .zip(process.cpu_used())
                         .map(|(before, after)| after.saturating_sub(before)),
                 };
+                if let Some(patience) = patience {
+                    if let Some(wait) = patience.waited(process.cpu_waited()) {
+                        run_queue::note_move(wait, used.wall);
+                    }
+                }
                 match decode_answer(&line) {
                     // The CPU limit binds the bot's whole process tree.
                     Ok(BotMessage::Move(m)) => match process.tree_cpu_exceeded() {
@@ -363,11 +386,8 @@ impl Seat {
             ReadLine::Timeout if wall_cap.is_some() => {
                 let cap = wall_cap.unwrap_or_default();
                 let used = cpu_since(process, cpu_before).as_millis();
-                let limit = format!(
-                    "the wall-time cap of {} ms (its clock counts CPU time, of which it used {used} ms of a {} ms limit: it was sleeping, blocked or waiting)",
-                    cap.as_millis(),
-                    turn.clock.move_ms
-                );
+                let waited = waited.unwrap_or(NOT_WAITED);
+                let limit = cap_text(cap, used, turn.clock.move_ms, waited);
                 Err(diagnose_late_move(process, sent, &limit, cap).await)
             }
             ReadLine::Timeout => {
@@ -438,6 +458,19 @@ impl Seat {
     }
 }
 
+/// What a start-up failure's message adds to quote the bot's first line on
+/// stderr (`line`), before the line.
+pub const FIRST_STDERR_LINE: &str = "; its first line on stderr: ";
+
+/// Appends [`FIRST_STDERR_LINE`] and `line` to `message`, unless it quotes
+/// that line already (a crash quotes the last line, often the same).
+fn quote_first_stderr_line(message: &mut String, line: &str) {
+    if !message.contains(line) {
+        message.push_str(FIRST_STDERR_LINE);
+        message.push_str(line);
+    }
+}
+
 fn no_process() -> Failure {
     Failure::new(FailureReason::Crash, "has no running process")
 }
@@ -450,31 +483,78 @@ fn cpu_since(process: &mut BotProcess, before: Option<Duration>) -> Duration {
         .map_or(Duration::ZERO, |(before, now)| now.saturating_sub(before))
 }
 
-/// Waits for the answer to a turn written at `sent` on a CPU clock: until
-/// the line comes, `cap` of wall time passes (then [`ReadLine::Timeout`]),
-/// or the bot's process has used more than `budget` of CPU time since
-/// `before` (then the timeout failure, at once). The CPU time is looked at
-/// whenever the bot could have used up what was left of its budget (one
-/// thread cannot use CPU time faster than wall time), so a bot that computes
-/// is stopped within a few milliseconds of its budget.
+/// Waits for the answer to a turn on a CPU clock: until the line comes,
+/// the wall-time cap of `patience` runs out (not counting the bot's wait
+/// for a CPU; then [`ReadLine::Timeout`] and how long it waited), or the
+/// bot's process has used more than `budget` of CPU time since `before`
+/// (then the timeout failure, at once). The CPU time is looked at whenever
+/// the bot could have used up what was left of its budget (one thread
+/// cannot use CPU time faster than wall time), so a bot that computes is
+/// stopped within a few milliseconds of its budget.
 async fn await_answer(
     process: &mut BotProcess,
-    sent: Instant,
-    cap: Duration,
+    patience: Patience,
     before: Option<Duration>,
     budget: Duration,
-) -> Result<ReadLine, Failure> {
-    let deadline = sent + cap;
+) -> Result<(ReadLine, Waited), Failure> {
+    let mut deadline = patience.first_deadline();
+    let mut watch = WaitWatch::default();
     loop {
         let used = cpu_since(process, before);
         if used > budget {
             return Err(cpu_ran_out(used, budget));
         }
         let next = Instant::now() + (budget - used).max(CPU_CHECK_MIN);
-        match process.read_answer(next.min(deadline)).await {
-            ReadLine::Timeout if Instant::now() < deadline => continue,
-            read => return Ok(read),
+        let read = process.read_answer(next.min(deadline)).await;
+        let now = Instant::now();
+        match read {
+            ReadLine::Timeout if now < deadline => continue,
+            ReadLine::Timeout => match check(process, &patience, &mut watch) {
+                Verdict::Until(later) => deadline = later,
+                Verdict::Over(waited) => {
+                    if waited.at_ceiling {
+                        run_queue::note_ceiling();
+                    }
+                    return Ok((ReadLine::Timeout, waited));
+                }
+            },
+            read => return Ok((read, NOT_WAITED)),
         }
+    }
+}
+
+/// Where `patience` stands now, by a look at the bot's wait.
+fn check(process: &BotProcess, patience: &Patience, watch: &mut WaitWatch) -> Verdict {
+    let (waited, unsure) = process.cpu_waiting(watch);
+    patience.check(Instant::now(), waited, unsure)
+}
+
+/// No wait measured.
+const NOT_WAITED: Waited = Waited {
+    wait: None,
+    at_ceiling: false,
+};
+
+/// A CPU clock's wall-time cap in words, for a bot that did not answer
+/// within it: `used` ms of CPU of its `limit_ms`, and what it waited for a
+/// CPU (which the cap did not count).
+fn cap_text(cap: Duration, used: u128, limit_ms: u64, waited: Waited) -> String {
+    let cap_ms = cap.as_millis();
+    let clock =
+        format!("its clock counts CPU time, of which it used {used} ms of a {limit_ms} ms limit");
+    match waited.wait {
+        None => format!(
+            "the wall-time cap of {cap_ms} ms ({clock}: it was sleeping, blocked or waiting)"
+        ),
+        Some(_) if waited.at_ceiling => format!(
+            "the wall-time cap of {cap_ms} ms{} ({clock}){}",
+            waited.not_counting(),
+            waited.ceiling_note(cap)
+        ),
+        Some(_) => format!(
+            "the wall-time cap of {cap_ms} ms{} ({clock}: the rest of the time it was sleeping or blocked, not waiting for a CPU)",
+            waited.not_counting()
+        ),
     }
 }
 
@@ -510,31 +590,66 @@ impl MoveTime {
     }
 }
 
-/// `hello`, then one `ready` line with protocol 1 before the startup limit.
+/// `hello`, then one `ready` line with protocol 1 before the startup limit,
+/// which counts from the spawn but not the time the bot waited for a CPU
+/// ([`run_queue::Patience`]), nor the time arena took to write `hello`
+/// (the bot cannot answer sooner; on a busy machine arena too waits for a
+/// CPU).
 async fn handshake(process: &mut BotProcess) -> Result<Ready, Failure> {
     let limit = process.limits().startup();
-    let deadline = process.started_at() + limit;
     let hello = RefereeMessage::Hello(Hello {
         protocol: PROTOCOL_VERSION,
         referee: referee_name(),
     });
     let startup = |message: String| Failure::new(FailureReason::Startup, message);
-    let left = deadline.saturating_duration_since(Instant::now());
+    let left = (process.started_at() + limit).saturating_duration_since(Instant::now());
     send_message(process, &hello, left)
         .await
         .map_err(|f| startup(format!("failed before ready: {}", f.message)))?;
-    match process.read_line(deadline).await {
-        ReadLine::Line(line) => check_ready(&line).map_err(startup),
-        ReadLine::Timeout => Err(startup(diagnose_silence(process, limit).await)),
-        ReadLine::TooLong => Err(startup(format!(
+    let patience = Patience::new(Instant::now(), limit, process.cpu_waited());
+    let read = match read_within(process, patience).await {
+        Ok(ReadLine::Timeout) => Err(NOT_WAITED),
+        read => read,
+    };
+    match read {
+        Err(waited) => Err(startup(diagnose_silence(process, limit, waited).await)),
+        Ok(ReadLine::Line(line)) => {
+            if let Some(wait) = patience.waited(process.cpu_waited()) {
+                run_queue::note_start(wait, patience.elapsed());
+            }
+            check_ready(&line).map_err(startup)
+        }
+        Ok(ReadLine::TooLong) => Err(startup(format!(
             "answered hello with a line longer than {MAX_LINE_BYTES} bytes"
         ))),
-        ReadLine::Eof => {
+        Ok(ReadLine::Timeout | ReadLine::Eof) => {
             let ended = output_ended(process).await;
             Err(startup(format!(
                 "failed before ready (it must answer hello with one ready line): {}",
                 ended.message
             )))
+        }
+    }
+}
+
+/// Reads one line within `patience`'s limit (which moves out while the
+/// bot waits for a CPU); how long it waited when the limit ran out first
+/// (so never [`ReadLine::Timeout`]).
+async fn read_within(process: &mut BotProcess, patience: Patience) -> Result<ReadLine, Waited> {
+    let mut deadline = patience.first_deadline();
+    let mut watch = WaitWatch::default();
+    loop {
+        match process.read_line(deadline).await {
+            ReadLine::Timeout => match check(process, &patience, &mut watch) {
+                Verdict::Until(later) => deadline = later,
+                Verdict::Over(waited) => {
+                    if waited.at_ceiling {
+                        run_queue::note_ceiling();
+                    }
+                    return Err(waited);
+                }
+            },
+            read => return Ok(read),
         }
     }
 }
@@ -579,27 +694,62 @@ pub const FLUSH_LISTEN: Duration = Duration::from_millis(500);
 /// The one-line fix for a bot that does not flush, in common languages.
 pub const FLUSH_FIX: &str = "Python print(..., flush=True); C fflush(stdout); C++ std::endl or std::flush; Java System.out.flush(); Go w.Flush() on the bufio.Writer; Rust io::stdout().flush() or a LineWriter; Perl $| = 1";
 
-/// Why `hello` got no answer within `limit`: the bot is slow (a ready comes
-/// soon after), buffers its output (the ready comes only when its input
-/// closes and it exits), or never answers at all.
-async fn diagnose_silence(process: &mut BotProcess, limit: Duration) -> String {
+/// A bot that waited this long for a CPU while arena listened past its
+/// limit was still working, not blocked on an unflushed line.
+const STARVED: Duration = Duration::from_millis(10);
+
+/// How long the bot waits for a CPU while `read` runs, when that is at
+/// least [`STARVED`].
+async fn starved_during<T>(
+    process: &mut BotProcess,
+    read: impl AsyncFnOnce(&mut BotProcess) -> T,
+) -> (T, Option<Duration>) {
+    let mut watch = WaitWatch::default();
+    let (before, _) = process.cpu_waiting(&mut watch);
+    let result = read(process).await;
+    let (after, _) = process.cpu_waiting(&mut watch);
+    let waited = run_queue::waited_since(before, after);
+    (result, waited.filter(|w| *w >= STARVED))
+}
+
+/// Why `hello` got no answer within `limit` (not counting `waited`, the
+/// bot's wait for a CPU meanwhile): the bot is slow (a ready comes soon
+/// after), buffers its output (the ready comes only when its input closes
+/// and it exits: never said of a bot that was waiting for a CPU), or never
+/// answers at all.
+async fn diagnose_silence(process: &mut BotProcess, limit: Duration, waited: Waited) -> String {
     let limit_ms = limit.as_millis();
     let late_ms = late_listen(limit);
-    let late = process.read_line(Instant::now() + late_ms).await;
+    let not_counting = waited.not_counting();
+    let ceiling = waited.ceiling_note(limit);
+    let (late, starved) = starved_during(process, async |p: &mut BotProcess| {
+        p.read_line(Instant::now() + late_ms).await
+    })
+    .await;
     if let ReadLine::Line(line) = &late {
         let after = process.started_at().elapsed().as_millis();
         return match check_ready(line) {
-            Ok(_) => format!(
-                "answered hello late: ready came after {after} ms, the limit is {limit_ms} ms; make start-up faster or raise `startup_ms`"
+            Ok(_) if waited.at_ceiling => format!(
+                "answered hello late: ready came after {after} ms, the limit is {limit_ms} ms{not_counting}{ceiling}"
             ),
-            Err(problem) => format!("{problem} (and only after {after} ms; the limit is {limit_ms} ms)"),
+            Ok(_) => format!(
+                "answered hello late: ready came after {after} ms, the limit is {limit_ms} ms{not_counting}; make start-up faster or raise `startup_ms`"
+            ),
+            Err(problem) => format!("{problem} (and only after {after} ms; the limit is {limit_ms} ms{not_counting})"),
         };
     }
     if matches!(late, ReadLine::Eof) {
         let ended = output_ended(process).await;
         return format!(
-            "failed before ready (no line within the {limit_ms} ms startup limit): {}",
+            "failed before ready (no line within the {limit_ms} ms startup limit{not_counting}): {}",
             ended.message
+        );
+    }
+    if let Some(starved) = starved {
+        return format!(
+            "no ready within the {limit_ms} ms startup limit{not_counting}, nor in the {} ms more that arena listened, during which it waited {} ms for a CPU: it was still starting{ceiling}",
+            late_ms.as_millis(),
+            starved.as_millis()
         );
     }
     if matches!(late, ReadLine::Timeout) {
@@ -616,7 +766,7 @@ async fn diagnose_silence(process: &mut BotProcess, limit: Duration) -> String {
         }
     }
     format!(
-        "never answered hello: no line within the {limit_ms} ms startup limit (nor {} ms later, nor after its input closed); it must read hello from stdin and write one ready line, flushed",
+        "never answered hello: no line within the {limit_ms} ms startup limit{not_counting} (nor {} ms later, nor after its input closed); it must read hello from stdin and write one ready line, flushed",
         late_ms.as_millis()
     )
 }
@@ -638,7 +788,10 @@ async fn diagnose_late_move(
         "no move within {limit}; arena listens {} ms more",
         extra.as_millis()
     ));
-    let late = process.read_answer(Instant::now() + extra).await;
+    let (late, starved) = starved_during(process, async |p: &mut BotProcess| {
+        p.read_answer(Instant::now() + extra).await
+    })
+    .await;
     let after = sent.elapsed().as_millis();
     let message = match late {
         ReadLine::Line(line) => match decode_answer(&line) {
@@ -654,6 +807,11 @@ async fn diagnose_late_move(
         ReadLine::Eof => format!(
             "did not answer within {limit}, and then ended without a move: {}",
             output_ended(process).await.message
+        ),
+        ReadLine::Timeout if starved.is_some() => format!(
+            "did not answer within {limit}, nor in the {} ms more that arena listened, during which it waited {} ms for a CPU: it was still working, far slower than its limit on this machine now",
+            extra.as_millis(),
+            starved.unwrap_or_default().as_millis()
         ),
         ReadLine::Timeout => format!(
             "did not answer within {limit}, nor in the {} ms more that arena listened: it is stuck or far slower than its limit, or its move sits in an unflushed output buffer (flush stdout after each line: {FLUSH_FIX})",

@@ -36,6 +36,9 @@ pub struct RunRatings {
     /// What went wrong writing views of the games that are not results
     /// (report.html): said to the user, never a failed run.
     pub warnings: Vec<String>,
+    /// How many games neither bot played, which no rating counts
+    /// ([`arena_stats::Unplayed::line`]); `None` when every game was played.
+    pub unplayed: Option<String>,
 }
 
 /// Rates `tally`, the run's count of every finished game of the run in
@@ -54,11 +57,13 @@ pub fn rate_run(dir: &Path, tally: &Tally, seeds: &[String]) -> anyhow::Result<R
         // A merged directory has no logs/ (they stay with the shards).
         .filter(|path| path.exists())
         .collect();
+    let unplayed = tally.unplayed().line();
     if tally.games() == 0 {
         return Ok(RunRatings {
             report: None,
             files: Vec::new(),
             warnings: Vec::new(),
+            unplayed,
         });
     }
     let report = Ratings::from_tally(tally, &FitOptions::default(), Pooling::Pooled, seeds)
@@ -75,6 +80,7 @@ pub fn rate_run(dir: &Path, tally: &Tally, seeds: &[String]) -> anyhow::Result<R
         report: Some(report),
         files,
         warnings,
+        unplayed,
     })
 }
 

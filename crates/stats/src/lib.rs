@@ -52,7 +52,8 @@ pub use sprt::{
     SprtStatus,
 };
 pub use tally::{
-    InvalidGame, Leader, LostBy, MatchCounts, TalliedGame, Tally, TallyCounts, FAILURE_KINDS,
+    InvalidGame, Leader, LostBy, MatchCounts, TalliedGame, Tally, TallyCounts, Unplayed,
+    FAILURE_KINDS,
 };
 pub use wdl::{points_text, Colours, Score, Wdl};
 

@@ -27,6 +27,11 @@
 //! (the adaptive format replaying its rounds) adds those games to a tally
 //! of its own ([`Tally::with_bots`] keeps its numbering of the bots).
 //!
+//! A game neither bot played ([`TalliedGame::played`] false: both failed
+//! to start) is counted apart ([`Tally::unplayed`]) and nowhere else: no
+//! result, no pair, no failure, no bot it alone would add; so no fit,
+//! standings, SPRT or leader sees it.
+//!
 //! Kept per variant: the same counts over that variant's games alone
 //! ([`Tally::by_variant`]), and the per-pair counts of its games over all
 //! bots (for the pooled fit, [`TallyCounts::variant_counts`]).
@@ -60,6 +65,57 @@ pub struct TalliedGame<'a> {
     /// The failure that ended the game, when a bot's failure did (the
     /// failing bot is the loser).
     pub failure: Option<FailureReason>,
+    /// `false` when neither bot played the game (both failed to start):
+    /// counted in [`Tally::unplayed`] only.
+    pub played: bool,
+}
+
+/// The games neither bot played (both failed to start), which a tally
+/// counts apart from every result.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Unplayed {
+    pub games: u64,
+    /// Per bot, by name: its games that did not happen.
+    pub by_bot: BTreeMap<String, u64>,
+}
+
+/// The most bots [`Unplayed::line`] names.
+const UNPLAYED_NAMED: usize = 8;
+
+impl Unplayed {
+    fn add(&mut self, white: &str, black: &str) {
+        self.games += 1;
+        for bot in [white, black] {
+            *self.by_bot.entry(bot.to_string()).or_default() += 1;
+        }
+    }
+
+    /// `3 games did not happen (neither bot started them), so no rating
+    /// counts them: a 3, b 2, c 1` (the bots with the most first, at most
+    /// eight named); `None` when every game was played.
+    pub fn line(&self) -> Option<String> {
+        if self.games == 0 {
+            return None;
+        }
+        let mut bots: Vec<(&String, &u64)> = self.by_bot.iter().collect();
+        bots.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut named: Vec<String> = bots
+            .iter()
+            .take(UNPLAYED_NAMED)
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        if bots.len() > UNPLAYED_NAMED {
+            named.push(format!("and {} more bots", bots.len() - UNPLAYED_NAMED));
+        }
+        let games = match self.games {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
+        Some(format!(
+            "{games} did not happen (neither bot started; kept in games.jsonl with the reasons), so no rating counts them: {}",
+            named.join(", ")
+        ))
+    }
 }
 
 /// A game the tally cannot count.
@@ -201,6 +257,8 @@ pub struct Tally {
     /// Per bot: its results with each colour.
     colours: Vec<Colours>,
     games: u64,
+    /// The games neither bot played, counted nowhere else.
+    unplayed: Unplayed,
 }
 
 /// Every count of a [`Tally`] at one moment, as the fits and tables read
@@ -239,9 +297,14 @@ impl Tally {
         Ok(tally)
     }
 
-    /// Games added so far.
+    /// Games added so far, but those neither bot played.
     pub fn games(&self) -> u64 {
         self.games
+    }
+
+    /// The games added that neither bot played (not in [`Tally::games`]).
+    pub fn unplayed(&self) -> &Unplayed {
+        &self.unplayed
     }
 
     /// Bot names, in order of first appearance.
@@ -285,8 +348,19 @@ impl Tally {
     }
 
     /// Adds one game. Fails on a bot playing itself, or on one bot more than
-    /// the fit can hold; the game is then not counted.
+    /// the fit can hold; the game is then not counted. A game neither bot
+    /// played is counted in [`Tally::unplayed`] alone.
     pub fn add(&mut self, game: &TalliedGame) -> Result<(), InvalidGame> {
+        if !game.played {
+            if game.white == game.black {
+                return Err(InvalidGame::SelfPlay {
+                    id: game.id,
+                    bot: game.white.to_string(),
+                });
+            }
+            self.unplayed.add(game.white, game.black);
+            return Ok(());
+        }
         let second_variant = self.by_variant.is_empty()
             && self.variant_ids.len() == 1
             && !self.variants.contains_key(game.variant);
@@ -471,6 +545,7 @@ mod tests {
             black,
             result: result.parse().unwrap(),
             failure: None,
+            played: true,
         }
     }
 
@@ -527,6 +602,44 @@ mod tests {
         assert_eq!(tally.pentanomial("a", "b"), ab.pentanomial);
         assert_eq!(tally.pentanomial("b", "a"), ab.pentanomial.reversed());
         assert_eq!(tally.pentanomial("a", "c"), Pentanomial::default());
+    }
+
+    /// Two games neither bot played (both failed to start: a draw by
+    /// `startup`) among the hand-counted ones change no count, add no bot,
+    /// and are counted apart.
+    #[test]
+    fn games_nobody_played_are_counted_apart_and_nowhere_else() {
+        let mut tally = tally();
+        let before = tally.counts();
+        for (id, white, black) in [(8, "c", "d"), (9, "d", "c")] {
+            let mut g = game(id, 4, white, black, "1/2-1/2");
+            g.failure = Some(FailureReason::Startup);
+            g.played = false;
+            tally.add(&g).unwrap();
+        }
+        assert_eq!(tally.counts(), before);
+        assert_eq!(tally.games(), 7);
+        assert_eq!(tally.bots(), ["a", "b", "c"]);
+        assert_eq!(tally.pentanomial("c", "d"), Pentanomial::default());
+        let unplayed = tally.unplayed();
+        assert_eq!(unplayed.games, 2);
+        assert_eq!(unplayed.by_bot["c"], 2);
+        assert_eq!(unplayed.by_bot["d"], 2);
+        assert_eq!(
+            unplayed.line().unwrap(),
+            "2 games did not happen (neither bot started; kept in games.jsonl with the reasons), so no rating counts them: c 2, d 2"
+        );
+        assert_eq!(Tally::new().unplayed().line(), None);
+        let mut nine = Unplayed::default();
+        for i in 0..9 {
+            nine.add(&format!("x{i}"), "y");
+        }
+        let line = nine.line().unwrap();
+        assert!(line.starts_with("9 games did not happen"), "{line}");
+        assert!(
+            line.ends_with(": y 9, x0 1, x1 1, x2 1, x3 1, x4 1, x5 1, x6 1, and 2 more bots"),
+            "{line}"
+        );
     }
 
     #[test]

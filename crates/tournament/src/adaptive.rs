@@ -136,6 +136,8 @@ struct Counted {
     black: usize,
     variant: usize,
     result: GameResult,
+    /// `false`: neither bot played it (counted by no fit).
+    played: bool,
 }
 
 /// A decided round: its pairs, numbered on from `first_pair`.
@@ -276,6 +278,7 @@ impl AdaptiveRanking {
                 black,
                 variant,
                 result: row.result,
+                played: row.played,
             };
             self.results.insert(row.id, result);
         }
@@ -310,6 +313,7 @@ impl AdaptiveRanking {
                 black: &self.names[r.black],
                 result: r.result,
                 failure: None,
+                played: r.played,
             })?;
         }
         assess_tally(&self.certifier, &tally, &self.names, &self.variants)

@@ -146,8 +146,9 @@ fn run_inner(
 
     let finished = session.finished + summary.played;
     let mut end = summary.end;
-    // Ctrl-C during the last games, which then finished: nothing is missing.
-    if end == RunEnd::Interrupted
+    // Ctrl-C during the last games, or every bot disabled by the last one,
+    // which then finished: nothing is missing.
+    if matches!(end, RunEnd::Interrupted | RunEnd::BotsDisabled(_))
         && summary.failed.is_empty()
         && total.is_some_and(|total| finished >= total)
     {

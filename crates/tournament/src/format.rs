@@ -168,6 +168,11 @@ pub fn resume_hint(outcome: &RunOutcome) -> Option<Said> {
             "\nStopped: {}; then continue with: arena tournament --resume {dir}",
             stop.line()
         )
+    } else if let RunEnd::BotsDisabled(all) = &outcome.end {
+        format!(
+            "\nStopped: {}; fix them, then continue with: arena tournament --resume {dir}",
+            all.line()
+        )
     } else if !outcome.failed.is_empty() {
         format!(
             "\n{} games could not be run (see above); play them with: arena tournament --resume {dir}",

@@ -703,6 +703,7 @@ pub fn csv_header() -> String {
             ended_utc: String::new(),
             white_tc: String::new(),
             black_tc: String::new(),
+            played: true,
         })
         .expect("a row serializes");
     let bytes = writer.into_inner().expect("writing to memory");
@@ -769,6 +770,7 @@ mod tests {
             ended_utc: String::new(),
             white_tc: String::new(),
             black_tc: String::new(),
+            played: true,
         }
     }
 
@@ -813,7 +815,7 @@ mod tests {
     fn header_lists_game_row_fields_in_order() {
         assert_eq!(
             csv_header(),
-            "game_id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc,white_tc,black_tc\n"
+            "game_id,round,pair,variant,white,black,opening,result,reason,plies,white_time_ms,black_time_ms,ended_utc,white_tc,black_tc,played\n"
         );
     }
 

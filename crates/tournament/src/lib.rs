@@ -25,6 +25,8 @@
 //! - [`preflight`]: checks of the machine before the first game (the
 //!   sandbox works, the descriptors and processes the concurrency needs
 //!   fit the limits, more games at once than cores).
+//! - [`start_check`]: each bot started once before the first game; one
+//!   that cannot start stops the run with its first line on stderr.
 //! - [`identity`]: which program each bot was (SHA-256 of its files).
 //! - [`league`]: a league's directory that lasts: its settings, its bots'
 //!   versions ([`league::registry`]) and every game played in it.
@@ -40,6 +42,8 @@
 //! - [`progress`]: what a run reports as it goes, through the [`RunOutput`]
 //!   trait a front end implements (the terminal one is `cli::output`); nothing
 //!   in this module prints.
+//! - [`repeats`]: failures that repeat, counted per bot and cause instead
+//!   of shown game after game.
 //! - [`text`]: what a format says (lines and tables) for a front end to show.
 //! - [`driver`]: the one run loop of every kind of run (create or resume,
 //!   count earlier games, play, the outcome), which owns the run's tally.
@@ -89,6 +93,7 @@ pub mod paired;
 pub mod preflight;
 pub mod progress;
 pub mod registry;
+pub mod repeats;
 pub mod round_robin;
 pub mod rounded;
 pub mod rows_file;
@@ -99,6 +104,7 @@ pub mod settings;
 pub mod shard;
 pub mod sprt;
 pub mod stage_shards;
+pub mod start_check;
 pub mod suite_gen;
 pub mod swiss;
 pub mod swiss_table;

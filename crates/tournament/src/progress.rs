@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use super::breaker::AllDisabled;
 use super::config::TournamentConfig;
 use super::live::LiveGames;
 use arena_referee::GameRecord;
@@ -18,7 +19,9 @@ use arena_stats::{points_text, Pentanomial, SprtStatus, Tally};
 
 /// Receives the events of a run of any format, in this order: [`started`](RunOutput::started),
 /// [`resumed`](RunOutput::resumed) when continuing a run,
-/// [`warning`](RunOutput::warning)s, [`playing`](RunOutput::playing), then
+/// [`warning`](RunOutput::warning)s, [`playing`](RunOutput::playing),
+/// [`checking_starts`](RunOutput::checking_starts) when there is a game to
+/// play, then
 /// per game [`game_finished`](RunOutput::game_finished) (or
 /// [`game_not_recorded`](RunOutput::game_not_recorded)),
 /// [`bot_disabled`](RunOutput::bot_disabled) when the game disabled a bot,
@@ -49,6 +52,9 @@ pub trait RunOutput {
     fn warning(&mut self, _text: &str) {}
     /// Games are about to start, `done` of `total` (`None`: open-ended).
     fn playing(&mut self, _done: u64, _total: Option<u64>, _status: &RunStatus) {}
+    /// Each of the run's `bots` is being started once before the first
+    /// game ([`crate::start_check`]); the games follow.
+    fn checking_starts(&mut self, _bots: usize) {}
     /// A game ended and is journaled. `record.message` is the referee's
     /// explanation when a bot failed.
     fn game_finished(&mut self, _row: &GameRow, _record: &GameRecord) {}
@@ -99,6 +105,9 @@ pub enum RunEnd {
     /// The referee itself failed [`STOP_AFTER`](super::runner::STOP_AFTER) times in a row (out of
     /// descriptors, processes, memory or disk): fix that, then resume.
     RefereeFailing(RepeatedFailure),
+    /// Every bot failed to start too many times in a row (the start-up
+    /// circuit breaker disabled each): fix them, then resume.
+    BotsDisabled(AllDisabled),
 }
 
 /// How a run ended: what `run` returns, from which the front end chooses

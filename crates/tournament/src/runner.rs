@@ -15,6 +15,12 @@
 //! ones, so processes and descriptors grow with the concurrency, not with
 //! the number of bots.
 //!
+//! Before the first game each bot is started once
+//! ([`super::start_check`]): a bot that cannot start stops the run (`Err`)
+//! before any game is recorded. When every bot has been disabled by the
+//! start-up circuit breaker ([`Breaker`]), the run stops
+//! ([`RunEnd::BotsDisabled`]) instead of recording games nobody plays.
+//!
 //! When the run serves its live page (`--serve`: [`RunOutput::live_games`]
 //! is `Some`), each game's moves are published to that table as they are
 //! played ([`super::live`]); otherwise the games are played as before.
@@ -56,6 +62,7 @@ use super::live::{LiveGame, LiveGames, Playing};
 pub use super::progress::RunEnd;
 use super::progress::{RunOutput, RunStatus};
 use super::schedule::ScheduledGame;
+use super::start_check::start_each_bot;
 use arena_referee::seat::{shutdown_all, Seat};
 use arena_referee::GameRow;
 use arena_referee::{
@@ -132,8 +139,10 @@ struct PlayedGame {
 type GameOutcome = (ScheduledGame, anyhow::Result<PlayedGame>);
 
 /// Runs games until the feed is exhausted, asks to stop, or a signal comes.
-/// `Err` only when the journal cannot be written (nothing more can be
-/// recorded safely); bots are cleaned up in every case.
+/// `Err` when a bot cannot start before the first game (a
+/// [`super::start_check::CannotStart`]) or the journal cannot be written
+/// (nothing more can be recorded safely); bots are cleaned up in every
+/// case.
 pub async fn run_games(
     config: Arc<TournamentConfig>,
     journal: &Journal,
@@ -145,6 +154,21 @@ pub async fn run_games(
     // After the first SIGINT: the games in flight finish, none starts.
     let mut finishing = false;
     let result = async {
+        // With a game to play, each bot is started once first.
+        run.pending = feed.next_game()?;
+        if run.pending.is_some() {
+            output.checking_starts(run.config.bots.len());
+            let check = run.check_starts();
+            tokio::select! {
+                biased;
+                _ = signals.next(false) => {
+                    run.summary.end = RunEnd::Interrupted;
+                    output.stopping_now(0);
+                    return Ok(());
+                }
+                checked = check => checked?,
+            }
+        }
         loop {
             if !finishing {
                 run.start_games(feed)?;
@@ -203,6 +227,10 @@ struct RunnerState {
     done: tokio::sync::mpsc::UnboundedReceiver<anyhow::Result<u64>>,
     /// Where the games being played are published (only when serving).
     live: Option<Arc<LiveGames>>,
+    /// How bots are started (the pool's options, for the start check).
+    options: SpawnOptions,
+    /// The feed's first game, taken before the start check.
+    pending: Option<ScheduledGame>,
 }
 
 impl RunnerState {
@@ -219,7 +247,7 @@ impl RunnerState {
             cpu_tree: config.clock == ClockBasis::Cpu,
             ..SpawnOptions::default()
         };
-        let pool = BotPool::new(options).with_idle_cap(idle_cap(config.concurrency));
+        let pool = BotPool::new(options.clone()).with_idle_cap(idle_cap(config.concurrency));
         let breaker = Breaker::new(config.startup_failures, config.bots.len());
         let (done_sender, done) = tokio::sync::mpsc::unbounded_channel();
         let writer = journal.start_writer(
@@ -244,13 +272,31 @@ impl RunnerState {
             done,
             config,
             live,
+            options,
+            pending: None,
         })
+    }
+
+    /// Starts each bot once before the first game ([`start_each_bot`]).
+    async fn check_starts(&self) -> anyhow::Result<()> {
+        let config = &self.config;
+        start_each_bot(
+            &config.bots,
+            &self.options,
+            &self.log_dir,
+            config.concurrency,
+        )
+        .await
     }
 
     /// Starts the feed's next games until `concurrency` run.
     fn start_games(&mut self, feed: &mut dyn GameFeed) -> anyhow::Result<()> {
         while self.running.len() < self.config.concurrency.max(1) {
-            let Some(game) = feed.next_game()? else { break };
+            let next = match self.pending.take() {
+                Some(game) => Some(game),
+                None => feed.next_game()?,
+            };
+            let Some(game) = next else { break };
             let id = game.id;
             // Boxed: a game's future is several KiB, which spawning would
             // otherwise copy through each of its layers.
@@ -332,12 +378,21 @@ impl RunnerState {
         }
         output.game_finished(&played.row, &played.record);
         note_ready(&mut self.summary.ready, &played.record);
-        let disabled = lock(&self.breaker).observe(game.white, game.black, &played.record);
+        let (disabled, all) = {
+            let mut breaker = lock(&self.breaker);
+            let disabled = breaker.observe(game.white, game.black, &played.record);
+            (disabled, breaker.all_disabled())
+        };
         for (bot, why) in disabled {
             output.bot_disabled(&self.config.bots[bot].name, &why);
         }
         let flow = feed.finished(&played.row, output);
         output.progress(&feed.status());
+        if let Some(all) = all {
+            // The rest would be games nobody plays.
+            self.summary.end = RunEnd::BotsDisabled(all);
+            return Ok(Flow::Stop);
+        }
         if flow == Flow::Stop {
             self.summary.end = RunEnd::Stopped;
         }

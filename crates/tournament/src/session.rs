@@ -13,11 +13,12 @@ use anyhow::{bail, Context};
 use super::config::TournamentConfig;
 use super::format::Format;
 use super::games_reader::visit_games_csv;
-use super::journal::{Journal, GAMES_CSV};
+use super::journal::{Journal, GAMES_CSV, GAMES_JSONL};
 use super::manifest::Manifest;
 use super::preflight::{check_resources, check_sandbox, oversubscribed};
 use super::progress::RunOutput;
 use super::runner::{run_games, GameFeed, RunSummary};
+use super::start_check::CannotStart;
 use arena_files::{DirLock, LockError};
 use arena_referee::GameRow;
 use arena_rules::protocol::ClockBasis;
@@ -33,6 +34,9 @@ pub struct Session {
     pub finished: u64,
     /// What recovery repaired, for the user.
     pub repairs: Vec<String>,
+    /// A new run (not a resumed one): what it wrote is removed again when
+    /// a bot cannot start before its first game.
+    fresh: bool,
     /// The directory's lock ([`DirLock`]): no other arena writes it while
     /// the run lives. Whoever ends the run (the driver hands it on in
     /// [`super::driver::Finished`]) keeps it until the tables are written.
@@ -66,6 +70,7 @@ impl Session {
             journal,
             finished: 0,
             repairs: Vec::new(),
+            fresh: true,
             lock,
         })
     }
@@ -114,6 +119,7 @@ impl Session {
             journal,
             finished: recovery.finished.len(),
             repairs: recovery.repairs,
+            fresh: false,
             manifest,
             lock,
         };
@@ -121,7 +127,10 @@ impl Session {
     }
 
     /// Plays the feed's games on a fresh tokio runtime, after checking that
-    /// every bot's program can start, the sandbox and the machine's limits.
+    /// every bot's program can start, the sandbox and the machine's limits
+    /// (and, on the runtime, starting each bot once: a new run whose bot
+    /// cannot start leaves no run behind, so the same command can run
+    /// again once it is fixed).
     pub fn play(
         &mut self,
         feed: &mut dyn GameFeed,
@@ -136,7 +145,13 @@ impl Session {
         for warning in changed_programs(&self.manifest.programs, &now) {
             output.warning(&warning);
         }
-        let summary = play_on_runtime(config, &self.journal, feed, output)?;
+        let summary = play_on_runtime(config, &self.journal, feed, output);
+        if let Err(error) = &summary {
+            if self.fresh && error.downcast_ref::<CannotStart>().is_some() {
+                self.forget();
+            }
+        }
+        let summary = summary?;
         // The bots' own names and versions, for tournament.json.
         if note_ready(&mut self.manifest.programs, &summary.ready) {
             if let Err(e) = self.manifest.write(&self.dir) {
@@ -146,6 +161,18 @@ impl Session {
             }
         }
         Ok(summary)
+    }
+
+    /// Removes what a new run wrote before its first game (tournament.json
+    /// and the empty games files; the start check's logs stay).
+    fn forget(&self) {
+        for path in [
+            Manifest::path(&self.dir),
+            self.dir.join(GAMES_CSV),
+            self.dir.join(GAMES_JSONL),
+        ] {
+            let _ = std::fs::remove_file(path);
+        }
     }
 
     /// Calls `visit` with every finished game in `games.csv` order, reading

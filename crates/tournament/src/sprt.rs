@@ -362,6 +362,10 @@ impl Verdict for SprtVerdict {
                     "Stopped undecided: {}; then continue with: arena sprt --resume {dir}",
                     stop.line()
                 )),
+                RunEnd::BotsDisabled(all) => lines.push(format!(
+                    "Stopped undecided: {}; fix them, then continue with: arena sprt --resume {dir}",
+                    all.line()
+                )),
                 _ => {
                     lines.push(format!(
                         "Undecided after {} pairs: {}.",
@@ -388,7 +392,7 @@ impl Verdict for SprtVerdict {
             SprtDecision::AcceptH0 => Some(EXIT_H0),
             SprtDecision::Continue
                 if run.end == RunEnd::Interrupted
-                    || matches!(run.end, RunEnd::RefereeFailing(_)) =>
+                    || matches!(run.end, RunEnd::RefereeFailing(_) | RunEnd::BotsDisabled(_)) =>
             {
                 None
             }

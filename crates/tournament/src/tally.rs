@@ -15,6 +15,7 @@ pub fn tallied(row: &GameRow) -> TalliedGame<'_> {
         black: &row.black,
         result: row.result,
         failure: row.reason.failure(),
+        played: row.played,
     }
 }
 

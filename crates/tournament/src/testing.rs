@@ -58,6 +58,7 @@ pub fn row_of(game: &ScheduledGame, names: &[String], result: GameResult) -> Gam
         ended_utc: String::new(),
         white_tc: String::new(),
         black_tc: String::new(),
+        played: true,
     }
 }
 

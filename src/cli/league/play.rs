@@ -176,6 +176,13 @@ fn play_batches(
     let summary = prepared.play(output);
     output.stopped_playing();
     let summary = summary?;
+    if let RunEnd::BotsDisabled(all) = &summary.end {
+        outln!(
+            "\nStopped: {}; fix them (or stop scheduling one: arena league retire {} NAME), then play again.",
+            all.line(),
+            args.dir.display()
+        );
+    }
     let certified = match prepared.feed.certified()? {
         Some(true) => "certified",
         Some(false) if args.until_certified && summary.end == RunEnd::Complete => {
@@ -224,6 +231,9 @@ impl RunOutput for LeagueOutput {
     }
     fn playing(&mut self, done: u64, total: Option<u64>, status: &RunStatus) {
         self.0.playing(done, total, status);
+    }
+    fn checking_starts(&mut self, bots: usize) {
+        self.0.checking_starts(bots);
     }
     fn game_finished(&mut self, row: &GameRow, record: &GameRecord) {
         self.0.game_finished(row, record);

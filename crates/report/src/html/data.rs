@@ -261,8 +261,11 @@ impl ReportData {
         let white = self.bot(&row.white);
         let black = self.bot(&row.black);
         self.games += 1;
-        let lengths = self.lengths.entry(row.variant.clone()).or_default();
-        *lengths.entry(row.plies).or_default() += 1;
+        if row.played {
+            // A game nobody played has no length.
+            let lengths = self.lengths.entry(row.variant.clone()).or_default();
+            *lengths.entry(row.plies).or_default() += 1;
+        }
         if let Some(record) = record {
             self.add_times(white, black, record);
             self.texts.add_record(record);

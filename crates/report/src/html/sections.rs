@@ -607,6 +607,7 @@ pub fn render(
         standings => tables,
         rating_error => rating_error,
         prior_note => on_prior.then_some(PRIOR_NOTE),
+        unplayed => tally.unplayed().line(),
         model_prior_note => MODEL_PRIOR_NOTE,
         cross => cross,
         cross_all => cross_all,

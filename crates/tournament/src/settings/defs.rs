@@ -428,7 +428,8 @@ pub static CLOCK: Setting = Setting {
           (root, or a delegated subtree), of every process it starts; elsewhere of its own \
           process only (`tournament.json`'s `cpu_time` says which). Clocks (`BASE+INC`) run on the same basis; the `turn` \
           message says `\"basis\":\"cpu\"` and each record `\"clock\":\"cpu\"`. A move \
-          still ends after `wall_cap` times its limit of wall time.",
+          still ends after `wall_cap` times its limit of wall time, not counting the time \
+          the bot waited for a CPU (up to 10 times the cap).",
     commands: &[Command::Tournament, Command::Sprt, Command::Play, Command::Serve],
     ..Setting::of(place!(clock))
 };
@@ -439,7 +440,8 @@ pub static WALL_CAP: Setting = Setting {
     kind: Kind::Whole { min: 1, max: 100 },
     default: Default::Value("3"),
     help: "With `clock = \"cpu\"`: a move also ends (`timeout`) after N times its limit of \
-           wall time, plus the grace, so a bot that sleeps, blocks or hangs is stopped",
+           wall time, plus the grace, so a bot that sleeps, blocks or hangs is stopped (time \
+           it waited for a CPU is not counted, up to 10 times the cap)",
     commands: &[
         Command::Tournament,
         Command::Sprt,
