@@ -8,6 +8,7 @@
 mod common;
 
 mod analyse;
+mod big_field;
 mod browser;
 mod cli_rate;
 mod cli_show;

@@ -123,6 +123,9 @@ async fn handle(State(site): State<Arc<Site>>, request: Request) -> Response {
         }
         (run, rest)
     };
+    if matches!(rest, "" | "_live/page" | "_live/update" | "_live/status") {
+        run.demand.asked();
+    }
     match rest {
         "" => live_page(run, links).await,
         "_live/page" => report_page(run).await,
@@ -317,7 +320,10 @@ pub const GAMES_EVERY: Duration = Duration::from_millis(250);
 fn events(
     run: &Arc<ServedRun>,
 ) -> Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>> {
-    let status = WatchStream::new(run.subscribe()).map(|s: Status| {
+    // The page is rendered while this stream is open (dropped with it).
+    let watching = run.demand.stream();
+    let status = WatchStream::new(run.subscribe()).map(move |s: Status| {
+        let _watching = &watching;
         let data = serde_json::to_string(&s).expect("a status is JSON");
         Ok(Event::default().event("status").data(data))
     });

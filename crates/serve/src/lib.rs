@@ -3,7 +3,7 @@
 //! [`arena_report::html::render_report`]) that updates itself as games end.
 //!
 //! It only reads: a watcher thread per run ([`run`]) polls the run's files
-//! and re-renders the page when they change; the page hears of it over
+//! and re-renders the page when they change, while someone watches; the page hears of it over
 //! Server-Sent Events and swaps the new sections in ([`http`]). The server
 //! is its own process beside the tournament (which never waits for it).
 //!

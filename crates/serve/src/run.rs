@@ -9,15 +9,19 @@
 //! modification time only: a stat per file), counts the games added since
 //! by reading only the bytes added, and re-renders the page when anything
 //! changed, with the report's renderer over the whole directory. A render
-//! of a large run takes long, so the next one waits at least 4 times as
-//! long as the last took: the server spends at most a fifth of a core on
-//! rendering however large the run.
+//! of a large run takes long, so the next one waits at least 19 times as
+//! long as the last took: the server spends at most a twentieth of a core on
+//! rendering however large the run. It renders only while someone watches
+//! ([`Demand`]: an event stream open, or a request for the page or its
+//! status in the last [`WATCHED_FOR`]): a run that serves with no page open
+//! counts its games and renders nothing.
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
@@ -33,6 +37,48 @@ use crate::page::Page;
 
 /// How often the watcher looks at the files.
 pub const POLL: Duration = Duration::from_millis(500);
+
+/// A request for the page or its status keeps the page rendered this long.
+pub const WATCHED_FOR: Duration = Duration::from_secs(30);
+
+/// Renders wait at least this many times as long as the last one took.
+const RENDER_SHARE: u32 = 19;
+
+/// Who watches a run: the event streams open now, and when a page or its
+/// status was last asked for. Nobody watching, nothing is rendered.
+#[derive(Default)]
+pub struct Demand {
+    streams: AtomicUsize,
+    asked: Mutex<Option<Instant>>,
+}
+
+impl Demand {
+    /// Someone asked for the page or its status now.
+    pub fn asked(&self) {
+        *self.asked.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+    }
+
+    /// An event stream is open until the returned guard is dropped.
+    pub fn stream(self: &Arc<Demand>) -> Watching {
+        self.streams.fetch_add(1, Ordering::Relaxed);
+        Watching(Arc::clone(self))
+    }
+
+    /// Whether anyone watches now.
+    pub fn watched(&self) -> bool {
+        let asked = *self.asked.lock().unwrap_or_else(|e| e.into_inner());
+        self.streams.load(Ordering::Relaxed) > 0 || asked.is_some_and(|t| t.elapsed() < WATCHED_FOR)
+    }
+}
+
+/// One open event stream of a run (see [`Demand::stream`]).
+pub struct Watching(Arc<Demand>);
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.0.streams.fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 /// What the page's progress line says, sent to the page on every change.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -68,6 +114,8 @@ pub struct ServedRun {
     pub live: Option<Arc<LiveGames>>,
     /// The one directory is a league: its page has the leaderboard.
     pub league: bool,
+    /// Who watches: the page is rendered only while someone does.
+    pub demand: Arc<Demand>,
 }
 
 impl ServedRun {
@@ -93,6 +141,7 @@ impl ServedRun {
             page: RwLock::new(None),
             status: watch::channel(Status::default()).0,
             live: None,
+            demand: Arc::default(),
         })
     }
 
@@ -138,9 +187,17 @@ impl ServedRun {
         let mut rate = Rate::default();
         let mut next_render = Instant::now();
         let mut dirty = true;
+        let (mut planned, mut manifests) = (None, None);
         loop {
             let now = stamp_files(&self.dirs);
             if now != stamps {
+                // Read again only when a tournament.json changed (it is
+                // parsed and its format opened to count its games).
+                let now_manifests = Some(manifest_stamps(&now));
+                if now_manifests != manifests {
+                    manifests = now_manifests;
+                    planned = planned_games(&self.dirs);
+                }
                 stamps = now;
                 dirty = true;
             }
@@ -151,7 +208,6 @@ impl ServedRun {
                 .map(|(dir, count)| count.update(dir))
                 .sum();
             rate.add(games);
-            let planned = planned(&self.dirs);
             self.status.send_if_modified(|s| {
                 let before = s.clone();
                 s.games = games;
@@ -165,11 +221,11 @@ impl ServedRun {
                 };
                 *s != before
             });
-            if dirty && Instant::now() >= next_render {
+            if dirty && Instant::now() >= next_render && self.demand.watched() {
                 dirty = false;
                 let started = Instant::now();
                 self.render();
-                next_render = Instant::now() + POLL.max(started.elapsed() * 4);
+                next_render = Instant::now() + POLL.max(started.elapsed() * RENDER_SHARE);
             }
             std::thread::sleep(POLL);
         }
@@ -242,8 +298,14 @@ fn stamp_files(dirs: &[PathBuf]) -> Vec<Option<(u64, SystemTime)>> {
         .collect()
 }
 
+/// The stamps of the directories' tournament.json among `stamps` (as
+/// [`stamp_files`] gives them: four files a directory, the manifest third).
+fn manifest_stamps(stamps: &[Option<(u64, SystemTime)>]) -> Vec<Option<(u64, SystemTime)>> {
+    stamps.iter().skip(2).step_by(4).copied().collect()
+}
+
 /// The games the run's directories plan to play, when all of them say.
-fn planned(dirs: &[PathBuf]) -> Option<u64> {
+fn planned_games(dirs: &[PathBuf]) -> Option<u64> {
     dirs.iter()
         .map(|d| {
             let manifest = Manifest::read(d).ok()?;
@@ -365,6 +427,27 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         std::fs::write(tmp.path().join(GAMES_CSV), "id,white\n0,a\n1,b\n").unwrap();
         assert_eq!(LineCount::default().update(tmp.path()), 2);
+    }
+
+    #[test]
+    fn a_run_is_watched_while_a_stream_is_open_or_just_after_a_request() {
+        let demand = Arc::new(Demand::default());
+        assert!(!demand.watched(), "nobody yet");
+        let stream = demand.stream();
+        assert!(demand.watched());
+        drop(stream);
+        assert!(!demand.watched(), "the stream closed");
+        demand.asked();
+        assert!(demand.watched());
+        *demand.asked.lock().unwrap() = Some(Instant::now() - WATCHED_FOR);
+        assert!(!demand.watched(), "the request is too old");
+    }
+
+    #[test]
+    fn the_manifests_are_the_third_stamp_of_each_directory() {
+        let t = SystemTime::UNIX_EPOCH;
+        let stamps: Vec<_> = (0..8).map(|k| Some((k, t))).collect();
+        assert_eq!(manifest_stamps(&stamps), [Some((2, t)), Some((6, t))]);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use super::moves::Texts;
 use crate::analysis::BotDecisions;
 use crate::standings::Standings;
 use arena_referee::{GameRecord, GameRow};
@@ -20,6 +21,13 @@ use arena_tournament::tally::AddRow;
 
 /// How many rating checkpoints the progression section computes, at most.
 pub const CHECKPOINTS: u64 = 50;
+/// A field of N bots rates one checkpoint in `N² / 4,000` (each is a fit
+/// of every bot, whose cost grows as the cube of the field): every one up
+/// to 63 bots, one in 2 at 100, one in 10 at 200 (5 points and the last).
+fn checkpoint_stride(bots: usize) -> u64 {
+    (bots * bots / 4000).max(1) as u64
+}
+
 /// Points of the LLR path kept, at most (thinned by halving beyond).
 const MAX_LLR_POINTS: usize = 2000;
 
@@ -184,6 +192,8 @@ pub struct ReportData {
     /// the last game, the tally of the page's games).
     pub tally: Tally,
     checkpoint_every: u64,
+    /// Checkpoints reached so far (rated or not).
+    due: u64,
     /// Whether the checkpoints are rated (each is a fit of every bot).
     rates_progression: bool,
     pub progression: Vec<Checkpoint>,
@@ -197,6 +207,8 @@ pub struct ReportData {
     pub strips: HashMap<(usize, u64), String>,
     /// One per Swiss or knockout directory, by directory index.
     pub formats: BTreeMap<usize, arena_tournament::text::FormatTables>,
+    /// The texts the game lines repeat (reasons, messages), numbered.
+    pub texts: Texts,
 }
 
 impl ReportData {
@@ -211,12 +223,14 @@ impl ReportData {
             games: 0,
             tally: Tally::new(),
             checkpoint_every: expected.div_ceil(CHECKPOINTS).max(1),
+            due: 0,
             rates_progression: true,
             progression: Vec::new(),
             llr: BTreeMap::new(),
             decisions: Vec::new(),
             strips: HashMap::new(),
             formats: BTreeMap::new(),
+            texts: Texts::default(),
         }
     }
 
@@ -254,12 +268,16 @@ impl ReportData {
         }
         if let Some(record) = record {
             self.add_times(white, black, record);
+            self.texts.add_record(record);
         }
         if let Some(path) = self.llr.get_mut(&dir) {
             path.add(row)?;
         }
         if self.rates_progression && self.games.is_multiple_of(self.checkpoint_every) {
-            self.checkpoint();
+            self.due += 1;
+            if self.due.is_multiple_of(checkpoint_stride(self.bots.len())) {
+                self.checkpoint();
+            }
         }
         Ok(())
     }
@@ -466,6 +484,14 @@ mod tests {
             [(0, 0.0), (1, sprt.llr(&one)), (2, sprt.llr(&two))]
         );
         assert!(path.points[1].1 > 0.0, "a won the first pair");
+    }
+
+    #[test]
+    fn a_big_field_rates_fewer_checkpoints() {
+        assert_eq!(
+            [20, 63, 64, 100, 200].map(checkpoint_stride),
+            [1, 1, 1, 2, 10]
+        );
     }
 
     #[test]

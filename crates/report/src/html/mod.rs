@@ -52,6 +52,7 @@ use arena_files::write_atomically_with;
 use arena_referee::game_id::game_id;
 use arena_referee::record::NO_PLACE;
 use arena_referee::{GameRecord, GameRow};
+use arena_rules::protocol::Reason;
 use arena_stats::{FitOptions, Tally};
 use arena_tournament::games_reader::visit_games_csv;
 use arena_tournament::output_files::{GAMES_CSV, GAMES_JSONL, LOGS_DIR, REPORT_FILE};
@@ -75,7 +76,18 @@ pub struct Source {
 struct View<'a> {
     variant: Option<&'a str>,
     leaderboard: Option<&'a Leaderboard>,
+    /// At most this many bytes of game lines (report.html, so that a page
+    /// of a big run opens quickly), failures beyond it still listed; `None`
+    /// for `arena serve`, whose page lists every game.
+    lines_budget: Option<usize>,
 }
+
+/// The game lines report.html holds, in bytes at most (with every game
+/// lost by a failure beyond them, up to a tenth more): about
+/// 40,000 games of Qango, a page of under 4 MB that a browser opens in a
+/// second. The page says when it leaves games out, and that `arena serve
+/// DIR` shows them all.
+pub const LINES_BUDGET: usize = 3_400_000;
 
 /// The fits of the games a page shows.
 #[derive(Debug, Clone, Copy)]
@@ -257,6 +269,7 @@ fn write_page(
     let view = View {
         variant,
         leaderboard: None,
+        lines_budget: Some(LINES_BUDGET),
     };
     write_atomically_with(&path, |w| {
         stream_page(w, sources, out, view, data, tally, fits)
@@ -304,6 +317,7 @@ pub fn render_league(dir: &Path, links_from: &Path) -> anyhow::Result<Vec<u8>> {
             let view = View {
                 variant: None,
                 leaderboard: Some(&board),
+                lines_budget: None,
             };
             stream_page(&mut page, sources, links_from, view, data, tally, fits)?;
             Ok(page)
@@ -322,7 +336,15 @@ fn stream_page(
     tally: &Tally,
     fits: Fits,
 ) -> anyhow::Result<()> {
-    let (page, order) = sections::render(sources, data, tally, fits, view.leaderboard)?;
+    let link_dirs: Vec<String> = sources
+        .iter()
+        .map(|s| {
+            let mut link = relative_dir(out, &s.dir);
+            link.push(LOGS_DIR);
+            format!("{}/", link.to_string_lossy())
+        })
+        .collect();
+    let (page, order) = sections::render(sources, &link_dirs, data, tally, fits, view.leaderboard)?;
     let (head, tail) = page
         .split_once(sections::GAMES_MARKER)
         .expect("the template holds the games marker");
@@ -335,35 +357,90 @@ fn stream_page(
     let place = |name: &str| places.get(name).copied().unwrap_or(0);
 
     w.write_all(head.as_bytes())?;
+    let mut lines = LinesWritten::new(view.lines_budget);
     for (k, source) in sources.iter().enumerate() {
-        let link_dir = relative_dir(out, &source.dir);
         visit_source(source, view.variant, |row, record| {
             let Some(record) = record else { return Ok(()) };
             let key = game_key(sources.len(), k, row.id);
-            let log = |p: &Option<PathBuf>| {
-                p.as_ref().and_then(|p| p.file_name()).map(|name| {
-                    let mut link = link_dir.clone();
-                    link.push(LOGS_DIR);
-                    link.push(name);
-                    link.to_string_lossy().into_owned()
-                })
+            let name = |p: &Option<PathBuf>| {
+                p.as_ref()
+                    .and_then(|p| p.file_name())
+                    .map(|name| name.to_string_lossy().into_owned())
+            };
+            // A log named as the referee names it (`g7-white-NAME.log`) is `=`.
+            let log = |p: &Option<PathBuf>, side: &str, bot: &str| {
+                let standard = format!("{}-{side}-{bot}.log", game_id(row.id));
+                name(p).map(|n| if n == standard { "=".to_string() } else { n })
             };
             let ctx = LineContext {
                 key: &key,
                 dir: k,
                 white: place(&row.white),
                 black: place(&row.black),
-                logs: [log(&record.white_log), log(&record.black_log)],
-                traces: [log(&record.white_trace), log(&record.black_trace)],
+                links: [
+                    log(&record.white_log, "white", &row.white),
+                    log(&record.black_log, "black", &row.black),
+                    name(&record.white_trace),
+                    name(&record.black_trace),
+                ],
                 values: data.strips.get(&(k, row.id)).map(String::as_str),
+                texts: &data.texts,
             };
-            w.write_all(game_line(&ctx, record).as_bytes())?;
-            w.write_all(b"\n")?;
+            let line = game_line(&ctx, record);
+            if lines.keeps(&line, matches!(record.reason, Reason::Failure(_))) {
+                w.write_all(line.as_bytes())?;
+                w.write_all(b"\n")?;
+            }
             Ok(())
         })?;
     }
-    w.write_all(tail.as_bytes())?;
+    let (tail_head, tail_rest) = tail
+        .split_once(sections::PART_MARKER)
+        .expect("the template holds the part marker");
+    w.write_all(tail_head.as_bytes())?;
+    write!(
+        w,
+        "{{\"shown\":{},\"left_out\":{}}}",
+        lines.shown, lines.left_out
+    )?;
+    w.write_all(tail_rest.as_bytes())?;
     Ok(())
+}
+
+/// The game lines a page holds within its budget (see [`View`]).
+struct LinesWritten {
+    budget: Option<usize>,
+    bytes: usize,
+    shown: u64,
+    left_out: u64,
+}
+
+impl LinesWritten {
+    fn new(budget: Option<usize>) -> LinesWritten {
+        LinesWritten {
+            budget,
+            bytes: 0,
+            shown: 0,
+            left_out: 0,
+        }
+    }
+
+    /// Whether `line` goes in the page (counted either way): within the
+    /// budget, or a failure within a tenth more.
+    fn keeps(&mut self, line: &str, failure: bool) -> bool {
+        let size = line.len() + 1;
+        let fits = match self.budget {
+            None => true,
+            Some(b) => self.bytes + size <= b || (failure && self.bytes + size <= b + b / 10),
+        };
+        if fits {
+            self.bytes += size;
+            self.shown += 1;
+        } else {
+            self.left_out += 1;
+        }
+        fits
+    }
 }
 
 /// The id of game `id` of directory `k` in the page and its `#game=` links.

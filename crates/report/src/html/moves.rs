@@ -3,12 +3,25 @@
 //! viewer draws any ply of any game offline without a second rules engine
 //! in JavaScript.
 //!
-//! Fields are tab-separated, in [`FIELDS`] order. Free text (names, paths,
-//! messages) is percent-escaped for `%`, tab, newlines and `<`, so a line is
-//! one line and cannot close the `<script>` element it lives in. A ply's diff
-//! is the cells it changed, two characters each: the cell index in
+//! Fields are tab-separated, in [`FIELDS`] order; the page's script
+//! (`viewer.js`) decodes them. Free text (names, paths, messages) is
+//! percent-escaped for `%`, tab, newlines and `<`, so a line is one line and
+//! cannot close the `<script>` element it lives in. A ply's diff is the
+//! cells it changed, two characters each: the cell index in
 //! [`INDEX_ALPHABET`] and its new content (`0` empty, `1`..`3` a white stack
 //! of that height, `4`..`6` a black one; a Qango disc is a stack of 1).
+//!
+//! Compact, as a page holds tens of thousands of games: the variant is its
+//! place in `Variant::all()`; the result one character (`1`, `0`, `=`);
+//! moves and winning cells that are cells of the board are `@` and one
+//! index character each; move times are base-32 digits
+//! ([`push_numbers`]); diffs that only put the mover's disc on the move's
+//! cell (every Qango game) are `=`; directory 0 and empty fields at the
+//! end of a line are left out; reasons and messages that repeat are
+//! `#K`, the K-th of the page's table of texts ([`Texts`]), a message
+//! whose winning cells were cut from its end starting with `*`; the logs
+//! and traces are file names in the directory's `logs/`, joined by `|`, a
+//! log named as the referee names it (`g7-white-NAME.log`) written `=`.
 
 use std::fmt::Write;
 
@@ -21,26 +34,9 @@ pub const INDEX_ALPHABET: &[u8; 64] =
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// The columns of a game line, for the page's script (which reads them by name).
-pub const FIELDS: [&str; 19] = [
-    "key",
-    "dir",
-    "variant",
-    "white",
-    "black",
-    "result",
-    "reason",
-    "plies",
-    "opening",
-    "moves",
-    "times",
-    "diffs",
-    "cells",
-    "white_log",
-    "black_log",
-    "white_trace",
-    "black_trace",
-    "message",
-    "values",
+pub const FIELDS: [&str; 16] = [
+    "key", "dir", "variant", "white", "black", "result", "reason", "plies", "opening", "moves",
+    "times", "diffs", "cells", "message", "links", "values",
 ];
 
 /// A position's cells in a form that is cheap to compare from ply to ply
@@ -208,55 +204,223 @@ pub struct LineContext<'a> {
     pub dir: usize,
     pub white: usize,
     pub black: usize,
-    /// Links to the two stderr logs, relative to the page (`None`: no log;
-    /// logs are created on a bot's first byte of stderr).
-    pub logs: [Option<String>; 2],
-    /// Links to the two wire traces (`None`: the bot was not traced).
-    pub traces: [Option<String>; 2],
+    /// The file names (in the directory's `logs/`, whose link the page
+    /// data holds per directory) of the two stderr logs (`None`: no log;
+    /// logs are created on a bot's first byte of stderr), then of the two
+    /// wire traces (`None`: the bot was not traced).
+    pub links: [Option<String>; 4],
     /// The game's value strip from `analysis.csv`
     /// ([`crate::analysis::strips`]; `None`: not analysed).
     pub values: Option<&'a str>,
+    /// The page's table of repeated texts (reasons, messages without their
+    /// cells), by text: a text in it is written `#K`.
+    pub texts: &'a Texts,
+}
+
+/// Texts that repeat from game to game (reasons, and messages without
+/// the winning cells they end with), numbered in the order each was first
+/// seen: the games files only grow, so a line is written the same from
+/// one rendering to the next (the live page keeps the lines it has). At
+/// most [`Texts::MAX`]; a text seen after the table is full stays in its
+/// line.
+#[derive(Debug, Default)]
+pub struct Texts {
+    numbers: std::collections::HashMap<String, usize>,
+    pub list: Vec<String>,
+}
+
+impl Texts {
+    pub const MAX: usize = 1024;
+
+    /// Numbers `text` if it is new and the table has room.
+    pub fn add(&mut self, text: &str) {
+        if self.list.len() < Self::MAX && !self.numbers.contains_key(text) {
+            self.numbers.insert(text.to_string(), self.list.len());
+            self.list.push(text.to_string());
+        }
+    }
+
+    /// The reason and the message template of `record`, as counted.
+    pub fn add_record(&mut self, record: &GameRecord) {
+        self.add(&record.reason.to_string());
+        self.add(message_template(record).0);
+    }
+
+    /// `#K` for a text in the table, else the text escaped (a text starting
+    /// with `#` or `*` escapes it).
+    fn push(&self, out: &mut String, text: &str) {
+        if let Some(k) = self.numbers.get(text) {
+            let _ = write!(out, "#{k}");
+            return;
+        }
+        match text.as_bytes().first() {
+            Some(b'#') => out.push_str("%23"),
+            Some(b'*') => out.push_str("%2A"),
+            _ => {}
+        }
+        let rest = if text.starts_with(['#', '*']) {
+            &text[1..]
+        } else {
+            text
+        };
+        push_escaped(out, rest);
+    }
+}
+
+/// A record's message without the winning cells it ends with (` c1 c2`),
+/// and whether they were cut (the viewer appends them again).
+fn message_template(record: &GameRecord) -> (&str, bool) {
+    if record.cells.is_empty() {
+        return (&record.message, false);
+    }
+    let tail = format!(" {}", record.cells.join(" "));
+    match record.message.strip_suffix(&tail) {
+        Some(head) => (head, true),
+        None => (&record.message, false),
+    }
+}
+
+/// The index of the cell `name` (column letter, row number from 1) on the
+/// board of `variant`, when it is one and is written so.
+fn cell_index(variant: &Variant, name: &str) -> Option<usize> {
+    let (rows, cols) = (variant.rows() as usize, variant.cols() as usize);
+    let mut chars = name.chars();
+    let col = (chars.next()? as usize).checked_sub('a' as usize)?;
+    let row = chars.as_str().parse::<usize>().ok()?.checked_sub(1)?;
+    let canonical =
+        col < cols && row < rows && format!("{}{}", (b'a' + col as u8) as char, row + 1) == name;
+    canonical.then_some(row * cols + col)
+}
+
+/// `@` and one index character per name when every name is a cell of the
+/// board, else the names escaped and joined by `,`.
+fn push_cells(out: &mut String, variant: Option<&Variant>, names: &[String]) {
+    let indices: Option<Vec<usize>> =
+        variant.and_then(|v| names.iter().map(|n| cell_index(v, n)).collect());
+    match indices {
+        Some(indices) if !names.is_empty() => {
+            out.push('@');
+            out.extend(indices.iter().map(|&i| INDEX_ALPHABET[i] as char));
+        }
+        _ => push_joined(out, names, |l, m| push_escaped(l, m)),
+    }
+}
+
+/// Numbers as base-32 digits, most significant first, one character each
+/// from [`INDEX_ALPHABET`]: a digit that is not the number's last is
+/// written 32 places further (`0`..`31`: one character; up to 1023: two).
+pub fn push_numbers(out: &mut String, numbers: &[u64]) {
+    for &n in numbers {
+        let mut digits = [0u8; 13];
+        let (mut n, mut k) = (n, 0);
+        loop {
+            digits[k] = (n % 32) as u8;
+            n /= 32;
+            k += 1;
+            if n == 0 {
+                break;
+            }
+        }
+        for j in (0..k).rev() {
+            let more = if j > 0 { 32 } else { 0 };
+            out.push(INDEX_ALPHABET[(digits[j] + more) as usize] as char);
+        }
+    }
+}
+
+/// The diffs of `moves`, or `=` where each ply only put the mover's disc
+/// on the move's cell (Qango: the viewer derives them from the moves).
+fn push_game_diffs(out: &mut String, variant: &'static Variant, moves: &[String]) {
+    let mut diffs = String::new();
+    push_diffs(&mut diffs, variant, moves);
+    let mut derived = String::new();
+    for (ply, m) in moves.iter().enumerate() {
+        let Some(i) = cell_index(variant, m) else {
+            out.push_str(&diffs);
+            return;
+        };
+        if ply > 0 {
+            derived.push(' ');
+        }
+        derived.push(INDEX_ALPHABET[i] as char);
+        derived.push(if ply % 2 == 0 { '1' } else { '4' });
+    }
+    if diffs == derived {
+        out.push('=');
+    } else {
+        out.push_str(&diffs);
+    }
+}
+
+/// A result as one character: `1` (1-0), `0` (0-1), `=` (1/2-1/2).
+fn result_code(result: &str) -> &str {
+    match result {
+        "1-0" => "1",
+        "0-1" => "0",
+        "1/2-1/2" => "=",
+        other => other,
+    }
 }
 
 /// The game's line (without the newline), in [`FIELDS`] order. Written
 /// piece by piece into one string: the report writes one per game.
 pub fn game_line(ctx: &LineContext, record: &GameRecord) -> String {
-    let mut line = String::with_capacity(160 + record.moves.len() * 12);
+    let mut line = String::with_capacity(100 + record.moves.len() * 4);
     let tab = |line: &mut String| line.push('\t');
+    let variant = Variant::by_id(&record.game);
     push_escaped(&mut line, ctx.key);
-    let _ = write!(line, "\t{}\t", ctx.dir);
-    push_escaped(&mut line, &record.game);
+    // Directory 0 (the only one of most pages) is written as nothing.
+    line.push('\t');
+    if ctx.dir > 0 {
+        let _ = write!(line, "{}", ctx.dir);
+    }
+    line.push('\t');
+    match Variant::all().iter().position(|v| v.id == record.game) {
+        Some(k) => {
+            let _ = write!(line, "{k}");
+        }
+        None => push_escaped(&mut line, &format!("{}?", record.game)),
+    }
+    let result = record.result.to_string();
     let _ = write!(
         line,
-        "\t{}\t{}\t{}\t{}\t{}\t{}\t",
+        "\t{}\t{}\t{}\t",
         ctx.white,
         ctx.black,
-        record.result,
-        record.reason,
-        record.plies,
-        record.opening.len(),
+        result_code(&result)
     );
-    push_joined(&mut line, &record.moves, |l, m| push_escaped(l, m));
+    ctx.texts.push(&mut line, &record.reason.to_string());
+    let _ = write!(line, "\t{}\t{}\t", record.plies, record.opening.len());
+    push_cells(&mut line, variant, &record.moves);
     tab(&mut line);
-    push_joined(&mut line, &record.move_times_ms, |l, t| {
-        let _ = write!(l, "{t}");
-    });
+    push_numbers(&mut line, &record.move_times_ms);
     tab(&mut line);
-    if let Some(variant) = Variant::by_id(&record.game) {
-        push_diffs(&mut line, variant, &record.moves);
+    if let Some(variant) = variant {
+        push_game_diffs(&mut line, variant, &record.moves);
     }
     tab(&mut line);
-    push_joined(&mut line, &record.cells, |l, c| l.push_str(c));
-    for link in ctx.logs.iter().chain(&ctx.traces) {
-        tab(&mut line);
-        if let Some(link) = link {
-            push_escaped(&mut line, link);
+    push_cells(&mut line, variant, &record.cells);
+    tab(&mut line);
+    let (template, cut) = message_template(record);
+    if cut {
+        line.push('*');
+    }
+    ctx.texts.push(&mut line, template);
+    tab(&mut line);
+    if ctx.links.iter().any(Option::is_some) {
+        for (k, link) in ctx.links.iter().enumerate() {
+            if k > 0 {
+                line.push('|');
+            }
+            if let Some(link) = link {
+                line.push_str(&escape(link).replace('|', "%7C"));
+            }
         }
     }
     tab(&mut line);
-    push_escaped(&mut line, &record.message);
-    tab(&mut line);
     line.push_str(ctx.values.unwrap_or(""));
+    // Empty fields at the end are left out (the page reads them as empty).
+    line.truncate(line.trim_end_matches('\t').len());
     line
 }
 
@@ -338,44 +502,90 @@ mod tests {
         let record: GameRecord = serde_json::from_str(
             r#"{"game":"qango6","game_id":"g4","white":"a","black":"b",
                 "time_control":{"type":"per_move","move_ms":1000},
-                "opening":["c3"],"moves":["c3","d4","e5"],"move_times_ms":[0,7,12],
+                "opening":["c3"],"moves":["c3","d4","e5"],"move_times_ms":[0,7,1000],
                 "result":"0-1","winner":"black","reason":"timeout",
                 "message":"white did not answer\t<in time>","cells":[],"plies":3,
                 "white_time_ms":12,"black_time_ms":7,"duration_ms":40}"#,
         )
         .unwrap();
+        let mut texts = Texts::default();
+        // "timeout" in the table; the message not (the table was full).
+        texts.add("timeout");
+        texts.list.extend((1..Texts::MAX).map(|k| k.to_string()));
+        texts.add_record(&record);
         let ctx = LineContext {
             key: "run 1",
             dir: 0,
             white: 2,
             black: 5,
-            logs: [Some("logs/g4 a%.log".into()), None],
-            traces: [None, Some("traces/g4.b".into())],
+            links: [Some("g4 a%|.log".into()), None, None, Some("g4.b".into())],
             values: Some("-Wd"),
+            texts: &texts,
         };
-        // c3 is index 14 ('O'), d4 21 ('V'), e5 28 ('c'): white 1, black 4.
+        let qango6 = Variant::all()
+            .iter()
+            .position(|v| v.id == "qango6")
+            .unwrap();
+        // c3 is index 14 ('O'), d4 21 ('V'), e5 28 ('c'): white 1, black 4,
+        // one disc a ply on the move's cell, so "=". Times 0, 7, and 1000 =
+        // 31 * 32 + 8: '_' (31 + 32, more to come) then 'I' (8).
         let fields = [
             "run 1",
-            "0",
-            "qango6",
+            "",
+            &qango6.to_string(),
             "2",
             "5",
-            "0-1",
-            "timeout",
+            "0",
+            "#0",
             "3",
             "1",
-            "c3,d4,e5",
-            "0,7,12",
-            "O1 V4 c1",
+            "@OVc",
+            "AH_I",
+            "=",
             "",
-            "logs/g4 a%25.log",
-            "",
-            "",
-            "traces/g4.b",
             "white did not answer%09%3Cin time>",
+            "g4 a%25%7C.log|||g4.b",
             "-Wd",
         ];
         assert_eq!(fields.len(), FIELDS.len());
         assert_eq!(game_line(&ctx, &record), fields.join("\t"));
+    }
+
+    #[test]
+    fn a_won_game_names_its_cells_once_and_repeated_texts_by_number() {
+        let record: GameRecord = serde_json::from_str(
+            r#"{"game":"qango6","game_id":"g5","white":"a","black":"b",
+                "time_control":{"type":"per_move","move_ms":1000},
+                "opening":[],"moves":["c3","d4"],"move_times_ms":[3,4],
+                "result":"1-0","winner":"white","reason":"group",
+                "message":"white wins: colour group c3 a1","cells":["c3","a1"],"plies":2,
+                "white_time_ms":3,"black_time_ms":4,"duration_ms":40}"#,
+        )
+        .unwrap();
+        let mut texts = Texts::default();
+        texts.add("#odd");
+        texts.add_record(&record);
+        texts.add_record(&record);
+        assert_eq!(texts.list, ["#odd", "group", "white wins: colour group"]);
+        let ctx = LineContext {
+            key: "g5",
+            dir: 0,
+            white: 0,
+            black: 1,
+            links: [None, None, None, None],
+            values: None,
+            texts: &texts,
+        };
+        let line = game_line(&ctx, &record);
+        let fields: Vec<&str> = line.split('\t').collect();
+        // a1 is index 0 ('A'); "group" is text 1, the message's head text 2.
+        // Empty fields at the end (links, values) are left out.
+        assert_eq!(
+            fields[5..],
+            ["1", "#1", "2", "0", "@OV", "DE", "=", "@OA", "*#2"]
+        );
+        let mut escaped = String::new();
+        texts.push(&mut escaped, "#once");
+        assert_eq!(escaped, "%23once");
     }
 }

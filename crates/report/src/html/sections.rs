@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::board::{board_css, BOARD_JS};
 use super::data::{ReportData, TimeSummary};
 use super::leaderboard::Leaderboard;
-use super::moves::FIELDS;
+use super::moves::{FIELDS, INDEX_ALPHABET};
 use super::plots::BotColours;
 use super::settings::settings;
 use super::{plots, Fits, Source};
@@ -55,6 +55,18 @@ do not determine them.";
 
 /// Where the game lines go in the rendered page.
 pub const GAMES_MARKER: &str = "@@ARENA_GAME_LINES@@";
+/// Where the count of the games the page holds goes, after them
+/// (`{"shown":N,"left_out":K}`).
+pub const PART_MARKER: &str = "@@ARENA_GAMES_PART@@";
+
+/// The crosstable shows this many bots as a table (the best ranked); a
+/// bigger field is drawn whole as a heatmap, folded.
+pub const CROSS_TOP: usize = 24;
+/// The rating progression and the move times' plot draw this many bots at
+/// most (the best ranked).
+pub const PLOT_TOP: usize = 12;
+/// The settings fold the list of bots of a field bigger than this.
+pub const FOLD_BOTS: usize = 12;
 
 const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
@@ -176,7 +188,13 @@ fn pct(part: u64, whole: u64) -> String {
 /// What the viewer needs: bots, directories' time controls, and how the
 /// board of every variant looks ([`BoardLook`]: every variant, so that the
 /// live page draws a game of a variant no finished game has yet).
-fn page_data(sources: &[Source], order: &[String]) -> String {
+fn page_data(
+    sources: &[Source],
+    link_dirs: &[String],
+    order: &[String],
+    data: &ReportData,
+    heat: Option<serde_json::Value>,
+) -> String {
     let variants: serde_json::Map<String, serde_json::Value> = Variant::all()
         .iter()
         .map(|v| {
@@ -186,9 +204,11 @@ fn page_data(sources: &[Source], order: &[String]) -> String {
         .collect();
     let dirs: Vec<_> = sources
         .iter()
-        .map(|s| {
+        .zip(link_dirs)
+        .map(|(s, logs)| {
             serde_json::json!({
                 "dir": s.dir.display().to_string(),
+                "logs": logs,
                 "time_control": s.manifest.as_ref().map(|m| m.config.time_control),
             })
         })
@@ -197,6 +217,9 @@ fn page_data(sources: &[Source], order: &[String]) -> String {
         "bots": order,
         "dirs": dirs,
         "variants": variants,
+        "variant_ids": Variant::all().iter().map(|v| v.id).collect::<Vec<_>>(),
+        "texts": data.texts.list,
+        "cross": heat,
         "fields": FIELDS,
         "failures": FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
     });
@@ -263,15 +286,25 @@ fn standings_tables(ratings: &Ratings, colours: &BotColours) -> Vec<Value> {
         .collect()
 }
 
-/// The crosstable heatmap of every game, bots in `order`.
-fn crosstable(counts: &TallyCounts, order: &[String]) -> Vec<CrossRow> {
+/// The crosstable of every game, bots in `order`: a table of the first
+/// [`CROSS_TOP`], and for a bigger field every bot's cells for the page's
+/// heatmap (`{"bots": [places in the page's order], "cells": "..."}`, a
+/// character a cell, row by row: `.` for a pair that did not meet, else
+/// the row's score in sixtieths as an index character of
+/// [`INDEX_ALPHABET`]).
+fn crosstable(
+    counts: &TallyCounts,
+    order: &[String],
+    page_order: &[String],
+) -> (Vec<CrossRow>, Option<serde_json::Value>) {
     let index = bot_index(counts);
     let indices: Vec<usize> = order
         .iter()
         .filter_map(|bot| index.get(bot.as_str()).copied())
         .collect();
-    let table = Crosstable::new(&counts.bots, &counts.counts, &indices);
-    table
+    let top = &indices[..indices.len().min(CROSS_TOP)];
+    let table = Crosstable::new(&counts.bots, &counts.counts, top);
+    let rows = table
         .cells
         .iter()
         .enumerate()
@@ -293,7 +326,32 @@ fn crosstable(counts: &TallyCounts, order: &[String]) -> Vec<CrossRow> {
                 })
                 .collect(),
         })
-        .collect()
+        .collect();
+    let heat = (indices.len() > CROSS_TOP).then(|| heat_cells(counts, &indices, page_order));
+    (rows, heat)
+}
+
+/// The heatmap of every bot of `indices` (see [`crosstable`]).
+fn heat_cells(counts: &TallyCounts, indices: &[usize], page_order: &[String]) -> serde_json::Value {
+    let table = Crosstable::new(&counts.bots, &counts.counts, indices);
+    let mut cells = String::with_capacity(indices.len() * indices.len());
+    for line in &table.cells {
+        for cell in line {
+            match cell.as_ref().and_then(|wdl| wdl.score()) {
+                Some(score) => {
+                    let level = (score.clamp(0.0, 1.0) * 60.0).round() as usize;
+                    cells.push(INDEX_ALPHABET[level] as char);
+                }
+                None => cells.push('.'),
+            }
+        }
+    }
+    let places: Vec<usize> = table
+        .bots
+        .iter()
+        .map(|bot| page_order.iter().position(|b| b == bot).unwrap_or(0))
+        .collect();
+    serde_json::json!({ "bots": places, "cells": cells })
 }
 
 /// Each bot's games lost by failures (from the tally), each number linking
@@ -388,7 +446,9 @@ fn move_times(
             }
         })
         .collect();
-    let svg = (!times.is_empty()).then(|| plots::move_times(&times, colours));
+    // The plot: the best ranked (the table has every bot).
+    let plotted = &times[..times.len().min(PLOT_TOP)];
+    let svg = (!times.is_empty()).then(|| plots::move_times(plotted, colours));
     (rows, svg)
 }
 
@@ -485,6 +545,7 @@ fn decision_rows(data: &ReportData, order: &[String]) -> Vec<DecisionRow> {
 /// the latest versions only (a league may hold hundreds of versions).
 pub fn render(
     sources: &[Source],
+    link_dirs: &[String],
     data: &ReportData,
     tally: &Tally,
     fits: Fits,
@@ -508,10 +569,15 @@ pub fn render(
             .any(|f| f.standings.rows.iter().any(|row| row.elo_prior))
     });
     let (times, times_svg) = move_times(data, &order, &colours);
+    let (cross, heat) = crosstable(&counts, focus, &order);
+    let cross_all = heat
+        .as_ref()
+        .and_then(|h| h["bots"].as_array().map(Vec::len));
     let progression_svg = (data.progression.len() > 1).then(|| {
         let bots: Vec<String> = focus
             .iter()
             .filter(|bot| data.index_of(bot).is_some())
+            .take(PLOT_TOP)
             .cloned()
             .collect();
         plots::progression(&data.progression, &bots, &colours)
@@ -543,12 +609,16 @@ pub fn render(
         prior_note => on_prior.then_some(PRIOR_NOTE),
         unplayed => tally.unplayed().line(),
         model_prior_note => MODEL_PRIOR_NOTE,
-        cross => crosstable(&counts, focus),
+        cross => cross,
+        cross_all => cross_all,
+        fold_bots => FOLD_BOTS,
+        plot_top => PLOT_TOP,
         failure_names => FailureReason::ALL.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
         failures => failure_rows(&counts, &order),
         model => ratings.map(model),
         variants => variant_rows(tally, data),
         progression_svg => progression_svg,
+        progression_top => (focus.len() > PLOT_TOP).then_some((PLOT_TOP, focus.len())),
         times => times,
         times_svg => times_svg,
         llr => llr_sections(sources, data),
@@ -558,8 +628,9 @@ pub fn render(
         formats => format_sections(sources, data),
         style => format!("{STYLE}{}{league_style}", board_css()),
         script => format!("{BOARD_JS}\n{SCRIPT}"),
-        page_data => page_data(sources, &order),
+        page_data => page_data(sources, link_dirs, &order, data, heat),
         games_marker => GAMES_MARKER,
+        part_marker => PART_MARKER,
     })?;
     Ok((page, order))
 }

@@ -14,14 +14,43 @@
     // The first 8 fields of every game (what the list filters on); the rest is split on demand.
     games = raw.map((line, i) => {
       const f = line.split("\t", 8);
-      return { i: i, key: dec(f[F.key]), dir: +f[F.dir], variant: dec(f[F.variant]), white: +f[F.white],
-        black: +f[F.black], result: f[F.result], reason: f[F.reason], plies: +f[F.plies] };
+      return { i: i, key: dec(f[F.key]), dir: +f[F.dir], variant: variantId(f[F.variant]), white: +f[F.white],
+        black: +f[F.black], result: RESULTS[f[F.result]] || f[F.result], reason: text(f[F.reason]), plies: +f[F.plies] };
     });
     // Listed by game id (directory first), g2 before g10, whatever order
     // the games finished in (the order of the lines).
     const gameId = (key) => +key.slice(key.lastIndexOf("g") + 1);
     games.sort((a, b) => a.dir - b.dir || gameId(a.key) - gameId(b.key));
     byKey = new Map(games.map((g) => [g.key, g]));
+  }
+  // The compact fields of a game line (src/report/html/moves.rs).
+  const RESULTS = { "1": "1-0", "0": "0-1", "=": "1/2-1/2" };
+  const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  function variantId(s) { return /^[0-9]+$/.test(s) ? data.variant_ids[+s] : dec(s).replace(/\?$/, ""); }
+  // A repeated text is `#K`, the K-th of the page's table.
+  function text(s) { return s[0] === "#" ? data.texts[+s.slice(1)] : dec(s); }
+  // Cells of the board: `@` and an index character each, else names joined by `,`.
+  function cellNames(s, v) {
+    if (s === "") return [];
+    if (s[0] !== "@") return s.split(",").map(dec);
+    return [...s.slice(1)].map((c) => { const i = ALPHA.indexOf(c); return String.fromCharCode(97 + i % v.cols) + (Math.floor(i / v.cols) + 1); });
+  }
+  // Base-32 digits, those before a number's last 32 places further.
+  function numbers(s) {
+    const out = [];
+    let n = 0;
+    for (const c of s) {
+      const d = ALPHA.indexOf(c);
+      n = n * 32 + (d & 31);
+      if (d < 32) { out.push(n); n = 0; }
+    }
+    return out;
+  }
+  // `=`: each ply put the mover's disc on the move's cell.
+  function diffList(s, moves, v) {
+    if (s === "") return [];
+    if (s !== "=") return s.split(" ");
+    return moves.map((m, p) => ALPHA[(+m.slice(1) - 1) * v.cols + m.charCodeAt(0) - 97] + (p % 2 ? "4" : "1"));
   }
   load();
   const LIMIT = 500;
@@ -90,30 +119,37 @@
 
   // ---- viewer ----
   let cur = null; // { g, f (all fields), diffs, ply, plies }
-  const ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   function openGame(g, ply) {
+    // Empty fields at the end of a line are left out.
     const f = raw[g.i].split("\t");
+    while (f.length < data.fields.length) f.push("");
     const v = data.variants[g.variant];
-    const diffs = f[F.diffs] === "" ? [] : f[F.diffs].split(" ");
-    cur = { g: g, f: f, v: v, diffs: diffs, plies: diffs.length,
-      moves: f[F.moves] === "" ? [] : f[F.moves].split(",").map(dec),
-      times: f[F.times] === "" ? [] : f[F.times].split(",").map(Number),
-      cells: new Set(f[F.cells] === "" ? [] : f[F.cells].split(",")),
-      values: f[F.values] || "" };
+    const moves = cellNames(f[F.moves], v), cells = cellNames(f[F.cells], v);
+    const diffs = diffList(f[F.diffs], moves, v);
+    let message = f[F.message];
+    message = message[0] === "*" ? text(message.slice(1)) + " " + cells.join(" ") : text(message);
+    cur = { g: g, f: f, v: v, diffs: diffs, plies: diffs.length, moves: moves,
+      times: numbers(f[F.times]), cells: new Set(cells), values: f[F.values] || "" };
     $("v-title").textContent = g.key + ": " + data.bots[g.white] + " (white) vs " + data.bots[g.black] + " (black), " + g.variant;
-    $("v-result").textContent = g.result + " by " + g.reason + (f[F.message] ? " — " + dec(f[F.message]) : "");
+    $("v-result").textContent = g.result + " by " + g.reason + (message ? " — " + message : "");
     const logs = $("v-logs");
     logs.textContent = "";
     // A log exists only when the bot wrote to stderr (files are created on
-    // the first byte); a trace only when the bot was traced.
-    [["white", F.white_log, F.white_trace, g.white], ["black", F.black_log, F.black_trace, g.black]]
+    // the first byte); a trace only when the bot was traced. Their file
+    // names, in the directory's logs/: white's log, black's, white's trace,
+    // black's.
+    const names = (f[F.links] || "|||").split("|");
+    // A log named as the referee names it is `=`: `g7-white-NAME.log`.
+    const link = (name, side, bot) => (data.dirs[g.dir] || {}).logs +
+      (name === "=" ? g.key.slice(g.key.lastIndexOf("g")) + "-" + side + "-" + data.bots[bot] + ".log" : dec(name));
+    [["white", names[0], names[2], g.white], ["black", names[1], names[3], g.black]]
       .forEach(([side, log, trace, bot]) => {
         const line = el("span", { class: "logs-" + side }, data.bots[bot] + " (" + side + "): ");
-        if (f[log]) line.appendChild(el("a", { href: dec(f[log]), class: "log-" + side }, "stderr log"));
+        if (log) line.appendChild(el("a", { href: link(log, side, bot), class: "log-" + side }, "stderr log"));
         else line.appendChild(document.createTextNode("no stderr log (it wrote nothing)"));
-        if (f[trace]) {
+        if (trace) {
           line.appendChild(document.createTextNode(" · "));
-          line.appendChild(el("a", { href: dec(f[trace]), class: "trace-" + side }, "wire trace"));
+          line.appendChild(el("a", { href: link(trace), class: "trace-" + side }, "wire trace"));
         }
         logs.appendChild(line);
         logs.appendChild(el("br"));
@@ -252,6 +288,50 @@
     }
   }
   window.addEventListener("hashchange", route);
+
+  // ---- a part of the games (report.html of a big run) ----
+  function part() {
+    const box = $("list-part"), counts = JSON.parse(($("games-part") || {}).textContent || "{}");
+    if (!box) return;
+    box.hidden = !(counts.left_out > 0);
+    if (box.hidden) return;
+    const dirs = data.dirs.map((d) => d.dir).join(" ");
+    box.textContent = "This page lists " + counts.shown + " of the " + (counts.shown + counts.left_out) +
+      " games (every game lost by a failure among them), so that it stays small; every section above counts all of them. " +
+      "To list and view every game: arena serve " + dirs;
+  }
+
+  // ---- the crosstable of a big field: a heatmap, a pixel square per pair ----
+  function heatmap() {
+    const canvas = $("cross-heat"), heat = data.cross;
+    if (!canvas || !heat) return;
+    const n = heat.bots.length, size = Math.max(2, Math.min(8, Math.floor(800 / n)));
+    canvas.width = canvas.height = n * size;
+    const ctx = canvas.getContext("2d");
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < n; c++) {
+        const ch = heat.cells[r * n + c];
+        ctx.fillStyle = r === c ? "#ddd" : ch === "." ? "#fff" : heatColour(ALPHA.indexOf(ch) / 60);
+        ctx.fillRect(c * size, r * size, size, size);
+      }
+    }
+    canvas.onmousemove = (e) => {
+      const box = canvas.getBoundingClientRect(), scale = canvas.width / box.width;
+      const c = Math.floor((e.clientX - box.left) * scale / size), r = Math.floor((e.clientY - box.top) * scale / size);
+      if (r < 0 || c < 0 || r >= n || c >= n) return;
+      const ch = heat.cells[r * n + c];
+      $("cross-cell").textContent = "#" + (r + 1) + " " + data.bots[heat.bots[r]] + " against #" + (c + 1) + " " + data.bots[heat.bots[c]] + ": " +
+        (r === c ? "-" : ch === "." ? "did not meet" : Math.round(ALPHA.indexOf(ch) / 60 * 100) + "% of the points");
+    };
+  }
+  // As the crosstable's cells (sections.rs `heat`): red, white, green.
+  function heatColour(s) {
+    const t = s < 0.5 ? s / 0.5 : (s - 0.5) / 0.5;
+    const [r, g, b] = s < 0.5 ? [230 + 25 * t, 110 + 145 * t, 110 + 145 * t] : [255 - 145 * t, 255 - 50 * t, 255 - 145 * t];
+    return "rgb(" + Math.floor(r) + "," + Math.floor(g) + "," + Math.floor(b) + ")";
+  }
+  part();
+  heatmap();
   renderList();
   route();
   // For `arena serve`: after it swapped in a newer page's data and game
@@ -259,7 +339,7 @@
   // game that was not there yet (the play page's, just finished) opens it.
   window.arenaReport = {
     reload: () => {
-      load(); fillFilters(); renderList();
+      load(); fillFilters(); renderList(); part(); heatmap();
       if (!cur && new URLSearchParams(location.hash.slice(1)).has("game")) route();
     },
   };

@@ -1,0 +1,216 @@
+//! What `--serve` costs a big run: a round robin of 100 instant bots
+//! (Qango 6, 2 games per pairing: 9,900 games) without `--serve`, and with
+//! `--serve 0` and no page, one page and ten pages open, in turn (the order
+//! rotates from one repetition to the next), `ARENA_BENCH_OVERHEAD_RUNS`
+//! times each (default 3). Each run's wall time and CPU time (user and
+//! system of arena and the bots it reaped, from `wait4`), and the median of
+//! each mode against the median without `--serve`, within the one
+//! invocation.
+//!
+//! Run: `cargo bench --bench serve_overhead` (`ARENA_BENCH_OVERHEAD_BOTS=N`
+//! for another field). A page is what live.js does: it holds
+//! `_live/events` open and, at each new version, fetches
+//! `_live/update?from=N` (the page without the N games it has).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[path = "support/measure.rs"]
+mod measure;
+use measure::{env_or, median};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
+
+/// How a run is served: not at all, or with this many pages open.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Alone,
+    Pages(usize),
+}
+
+impl Mode {
+    fn name(self) -> String {
+        match self {
+            Mode::Alone => "without --serve".into(),
+            Mode::Pages(0) => "--serve, no page".into(),
+            Mode::Pages(1) => "--serve, one page".into(),
+            Mode::Pages(n) => format!("--serve, {n} pages"),
+        }
+    }
+}
+
+const MODES: [Mode; 4] = [Mode::Alone, Mode::Pages(0), Mode::Pages(1), Mode::Pages(10)];
+
+/// `GET path` on its own connection: the answer's bytes.
+fn get(addr: &str, path: &str) -> Vec<u8> {
+    let Ok(mut s) = TcpStream::connect(addr) else {
+        return Vec::new();
+    };
+    let _ = write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    );
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    answer
+}
+
+/// What a live page does at a new version: fetch the page without the
+/// `have` games it has; the games it has then.
+fn update(addr: &str, have: usize) -> usize {
+    let answer = get(addr, &format!("/_live/update?from={have}"));
+    let text = String::from_utf8_lossy(&answer);
+    let from: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("x-arena-from: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    let open = "<script id=\"game-lines\" type=\"text/plain\">\n";
+    let added = text
+        .split_once(open)
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map_or(0, |(lines, _)| lines.matches('\n').count());
+    from + added
+}
+
+/// One page: the live page once, then its event stream, until `stop`.
+fn page(addr: String, stop: Arc<AtomicBool>, fetched: Arc<AtomicU64>) {
+    get(&addr, "/");
+    let Ok(mut events) = TcpStream::connect(&addr) else {
+        return;
+    };
+    events
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let _ = write!(events, "GET /_live/events HTTP/1.1\r\nHost: x\r\n\r\n");
+    let (mut shown, mut have) = (0u64, 0usize);
+    let mut buf = vec![0u8; 64 * 1024];
+    while !stop.load(Ordering::Relaxed) {
+        let n = match events.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => n,
+            Err(_) => continue,
+        };
+        let text = String::from_utf8_lossy(&buf[..n]);
+        let newest = text
+            .split("\"version\":")
+            .skip(1)
+            .filter_map(|t| t.split(',').next()?.parse::<u64>().ok())
+            .max()
+            .unwrap_or(0);
+        if newest > shown {
+            shown = newest;
+            have = update(&addr, have);
+            fetched.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// One run: its wall time, its CPU time (arena's and its bots'), and the
+/// pages fetched.
+// The child is reaped by wait4 (which gives its CPU with its children's),
+// not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, u64) {
+    let _ = std::fs::remove_dir_all(out);
+    let mut args: Vec<String> = vec!["tournament".into()];
+    for k in 0..bots {
+        args.extend(["--bot".into(), format!("b{k}={INSTANT_BOT}")]);
+    }
+    for a in ["--games", "2", "--opening-plies", "2", "--no-progress"] {
+        args.push(a.into());
+    }
+    args.extend(["--out".into(), out.display().to_string()]);
+    if mode != Mode::Alone {
+        args.extend(["--serve".into(), "0".into()]);
+    }
+    let started = Instant::now();
+    let mut child = Command::new(ARENA)
+        .args(&args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run arena tournament");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let stop = Arc::new(AtomicBool::new(false));
+    let fetched = Arc::new(AtomicU64::new(0));
+    let mut pages = Vec::new();
+    if let Mode::Pages(n) = mode {
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        let addr = first
+            .trim_end()
+            .strip_prefix("Serving http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .expect("the Serving line")
+            .to_string();
+        for _ in 0..n {
+            let (addr, stop, fetched) = (addr.clone(), Arc::clone(&stop), Arc::clone(&fetched));
+            pages.push(std::thread::spawn(move || page(addr, stop, fetched)));
+        }
+    }
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own child, not yet waited for; both pointers point
+    // to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = started.elapsed().as_secs_f64();
+    assert_eq!(waited, pid, "wait4");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "arena tournament failed"
+    );
+    stop.store(true, Ordering::Relaxed);
+    for p in pages {
+        let _ = p.join();
+    }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    (wall, cpu, fetched.load(Ordering::Relaxed))
+}
+
+fn main() {
+    let bots: usize = env_or("ARENA_BENCH_OVERHEAD_BOTS", 100);
+    let runs: usize = env_or("ARENA_BENCH_OVERHEAD_RUNS", 3);
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-overhead-bench");
+    std::fs::create_dir_all(&root).unwrap();
+    let games = bots * (bots - 1);
+    println!(
+        "round robin of {bots} instant bots, qango6, 2 games per pairing ({games} games), \
+         {runs} runs of each mode, in turn"
+    );
+    let mut walls = vec![Vec::new(); MODES.len()];
+    let mut cpus = vec![Vec::new(); MODES.len()];
+    for r in 0..runs {
+        for k in 0..MODES.len() {
+            let m = (k + r) % MODES.len();
+            let out = root.join(format!("run-{m}"));
+            let (wall, cpu, fetched) = run(&out, bots, MODES[m]);
+            println!(
+                "  {:<20} wall {wall:>6.1} s  CPU {cpu:>6.1} s  ({fetched} pages fetched)",
+                MODES[m].name()
+            );
+            walls[m].push(wall);
+            cpus[m].push(cpu);
+        }
+    }
+    let (wall0, cpu0) = (median(&mut walls[0]), median(&mut cpus[0]));
+    println!("medians, and against the run without --serve:");
+    for (m, mode) in MODES.iter().enumerate() {
+        let (wall, cpu) = (median(&mut walls[m]), median(&mut cpus[m]));
+        println!(
+            "  {:<20} wall {wall:>6.1} s ({:.2}x)  CPU {cpu:>6.1} s ({:.2}x)",
+            mode.name(),
+            wall / wall0,
+            cpu / cpu0
+        );
+    }
+}
