@@ -93,9 +93,20 @@ fn wait_for_stdout(dir: &Path, needle: &str) -> String {
 
 /// Polls until `count` processes tagged `tag` run (the bots of the games in
 /// flight); panics after 15 s.
-fn wait_for_bots(tag: &str, count: usize) {
+/// Polls until `count` bots of games run: at least `count` processes
+/// tagged `tag` for 300 ms on end. (Before the first game the run starts
+/// each bot once, at most `-j` at a time, and an interpreter's launcher may
+/// fork short-lived copies of its command line: neither lasts.) Panics
+/// after 15 s.
+fn wait_for_game_bots(tag: &str, count: usize) {
     let end = Instant::now() + Duration::from_secs(15);
-    while live_processes_with_arg(tag).len() < count {
+    let mut since: Option<Instant> = None;
+    loop {
+        if live_processes_with_arg(tag).len() < count {
+            since = None;
+        } else if since.get_or_insert_with(Instant::now).elapsed() >= Duration::from_millis(300) {
+            return;
+        }
         assert!(Instant::now() < end, "the bots did not start");
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -163,7 +174,7 @@ fn the_first_ctrl_c_finishes_the_games_in_flight_and_records_them() {
     let config = paced_config(dir.path(), &tag);
     // The first two games take 31 plies each: about 2 s at 60 ms a move.
     let mut child = spawn_paced_run(&config, &out, dir.path(), 60);
-    wait_for_bots(&tag, 4);
+    wait_for_game_bots(&tag, 4);
     std::thread::sleep(Duration::from_millis(150));
     let before = journal_lines(&out);
     signal(&child, libc::SIGINT);
@@ -202,7 +213,7 @@ fn a_second_ctrl_c_stops_at_once() {
     let config = paced_config(dir.path(), &tag);
     // The first two games take 31 plies each: over 6 s at 200 ms a move.
     let mut child = spawn_paced_run(&config, &out, dir.path(), 200);
-    wait_for_bots(&tag, 4);
+    wait_for_game_bots(&tag, 4);
     signal(&child, libc::SIGINT);
     let stdout = wait_for_stdout(dir.path(), "Ctrl-C again to stop now");
     assert_eq!(finishing_count(&stdout), 2, "{stdout}");
@@ -235,7 +246,7 @@ fn sigterm_stops_at_once() {
     let tag = unique_tag("stopping-term");
     let config = paced_config(dir.path(), &tag);
     let mut child = spawn_paced_run(&config, &out, dir.path(), 200);
-    wait_for_bots(&tag, 4);
+    wait_for_game_bots(&tag, 4);
     signal(&child, libc::SIGTERM);
     let status = wait_exit(&mut child, Duration::from_secs(15));
     let stdout = stdout_of(dir.path());
@@ -413,7 +424,7 @@ fn a_ctrl_c_during_the_last_games_ends_complete() {
         ],
     );
     let mut child = spawn_paced_run(&config, &out, dir.path(), 30);
-    wait_for_bots(&tag, 4);
+    wait_for_game_bots(&tag, 4);
     signal(&child, libc::SIGINT);
     let status = wait_exit(&mut child, Duration::from_secs(15));
     let stdout = stdout_of(dir.path());

@@ -12,7 +12,7 @@
 //! cannot import, a bot that never answers `hello`. A bot gets two tries,
 //! so that one start slowed by a busy machine does not stop the run; its
 //! stderr goes to `logs/start-check-NAME.log` (created only when it writes
-//! there). The check runs on every run and every resume that has a game to
+//! there, and kept only when the bot fails the check). The check runs on every run and every resume that has a game to
 //! play (a bot may have been moved or fixed in between), and costs one
 //! start of each bot, `concurrency` at a time. A failure of arena itself
 //! (out of descriptors or processes) stops the run with that failure.
@@ -180,6 +180,8 @@ async fn try_starts(
         match seat.prepare(Some(GameLog::new(&log, header))).await {
             Ok(()) => {
                 seat.shutdown().await;
+                // Kept only to explain a failure: logs/ holds games' logs.
+                let _ = std::fs::remove_file(&log);
                 return Ok(());
             }
             Err(StartError::Referee(failure)) => {
