@@ -20,8 +20,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[path = "support/live_page.rs"]
+mod live_page;
 #[path = "support/measure.rs"]
 mod measure;
+use live_page::games_after_update;
 use measure::{env_or, median};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
@@ -64,19 +67,7 @@ fn get(addr: &str, path: &str) -> Vec<u8> {
 /// What a live page does at a new version: fetch the page without the
 /// `have` games it has; the games it has then.
 fn update(addr: &str, have: usize) -> usize {
-    let answer = get(addr, &format!("/_live/update?from={have}"));
-    let text = String::from_utf8_lossy(&answer);
-    let from: usize = text
-        .lines()
-        .find_map(|l| l.strip_prefix("x-arena-from: "))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(0);
-    let open = "<script id=\"game-lines\" type=\"text/plain\">\n";
-    let added = text
-        .split_once(open)
-        .and_then(|(_, rest)| rest.split_once("</script>"))
-        .map_or(0, |(lines, _)| lines.matches('\n').count());
-    from + added
+    games_after_update(&get(addr, &format!("/_live/update?from={have}")))
 }
 
 /// One page: the live page once, then its event stream, until `stop`.

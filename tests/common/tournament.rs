@@ -53,10 +53,20 @@ impl<'a> TestBot<'a> {
 
 /// Writes `dir/t.toml` with `settings` under `[tournament]` and the bots.
 pub fn write_config(dir: &Path, settings: &str, bots: &[TestBot]) -> PathBuf {
+    write_config_with(dir, settings, bots, "python3")
+}
+
+/// [`write_config`] with the bots' scripts run by `interpreter`.
+pub fn write_config_with(
+    dir: &Path,
+    settings: &str,
+    bots: &[TestBot],
+    interpreter: &str,
+) -> PathBuf {
     let entries: Vec<String> = bots
         .iter()
         .map(|bot| {
-            let mut command = vec!["python3".to_string()];
+            let mut command = vec![interpreter.to_string()];
             if let Some(tag) = &bot.tag {
                 command.extend(["-X".to_string(), tag.clone()]);
             }
@@ -404,20 +414,7 @@ pub fn games_jsonl_without_timing(out: &Path) -> Vec<serde_json::Value> {
 /// and the same standings, pairwise, model and crosstable files, byte for
 /// byte.
 pub fn assert_same_games(merged: &Path, single: &Path) {
-    assert_eq!(
-        games_csv_without_timing(merged),
-        games_csv_without_timing(single),
-        "games.csv of {} and {}",
-        merged.display(),
-        single.display()
-    );
-    assert_eq!(
-        games_jsonl_without_timing(merged),
-        games_jsonl_without_timing(single),
-        "games.jsonl of {} and {}",
-        merged.display(),
-        single.display()
-    );
+    assert_same_game_records(merged, single);
     for file in [
         "standings.csv",
         "pairwise.csv",
@@ -450,3 +447,22 @@ pub fn pair_numbers(stdout: &str) -> Vec<u64> {
 /// A shell bot that answers `ready`, then plays a move off the board (`z99`)
 /// on every turn: it loses every game at once, costing a shell's start.
 pub const LOSING_SH: &str = "while read -r l; do case $l in *'\"hello\"'*) echo '{\"type\":\"ready\",\"name\":\"lose\",\"protocol\":1}';; *'\"turn\"'*) echo '{\"type\":\"move\",\"move\":\"z99\"}';; *'\"quit\"'*) exit;; esac; done";
+
+/// Asserts that `merged` holds the same games as `single`, timing aside:
+/// games.csv and games.jsonl.
+pub fn assert_same_game_records(merged: &Path, single: &Path) {
+    assert_eq!(
+        games_csv_without_timing(merged),
+        games_csv_without_timing(single),
+        "games.csv of {} and {}",
+        merged.display(),
+        single.display()
+    );
+    assert_eq!(
+        games_jsonl_without_timing(merged),
+        games_jsonl_without_timing(single),
+        "games.jsonl of {} and {}",
+        merged.display(),
+        single.display()
+    );
+}

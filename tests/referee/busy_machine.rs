@@ -40,20 +40,7 @@ fn write_busy_config(
     settings: &str,
     bots: &[TestBot],
 ) -> std::path::PathBuf {
-    let python = interpreter();
-    let entries: Vec<String> = bots
-        .iter()
-        .map(|bot| {
-            let mut command = vec![python.clone()];
-            if let Some(tag) = &bot.tag {
-                command.extend(["-X".to_string(), tag.clone()]);
-            }
-            command.push(repo_path(bot.script).display().to_string());
-            command.extend(bot.args.iter().cloned());
-            bot_entry(bot.name, &command, bot.extra)
-        })
-        .collect();
-    write_config_entries(dir, settings, &entries)
+    write_config_with(dir, settings, bots, &interpreter())
 }
 
 /// A round robin of `bots` (`name`, script, args, extra TOML) with

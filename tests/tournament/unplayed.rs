@@ -11,7 +11,8 @@ use crate::common;
 use std::path::Path;
 
 use common::tournament::{
-    bot_entry, csv_rows, jsonl_records, repo_path, run_arena, text, write_config_entries,
+    bot_entry, csv_rows, jsonl_records, repo_path, run_arena, run_tournament, text,
+    write_config_entries,
 };
 use common::INSTANT_BOT;
 
@@ -30,16 +31,6 @@ fn fails_after_check(dir: &Path, name: &str) -> String {
 
 fn instant(name: &str) -> String {
     bot_entry(name, &[INSTANT_BOT.to_string()], "")
-}
-
-fn tournament(config: &Path, out: &Path) -> std::process::Output {
-    run_arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-    ])
 }
 
 #[test]
@@ -105,7 +96,7 @@ fn a_bot_that_fails_to_start_later_quotes_its_first_stderr_line_in_each_game() {
         "games_per_pairing = 2\nconcurrency = 1\nseed = 1",
         &[fails_after_check(dir.path(), "later"), instant("good")],
     );
-    let run = tournament(&config, &out);
+    let run = run_tournament(&config, &out);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run));
     let records = jsonl_records(&out);
     assert_eq!(records.len(), 2);
@@ -138,7 +129,7 @@ fn a_field_that_fails_after_the_start_check_stops_with_one_line_and_rates_nothin
         "games_per_pairing = 2\nconcurrency = 2\nseed = 1\nstartup_failures = 2",
         &bots,
     );
-    let run = tournament(&config, &out);
+    let run = run_tournament(&config, &out);
     let all = text(&run);
     assert_eq!(run.status.code(), Some(5), "{all}");
     let stdout = String::from_utf8_lossy(&run.stdout);
@@ -189,7 +180,7 @@ fn a_game_neither_bot_played_is_kept_but_rated_by_nobody_and_repeats_are_counted
             fails_after_check(dir.path(), "f2"),
         ],
     );
-    let run = tournament(&config, &out);
+    let run = run_tournament(&config, &out);
     let all = text(&run);
     assert_eq!(run.status.code(), Some(0), "{all}");
     let records = jsonl_records(&out);
