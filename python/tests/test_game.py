@@ -190,6 +190,15 @@ def test_random_playouts_are_legal_games(variant, judge):
     assert mid.moves[:4] == games[0].moves[:4] and mid.status != "ongoing"
 
 
+def test_many_playouts_in_one_call():
+    game = arena.Game("qango6", ["c3"])
+    counts = game.random_playouts(2000, seed=5)
+    assert sorted(counts) == ["black", "draw", "white"] and sum(counts.values()) == 2000
+    assert counts == game.random_playouts(2000, seed=5)
+    assert counts["white"] > 0 and counts["black"] > 0
+    assert game.moves == ["c3"]
+
+
 def test_playouts_run_in_threads():
     import concurrent.futures
 
