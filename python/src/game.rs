@@ -11,7 +11,8 @@ use pyo3::types::PyDict;
 use arena_rules::games::{Color, Move, Outcome, Position};
 
 use crate::actions::Actions;
-use crate::{json_to_py, observation, playout, variant_of};
+use crate::variants::{json_to_py, variant_of};
+use crate::{observation, playout};
 
 /// A game of one variant: `Game("qango6")`, or `Game("qango6", ["c3",
 /// "d4"])` to start from those moves.
