@@ -2,10 +2,11 @@
 //! (Qango 6, 2 games per pairing: 9,900 games) without `--serve`, and with
 //! `--serve 0` and no page, one page and ten pages open, in turn (the order
 //! rotates from one repetition to the next), `ARENA_BENCH_OVERHEAD_RUNS`
-//! times each (default 3). Each run's wall time and CPU time (user and
-//! system of arena and the bots it reaped, from `wait4`), and the median of
-//! each mode against the median without `--serve`, within the one
-//! invocation.
+//! times each (default 5). Each run's wall time and CPU time (user and
+//! system of arena and the bots it reaped, from `wait4`); then each mode's
+//! median, and the median over the repetitions of its ratio to the run
+//! without `--serve` of the same repetition (a machine that slows through
+//! the bench slows both sides of a ratio alike).
 //!
 //! Run: `cargo bench --bench serve_overhead` (`ARENA_BENCH_OVERHEAD_BOTS=N`
 //! for another field). A page is what live.js does: it holds
@@ -170,7 +171,7 @@ fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, u64) {
 
 fn main() {
     let bots: usize = env_or("ARENA_BENCH_OVERHEAD_BOTS", 100);
-    let runs: usize = env_or("ARENA_BENCH_OVERHEAD_RUNS", 3);
+    let runs: usize = env_or("ARENA_BENCH_OVERHEAD_RUNS", 5);
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-overhead-bench");
     std::fs::create_dir_all(&root).unwrap();
     let games = bots * (bots - 1);
@@ -193,15 +194,21 @@ fn main() {
             cpus[m].push(cpu);
         }
     }
-    let (wall0, cpu0) = (median(&mut walls[0]), median(&mut cpus[0]));
-    println!("medians, and against the run without --serve:");
+    // Each mode against the run without --serve of the same repetition
+    // (the modes of one repetition run back to back, so a machine that
+    // slows through the bench slows both sides of each ratio alike), and
+    // the median of those ratios.
+    let ratios = |of: &[Vec<f64>], m: usize| -> f64 {
+        let mut r: Vec<f64> = of[m].iter().zip(&of[0]).map(|(x, a)| x / a).collect();
+        median(&mut r)
+    };
+    println!("medians, and the median of each repetition's ratio to the run without --serve:");
     for (m, mode) in MODES.iter().enumerate() {
-        let (wall, cpu) = (median(&mut walls[m]), median(&mut cpus[m]));
+        let (wall_ratio, cpu_ratio) = (ratios(&walls, m), ratios(&cpus, m));
+        let (wall, cpu) = (median(&mut walls[m].clone()), median(&mut cpus[m].clone()));
         println!(
-            "  {:<20} wall {wall:>6.1} s ({:.2}x)  CPU {cpu:>6.1} s ({:.2}x)",
+            "  {:<20} wall {wall:>6.1} s ({wall_ratio:.2}x)  CPU {cpu:>6.1} s ({cpu_ratio:.2}x)",
             mode.name(),
-            wall / wall0,
-            cpu / cpu0
         );
     }
 }
