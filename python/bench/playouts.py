@@ -10,15 +10,18 @@
 
 Run by hand after `pip install ./python`:
 
-    python python/bench/playouts.py [VARIANT ...] [--seconds S]
+    python python/bench/playouts.py [VARIANT ...] [--seconds S] [--rounds R]
 
-It prints playouts per second of each and the native/plain-Python ratio,
-and each method's share of white wins (they play the same random game, so
-the shares agree within sampling noise).
+Each round measures every method for S seconds, one after another; it
+prints each method's median playouts per second over the rounds, the
+median (and range) of the per-round ratio of the native playout to it, and
+its share of white wins (they play the same random game, so the shares
+agree within sampling noise).
 """
 
 import argparse
 import random
+import statistics
 import time
 
 import arena
@@ -111,19 +114,30 @@ def action_loop(variant):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="*", default=["qango6", "qango7"])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=0.5, help="per method and round")
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     for variant in args.variants:
         start = arena.Game(variant)
-        rows = [("Game.random_playout()", rate(start.random_playout, args.seconds))]
-        rows.append(("Game.random_playouts(1000)", batched(start, args.seconds)))
+        methods = {
+            "Game.random_playout()": lambda s: rate(start.random_playout, s),
+            "Game.random_playouts(1000)": lambda s: batched(start, s),
+        }
         if variant != "quinque":
-            rows.append(("plain Python", rate(PlainQango(variant).playout, args.seconds)))
-        rows.append(("legal_moves()/play() loop", rate(python_loop(variant), args.seconds)))
-        rows.append(("legal_actions()/play_action() loop", rate(action_loop(variant), args.seconds)))
-        native = rows[0][1][0]
-        for name, (per_second, white) in rows:
-            print(f"{variant:10} {name:36} {per_second:>12,.0f}/s  native {native / per_second:6.1f}x  white wins {white:.3f}")
+            methods["plain Python"] = lambda s, p=PlainQango(variant): rate(p.playout, s)
+        methods["legal_moves()/play() loop"] = lambda s, r=python_loop(variant): rate(r, s)
+        methods["legal_actions()/play_action() loop"] = lambda s, r=action_loop(variant): rate(r, s)
+        # Rounds of every method one after another, so that a change of the
+        # machine's load hits all of them; the ratios are taken per round.
+        rounds = [{name: run(args.seconds) for name, run in methods.items()} for _ in range(args.rounds)]
+        for name in methods:
+            per_second = statistics.median(r[name][0] for r in rounds)
+            ratios = sorted(r["Game.random_playout()"][0] / r[name][0] for r in rounds)
+            white = statistics.mean(r[name][1] for r in rounds)
+            print(
+                f"{variant:10} {name:36} {per_second:>12,.0f}/s  native {statistics.median(ratios):6.1f}x"
+                f" ({ratios[0]:.1f}-{ratios[-1]:.1f})  white wins {white:.3f}"
+            )
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray3};
 use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 
 use arena_rules::games::{Color, Move, Outcome, Position};
 
@@ -283,11 +284,19 @@ impl Game {
     /// `None` for a draw). The game itself is unchanged; `seed` makes it
     /// repeatable.
     #[pyo3(signature = (seed = None))]
-    fn random_playout(&self, py: Python<'_>, seed: Option<u64>) -> Option<&'static str> {
+    fn random_playout<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> Option<Bound<'py, PyString>> {
         let pos = &self.pos;
         let winner =
             py.detach(|| playout::with_rng(seed, |rng| playout::playout(pos, rng, |_| {})));
-        color_name(winner)
+        // Interned: a new string per call was a visible share of a playout.
+        winner.map(|w| match w {
+            Color::White => intern!(py, "white").clone(),
+            Color::Black => intern!(py, "black").clone(),
+        })
     }
 
     /// `n` random playouts from here in one call (natively, without the
