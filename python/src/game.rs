@@ -200,8 +200,8 @@ impl Game {
         Ok((class, (game.variant().to_string(), game.moves())))
     }
 
-    /// The number of action indices of this variant (module `arena` docs:
-    /// Qango `rows * cols`; Quinque 7600).
+    /// The number of action indices of this variant: Qango `rows * cols`
+    /// (36 or 49), Quinque 7600 (their numbering: `action_to_move`).
     #[getter]
     fn action_size(&self) -> usize {
         self.actions().size()
