@@ -184,7 +184,7 @@ class GameEnv(_Env):
             info.update(self._ended)
             info["winner"] = self._winner()
         elif self.game.status != "ongoing":
-            info.update(winner=self.game.winner, reason=", ".join(self.game.reasons))
+            info.update(winner=self.game.winner, reason=self.game.reasons[0])
         return info
 
 
