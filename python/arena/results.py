@@ -82,7 +82,10 @@ def read_run(directory: PathLike) -> Run:
     ``ValueError`` when it holds none of a run's files (games.csv,
     standings.csv), both naming the directory.
     """
-    import pandas as pd
+    try:
+        import pandas as pd
+    except ImportError as e:
+        raise ImportError(f"arena.read_run needs pandas (pip install pandas): {e}") from e
 
     path = Path(directory)
     if not path.is_dir():
