@@ -52,7 +52,8 @@ def env(variant: str, render_mode: str | None = None):
 class raw_env(AECEnv):
     """The unwrapped environment (``arena.env`` wraps it)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "arena_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi"], "name": "arena_v0", "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, variant: str, render_mode: str | None = None):
         if _MISSING is not None:

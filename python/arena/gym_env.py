@@ -5,7 +5,9 @@ other, and is either
 
 - a Python callable ``policy(game) -> move`` (a move in notation, or an
   action index), given a copy of the game on its turn (``random_policy()``
-  makes one), played in-process on the native engine; or
+  makes one), played in-process on the native engine; a policy with a
+  ``reset(seed)`` method has it called by each ``reset(seed=...)``, so an
+  episode repeats with its seed; or
 - an arena bot, given as its command (``"python3 bots/python/greedy_bot.py"``
   or a list of words), or as a :class:`RefereeOpponent` for its settings.
   The bot is run by arena's own referee, ``arena play VARIANT human BOT``:
@@ -16,7 +18,10 @@ other, and is either
 
 Observations are ``{"observation": game.observation(color), "action_mask":
 game.legal_action_mask()}``; actions are ``Discrete(game.action_size)``
-indices; an illegal action raises ``ValueError`` with the game unchanged.
+indices; an illegal action raises ``ValueError`` with the game unchanged,
+or with ``illegal="lose"`` ends the episode as a loss (reward -1, reason
+``illegal_move``), as Gymnasium's ``check_env`` and agents that sample
+unmasked actions need.
 The reward is +1 for a win, -1 for a loss, 0 for a draw, given at the end
 (the only step with ``terminated=True``; a game ends by the rules, so
 ``truncated`` is always False). ``info`` has ``legal_moves``, and at the
@@ -57,28 +62,41 @@ __all__ = ["GameEnv", "RefereeOpponent", "random_policy"]
 Policy = Callable[[Any], Union[str, int]]
 
 
-def random_policy(seed: Optional[int] = None) -> Policy:
-    """A policy that plays a uniformly random legal move."""
-    rng = random.Random(seed)
-    return lambda game: rng.choice(game.legal_moves())
+class random_policy:
+    """A policy that plays a uniformly random legal move; ``GameEnv.reset(seed=s)``
+    reseeds it (``reset(s)``), so that an episode repeats with its seed."""
+
+    def __init__(self, seed: Optional[int] = None):
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: Optional[int] = None):
+        if seed is not None:
+            self.rng.seed(seed)
+
+    def __call__(self, game) -> str:
+        return self.rng.choice(game.legal_moves())
 
 
 class GameEnv(_Env):
     """One game of ``variant`` per episode, the agent playing ``color``
     (``"white"`` moves first) against ``opponent`` (see the module)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, variant: str, opponent: Union[Policy, str, Sequence[str], "RefereeOpponent"],
-                 *, color: str = "white", render_mode: Optional[str] = None):
+                 *, color: str = "white", illegal: str = "raise",
+                 render_mode: Optional[str] = None):
         if _MISSING is not None:
             raise ImportError(f"arena.GameEnv needs gymnasium (pip install gymnasium): {_MISSING}")
         if color not in ("white", "black"):
             raise ValueError(f"color {color!r}: the agent plays 'white' or 'black'")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: arena renders as text, render_mode='ansi'")
+        if illegal not in ("raise", "lose"):
+            raise ValueError(f"illegal={illegal!r}: 'raise' (ValueError) or 'lose' (the episode ends, reward -1)")
         self.variant = variant
         self.color = color
+        self.illegal = illegal
         self.render_mode = render_mode
         if isinstance(opponent, (str, list, tuple)):
             opponent = RefereeOpponent(opponent)
@@ -105,6 +123,8 @@ class GameEnv(_Env):
         if isinstance(self.opponent, RefereeOpponent):
             self._take(self.opponent.start(self.variant, self.color))
         else:
+            if hasattr(self.opponent, "reset"):
+                self.opponent.reset(seed)
             self._policy_moves()
         return self._observation(), self._info()
 
@@ -112,7 +132,12 @@ class GameEnv(_Env):
         if self._ended is not None or self.game.status != "ongoing":
             raise RuntimeError("the episode has ended: call reset()")
         move = self.game.action_to_move(int(action))
-        self.game.play(move)  # ValueError for an illegal move, the game unchanged
+        try:
+            self.game.play(move)  # ValueError for an illegal move, the game unchanged
+        except ValueError as e:
+            if self.illegal == "raise":
+                raise
+            return self._lose_by_illegal(move, e)
         if isinstance(self.opponent, RefereeOpponent):
             self._take(self.opponent.answer(move))
         else:
@@ -120,6 +145,16 @@ class GameEnv(_Env):
         terminated = self._ended is not None or self.game.status != "ongoing"
         reward = self._reward() if terminated else 0.0
         return self._observation(), reward, terminated, False, self._info()
+
+    def _lose_by_illegal(self, move: str, error: ValueError):
+        """With ``illegal="lose"``: the episode ends, lost, as the referee
+        ends a bot's game for an illegal move."""
+        if isinstance(self.opponent, RefereeOpponent):
+            self.opponent.close_game()
+        winner = "black" if self.color == "white" else "white"
+        self._ended = {"result": "0-1" if winner == "black" else "1-0", "reason": "illegal_move",
+                       "message": f"{self.color} played an illegal move {move!r}: {error}"}
+        return self._observation(), -1.0, True, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as booleans (sb3-contrib's MaskablePPO reads this)."""

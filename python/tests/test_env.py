@@ -206,3 +206,31 @@ def test_gym_reset_and_close_mid_game_stop_arena_and_the_bot():
     while processes_with_arg(str(seed)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_with_arg(str(seed)) == []
+
+
+@pytest.mark.parametrize("color", ["white", "black"])
+@pytest.mark.parametrize("variant", ["qango6", "quinque"])
+def test_gym_passes_gymnasiums_check_env_when_illegal_actions_lose(variant, color):
+    from gymnasium.utils.env_checker import check_env
+
+    env = GameEnv(variant, random_policy(seed=1), color=color, illegal="lose", render_mode="ansi")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env)
+    # Its one remaining note: alternative render modes are tested only for
+    # environments made by gymnasium.make.
+    advice = {str(w.message) for w in caught if "gymnasium.make" not in str(w.message)}
+    assert advice == set(), advice
+
+
+def test_gym_an_illegal_action_loses_with_illegal_lose_and_seeds_repeat_episodes():
+    env = GameEnv("qango6", random_policy(), color="black", illegal="lose")
+    first, _ = env.reset(seed=11)
+    opening = env.game.moves
+    taken = env.game.move_to_action(opening[0])
+    obs, reward, terminated, truncated, info = env.step(taken)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["reason"] == "illegal_move" and info["winner"] == "white"
+    assert env.game.moves == opening
+    again, _ = env.reset(seed=11)  # the policy is reseeded: the same opening
+    assert env.game.moves == opening and np.array_equal(again["observation"], first["observation"])
