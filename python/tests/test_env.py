@@ -132,10 +132,11 @@ def test_gym_policy_may_answer_with_an_action_index():
     assert len(env.game.moves) == 1  # the policy opened
 
 
-@pytest.mark.parametrize("color", ["white", "black"])
-def test_gym_against_the_bundled_random_bot_through_the_referee(color):
+@pytest.mark.parametrize("variant,color", [("qango6", "white"), ("qango6", "black"),
+                                           ("quinque", "white")])
+def test_gym_against_the_bundled_random_bot_through_the_referee(variant, color):
     arena_bin()
-    env = GameEnv("qango6", RefereeOpponent(random_bot(4), time_control="per-move=2000"),
+    env = GameEnv(variant, RefereeOpponent(random_bot(4), time_control="per-move=2000"),
                   color=color)
     rng = np.random.default_rng(2)
     try:

@@ -135,3 +135,13 @@ def test_to_toml_writes_what_tomllib_reads():
                  "env": {"A B": "1"}}],
     }
     assert tomllib.loads(to_toml(config)) == config
+
+
+def test_tournament_without_out_returns_the_directory_arena_named(tmp_path):
+    arena_bin()
+    config = tiny_tournament("ignored")
+    del config["tournament"]["out"]
+    out = arena.tournament(config, cwd=tmp_path)
+    # arena's default: arena-out/UTC-TIMESTAMP under the directory it ran in.
+    assert out.parent == (tmp_path / "arena-out").resolve()
+    assert len(arena.read_run(out).games) == 2
