@@ -306,7 +306,8 @@ class RefereeOpponent:
             if self._lines(lines, turn) or self.PROMPT.search(self._pending):
                 break
         if turn.result is None and not self.PROMPT.search(self._pending):
-            self._fail("arena play ended without a result")
+            status = self._proc.wait(timeout=self.timeout) if self._proc else None
+            self._fail(f"arena play ended without a result (exit status {status})")
         self._pending = "" if self.PROMPT.search(self._pending) else self._pending
         return turn
 
