@@ -93,7 +93,8 @@ class GameEnv(_Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: arena renders as text, render_mode='ansi'")
         if illegal not in ("raise", "lose"):
-            raise ValueError(f"illegal={illegal!r}: 'raise' (ValueError) or 'lose' (the episode ends, reward -1)")
+            raise ValueError(f"illegal={illegal!r}: 'raise' (ValueError) or 'lose' "
+                             "(the episode ends, reward -1)")
         self.variant = variant
         self.color = color
         self.illegal = illegal

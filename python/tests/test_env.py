@@ -240,6 +240,7 @@ def test_gym_an_illegal_action_loses_with_illegal_lose_and_seeds_repeat_episodes
 def test_gym_a_bot_that_cannot_start_is_arenas_error(tmp_path):
     arena_bin()
     env = GameEnv("qango6", [str(tmp_path / "no-such-bot")])
-    with pytest.raises(RuntimeError, match=r"arena play ended without a result \(exit status 2\): .*no-such-bot"):
+    error = r"arena play ended without a result \(exit status 2\): .*no-such-bot"
+    with pytest.raises(RuntimeError, match=error):
         env.reset()
     env.close()
