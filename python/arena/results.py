@@ -52,7 +52,8 @@ class Run(dict):
     ``"standings"``, ...) to its DataFrame, holding only the files that
     exist, with each also as an attribute (``run.games``). ``run.dir`` is the
     directory and ``run.tournament`` its tournament.json as a dict (the
-    settings under ``"config"``; ``None`` without the file).
+    settings under ``"config"``; ``None`` without the file); ``records()``
+    gives the games' records (games.jsonl), moves included.
     """
 
     def __init__(self, directory: Path, tables: dict, manifest: Any):
@@ -69,6 +70,19 @@ class Run(dict):
                 f"it has: {', '.join(sorted(self)) or 'no tables'}"
             )
         raise AttributeError(name)
+
+    def records(self):
+        """The game records of games.jsonl, one dict per game (``moves``,
+        ``result``, ``reason``, ``move_times_ms``, ...: docs/REFERENCE.md),
+        read one line at a time; ``arena.Game(variant, record["moves"])``
+        replays one."""
+        journal = self.dir / "games.jsonl"
+        if not journal.is_file():
+            raise FileNotFoundError(f"{self.dir} has no games.jsonl (a run's journal of game records)")
+        with open(journal) as f:
+            for line in f:
+                if line.strip():
+                    yield json.loads(line)
 
     def __repr__(self) -> str:
         shapes = ", ".join(f"{k}: {len(v)} rows" for k, v in self.items())

@@ -145,3 +145,13 @@ def test_tournament_without_out_returns_the_directory_arena_named(tmp_path):
     # arena's default: arena-out/UTC-TIMESTAMP under the directory it ran in.
     assert out.parent == (tmp_path / "arena-out").resolve()
     assert len(arena.read_run(out).games) == 2
+
+
+def test_records_replay_on_the_python_game_to_the_referees_result(run_dir):
+    run = arena.read_run(run_dir)
+    records = list(run.records())
+    assert sorted(r["game_id"] for r in records) == sorted(run.games["game_id"])
+    for record in records:
+        game = arena.Game(record["game"], record["moves"])
+        winner = {"1-0": "white", "0-1": "black"}.get(record["result"])
+        assert (game.status != "ongoing", game.winner, game.reason) == (True, winner, record["reason"])
