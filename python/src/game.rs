@@ -6,11 +6,13 @@ use numpy::prelude::*;
 use numpy::{PyArray1, PyArray3};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use arena_rules::games::{Color, Move, Outcome, Position};
 
 use crate::actions::Actions;
-use crate::{json_to_py, observation, playout, variant_of};
+use crate::variants::{json_to_py, variant_of};
+use crate::{observation, playout};
 
 /// A game of one variant: `Game("qango6")`, or `Game("qango6", ["c3",
 /// "d4"])` to start from those moves.
@@ -272,7 +274,28 @@ impl Game {
     #[pyo3(signature = (seed = None))]
     fn random_playout(&self, py: Python<'_>, seed: Option<u64>) -> Option<&'static str> {
         let pos = &self.pos;
-        color_name(py.detach(|| playout::playout(pos, &mut playout::rng(seed), |_| {})))
+        let winner =
+            py.detach(|| playout::with_rng(seed, |rng| playout::playout(pos, rng, |_| {})));
+        color_name(winner)
+    }
+
+    /// `n` random playouts from here in one call (natively, without the
+    /// GIL): `{"white": wins, "black": wins, "draw": draws}`.
+    #[pyo3(signature = (n, seed = None))]
+    fn random_playouts<'py>(
+        &self,
+        py: Python<'py>,
+        n: u64,
+        seed: Option<u64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let pos = &self.pos;
+        let [white, black, draw] =
+            py.detach(|| playout::with_rng(seed, |rng| playout::count(pos, n, rng)));
+        let out = PyDict::new(py);
+        out.set_item("white", white)?;
+        out.set_item("black", black)?;
+        out.set_item("draw", draw)?;
+        Ok(out)
     }
 
     /// Plays the moves `random_playout(seed)` would play on this game
@@ -281,7 +304,7 @@ impl Game {
     fn play_random(&mut self, py: Python<'_>, seed: Option<u64>) -> PyResult<Option<&'static str>> {
         let mut moves = Vec::new();
         let pos = &self.pos;
-        py.detach(|| playout::playout(pos, &mut playout::rng(seed), |m| moves.push(m)));
+        py.detach(|| playout::with_rng(seed, |rng| playout::playout(pos, rng, |m| moves.push(m))));
         for m in moves {
             self.pos
                 .play(&m)

@@ -2,17 +2,40 @@
 //! uniformly random legal moves to the end, with the rules crate's own
 //! move generation and play, and no allocation per Qango move.
 
+use std::cell::RefCell;
+
 use arena_rules::games::qango::below;
 use arena_rules::games::{Color, Move, Position, QangoState, QuinqueMove, QuinqueState};
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
-/// A generator seeded with `seed`, or from the operating system.
-pub fn rng(seed: Option<u64>) -> SmallRng {
+thread_local! {
+    /// The generator of unseeded playouts, seeded once per thread from the
+    /// operating system (a seed per call cost more than a Qango playout).
+    static RNG: RefCell<SmallRng> = RefCell::new(SmallRng::from_entropy());
+}
+
+/// Calls `f` with a generator seeded with `seed`, or with this thread's.
+pub fn with_rng<T>(seed: Option<u64>, f: impl FnOnce(&mut SmallRng) -> T) -> T {
     match seed {
-        Some(seed) => SmallRng::seed_from_u64(seed),
-        None => SmallRng::from_entropy(),
+        Some(seed) => f(&mut SmallRng::seed_from_u64(seed)),
+        None => RNG.with(|rng| f(&mut rng.borrow_mut())),
     }
+}
+
+/// Plays `n` random playouts from `pos`; returns the wins of white and
+/// black and the draws.
+pub fn count(pos: &Position, n: u64, rng: &mut impl RngCore) -> [u64; 3] {
+    let mut counts = [0u64; 3];
+    for _ in 0..n {
+        let k = match playout(pos, rng, |_| {}) {
+            Some(Color::White) => 0,
+            Some(Color::Black) => 1,
+            None => 2,
+        };
+        counts[k] += 1;
+    }
+    counts
 }
 
 /// Plays random moves from `pos` to the end, passing each to `record`;

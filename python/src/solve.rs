@@ -8,7 +8,7 @@ use pyo3::types::PyDict;
 use arena_rules::games::Position;
 use arena_solver::{Budget, Solver};
 
-use crate::variant_of;
+use crate::variants::variant_of;
 
 /// The value of the position after `moves` (texts) in `variant`, for the
 /// side to move, under perfect play: a dict with `value` (`"win"`,
