@@ -1,6 +1,7 @@
-"""What the tests that run the arena binary share: the binary (ARENA_BIN,
-else `arena` on the PATH; missing, such a test is skipped with how to get
-it, and fails under CI=true, where it must be there) and the repository's
+"""What the tests that run the arena binary share: `arena_env`, a fixture
+that puts conftest's `arena_bin` (ARENA_BIN, else the tree's newest
+target/*/arena, else built) in ARENA_BIN for the package's own calls
+(`arena.tournament`, `GameEnv` against a bot), and the repository's
 bundled bots."""
 
 import os
@@ -10,21 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from arena.results import arena_binary
-
 REPO = Path(__file__).resolve().parents[2]
 RANDOM_BOT = REPO / "bots" / "python" / "random_bot.py"
 TEST_BOTS = REPO / "tests" / "bots"
 
 
-def arena_bin() -> str:
-    """The arena binary, or a skip (a failure under CI) saying how to get it."""
-    try:
-        return arena_binary()
-    except FileNotFoundError as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI needs the arena binary: {e}")
-        pytest.skip(str(e))
+@pytest.fixture(scope="session")
+def arena_env(arena_bin):
+    """The arena binary's path, set as ARENA_BIN for the test session."""
+    previous = os.environ.get("ARENA_BIN")
+    os.environ["ARENA_BIN"] = str(arena_bin)
+    yield str(arena_bin)
+    if previous is None:
+        del os.environ["ARENA_BIN"]
+    else:
+        os.environ["ARENA_BIN"] = previous
 
 
 def python() -> str:

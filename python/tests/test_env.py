@@ -13,7 +13,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 import arena  # noqa: E402
 from arena import GameEnv, RefereeOpponent, random_policy  # noqa: E402
-from arena_cli import TEST_BOTS, arena_bin, python, random_bot  # noqa: E402
+from arena_cli import TEST_BOTS, arena_env, python, random_bot  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", ["qango6", "qango7", "quinque"])
@@ -134,8 +134,7 @@ def test_gym_policy_may_answer_with_an_action_index():
 
 @pytest.mark.parametrize("variant,color", [("qango6", "white"), ("qango6", "black"),
                                            ("quinque", "white")])
-def test_gym_against_the_bundled_random_bot_through_the_referee(variant, color):
-    arena_bin()
+def test_gym_against_the_bundled_random_bot_through_the_referee(variant, color, arena_env):
     env = GameEnv(variant, RefereeOpponent(random_bot(4), time_control="per-move=2000"),
                   color=color)
     rng = np.random.default_rng(2)
@@ -156,8 +155,7 @@ def test_gym_against_the_bundled_random_bot_through_the_referee(variant, color):
         env.close()
 
 
-def test_gym_a_bot_that_plays_an_illegal_move_loses_by_the_referee():
-    arena_bin()
+def test_gym_a_bot_that_plays_an_illegal_move_loses_by_the_referee(arena_env):
     bot = [python(), str(TEST_BOTS / "illegal.py")]
     env = GameEnv("qango6", bot, color="white")
     try:
@@ -190,8 +188,7 @@ def processes_with_arg(arg: str) -> list:
     return found
 
 
-def test_gym_reset_and_close_mid_game_stop_arena_and_the_bot():
-    arena_bin()
+def test_gym_reset_and_close_mid_game_stop_arena_and_the_bot(arena_env):
     seed = 900000 + __import__("os").getpid() % 100000  # this test's bots alone
     env = GameEnv("quinque", random_bot(seed), color="black")
     obs, _ = env.reset()
@@ -237,8 +234,7 @@ def test_gym_an_illegal_action_loses_with_illegal_lose_and_seeds_repeat_episodes
     assert env.game.moves == opening and np.array_equal(again["observation"], first["observation"])
 
 
-def test_gym_a_bot_that_cannot_start_is_arenas_error(tmp_path):
-    arena_bin()
+def test_gym_a_bot_that_cannot_start_is_arenas_error(tmp_path, arena_env):
     env = GameEnv("qango6", [str(tmp_path / "no-such-bot")])
     error = r"arena play ended without a result \(exit status 2\): .*no-such-bot"
     with pytest.raises(RuntimeError, match=error):

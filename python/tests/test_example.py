@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from arena_cli import REPO, arena_bin  # noqa: E402
+from arena_cli import REPO, arena_env  # noqa: E402
 
 PAGE = REPO / "docs" / "PYTHON.md"
 MARKER = "<!-- python/tests/test_example.py runs the next block -->"
@@ -24,8 +24,8 @@ def example_and_output():
     return code, printed
 
 
-def test_the_example_of_python_md_prints_what_the_page_says():
-    arena_bin()  # its last part plays the bundled greedy bot through the referee
+def test_the_example_of_python_md_prints_what_the_page_says(arena_env):
+    # arena_env: the example's last part plays the bundled greedy bot through the referee.
     code, printed = example_and_output()
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, timeout=300)

@@ -11,7 +11,7 @@ pd = pytest.importorskip("pandas")
 
 import arena  # noqa: E402
 from arena.results import to_toml  # noqa: E402
-from arena_cli import REPO, arena_bin, python, random_bot  # noqa: E402
+from arena_cli import REPO, arena_env, python, random_bot  # noqa: E402
 
 
 def tiny_tournament(out) -> dict:
@@ -32,8 +32,7 @@ def tiny_tournament(out) -> dict:
 
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
-    arena_bin()
+def run_dir(tmp_path_factory, arena_env):
     out = tmp_path_factory.mktemp("run") / "out"
     return arena.tournament(tiny_tournament(out), cwd=out.parent)
 
@@ -80,13 +79,13 @@ def test_read_run_values_are_the_files_values(run_dir):
     assert repr(run).startswith("Run(")
 
 
-def test_analysis_tables_after_arena_analyse(run_dir, tmp_path):
+def test_analysis_tables_after_arena_analyse(run_dir, tmp_path, arena_env):
     import shutil
     import subprocess
 
     copy = tmp_path / "analysed"
     shutil.copytree(run_dir, copy)
-    subprocess.run([arena_bin(), "analyse", str(copy), "--budget-ms", "20", "--memory-mib", "16"],
+    subprocess.run([arena_env, "analyse", str(copy), "--budget-ms", "20", "--memory-mib", "16"],
                    check=True, capture_output=True)
     run = arena.read_run(copy)
     header, *rows = rows_of(copy / "analysis.csv")
@@ -105,8 +104,7 @@ def test_a_missing_table_and_a_directory_that_is_no_run_are_named(run_dir, tmp_p
         arena.read_run(tmp_path / "nowhere")
 
 
-def test_tournament_from_a_file_with_relative_paths_and_flags(tmp_path):
-    arena_bin()
+def test_tournament_from_a_file_with_relative_paths_and_flags(tmp_path, arena_env):
     config = tiny_tournament("ignored")
     del config["tournament"]["out"]
     # Paths in a file are relative to its directory: a bot copied beside it.
@@ -118,8 +116,7 @@ def test_tournament_from_a_file_with_relative_paths_and_flags(tmp_path):
     assert len(arena.read_run(out).games) == 4
 
 
-def test_a_failing_tournament_raises_with_arenas_words(tmp_path):
-    arena_bin()
+def test_a_failing_tournament_raises_with_arenas_words(tmp_path, arena_env):
     config = tiny_tournament(tmp_path / "out")
     config["tournament"]["variant"] = "qango5"
     with pytest.raises(RuntimeError, match=r"exited with status 2[\s\S]*qango5"):
@@ -137,8 +134,7 @@ def test_to_toml_writes_what_tomllib_reads():
     assert tomllib.loads(to_toml(config)) == config
 
 
-def test_tournament_without_out_returns_the_directory_arena_named(tmp_path):
-    arena_bin()
+def test_tournament_without_out_returns_the_directory_arena_named(tmp_path, arena_env):
     config = tiny_tournament("ignored")
     del config["tournament"]["out"]
     out = arena.tournament(config, cwd=tmp_path)
