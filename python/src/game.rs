@@ -29,6 +29,9 @@ pub struct Game {
     pos: Position,
 }
 
+/// What `__reduce__` gives: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<String>));
+
 fn color_name(color: Option<Color>) -> Option<&'static str> {
     color.map(Color::name)
 }
@@ -186,6 +189,14 @@ impl Game {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
         self.clone()
+    }
+
+    /// Pickles as `Game(variant, moves)` (for multiprocessing and vector
+    /// environments); unpickling replays the moves through the rules.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let game = slf.borrow();
+        let class = slf.get_type().into_any();
+        Ok((class, (game.variant().to_string(), game.moves())))
     }
 
     /// The number of action indices of this variant (module `arena` docs:

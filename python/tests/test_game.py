@@ -4,6 +4,7 @@ native playouts."""
 
 import copy
 import json
+import pickle
 import random
 
 import numpy as np
@@ -102,7 +103,7 @@ def test_an_illegal_move_says_why():
 
 def test_copies_are_independent():
     game = arena.Game("quinque", ["place a1"])
-    for other in (game.copy(), copy.copy(game), copy.deepcopy(game)):
+    for other in (game.copy(), copy.copy(game), copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
         other.play("place b1")
         assert game.moves == ["place a1"] and other.moves == ["place a1", "place b1"]
         assert game.to_move == "black" and other.to_move == "white"
