@@ -19,3 +19,12 @@ Qango variant and Quinque, from arena's own Rust crates (the native module
 from arena._native import Game, __version__, solve, variant_info, variants
 
 __all__ = ["Game", "__version__", "solve", "variant_info", "variants"]
+
+# The environments and the results (docs/PYTHON.md): pure Python over the
+# above and the arena binary; pettingzoo, gymnasium and pandas are imported
+# only when used.
+from arena.aec import env  # noqa: E402
+from arena.gym_env import GameEnv, RefereeOpponent, random_policy  # noqa: E402
+from arena.results import Run, read_run, tournament  # noqa: E402
+
+__all__ += ["env", "GameEnv", "RefereeOpponent", "random_policy", "Run", "read_run", "tournament"]
