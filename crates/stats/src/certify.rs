@@ -47,6 +47,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::adaptive::{Assessment, PairCheck, MIN_ROUND_PAIRS};
+use crate::tier_pairs::{reach_budget, tier_pairs};
 
 /// What a run certifies (`certify`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -192,17 +193,19 @@ impl Goal {
         match self {
             Goal::Order => a.certified,
             Goal::Top(k) => self.complete(a) || (a.boundary_after(*k) && settled),
-            Goal::Tiers => a.certified || settled,
+            // Its rounds end when no boundary is in reach (`tier_pairs`).
+            Goal::Tiers => a.certified,
         }
     }
 
-    /// The next round's pairings, (upper, lower), widest interval first,
-    /// repeated up to [`MIN_ROUND_PAIRS`].
-    pub fn next_round(&self, a: &Assessment) -> Vec<(usize, usize)> {
+    /// The next round's pairings after `games` games of at most `max_games`,
+    /// (upper, lower), widest interval first, repeated up to
+    /// [`MIN_ROUND_PAIRS`]; none when the goal has nothing left to play for.
+    pub fn next_round(&self, a: &Assessment, games: u64, max_games: u64) -> Vec<(usize, usize)> {
         let pairs = match *self {
             Goal::Order => return a.next_round(),
             Goal::Top(k) => top_pairs(a, k),
-            Goal::Tiers => tier_pairs(a),
+            Goal::Tiers => tier_pairs(a, reach_budget(a.order.len(), games, max_games)),
         };
         fill_round(pairs)
     }
@@ -237,7 +240,7 @@ impl Watch {
 
 impl Assessment {
     /// Places of bots: `place[bot]`, 0 = best.
-    fn places(&self) -> Vec<usize> {
+    pub(crate) fn places(&self) -> Vec<usize> {
         let mut place = vec![0; self.order.len()];
         for (k, &bot) in self.order.iter().enumerate() {
             place[bot] = k;
@@ -327,31 +330,6 @@ fn top_pairs(a: &Assessment, k: usize) -> Vec<&PairCheck> {
     pairs
 }
 
-/// The adjacent pairs not separated, and for each place without a
-/// boundary whose adjacent pair is separated, the pair across it not
-/// separated with the widest interval.
-fn tier_pairs(a: &Assessment) -> Vec<&PairCheck> {
-    let place = a.places();
-    let mut widest: Vec<Option<&PairCheck>> = vec![None; a.adjacent.len()];
-    for c in &a.others {
-        let (p, q) = (
-            place[c.upper].min(place[c.lower]),
-            place[c.upper].max(place[c.lower]),
-        );
-        for slot in &mut widest[p..q] {
-            if slot.is_none_or(|w| c.sd > w.sd) {
-                *slot = Some(c);
-            }
-        }
-    }
-    let blockers = widest
-        .into_iter()
-        .zip(&a.adjacent)
-        .filter(|(_, adjacent)| adjacent.separated)
-        .filter_map(|(c, _)| c);
-    a.unseparated().chain(blockers).collect()
-}
-
 /// `pairs` without repeats, widest interval first (then rank order), the
 /// list repeated up to [`MIN_ROUND_PAIRS`].
 fn fill_round(mut pairs: Vec<&PairCheck>) -> Vec<(usize, usize)> {
@@ -415,15 +393,18 @@ mod tests {
     fn each_goal_plays_the_pairs_that_matter_to_it() {
         let a = assessment();
         // top:2: the set is certified; only the order within it is open.
-        assert_eq!(Goal::Top(2).next_round(&a), [(0, 1); 4]);
+        assert_eq!(Goal::Top(2).next_round(&a, 1_000, 10_000), [(0, 1); 4]);
         // top:3: 2-4 crosses the boundary after place 3; 0-1 is inside.
         assert_eq!(
-            Goal::Top(3).next_round(&a),
+            Goal::Top(3).next_round(&a, 1_000, 10_000),
             [(2, 4), (0, 1), (2, 4), (0, 1)]
         );
         // tiers: 0-1 (adjacent, open), and 2-4, which keeps boundaries
         // after places 3 and 4 (adjacent pairs separated) away.
-        assert_eq!(Goal::Tiers.next_round(&a), [(2, 4), (0, 1), (2, 4), (0, 1)]);
+        assert_eq!(
+            Goal::Tiers.next_round(&a, 1_000, 10_000),
+            [(2, 4), (0, 1), (2, 4), (0, 1)]
+        );
     }
 
     #[test]
