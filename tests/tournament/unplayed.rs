@@ -2,8 +2,9 @@
 //! a bot that cannot start stops the run at the start check with its own
 //! first line on stderr; one that fails only later quotes that line in its
 //! games; a game neither bot played is kept in the journal but rated by
-//! nobody; a field whose every bot is disabled stops with one line; and a
-//! failure that repeats is counted, not printed game after game.
+//! nobody; a field whose every bot is disabled stops with one line; a
+//! failure that repeats is counted, not printed game after game; and in a
+//! Swiss or a knockout such a game gives neither bot a point or a match.
 //! (`tests/bots/starts_then_fails.py` starts well N times, then fails.)
 
 use crate::common;

@@ -29,17 +29,21 @@
 //!   not separated. The set is certified when the boundary is; the
 //!   run then goes on for the order within the top until it is certified
 //!   or its tiers have [settled](Watch).
-//! - `tiers`: every adjacent pair not separated, and for every place whose
-//!   adjacent pair is separated but where no boundary is yet, the pair
-//!   across it not separated with the widest interval (the least played),
-//!   until every tier is one bot or the tiers have settled.
+//! - `tiers`: only where a boundary is still in reach with the games the
+//!   run may spend ([`crate::tier_pairs`]): pairs that could not be
+//!   separated within them (bots of about equal strength) get no games, and
+//!   each bot not separated from some bot across a boundary in reach plays
+//!   the nearest such bot on each side; the run stops when no boundary is in
+//!   reach or every tier is one bot.
 //!
-//! Tiers have **settled** when they have not changed while the games grew by
+//! `top:K`'s tiers have **settled** when they have not changed while the games grew by
 //! half ([`PATIENCE`]) and by at least 100 per bot they hold
-//! ([`PATIENCE_PER_BOT`]; `K` bots for `top:K`, the field for `tiers`): tiers
+//! ([`PATIENCE_PER_BOT`], the `K` bots of the top): tiers
 //! of `n` bots that last changed at game `g` have settled at game
 //! `g + max(g / 2, 100 n)`. Bots of equal strength are never separated, so without
-//! this rule a run with a tie would always spend its whole `max_games`.
+//! this rule a run with a tie would always spend its whole `max_games`. The
+//! same two constants bound what `tiers` spends on the boundaries not yet
+//! certified: half the games so far, or 100 per bot of the field.
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,7 +51,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::adaptive::{Assessment, PairCheck, MIN_ROUND_PAIRS};
-use crate::tier_pairs::{reach_budget, tier_pairs};
+use crate::tier_pairs::tier_pairs;
 
 /// What a run certifies (`certify`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -328,6 +332,15 @@ fn top_pairs(a: &Assessment, k: usize) -> Vec<&PairCheck> {
             .filter(|c| place[c.lower] < k && place[c.upper] < k),
     );
     pairs
+}
+
+/// The games the boundaries not yet certified may cost, after `games` of at
+/// most `max_games` among `bots` bots: those left, but at most half the games
+/// so far or [`PATIENCE_PER_BOT`] per bot, whichever is more (see the module
+/// docs).
+pub fn reach_budget(bots: usize, games: u64, max_games: u64) -> u64 {
+    let patience = ((PATIENCE * games as f64) as u64).max(PATIENCE_PER_BOT * bots as u64);
+    max_games.saturating_sub(games).min(patience)
 }
 
 /// `pairs` without repeats, widest interval first (then rank order), the

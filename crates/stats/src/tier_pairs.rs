@@ -1,43 +1,42 @@
 //! The `tiers` goal's choice of pairs ([`tier_pairs`]): games go only where a
 //! tier boundary can still be certified with the games left.
 //!
-//! # Hope
+//! # Cost
 //! A pair not separated, `d` Elo apart by the fit with standard error `s`
-//! (information `t = 1 / s^2` in nats^-2), is given the benefit of the doubt:
-//! its gap is taken as `|d| + s`, and every game it plays adds the most a
-//! game can tell about a difference, [`INFORMATION_PER_GAME`]. The pair needs
-//! the information `T` at which that gap reaches its boundary, `(|d| + s) /
-//! s(T) = z(T)` ([`games_to_separate`]: `(T - t) / INFORMATION_PER_GAME`
-//! games). A pair is **hopeless** when that exceeds every game the run has
-//! left: even played alone at its most favourable gap it would not be
-//! separated. Bots of equal or nearly equal strength become hopeless as their
-//! games show the gap is small; a truly distant pair that looks close by
-//! chance keeps its hope while `s` is wide.
+//! (information `t = 1 / s^2` in nats^-2), needs the information `T` at
+//! which its gap, taken as it looks, reaches its boundary: `|d| sqrt(T) =
+//! z(T)`. Each game adds at most [`INFORMATION_PER_GAME`], so it needs
+//! `(T - t) / INFORMATION_PER_GAME` games on its own
+//! ([`games_to_separate`]); bots of about equal strength need more than any
+//! run has as soon as their games show they are close (10 Elo: some 20,000
+//! games among 20 bots at 0.95). A place between two neighbours of the
+//! order costs what its hardest pair not separated across it costs
+//! ([`place_costs`]).
 //!
-//! # Candidate boundaries
-//! A place (between two neighbours of the order) is a **candidate boundary**
-//! when some pair across it is not separated yet and none of those is
-//! hopeless: a boundary there can still be certified. A place crossed by a
-//! hopeless pair cannot become a boundary within the games left, so the
-//! games it would take go elsewhere. The round is: each bot that is not
-//! separated from some bot across a candidate boundary plays the nearest such
+//! # Boundaries in reach
+//! The run may spend a budget `B` on boundaries it has not certified
+//! ([`crate::certify::reach_budget`]: the games left, but at most half the games so far or
+//! 100 per bot, whichever is more, as `top:K`'s settling rule). The places
+//! not yet boundaries, cheapest first: the `m` cheapest are **in reach**
+//! (candidate boundaries, [`candidates`]) for the largest `m` whose `m`-th
+//! costs at most `B / m`, its share. The round: each bot that is not
+//! separated from some bot across a boundary in reach plays the nearest such
 //! bot on each side (the highest below it, the lowest above it), as `top:K`
-//! does for its one boundary. No candidate boundary left: no round, and the
-//! run stops with the tiers it has.
+//! does for its one boundary. None in reach: no round, and the run stops
+//! with the tiers it has. The choice is made again after every round.
 //!
 //! The choice is made from the games so far; the tests that separate pairs
 //! hold however the games are chosen and whenever the run stops
 //! ([`crate::adaptive`]), so it leaves the error rate of the claim as it is.
 
 use crate::adaptive::{mixture_z, Assessment, PairCheck};
-use crate::certify::{PATIENCE, PATIENCE_PER_BOT};
 use crate::logistic::NATS_PER_ELO;
 
 /// The most one game tells about the difference of its two bots, in
 /// nats^-2 (Fisher information): `p (1 - p) <= 1/4` without draws, at most
 /// `2 f (1 - f)^2 <= 0.296` with draws in the fit's model (`f` the chance of a
-/// win). Projections with it are optimistic, so a pair is dropped only when
-/// even the best case does not separate it.
+/// win). A projection with it credits every game with the most a game can
+/// tell.
 pub const INFORMATION_PER_GAME: f64 = 0.3;
 
 impl PairCheck {
@@ -67,15 +66,6 @@ pub fn games_to_separate(c: &PairCheck) -> f64 {
         target = (c.needed_at(target) / gap).powi(2).max(now);
     }
     ((target - now) / INFORMATION_PER_GAME).max(0.0)
-}
-
-/// The games the boundaries not yet certified may cost, after `games` of at
-/// most `max_games` among `bots` bots: those left, but at most half the games
-/// so far or [`PATIENCE_PER_BOT`] per bot, whichever is more (see the module
-/// docs).
-pub fn reach_budget(bots: usize, games: u64, max_games: u64) -> u64 {
-    let patience = ((PATIENCE * games as f64) as u64).max(PATIENCE_PER_BOT * bots as u64);
-    max_games.saturating_sub(games).min(patience)
 }
 
 /// The pairs of the next `tiers` round with a budget of `left` games (see
@@ -153,4 +143,83 @@ pub fn candidates(a: &Assessment, left: u64) -> Vec<bool> {
         .iter()
         .map(|c| matches!((c, reach), (Some(c), Some(r)) if *c <= r))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::certify::reach_budget;
+
+    /// `upper` above `lower`, `difference` Elo apart with standard error
+    /// `sd`, not separated; the sequential rule at alpha 0.01.
+    fn open(upper: usize, lower: usize, difference: f64, sd: f64) -> PairCheck {
+        PairCheck {
+            upper,
+            lower,
+            difference,
+            sd,
+            z: difference / sd,
+            needed: mixture_z(1.0 / (sd * NATS_PER_ELO).powi(2), 0.01),
+            wealth: 1.0,
+            needed_wealth: 100.0,
+            separated: false,
+        }
+    }
+
+    /// Order 0 > 1 > 2 > 3: 0-1 and 2-3 are 5 and 8 Elo apart (hopeless
+    /// with a few thousand games), 1-2 150 Elo apart with an interval of 40.
+    fn assessment() -> Assessment {
+        Assessment {
+            order: vec![0, 1, 2, 3],
+            adjacent: vec![
+                open(0, 1, 5.0, 30.0),
+                open(1, 2, 150.0, 40.0),
+                open(2, 3, 8.0, 30.0),
+            ],
+            others: Vec::new(),
+            certified: false,
+        }
+    }
+
+    #[test]
+    fn a_pair_close_by_its_games_needs_more_games_than_a_distant_one() {
+        let a = assessment();
+        let [close, far, closer] = [0, 1, 2].map(|k| games_to_separate(&a.adjacent[k]));
+        // 150 Elo with an interval of 40: z 3.75, about what it needs.
+        assert!(far < 100.0, "{far}");
+        // 5 Elo: (z / gap)^2 nats^-2 at 0.3 a game, tens of thousands.
+        assert!(close > 20_000.0 && closer < close, "{close} {closer}");
+        let mut tied = open(0, 1, 0.0, 30.0);
+        assert!(games_to_separate(&tied).is_infinite());
+        tied.difference = 1.0;
+        assert!(games_to_separate(&tied).is_finite());
+    }
+
+    #[test]
+    fn games_go_to_the_boundaries_in_reach_and_none_when_none_is() {
+        let a = assessment();
+        // A few thousand games: only the place between 1 and 2.
+        assert_eq!(candidates(&a, 3_000), [false, true, false]);
+        let pairs: Vec<(usize, usize)> = tier_pairs(&a, 3_000)
+            .iter()
+            .map(|c| (c.upper, c.lower))
+            .collect();
+        assert_eq!(pairs, [(1, 2)]);
+        // Enough for every place, each within its share.
+        assert_eq!(candidates(&a, 10_000_000), [true, true, true]);
+        assert_eq!(tier_pairs(&a, 10_000_000).len(), 3);
+        // Too few even for the cheapest: no round.
+        let mut far = a.clone();
+        far.adjacent[1] = open(1, 2, 150.0, 400.0);
+        assert!(tier_pairs(&far, 10).is_empty());
+    }
+
+    #[test]
+    fn the_budget_is_the_games_left_but_at_most_half_those_played_or_100_a_bot() {
+        // 20 bots: at least 2,000; after 6,000 games, 3,000.
+        assert_eq!(reach_budget(20, 160, 8_000), 2_000);
+        assert_eq!(reach_budget(20, 6_000, 20_000), 3_000);
+        assert_eq!(reach_budget(20, 7_000, 8_000), 1_000);
+        assert_eq!(reach_budget(20, 9_000, 8_000), 0);
+    }
 }

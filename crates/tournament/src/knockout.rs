@@ -6,7 +6,8 @@
 //! the field are byes, so the top seeds advance from round 1 unplayed.
 //!
 //! A match is `games_per_pairing` games in each variant, in colour-swapped
-//! pairs; the bot with more game points advances. On a tie the match goes
+//! pairs; the bot with more game points in its played games advances (a
+//! game neither bot played counts for nobody). On a tie the match goes
 //! on, one more colour-swapped pair at a time (a new opening each), at most
 //! `tiebreak_pairs` pairs; still tied, the higher seed advances. Losers
 //! play no more; the winner of the last round wins. A round (and each of
