@@ -4,14 +4,17 @@
 //! # Cost
 //! A pair not separated, `d` Elo apart by the fit with standard error `s`
 //! (information `t = 1 / s^2` in nats^-2), needs the information `T` at
-//! which its gap, taken as it looks, reaches its boundary: `|d| sqrt(T) =
-//! z(T)`. Each game adds at most [`INFORMATION_PER_GAME`], so it needs
-//! `(T - t) / INFORMATION_PER_GAME` games on its own
-//! ([`games_to_separate`]); bots of about equal strength need more than any
-//! run has as soon as their games show they are close (10 Elo: some 20,000
-//! games among 20 bots at 0.95). A place between two neighbours of the
-//! order costs what its hardest pair not separated across it costs
-//! ([`place_costs`]).
+//! which its gap reaches its boundary: `g sqrt(T) = z(T)`, with the gap `g`
+//! taken as it looks, `|d|`, or `s` while the interval is wider than that
+//! (a pair that looks close only by chance, its interval wide, is given
+//! one standard error). Each game adds at most [`INFORMATION_PER_GAME`], so
+//! it needs `(T - t) / INFORMATION_PER_GAME` games on its own
+//! ([`games_to_separate`]). Bots of about equal strength cost more with
+//! every game they play: while `s > |d|` they need `z^2 - 1` times the
+//! information they have, and once their games show they are close, what
+//! their gap asks (10 Elo: some 20,000 games among 20 bots at 0.95). A
+//! place between two neighbours of the order costs what its hardest pair
+//! not separated across it costs ([`place_costs`]).
 //!
 //! # Boundaries in reach
 //! The run may spend a budget `B` on boundaries it has not certified
@@ -52,9 +55,11 @@ impl PairCheck {
 }
 
 /// The games `c` must play on its own before its fit test would separate it
-/// if its gap were `|d| + s` (see the module docs); infinite when none would.
+/// if its gap were `max(|d|, s)` (see the module docs); infinite when none
+/// would.
 pub fn games_to_separate(c: &PairCheck) -> f64 {
-    let gap = c.difference.abs() * NATS_PER_ELO;
+    // The gap as it looks, or one standard error while the interval is wider.
+    let gap = c.difference.abs().max(c.sd) * NATS_PER_ELO;
     let now = 1.0 / (c.sd * NATS_PER_ELO).powi(2);
     if !(gap > 0.0 && now.is_finite()) {
         return f64::INFINITY;
@@ -166,15 +171,16 @@ mod tests {
         }
     }
 
-    /// Order 0 > 1 > 2 > 3: 0-1 and 2-3 are 5 and 8 Elo apart (hopeless
-    /// with a few thousand games), 1-2 150 Elo apart with an interval of 40.
+    /// Order 0 > 1 > 2 > 3: 0-1 and 2-3 are 5 and 8 Elo apart with narrow
+    /// intervals (many games: hopeless with a few thousand more), 1-2 150
+    /// Elo apart with an interval of 40.
     fn assessment() -> Assessment {
         Assessment {
             order: vec![0, 1, 2, 3],
             adjacent: vec![
-                open(0, 1, 5.0, 30.0),
+                open(0, 1, 5.0, 4.0),
                 open(1, 2, 150.0, 40.0),
-                open(2, 3, 8.0, 30.0),
+                open(2, 3, 8.0, 6.0),
             ],
             others: Vec::new(),
             certified: false,
@@ -189,10 +195,11 @@ mod tests {
         assert!(far < 100.0, "{far}");
         // 5 Elo: (z / gap)^2 nats^-2 at 0.3 a game, tens of thousands.
         assert!(close > 20_000.0 && closer < close, "{close} {closer}");
-        let mut tied = open(0, 1, 0.0, 30.0);
-        assert!(games_to_separate(&tied).is_infinite());
-        tied.difference = 1.0;
-        assert!(games_to_separate(&tied).is_finite());
+        // Bots of equal strength: their gap is taken as one standard
+        // error, and they cost more the more they have played.
+        let tied = |sd: f64| games_to_separate(&open(0, 1, 0.0, sd));
+        assert!(tied(30.0) > 1_000.0 && tied(10.0) > 5.0 * tied(30.0));
+        assert!(tied(0.0).is_infinite());
     }
 
     #[test]
