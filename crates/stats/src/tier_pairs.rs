@@ -143,7 +143,7 @@ pub fn candidates(a: &Assessment, left: u64) -> Vec<bool> {
         .enumerate()
         .filter(|&(k, &cost)| cost * (k + 1) as f64 <= left as f64)
         .map(|(_, &cost)| cost)
-        .last();
+        .next_back();
     costs
         .iter()
         .map(|c| matches!((c, reach), (Some(c), Some(r)) if *c <= r))
