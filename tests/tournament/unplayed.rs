@@ -2,8 +2,9 @@
 //! a bot that cannot start stops the run at the start check with its own
 //! first line on stderr; one that fails only later quotes that line in its
 //! games; a game neither bot played is kept in the journal but rated by
-//! nobody; a field whose every bot is disabled stops with one line; and a
-//! failure that repeats is counted, not printed game after game.
+//! nobody; a field whose every bot is disabled stops with one line; a
+//! failure that repeats is counted, not printed game after game; and in a
+//! Swiss or a knockout such a game gives neither bot a point or a match.
 //! (`tests/bots/starts_then_fails.py` starts well N times, then fails.)
 
 use crate::common;
@@ -241,4 +242,122 @@ fn a_game_neither_bot_played_is_kept_but_rated_by_nobody_and_repeats_are_counted
         let line = format!("  bot \"{bot}\": 6 startup failures (\"{FAILS}\"), the first in g");
         assert_eq!(stdout.matches(&line).count(), 1, "{all}");
     }
+}
+
+/// The row of `bot` in the table whose title starts with `title` in
+/// `stdout`, split at runs of two or more spaces.
+fn table_row(stdout: &str, title: &str, bot: &str) -> Vec<String> {
+    let table: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with(title))
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let line = table
+        .iter()
+        .find(|l| l.split("  ").any(|cell| cell.trim() == bot))
+        .unwrap_or_else(|| panic!("no row of {bot} in {title:?}:\n{stdout}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// A Swiss of two good bots and two that fail every start after the
+/// check: round 1 pairs g1-f1 and g2-f2 (top half against bottom half),
+/// the good bots win by `startup`; round 2 pairs the winners, and f1-f2,
+/// whose two games neither bot played. By hand: f1 and f2 score 0 (a board
+/// nobody played is no drawn board) with 0 game points, g1 and g2 score 1
+/// from round 1 and the one of them that wins round 2 another.
+#[test]
+fn a_swiss_board_nobody_played_scores_nothing_for_either_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let config = write_config_entries(
+        dir.path(),
+        "format = \"swiss\"\nrounds = 2\ngames_per_pairing = 2\nconcurrency = 2\nseed = 1\nstartup_failures = 0",
+        &[
+            instant("g1"),
+            instant("g2"),
+            fails_after_check(dir.path(), "f1"),
+            fails_after_check(dir.path(), "f2"),
+        ],
+    );
+    let run = run_tournament(&config, &out);
+    let all = text(&run);
+    assert_eq!(run.status.code(), Some(0), "{all}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let unplayed = unplayed_pairs(&out);
+    assert_eq!(unplayed, [["f1", "f2"], ["f2", "f1"]], "{all}");
+    let title = "Swiss table after 2 rounds";
+    // # Bot Score Buchholz Tied Game-points Byes
+    for bot in ["f1", "f2"] {
+        assert_eq!(
+            table_row(&stdout, title, bot)[2..],
+            ["0", "1.5", "0", "0", "0"],
+            "{all}"
+        );
+    }
+    for bot in ["g1", "g2"] {
+        assert_eq!(table_row(&stdout, title, bot)[2], "1.5", "{all}");
+    }
+    assert_eq!(
+        table_row(&stdout, "Swiss round 2", "f1")[2..],
+        ["0 - 0 (none played: no points)", "f2"],
+        "{all}"
+    );
+}
+
+/// The games of `out` that neither bot played: [white, black] in id order.
+fn unplayed_pairs(out: &Path) -> Vec<[String; 2]> {
+    jsonl_records(out)
+        .iter()
+        .filter(|r| r["played"] == false)
+        .map(|r| ["white", "black"].map(|c| r[c].as_str().unwrap().to_string()))
+        .collect()
+}
+
+/// A knockout of four places, seeds g1, f1, f2, g2 (f1 and f2 fail every
+/// start after the check): round 1 is g1-g2 and f1-f2. Neither f1 nor f2
+/// plays a game of their match, its tie-break pair either: nothing is
+/// played, so it is a tie of 0 - 0 (not 2 - 2 of draws), and the higher
+/// seed, f1, advances. The identical instant bots tie too (g1 by seed),
+/// and g1 wins the final by f1's startup failures.
+#[test]
+fn a_knockout_match_nobody_played_is_a_tie_that_no_unplayed_game_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let config = write_config_entries(
+        dir.path(),
+        "format = \"knockout\"\ntiebreak_pairs = 1\ngames_per_pairing = 2\nconcurrency = 2\nseed = 1\nstartup_failures = 0",
+        &[
+            instant("g1"),
+            fails_after_check(dir.path(), "f1"),
+            fails_after_check(dir.path(), "f2"),
+            instant("g2"),
+        ],
+    );
+    let run = run_tournament(&config, &out);
+    let all = text(&run);
+    assert_eq!(run.status.code(), Some(0), "{all}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    // The match's two games and its tie-break pair's.
+    assert_eq!(unplayed_pairs(&out).len(), 4, "{all}");
+    // Seed Bot Game-points Seed Bot Advances
+    assert_eq!(
+        table_row(&stdout, "Knockout round 1 of 2", "f1")[2..],
+        [
+            "0 - 0 (with 1 tie-break pair) (none played: no points)",
+            "3",
+            "f2",
+            "f1 (tied: higher seed)"
+        ],
+        "{all}"
+    );
+    assert_eq!(
+        table_row(&stdout, "Knockout round 2 of 2", "f1")[2..],
+        ["2 - 0", "2", "f1", "g1"],
+        "{all}"
+    );
+    assert!(stdout.contains("\nWinner: g1\n"), "{all}");
 }

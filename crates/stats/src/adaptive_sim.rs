@@ -206,7 +206,7 @@ impl Field {
             if goal.stop(&a, games, &mut watch) || games + 2 > max_games {
                 return Ok(self.outcome(goal, games, a));
             }
-            round = goal.next_round(&a);
+            round = goal.next_round(&a, games, max_games);
             if round.is_empty() {
                 return Ok(self.outcome(goal, games, a));
             }
@@ -443,6 +443,83 @@ mod tests {
             found >= runs * 3 / 4,
             "{found} of {runs} found the three groups"
         );
+    }
+
+    /// Four groups of five bots 10 Elo apart, the groups 150 Elo apart (the
+    /// worst of a group 110 Elo above the best of the next): bot `k` is in
+    /// group `k / 5`, group 3 the best.
+    fn four_groups() -> Field {
+        Field {
+            ratings: (0..20)
+                .map(|k| 150.0 * (k / 5) as f64 + 10.0 * (k % 5) as f64)
+                .collect(),
+            white_advantage: 30.0,
+            draw_elo: 100.0,
+        }
+    }
+
+    /// How many of the boundaries between groups of `size` (bot `k` in
+    /// group `k / size`) `claim` has: places where the bots of its tiers
+    /// above are exactly the best groups.
+    fn group_boundaries(claim: &[Vec<usize>], size: usize, bots: usize) -> usize {
+        let mut above: Vec<usize> = Vec::new();
+        let mut found = 0;
+        for tier in claim.iter().take(claim.len().saturating_sub(1)) {
+            above.extend(tier);
+            above.sort_unstable();
+            let groups = above.len() / size;
+            let best: Vec<usize> = (bots - groups * size..bots).collect();
+            found += usize::from(above.len().is_multiple_of(size) && above == best);
+        }
+        found
+    }
+
+    #[test]
+    fn tiers_find_the_groups_of_a_grouped_field_where_a_round_robin_cannot() {
+        // Within 3,600 games a round robin of the 20 bots plays 9 cycles
+        // (3,420 games); in those it has not found the three boundaries
+        // (it needs 10 to 18 cycles); tiers spends its games across the
+        // boundaries, not on the pairs 10 Elo apart that no budget separates.
+        let field = four_groups();
+        let c = Certifier::new(0.95);
+        let (runs, budget) = (16, 3_600);
+        let (mut tiers_found, mut round_robin_found) = (0, 0);
+        let mut summary = Summary::default();
+        for seed in 1..=runs {
+            let o = field.adaptive_goal(&c, Goal::Tiers, budget, seed).unwrap();
+            tiers_found += u64::from(group_boundaries(&o.claim, 5, 20) == 3);
+            summary.add(&o);
+            let r = field
+                .round_robin_goal(&c, Goal::Tiers, 4, budget, seed)
+                .unwrap();
+            assert!(r.games <= budget && !r.wrong, "{r:?}");
+            round_robin_found += u64::from(group_boundaries(&r.claim, 5, 20) == 3);
+        }
+        assert!(summary.error_rate() <= allowed(0.95, runs), "{summary:?}");
+        assert!(
+            tiers_found >= runs * 3 / 4,
+            "tiers found the 3 boundaries in {tiers_found} of {runs} runs"
+        );
+        assert!(
+            round_robin_found <= runs / 4,
+            "the round robin found them in {round_robin_found} of {runs} runs"
+        );
+    }
+
+    #[test]
+    fn boundaries_between_groups_are_counted_where_the_tiers_above_are_whole_groups() {
+        let claim = |tiers: &[&[usize]]| tiers.iter().map(|t| t.to_vec()).collect::<Vec<_>>();
+        // 6 bots in groups of 2: {4, 5} > {2, 3} > {0, 1}.
+        assert_eq!(
+            group_boundaries(&claim(&[&[5, 4], &[3, 2], &[1, 0]]), 2, 6),
+            2
+        );
+        assert_eq!(
+            group_boundaries(&claim(&[&[5], &[4, 3, 2], &[1, 0]]), 2, 6),
+            1
+        );
+        assert_eq!(group_boundaries(&claim(&[&[5, 4, 3, 2, 1, 0]]), 2, 6), 0);
+        assert_eq!(group_boundaries(&claim(&[]), 2, 6), 0);
     }
 
     #[test]

@@ -29,17 +29,21 @@
 //!   not separated. The set is certified when the boundary is; the
 //!   run then goes on for the order within the top until it is certified
 //!   or its tiers have [settled](Watch).
-//! - `tiers`: every adjacent pair not separated, and for every place whose
-//!   adjacent pair is separated but where no boundary is yet, the pair
-//!   across it not separated with the widest interval (the least played),
-//!   until every tier is one bot or the tiers have settled.
+//! - `tiers`: only where a boundary is still in reach with the games the
+//!   run may spend ([`crate::tier_pairs`]): pairs that could not be
+//!   separated within them (bots of about equal strength) get no games, and
+//!   each bot not separated from some bot across a boundary in reach plays
+//!   the nearest such bot on each side; the run stops when no boundary is in
+//!   reach or every tier is one bot.
 //!
-//! Tiers have **settled** when they have not changed while the games grew by
+//! `top:K`'s tiers have **settled** when they have not changed while the games grew by
 //! half ([`PATIENCE`]) and by at least 100 per bot they hold
-//! ([`PATIENCE_PER_BOT`]; `K` bots for `top:K`, the field for `tiers`): tiers
+//! ([`PATIENCE_PER_BOT`], the `K` bots of the top): tiers
 //! of `n` bots that last changed at game `g` have settled at game
 //! `g + max(g / 2, 100 n)`. Bots of equal strength are never separated, so without
-//! this rule a run with a tie would always spend its whole `max_games`.
+//! this rule a run with a tie would always spend its whole `max_games`. The
+//! same two constants bound what `tiers` spends on the boundaries not yet
+//! certified: half the games so far, or 100 per bot of the field.
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,6 +51,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::adaptive::{Assessment, PairCheck, MIN_ROUND_PAIRS};
+use crate::tier_pairs::tier_pairs;
 
 /// What a run certifies (`certify`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -192,17 +197,19 @@ impl Goal {
         match self {
             Goal::Order => a.certified,
             Goal::Top(k) => self.complete(a) || (a.boundary_after(*k) && settled),
-            Goal::Tiers => a.certified || settled,
+            // Its rounds end when no boundary is in reach (`tier_pairs`).
+            Goal::Tiers => a.certified,
         }
     }
 
-    /// The next round's pairings, (upper, lower), widest interval first,
-    /// repeated up to [`MIN_ROUND_PAIRS`].
-    pub fn next_round(&self, a: &Assessment) -> Vec<(usize, usize)> {
+    /// The next round's pairings after `games` games of at most `max_games`,
+    /// (upper, lower), widest interval first, repeated up to
+    /// [`MIN_ROUND_PAIRS`]; none when the goal has nothing left to play for.
+    pub fn next_round(&self, a: &Assessment, games: u64, max_games: u64) -> Vec<(usize, usize)> {
         let pairs = match *self {
             Goal::Order => return a.next_round(),
             Goal::Top(k) => top_pairs(a, k),
-            Goal::Tiers => tier_pairs(a),
+            Goal::Tiers => tier_pairs(a, reach_budget(a.order.len(), games, max_games)),
         };
         fill_round(pairs)
     }
@@ -237,7 +244,7 @@ impl Watch {
 
 impl Assessment {
     /// Places of bots: `place[bot]`, 0 = best.
-    fn places(&self) -> Vec<usize> {
+    pub(crate) fn places(&self) -> Vec<usize> {
         let mut place = vec![0; self.order.len()];
         for (k, &bot) in self.order.iter().enumerate() {
             place[bot] = k;
@@ -327,29 +334,13 @@ fn top_pairs(a: &Assessment, k: usize) -> Vec<&PairCheck> {
     pairs
 }
 
-/// The adjacent pairs not separated, and for each place without a
-/// boundary whose adjacent pair is separated, the pair across it not
-/// separated with the widest interval.
-fn tier_pairs(a: &Assessment) -> Vec<&PairCheck> {
-    let place = a.places();
-    let mut widest: Vec<Option<&PairCheck>> = vec![None; a.adjacent.len()];
-    for c in &a.others {
-        let (p, q) = (
-            place[c.upper].min(place[c.lower]),
-            place[c.upper].max(place[c.lower]),
-        );
-        for slot in &mut widest[p..q] {
-            if slot.is_none_or(|w| c.sd > w.sd) {
-                *slot = Some(c);
-            }
-        }
-    }
-    let blockers = widest
-        .into_iter()
-        .zip(&a.adjacent)
-        .filter(|(_, adjacent)| adjacent.separated)
-        .filter_map(|(c, _)| c);
-    a.unseparated().chain(blockers).collect()
+/// The games the boundaries not yet certified may cost, after `games` of at
+/// most `max_games` among `bots` bots: those left, but at most half the games
+/// so far or [`PATIENCE_PER_BOT`] per bot, whichever is more (see the module
+/// docs).
+pub fn reach_budget(bots: usize, games: u64, max_games: u64) -> u64 {
+    let patience = ((PATIENCE * games as f64) as u64).max(PATIENCE_PER_BOT * bots as u64);
+    max_games.saturating_sub(games).min(patience)
 }
 
 /// `pairs` without repeats, widest interval first (then rank order), the
@@ -415,15 +406,18 @@ mod tests {
     fn each_goal_plays_the_pairs_that_matter_to_it() {
         let a = assessment();
         // top:2: the set is certified; only the order within it is open.
-        assert_eq!(Goal::Top(2).next_round(&a), [(0, 1); 4]);
+        assert_eq!(Goal::Top(2).next_round(&a, 1_000, 10_000), [(0, 1); 4]);
         // top:3: 2-4 crosses the boundary after place 3; 0-1 is inside.
         assert_eq!(
-            Goal::Top(3).next_round(&a),
+            Goal::Top(3).next_round(&a, 1_000, 10_000),
             [(2, 4), (0, 1), (2, 4), (0, 1)]
         );
         // tiers: 0-1 (adjacent, open), and 2-4, which keeps boundaries
         // after places 3 and 4 (adjacent pairs separated) away.
-        assert_eq!(Goal::Tiers.next_round(&a), [(2, 4), (0, 1), (2, 4), (0, 1)]);
+        assert_eq!(
+            Goal::Tiers.next_round(&a, 1_000, 10_000),
+            [(2, 4), (0, 1), (2, 4), (0, 1)]
+        );
     }
 
     #[test]

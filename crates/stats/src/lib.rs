@@ -22,7 +22,8 @@
 //! - `sprt`: the sequential probability ratio test over game pairs.
 //! - `adaptive`: which pairs an adaptive ranking plays next and when its order
 //!   is certified; `certify`: what it certifies (the order, the top K or
-//!   tiers); `adaptive_sim`: simulated runs of it with known ratings.
+//!   tiers); `tier_pairs`: where the `tiers` goal plays (the boundaries
+//!   still in reach); `adaptive_sim`: simulated runs of it with known ratings.
 
 pub mod adaptive;
 pub mod adaptive_sim;
@@ -37,6 +38,7 @@ pub mod pentanomial;
 pub mod prior;
 pub mod sprt;
 pub mod tally;
+pub mod tier_pairs;
 pub mod wdl;
 
 pub use adaptive::{Assessment, Boundary, Certifier, PairCheck};

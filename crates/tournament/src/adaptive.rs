@@ -338,7 +338,9 @@ impl AdaptiveRanking {
             self.seeding()
         } else {
             match self.assess(2 * planned)? {
-                Some(a) if !goal.stop(&a, 2 * planned, &mut self.watch) => goal.next_round(&a),
+                Some(a) if !goal.stop(&a, 2 * planned, &mut self.watch) => {
+                    goal.next_round(&a, 2 * planned, self.plan.max_games)
+                }
                 _ => Vec::new(),
             }
         };

@@ -6,7 +6,8 @@
 //! the field are byes, so the top seeds advance from round 1 unplayed.
 //!
 //! A match is `games_per_pairing` games in each variant, in colour-swapped
-//! pairs; the bot with more game points advances. On a tie the match goes
+//! pairs; the bot with more game points in its played games advances (a
+//! game neither bot played counts for nobody). On a tie the match goes
 //! on, one more colour-swapped pair at a time (a new opening each), at most
 //! `tiebreak_pairs` pairs; still tied, the higher seed advances. Losers
 //! play no more; the winner of the last round wins. A round (and each of
@@ -23,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use super::config::TournamentConfig;
 use super::format::{resume_hint, Format, FormatRow, RunState, Verdict};
 use super::manifest::{FormatPlan, Manifest, Plan};
-use super::paired::{check_owned, finished_staged, next_staged_game, Staged, Stages};
+use super::paired::{
+    check_owned, finished_staged, next_staged_game, unplayed_words, Staged, Stages,
+};
 use super::progress::{PairedRound, RunOutcome, RunOutput};
 use super::runner::Flow;
 use super::schedule::ScheduledGame;
@@ -316,22 +319,23 @@ impl Knockout {
                 bots: [names[bot].clone(), String::new()],
                 points: [0, 0],
                 finished: 0,
+                unplayed: 0,
                 tiebreak_pairs: 0,
                 winner: Some(names[bot].clone()),
                 by_seed: false,
                 bye: true,
             });
         };
-        let finished = m
-            .boards
-            .iter()
-            .map(|&(s, k)| self.stages.board_finished(s, k))
-            .sum();
+        let count = |of: fn(&Stages, usize, usize) -> u64| {
+            m.boards.iter().map(|&(s, k)| of(&self.stages, s, k)).sum()
+        };
+        let (finished, unplayed) = (count(Stages::board_finished), count(Stages::board_unplayed));
         Some(BracketMatch {
             seeds: [m.bots[0] + 1, m.bots[1] + 1],
             bots: m.bots.map(|b| names[b].clone()),
             points: points(&self.stages, &m.boards),
             finished,
+            unplayed,
             tiebreak_pairs: m.boards.len() as u32 - 1,
             winner: m.winner.map(|b| names[b].clone()),
             by_seed: m.by_seed,
@@ -340,7 +344,7 @@ impl Knockout {
     }
 }
 
-/// Each bot's half points over the boards of a match.
+/// Each bot's half points over the boards of a match (its played games).
 fn points(stages: &Stages, boards: &[(usize, usize)]) -> [u32; 2] {
     boards.iter().fold([0, 0], |[a, b], &(s, k)| {
         let [pa, pb] = stages.board_points(s, k);
@@ -376,6 +380,8 @@ pub struct BracketMatch {
     /// Game points in half points, tie-break pairs included.
     pub points: [u32; 2],
     pub finished: u64,
+    /// Finished games neither bot played (they count for nobody).
+    pub unplayed: u64,
     /// Tie-break pairs played (or started).
     pub tiebreak_pairs: u32,
     pub winner: Option<String>,
@@ -431,6 +437,7 @@ fn bracket_row(m: &BracketMatch) -> Vec<String> {
         };
         result.push_str(&format!(" (with {} tie-break {pairs})", m.tiebreak_pairs));
     }
+    result.push_str(&unplayed_words(m.unplayed, m.finished));
     let advances = match &m.winner {
         Some(w) if m.by_seed => format!("{w} (tied: higher seed)"),
         Some(w) => w.clone(),

@@ -189,6 +189,7 @@ fn a_bracket_shows_byes_tie_breaks_and_the_seed_decision() {
         bots: ["a".into(), if bye { "" } else { "d" }.into()],
         points: [4, 4],
         finished: 4,
+        unplayed: 0,
         tiebreak_pairs: 1,
         winner: Some("a".into()),
         by_seed,

@@ -249,45 +249,59 @@ impl Stages {
         }
     }
 
-    /// The half points (win 2, draw 1) each bot of board `k` of stage `s`
-    /// has scored in the board's finished games.
-    pub fn board_points(&self, s: usize, k: usize) -> [u32; 2] {
+    /// The finished games of board `k` of stage `s`: (id, row).
+    fn board_rows(&self, s: usize, k: usize) -> impl Iterator<Item = (u64, &GameRow)> {
         let stage = &self.stages[s];
-        let [a, _] = stage.boards[k];
+        (0..stage.pairs)
+            .flat_map(move |i| {
+                let pair = stage.pair(k, i);
+                [2 * pair, 2 * pair + 1]
+            })
+            .filter_map(|id| self.rows.get(&id).map(|row| (id, row)))
+    }
+
+    /// The half points (win 2, draw 1) each bot of board `k` of stage `s`
+    /// has scored in the board's finished games that were played: a game
+    /// neither bot played (`played` false: neither started) gives nobody
+    /// anything.
+    pub fn board_points(&self, s: usize, k: usize) -> [u32; 2] {
+        let [a, _] = self.stages[s].boards[k];
         // The board's first bot's results.
         let mut wdl = Wdl::default();
-        for i in 0..stage.pairs {
-            let pair = stage.pair(k, i);
-            for id in [2 * pair, 2 * pair + 1] {
-                let Some(row) = self.rows.get(&id) else {
-                    continue;
-                };
-                let side = if self.games[id as usize].white == a {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                wdl.record(Score::of(row.result, side));
-            }
+        for (id, row) in self.board_rows(s, k).filter(|(_, row)| row.played) {
+            let side = if self.games[id as usize].white == a {
+                Color::White
+            } else {
+                Color::Black
+            };
+            wdl.record(Score::of(row.result, side));
         }
         [wdl, wdl.flipped()].map(|w| w.half_points() as u32)
     }
 
     /// Finished games of board `k` of stage `s`.
     pub fn board_finished(&self, s: usize, k: usize) -> u64 {
-        let stage = &self.stages[s];
-        (0..stage.pairs)
-            .flat_map(|i| {
-                let pair = stage.pair(k, i);
-                [2 * pair, 2 * pair + 1]
-            })
-            .filter(|id| self.rows.contains_key(id))
-            .count() as u64
+        self.board_rows(s, k).count() as u64
+    }
+
+    /// Finished games of board `k` of stage `s` that neither bot played.
+    pub fn board_unplayed(&self, s: usize, k: usize) -> u64 {
+        self.board_rows(s, k).filter(|(_, row)| !row.played).count() as u64
     }
 
     /// The bot names.
     pub fn names(&self) -> &[String] {
         &self.names
+    }
+}
+
+/// ` (N not played)` after a result with `unplayed` of its `games` not
+/// played, ` (none played: no points)` when none was; empty when all were.
+pub fn unplayed_words(unplayed: u64, games: u64) -> String {
+    match unplayed {
+        0 => String::new(),
+        n if n == games => " (none played: no points)".into(),
+        n => format!(" ({n} not played)"),
     }
 }
 

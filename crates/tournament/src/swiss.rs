@@ -6,7 +6,9 @@
 //!
 //! A pairing ("board") is `games_per_pairing` games in each variant, in
 //! colour-swapped pairs. Its winner is the bot with more game points; it
-//! scores 1 (a draw 1/2 each, a loss 0). In an odd field one bot per round
+//! scores 1 (a draw 1/2 each, a loss 0). A game neither bot played counts
+//! for nobody, and a pairing none of whose games was played scores 0 for
+//! both ([`crate::paired::Stages::board_points`]). In an odd field one bot per round
 //! has a bye, scored 1 like a won pairing; it is no game (nothing in
 //! games.csv or the ratings), and no bot gets a second bye while another
 //! has had none.

@@ -10,7 +10,7 @@ use std::any::Any;
 use serde::Serialize;
 
 use super::format::{resume_hint, Verdict};
-use super::paired::Stages;
+use super::paired::{unplayed_words, Stages};
 use super::progress::RunOutcome;
 use super::text::{Said, TextTable};
 use arena_stats::points_text;
@@ -45,6 +45,8 @@ pub struct BoardResult {
     pub points: [u32; 2],
     /// Games finished, of `games`.
     pub finished: u64,
+    /// Finished games neither bot played (they count for nobody).
+    pub unplayed: u64,
     pub games: u64,
 }
 
@@ -93,7 +95,10 @@ pub fn field(stages: &Stages, byes: &[Option<usize>], complete: usize) -> Field 
     for (s, stage) in stages.stages().iter().enumerate().take(complete) {
         for (k, &[a, b]) in stage.boards.iter().enumerate() {
             let [pa, pb] = stages.board_points(s, k);
+            let played = stages.board_finished(s, k) - stages.board_unplayed(s, k);
             let (sa, sb) = match pa.cmp(&pb) {
+                // Neither bot played a game of it: neither scores.
+                _ if played == 0 => (0, 0),
                 std::cmp::Ordering::Greater => (2, 0),
                 std::cmp::Ordering::Equal => (1, 1),
                 std::cmp::Ordering::Less => (0, 2),
@@ -141,6 +146,7 @@ pub fn summary(
                 bots: [names[a].clone(), names[b].clone()],
                 points,
                 finished: stages.board_finished(s, k),
+                unplayed: stages.board_unplayed(s, k),
                 games: 2 * stage.pairs,
             });
         }
@@ -261,17 +267,11 @@ fn round_table(round: &SwissRound) -> TextTable {
         .map(|(k, board)| {
             let [a, b] = &board.bots;
             let [pa, pb] = board.points;
-            let result = if board.finished == board.games {
-                format!("{} - {}", points_text(pa), points_text(pb))
-            } else {
-                format!(
-                    "{} - {} ({} of {} games)",
-                    points_text(pa),
-                    points_text(pb),
-                    board.finished,
-                    board.games
-                )
-            };
+            let mut result = format!("{} - {}", points_text(pa), points_text(pb));
+            if board.finished < board.games {
+                result.push_str(&format!(" ({} of {} games)", board.finished, board.games));
+            }
+            result.push_str(&unplayed_words(board.unplayed, board.games));
             vec![(k + 1).to_string(), a.clone(), result, b.clone()]
         })
         .collect();

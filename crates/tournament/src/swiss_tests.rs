@@ -289,6 +289,7 @@ fn a_swiss_shows_its_table_then_each_round() {
                 bots: ["a".into(), "b".into()],
                 points: [3, 1],
                 finished: 2,
+                unplayed: 0,
                 games: 2,
             }],
             bye: Some("c".into()),

@@ -685,9 +685,10 @@ pub static CERTIFY: Setting = Setting {
            best bots, and their order where separable) or `tiers` (blocks of bots whose order \
            between blocks is certified)",
     doc: "`top:K` plays only the pairs that can move the top K and stops once the set is \
-          certified and the order within it is certified or has settled; `tiers` plays across \
-          the places where no tier boundary is yet and stops when the tiers have settled; either \
-          stops at `max_games`. Every goal's claim is wrong with at most 1 - `confidence` \
+          certified and the order within it is certified or has settled; `tiers` plays only \
+          where a tier boundary can still be certified (never the pairs too close to separate \
+          with the games it may spend) and stops when no boundary is in reach; either stops at \
+          `max_games`. Every goal's claim is wrong with at most 1 - `confidence` \
           (docs/STATISTICS.md, \"What an adaptive ranking certifies\").",
     stored: false,
     commands: TOURNAMENT,
