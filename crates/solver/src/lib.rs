@@ -11,8 +11,8 @@
 //! every line the opponent can choose.
 //!
 //! - `game`: what the search needs of a game ([`game::Rules`]).
-//! - `strategy`: a proven win as a strategy file, and the values of the
-//!   stored ones.
+//! - `strategy`: a proven win as a strategy file; `stored`: the values the
+//!   stored ones prove.
 //! - `settled`: the settled table, proven values kept on disk and shared
 //!   by every process that solves (`settled_file`: its format). A solver
 //!   given one ([`Solver::with_settled`]) answers from it and adds what it
@@ -24,6 +24,7 @@ pub mod qango;
 pub mod quinque;
 pub mod settled;
 pub mod settled_file;
+pub mod stored;
 pub mod strategy;
 pub mod table;
 

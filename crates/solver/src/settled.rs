@@ -10,7 +10,7 @@
 //! inside a search that ran out of budget, a bound (the mover does not
 //! lose / does not win), which the next search of a position above it
 //! starts from, so each analysis settles more than the last. Values from
-//! the stored proofs (`solutions/`, [`crate::strategy`]) are known without
+//! the stored proofs (`solutions/`, [`crate::stored`]) are known without
 //! a file.
 //!
 //! - **Concurrent use**: records are appended, a batch in one `write(2)`
@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use arena_rules::games::Variant;
 
 use crate::settled_file::{compacted, encode, header, scan, Entry, Known, HEADER, RECORD};
-use crate::strategy::stored_values;
+use crate::stored::stored_values;
 use crate::Value;
 
 /// The default cap of a variant's file, in bytes.
