@@ -2,10 +2,15 @@
 //! (Qango 6, 2 games per pairing: 9,900 games) without `--serve`, and with
 //! `--serve 0` and no page, one page and ten pages open, in turn (the order
 //! rotates from one repetition to the next), `ARENA_BENCH_OVERHEAD_RUNS`
-//! times each (default 3). Each run's wall time and CPU time (user and
-//! system of arena and the bots it reaped, from `wait4`), and the median of
-//! each mode against the median without `--serve`, within the one
-//! invocation.
+//! times each (default 5). Each run's wall time and CPU time (user and
+//! system of arena and the bots it reaped, from `wait4`); then each mode's
+//! median, and the median over the repetitions of its ratio to the run
+//! without `--serve` of the same repetition (a machine that slows through
+//! the bench slows both sides of a ratio alike). Also the CPU time of the
+//! server's own threads (`arena-serve…`: the server and the watcher that
+//! renders), read from /proc, as a share of the run's: the cost of
+//! watching as work done, which a busy machine does not blur as it does
+//! times.
 //!
 //! Run: `cargo bench --bench serve_overhead` (`ARENA_BENCH_OVERHEAD_BOTS=N`
 //! for another field). A page is what live.js does: it holds
@@ -103,12 +108,43 @@ fn page(addr: String, stop: Arc<AtomicBool>, fetched: Arc<AtomicU64>) {
     }
 }
 
-/// One run: its wall time, its CPU time (arena's and its bots'), and the
-/// pages fetched.
+/// CPU seconds of `pid`'s threads named `arena-serve…` (the server and its
+/// watcher, which render and send the pages), read every 100 ms until
+/// `stop`: each thread's last reading, summed.
+fn serve_threads_cpu(pid: libc::pid_t, stop: Arc<AtomicBool>) -> f64 {
+    let mut last = std::collections::HashMap::new();
+    // SAFETY: sysconf takes no pointers.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    while !stop.load(Ordering::Relaxed) {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            break;
+        };
+        for task in tasks.flatten() {
+            let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+                continue;
+            };
+            // pid (comm) state ...: utime and stime are fields 14 and 15.
+            let Some((head, rest)) = stat.rsplit_once(") ") else {
+                continue;
+            };
+            if !head.contains("(arena-serve") {
+                continue;
+            }
+            let f: Vec<&str> = rest.split(' ').collect();
+            let used: u64 = f[11].parse::<u64>().unwrap_or(0) + f[12].parse::<u64>().unwrap_or(0);
+            last.insert(task.file_name(), used);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    last.values().sum::<u64>() as f64 / ticks
+}
+
+/// One run: its wall time, its CPU time (arena's and its bots'), the
+/// server threads' CPU time, and the pages fetched.
 // The child is reaped by wait4 (which gives its CPU with its children's),
 // not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, u64) {
+fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, f64, u64) {
     let _ = std::fs::remove_dir_all(out);
     let mut args: Vec<String> = vec!["tournament".into()];
     for k in 0..bots {
@@ -147,6 +183,11 @@ fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, u64) {
     }
     std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     let pid = child.id() as libc::pid_t;
+    let polled = Arc::new(AtomicBool::new(false));
+    let poller = {
+        let polled = Arc::clone(&polled);
+        std::thread::spawn(move || serve_threads_cpu(pid, polled))
+    };
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -160,17 +201,19 @@ fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, u64) {
         "arena tournament failed"
     );
     stop.store(true, Ordering::Relaxed);
+    polled.store(true, Ordering::Relaxed);
+    let serve_cpu = poller.join().unwrap();
     for p in pages {
         let _ = p.join();
     }
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
-    (wall, cpu, fetched.load(Ordering::Relaxed))
+    (wall, cpu, serve_cpu, fetched.load(Ordering::Relaxed))
 }
 
 fn main() {
     let bots: usize = env_or("ARENA_BENCH_OVERHEAD_BOTS", 100);
-    let runs: usize = env_or("ARENA_BENCH_OVERHEAD_RUNS", 3);
+    let runs: usize = env_or("ARENA_BENCH_OVERHEAD_RUNS", 5);
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-overhead-bench");
     std::fs::create_dir_all(&root).unwrap();
     let games = bots * (bots - 1);
@@ -180,28 +223,39 @@ fn main() {
     );
     let mut walls = vec![Vec::new(); MODES.len()];
     let mut cpus = vec![Vec::new(); MODES.len()];
+    let mut shares = vec![Vec::new(); MODES.len()];
     for r in 0..runs {
         for k in 0..MODES.len() {
             let m = (k + r) % MODES.len();
             let out = root.join(format!("run-{m}"));
-            let (wall, cpu, fetched) = run(&out, bots, MODES[m]);
+            let (wall, cpu, serve_cpu, fetched) = run(&out, bots, MODES[m]);
             println!(
-                "  {:<20} wall {wall:>6.1} s  CPU {cpu:>6.1} s  ({fetched} pages fetched)",
+                "  {:<20} wall {wall:>6.1} s  CPU {cpu:>6.1} s, the server's {serve_cpu:.2} s  \
+                 ({fetched} pages fetched)",
                 MODES[m].name()
             );
             walls[m].push(wall);
             cpus[m].push(cpu);
+            shares[m].push(100.0 * serve_cpu / cpu);
         }
     }
-    let (wall0, cpu0) = (median(&mut walls[0]), median(&mut cpus[0]));
-    println!("medians, and against the run without --serve:");
+    // Each mode against the run without --serve of the same repetition
+    // (the modes of one repetition run back to back, so a machine that
+    // slows through the bench slows both sides of each ratio alike), and
+    // the median of those ratios.
+    let ratios = |of: &[Vec<f64>], m: usize| -> f64 {
+        let mut r: Vec<f64> = of[m].iter().zip(&of[0]).map(|(x, a)| x / a).collect();
+        median(&mut r)
+    };
+    println!("medians, and the median of each repetition's ratio to the run without --serve:");
     for (m, mode) in MODES.iter().enumerate() {
-        let (wall, cpu) = (median(&mut walls[m]), median(&mut cpus[m]));
+        let (wall_ratio, cpu_ratio) = (ratios(&walls, m), ratios(&cpus, m));
+        let (wall, cpu) = (median(&mut walls[m].clone()), median(&mut cpus[m].clone()));
+        let share = median(&mut shares[m]);
         println!(
-            "  {:<20} wall {wall:>6.1} s ({:.2}x)  CPU {cpu:>6.1} s ({:.2}x)",
+            "  {:<20} wall {wall:>6.1} s ({wall_ratio:.2}x)  CPU {cpu:>6.1} s ({cpu_ratio:.2}x), \
+             the server's threads {share:.1}% of it",
             mode.name(),
-            wall / wall0,
-            cpu / cpu0
         );
     }
 }

@@ -2,7 +2,10 @@
 //!
 //! Input: `{"game": "qango6", "moves": ["c3", "d4", ...]}` (other fields,
 //! such as the referee's times and result, are ignored). Output: one JSON
-//! object on stdout; exit status 0 for a valid record, 1 otherwise.
+//! object on stdout; exit status 0 for a valid record, 1 otherwise. Several
+//! records one after another (a run's `games.jsonl`, or the games a Python
+//! test generates) give one verdict line each, in order, with exit status 1
+//! if any record is bad.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -13,7 +16,8 @@ use crate::games::{Position, Variant};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
-    /// The game record (JSON); reads standard input when omitted.
+    /// The game record (JSON), or several one after another (a run's
+    /// games.jsonl: one verdict line each); reads standard input when omitted.
     pub file: Option<PathBuf>,
 }
 
@@ -22,8 +26,35 @@ pub struct Args {
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let result = read_record(args.file.as_ref()).and_then(|input| judge(&input));
-    Ok(print_json(result))
+    let verdicts = match read_record(args.file.as_ref()) {
+        Ok(input) => judge_each(&input),
+        Err(problem) => vec![Err(problem)],
+    };
+    let statuses: Vec<i32> = verdicts.into_iter().map(print_json).collect();
+    Ok(statuses.into_iter().max().unwrap_or(0))
+}
+
+/// The verdict of each record of `input`, in order: one record (or bytes
+/// that are none) is [`judge`]'s answer; several JSON values one after
+/// another (a `games.jsonl`) are judged one by one, and a value that does
+/// not parse is the last answer, since nothing after it can be trusted.
+pub fn judge_each(input: &[u8]) -> Vec<Result<Value, Value>> {
+    let mut records = Vec::new();
+    for value in serde_json::Deserializer::from_slice(input).into_iter::<Value>() {
+        match value {
+            Ok(record) => records.push(Ok(record)),
+            Err(e) => {
+                let message = format!("record {} is not valid JSON: {e}", records.len() + 1);
+                records.push(Err(error("malformed_json", None, message)));
+                break;
+            }
+        }
+    }
+    if records.len() <= 1 {
+        return vec![judge(input)];
+    }
+    let judged = |record: Result<Value, Value>| record.and_then(|r| verdict(replay_record(&r)?));
+    records.into_iter().map(judged).collect()
 }
 
 /// Prints the verdict (exit status 0) or the error object (1).
@@ -72,7 +103,11 @@ pub fn error(kind: &str, ply: Option<usize>, message: String) -> Value {
 
 /// Replays a record; `Ok` is the verdict, `Err` the error object.
 pub fn judge(input: &[u8]) -> Result<Value, Value> {
-    let pos = replay(input)?;
+    verdict(replay(input)?)
+}
+
+/// What `arena judge` says of the position a record reached.
+fn verdict(pos: Position) -> Result<Value, Value> {
     let variant = pos.variant();
     let outcome = pos.outcome();
     let status = match &outcome {
@@ -104,6 +139,12 @@ pub fn replay(input: &[u8]) -> Result<Position, Value> {
             format!("the record is not valid JSON: {e}"),
         )
     })?;
+    replay_record(&record)
+}
+
+/// The position a parsed record's moves reach, or the error object (as
+/// [`replay`]).
+fn replay_record(record: &Value) -> Result<Position, Value> {
     let game = record.get("game").and_then(Value::as_str).ok_or_else(|| {
         error(
             "malformed_record",

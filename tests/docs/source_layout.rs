@@ -13,9 +13,13 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Each crate's `src` directory, with its name.
+/// Each crate's `src` directory, with its name (the Python package's
+/// native module, `python/src`, among them).
 fn crates() -> Vec<(String, PathBuf)> {
-    let mut out = vec![("arena".to_string(), root().join("src"))];
+    let mut out = vec![
+        ("arena".to_string(), root().join("src")),
+        ("python".to_string(), root().join("python/src")),
+    ];
     for parent in ["crates", "bots"] {
         for entry in std::fs::read_dir(root().join(parent)).unwrap().flatten() {
             let src = entry.path().join("src");

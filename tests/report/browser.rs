@@ -7,7 +7,8 @@
 //! game's first N moves (Qango discs and Quinque stack heights, cell by cell
 //! in the DOM); the right-arrow key steps to ply N+1, again equal to
 //! `arena judge`'s; the crasher's crash link in the failure table, clicked,
-//! lists exactly the games it counts; after `arena analyse` of the qango
+//! lists exactly the games it counts; the empty board marks where the
+//! first move may go (Quinque's 24 cells, none on Qango 6); after `arena analyse` of the qango
 //! directory, the value strip under the board shows analysis.csv's values
 //! and mistakes (and the quinque games have none). Takes a screenshot, which replaces
 //! docs/report.png with `ARENA_WRITE_DOCS=1` (a test run leaves the
@@ -248,6 +249,16 @@ fn report_works_in_a_real_browser() {
 }}), {{ once: true }}); location.hash = "#game={key}&ply={ply}"; }})"##
         )
     };
+    // The empty board (ply 0): the cells marked as where the first move
+    // may go, and whether the legend says so.
+    let open_first = |key: &str| {
+        format!(
+            r##"new Promise((done) => {{ addEventListener("hashchange", () => done({{
+  marked: [...document.querySelectorAll("#v-board td.first")].map((td) => td.dataset.cell).sort(),
+  legend: !!document.querySelector('#v-legend [data-kind="first"]'),
+}}), {{ once: true }}); location.hash = "#game={key}&ply=0"; }})"##
+        )
+    };
     let steps = json!([
         {"eval": format!("({{ ...{READ_BOARD}, look: {} }})", read_look("#v-board table.board"))},
         {"key": "ArrowRight"},
@@ -264,6 +275,8 @@ fn report_works_in_a_real_browser() {
         {"eval": open_marks(&quinque_key, 1)},
         {"eval": open_strip(&qango_key, 3)},
         {"eval": open_strip(&quinque_key, 1)},
+        {"eval": open_first(&quinque_key)},
+        {"eval": open_first(&qango_key)},
     ]);
     let url = format!("file://{}#game={qango_key}&ply=3", page.display());
     let profile = tmp.path().join("profile");
@@ -367,7 +380,7 @@ fn report_works_in_a_real_browser() {
     let marks = &r[10];
     assert_eq!(
         marks["legend"],
-        json!([".", "white", "black", "last", "win"])
+        json!([".", "white", "black", "last", "win", "first"])
     );
     assert!(marks["legendText"]
         .as_str()
@@ -423,4 +436,16 @@ fn report_works_in_a_real_browser() {
     // The quinque game was not analysed: no strip.
     assert_eq!(r[12]["hidden"], json!(true));
     assert_eq!(r[12]["cells"], json!([]));
+    // Before the first move (docs/RULES.md): Quinque's may go anywhere but
+    // the centre c3, so its 24 other cells are marked; Qango 6's anywhere,
+    // so nothing is.
+    let mut quinque_first: Vec<String> = (b'a'..=b'e')
+        .flat_map(|c| (1..=5).map(move |r| format!("{}{r}", c as char)))
+        .filter(|cell| cell != "c3")
+        .collect();
+    quinque_first.sort();
+    assert_eq!(r[13]["marked"], json!(quinque_first));
+    assert_eq!(r[13]["legend"], json!(true));
+    assert_eq!(r[14]["marked"], json!([]));
+    assert_eq!(r[14]["legend"], json!(false));
 }

@@ -3,7 +3,8 @@
 //! the real server by clicking its buttons (and by the keyboard): a person
 //! against the bundled random bot on qango6, against the engine on qango7,
 //! two people on Quinque until a capture was played and the game ended, and
-//! two people on Qango 7 Plus by Tab, Enter and Space alone. After each game
+//! two people on Qango 7 Plus (its tournament start, whose first move's
+//! four cells are marked before it) by Tab, Enter and Space alone. After each game
 //! the page's status line gives the result and reason of the record the
 //! server appended to the out directory's games.jsonl, and `arena judge`
 //! replaying that record agrees; no console errors. Also: the board's cells
@@ -504,8 +505,16 @@ fn two_people_play_qango7plus_by_the_keyboard() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let (server, out) = serve(tmp.path(), None);
-    let form = json!({"variant": "qango7plus", "opponent": "person", "colour": "black", "name": "cy", "name2": "di"});
+    let form = json!({"variant": "qango7plus-tournament", "opponent": "person", "colour": "black", "name": "cy", "name2": "di"});
     let mut steps = Steps::start(&form);
+    // Before the first move: the cells it may go on, marked and enabled.
+    let marks = r##"({
+  marked: [...document.querySelectorAll("#board td.first")].map((td) => td.dataset.cell).sort(),
+  enabled: t.enabled().map((b) => b.getAttribute("aria-label")).sort(),
+  legend: !!document.querySelector('#legend [data-kind="first"]'),
+})"##;
+    steps.add(json!({"wait": "t.ready()", "timeout": 30000}));
+    let before = steps.add(json!({ "eval": marks }));
     // Each round: Tab to the next playable cell (past the last one the
     // focus leaves the board: Tab on, round to the first) and Enter; then
     // Space on the cell the focus went to.
@@ -523,6 +532,7 @@ fn two_people_play_qango7plus_by_the_keyboard() {
     ];
     steps.add(until_over(round, 40));
     let result = steps.add(json!({"eval": "t.result()"}));
+    let after = steps.add(json!({ "eval": marks }));
     let session = drive(
         &chrome,
         &tmp.path().join("profile"),
@@ -530,8 +540,21 @@ fn two_people_play_qango7plus_by_the_keyboard() {
         &steps.json(),
     );
     no_errors(&session);
+    // docs/RULES.md: qango7plus-tournament's first move goes only on b5,
+    // c6, e2 or f3.
+    let allowed = json!(["b5", "c6", "e2", "f3"]);
+    let before = &session.results[before];
+    assert_eq!(before["marked"], allowed, "{before}");
+    assert_eq!(before["enabled"], allowed, "{before}");
+    assert_eq!(before["legend"], true, "the legend says what the marks are");
+    let after = &session.results[after];
+    assert_eq!(
+        after["marked"],
+        json!([]),
+        "no marks once the first move is down"
+    );
     let record = check_recorded(&out, &session.results[result]);
-    assert_eq!(record["game"], "qango7plus");
+    assert_eq!(record["game"], "qango7plus-tournament");
     // The first name chose black.
     assert_eq!(
         (&record["white"], &record["black"]),

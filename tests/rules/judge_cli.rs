@@ -84,6 +84,57 @@ fn errors_name_the_ply_and_the_problem() {
     );
 }
 
+/// Several records one after another (a `games.jsonl`): one verdict line
+/// each, in order, and exit status 1 when one of them is bad.
+#[test]
+fn several_records_give_one_verdict_line_each() {
+    let input = concat!(
+        r#"{"game": "qango6", "moves": ["a1", "c3", "b1", "d4", "a2"], "result": "1-0"}"#,
+        "\n",
+        r#"{"game": "quinque", "moves": ["place a1"]}"#,
+        "\n",
+        r#"{"game": "qango6", "moves": ["a1", "a1"]}"#,
+        "\n",
+        r#"{"game": "qango7", "moves": []}"#,
+    );
+    let mut child = arena()
+        .arg("judge")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run arena judge");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(lines.len(), 4);
+    assert_eq!(
+        (&lines[0]["winner"], &lines[0]["reason"]),
+        (&json!("white"), &json!("group"))
+    );
+    assert_eq!(
+        (&lines[1]["status"], &lines[1]["to_move"]),
+        (&json!("ongoing"), &json!("black"))
+    );
+    assert_eq!(
+        (&lines[2]["error"], &lines[2]["ply"]),
+        (&json!("illegal_move"), &json!(1))
+    );
+    assert_eq!(
+        (&lines[3]["status"], &lines[3]["plies"]),
+        (&json!("ongoing"), &json!(0))
+    );
+}
+
 #[test]
 fn a_missing_file_is_an_error_object() {
     let out = arena()

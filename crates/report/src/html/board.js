@@ -1,7 +1,8 @@
 // arena: a board as every page draws it (the report's viewer, the live page
 // of `arena serve`, the play page). How a variant's board looks comes from
 // the rules engine as data (look.rs, BoardLook: size, each cell's
-// colour-group letter, the first move's cells, the legend); what is on it
+// colour-group letter, the first move's cells (marked on the empty board),
+// the legend); what is on it
 // comes as one content code per cell (moves.rs: `0` empty, `1`..`3` a white
 // stack of that height, `4`..`6` a black one; a Qango disc is a stack of 1).
 // This script applies no rules.
@@ -20,13 +21,21 @@ window.arenaBoard = (function () {
   // What a content code shows: "." empty, "w1".."w3", "b1".."b3".
   function content(code) { return code === 0 ? "." : (code <= 3 ? "w" + code : "b" + (code - 3)); }
 
+  // Whether `look`'s variant keeps the first move off some cell of its board.
+  function restrictsFirst(look) {
+    return [...look.letters].some((letter, i) => letter !== " " && look.first[i] !== "+");
+  }
+
   // The board of `look` with `codes` (a string or array, one code a cell),
   // coordinates on top and left. `marks`: `last` and `opening` (Sets of
   // cell indices: the last move's cells, the cells the opening placed),
-  // `win` (a Set of cell names), `cls` (more classes of the table).
+  // `win` (a Set of cell names), `first` (true before the first move: the
+  // cells it may go on are marked, where the variant restricts it), `cls`
+  // (more classes of the table).
   function table(look, codes, marks) {
     marks = marks || {};
     const rows = look.rows, cols = look.cols, quinque = look.family === "quinque";
+    const first = marks.first === true && restrictsFirst(look);
     const t = el("table", { class: "board" + (marks.cls ? " " + marks.cls : "") });
     const head = el("tr");
     head.appendChild(el("th"));
@@ -43,6 +52,7 @@ window.arenaBoard = (function () {
         if (marks.last && marks.last.has(i)) cls.push("last");
         if (code && marks.opening && marks.opening.has(i)) cls.push("op");
         if (marks.win && marks.win.has(name)) cls.push("win");
+        if (first && !code && look.first[i] === "+") cls.push("first");
         const td = el("td", { class: cls.join(" "), "data-cell": name, "data-content": shown, title: name });
         if (code) td.appendChild(el("span", { class: "disc " + shown[0] }, quinque ? shown.slice(1) : ""));
         tr.appendChild(td);
@@ -73,6 +83,7 @@ window.arenaBoard = (function () {
     item(cell("c-dot last"), "last move", "last");
     item(cell("c-dot win", el("span", { class: "disc w" })), "winning cells", "win");
     if (opening) item(cell("c-dot op", el("span", { class: "disc w" })), "placed in the opening (not by the bot)", "opening");
+    if (restrictsFirst(look)) item(cell("c-dot first"), "where the first move may go", "first");
   }
 
   return { table: table, legend: legend, cellName: cellName };

@@ -209,7 +209,7 @@
     const opening = new Set();
     changed.forEach((p, i) => { if (p > 0 && p <= cur.opening) opening.add(i); });
     const win = ply === cur.plies ? cur.cells : new Set();
-    const table = arenaBoard.table(v, codes, { last: last, opening: opening, win: win });
+    const table = arenaBoard.table(v, codes, { last: last, opening: opening, win: win, first: ply === 0 });
     table.dataset.ply = String(ply);
     const board = $("v-board");
     board.textContent = "";

@@ -242,7 +242,7 @@
     const look = variants.get(s.variant).look;
     const drawn = arenaBoard.table(look, s.board.codes, {
       last: new Set(s.board.last || []), opening: new Set(s.board.opening || []),
-      win: new Set(s.over ? s.cells || [] : []), cls: "play-board",
+      win: new Set(s.over ? s.cells || [] : []), first: s.moves.length === 0, cls: "play-board",
     });
     const table = box.querySelector("table.board");
     if (!table || box.dataset.game !== s.game_id) {
