@@ -424,3 +424,35 @@ fn an_analysis_killed_and_run_again_writes_what_an_uninterrupted_one_writes() {
     assert!(String::from_utf8_lossy(&resumed.stdout).contains("Resuming: "));
     assert_eq!(outputs(&whole), expected);
 }
+
+#[test]
+fn a_table_past_its_cap_keeps_its_costliest_proofs_within_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let cap = (HEADER + 30 * 24) as u64;
+    let settled = Settled::open(dir.path(), variant(), cap).unwrap();
+    let rules = QangoRules::new(variant());
+    let mut keys: Vec<u128> = random_positions(60, 10, 13)
+        .iter()
+        .map(|moves| rules.key(&rules.state_of(&position(moves))))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert!(keys.len() > 40);
+    // The first added is the costliest.
+    for (i, &key) in keys.iter().enumerate() {
+        let known = Known::Is(fresh_value(&rules, key));
+        let cost = (keys.len() - i) as u8;
+        settled.add(&[arena_solver::settled_file::Entry { key, known, cost }]);
+    }
+    let file = dir.path().join(format!("{VARIANT}.table"));
+    assert!(std::fs::metadata(&file).unwrap().len() <= cap);
+    let kept = scan(&std::fs::read(&file).unwrap()[HEADER..]).entries;
+    assert!(
+        kept.iter().any(|e| e.key == keys[0]),
+        "the costliest proof was dropped"
+    );
+    every_record_is_true(dir.path());
+    // A process opening it now reads every record it holds.
+    let again = Settled::open(dir.path(), variant(), cap).unwrap();
+    assert_eq!(again.len(), kept.len());
+}
