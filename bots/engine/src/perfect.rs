@@ -143,6 +143,14 @@ impl Prover {
         solution
     }
 
+    /// Makes the solver of `variant` (reading its settled table) ahead of
+    /// the first move that needs it, when the solver takes part at all.
+    pub fn prepare(&mut self, variant: &'static Variant) {
+        if self.config.share > 0.0 {
+            self.solver(variant);
+        }
+    }
+
     /// The solver for `variant`, made on first use.
     fn solver(&mut self, variant: &'static Variant) -> &mut Solver {
         if self
