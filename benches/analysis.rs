@@ -5,7 +5,9 @@
 //! Each set is analysed as `arena analyse` does ([`analyse_games`]: a
 //! solver with a 256 MiB table per worker, 200 ms a position), with 1 and
 //! with 2 workers; the figures are plies/s, the share of positions left
-//! unknown, and the 2-worker speed-up (a ratio within one run).
+//! unknown, and the 2-worker speed-up (a ratio within one run). No
+//! settled table: every position is searched (the table's effect is
+//! measured with `arena analyse` itself, docs/PERFORMANCE.md).
 //!
 //! Run: `cargo bench --bench analysis` (`ARENA_BENCH_ANALYSIS_GAMES=N`, default
 //! 200 games a variant; `ARENA_BENCH_ANALYSIS_BUDGET_MS`, default 200).
@@ -56,6 +58,7 @@ fn game(id: u64, variant: &'static Variant, rng: &mut SmallRng) -> Game {
 }
 
 fn main() {
+    arena_solver::settled::configure(arena_solver::settled::Location::Off, 0);
     if std::env::args().any(|a| a == "--list") {
         return;
     }
@@ -81,7 +84,12 @@ fn main() {
                 memory: 256 << 20,
             };
             let started = Instant::now();
-            let rows = analyse_games(&games, plan, |_| {}).expect("the analysis");
+            let mut rows = Vec::new();
+            analyse_games(&games, plan, |_, game_rows| {
+                rows.extend(game_rows);
+                Ok(())
+            })
+            .expect("the analysis");
             let secs = started.elapsed().as_secs_f64();
             let unknown = rows.iter().filter(|r| r.before.is_none()).count();
             let rate = rows.len() as f64 / secs;

@@ -1,6 +1,12 @@
 //! `arena analyse DIR`: every move the bots of a finished run chose, judged
 //! against perfect play ([`crate::report::analyse`]); writes DIR/analysis.csv and
 //! DIR/analysis_bots.csv and prints the per-bot table.
+//!
+//! Each game's rows are appended to DIR/analysis.partial.csv as it ends,
+//! so a run killed mid-way resumes where it was (`resume.rs`); the final
+//! files are written from all the rows, in game order, at the end. The
+//! solvers use the settled table (`--table-dir`), so a position proven
+//! once is never searched again.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -8,13 +14,17 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::report::analyse::{analyse_games, Game, Plan};
+use crate::report::analyse::{analyse_games, Counts, Game, Plan};
 use crate::report::analysis::{
     bots_table, summarise, write_analysis_csv, write_bots_csv, ANALYSIS_BOTS_CSV, ANALYSIS_CSV,
 };
 use crate::report::html::{visit_source, Source};
 use crate::tournament::output_files::{GAMES_CSV, GAMES_JSONL};
+use arena_solver::settled::{self, Location};
 use arena_solver::Budget;
+use resume::Partial;
+
+mod resume;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -28,7 +38,11 @@ proven), kept, mistakes (lost_win: a win to a draw or loss, lost_draw: a draw to
 unknown_after (decided, value after unknown: neither kept nor lost), accuracy (kept among \
 the decided moves whose value after is known), won_not_converted (games with a proven win that \
 the bot did not win) and the mean and earliest ply of a game's first mistake. `arena report DIR` \
-then shows them. Not resumable: a rerun starts over (plies per second: docs/PERFORMANCE.md). \
+then shows them. Resumable: games are appended to DIR/analysis.partial.csv as they finish, and a \
+rerun after a kill analyses only the others (the final files equal an uninterrupted run's but for \
+`nodes`, the work this run did). Settled positions are kept in a table per variant \
+(--table-dir, docs/SOLVED.md) that every analysis, `arena solve`, adjudication and the engine \
+share: a position found there takes no search (nodes 0). Plies per second: docs/PERFORMANCE.md. \
 Memory: each worker's solver table takes --memory-mib."
 )]
 pub struct Args {
@@ -48,6 +62,18 @@ pub struct Args {
     /// No progress bar on stderr.
     #[arg(long)]
     pub no_progress: bool,
+    /// Directory of the settled tables (one file per variant), or `off`.
+    /// [default: $ARENA_TABLE_DIR, else $XDG_CACHE_HOME/arena, else
+    /// ~/.cache/arena]
+    #[arg(long, value_name = "DIR")]
+    pub table_dir: Option<String>,
+}
+
+/// The settled tables of this process: `--table-dir`, else the
+/// environment's; capped by `$ARENA_TABLE_MIB`.
+pub fn configure_table(table_dir: Option<&str>) {
+    let location = table_dir.map_or_else(Location::from_env, Location::parse);
+    settled::configure(location, settled::cap_from_env());
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -60,45 +86,84 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.memory_mib == 0 {
         bail!("--memory-mib 0: the solver needs a table; give at least 1");
     }
+    configure_table(args.table_dir.as_deref());
+    let mut partial = Partial::open(&args.dir, &games, args.budget_ms)?;
+    let todo: Vec<usize> = (0..games.len()).filter(|&i| !partial.has(i)).collect();
+    if partial.resumed() > 0 {
+        outln!(
+            "Resuming: {} of {} games were analysed before ({}); analysing the other {}.",
+            partial.resumed(),
+            games.len(),
+            partial.path().display(),
+            todo.len()
+        );
+    }
+    let to_analyse: Vec<Game> = todo.iter().map(|&i| games[i].clone()).collect();
     let plan = Plan {
         budget: Budget::millis(args.budget_ms),
-        jobs: jobs.min(games.len()),
+        jobs: jobs.min(to_analyse.len()).max(1),
         memory: args.memory_mib << 20,
     };
-    let total: usize = games.iter().map(Game::bot_plies).sum();
+    let total: usize = to_analyse.iter().map(Game::bot_plies).sum();
     let bar = (!args.no_progress).then(|| progress_bar(total as u64));
     let started = Instant::now();
-    let rows = analyse_games(&games, plan, |n| {
+    let counts = analyse_games(&to_analyse, plan, |k, rows| {
         if let Some(bar) = &bar {
-            bar.inc(n as u64);
+            bar.inc(rows.len() as u64);
         }
+        partial.add(todo[k], rows)
     })?;
     let elapsed = started.elapsed();
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let rows = partial.rows();
     let bots = summarise(&rows);
     write_analysis_csv(&args.dir.join(ANALYSIS_CSV), &rows)?;
     write_bots_csv(&args.dir.join(ANALYSIS_BOTS_CSV), &bots)?;
-    let unknown = rows.iter().filter(|r| r.before.is_none()).count();
+    partial.finish();
     out!("{}", bots_table(&bots));
+    summary(&args, &rows, counts, elapsed, plan, todo.len());
+    Ok(0)
+}
+
+/// The last lines: how many moves, how fast, how they were settled.
+fn summary(
+    args: &Args,
+    rows: &[crate::report::analysis::PlyRow],
+    counts: Counts,
+    elapsed: Duration,
+    plan: Plan,
+    games: usize,
+) {
+    let unknown = rows.iter().filter(|r| r.before.is_none()).count();
+    let settled = rows.len() - unknown;
     outln!(
-        "\n{} bot moves of {} games in {:.1} s ({:.0} plies/s, {} worker{}, {} ms a \
-         position); {unknown} positions unknown within the budget.",
+        "\n{} bot moves of {games} games in {:.1} s ({:.0} plies/s, {} worker{}, {} ms a \
+         position); {settled} of {} positions settled ({:.1}%), {unknown} unknown within the \
+         budget.",
         rows.len(),
-        games.len(),
         elapsed.as_secs_f64(),
         rows.len() as f64 / elapsed.as_secs_f64().max(1e-9),
         plan.jobs,
         if plan.jobs == 1 { "" } else { "s" },
         args.budget_ms,
+        rows.len(),
+        100.0 * settled as f64 / rows.len().max(1) as f64,
+    );
+    outln!(
+        "Solver: {} positions from the settled table, {} proven by a search, {} at once (a \
+         win or a loss in one), {} unknown.",
+        counts.from_table,
+        counts.searched,
+        counts.at_once,
+        counts.unknown
     );
     outln!(
         "Wrote {} and {}.",
         args.dir.join(ANALYSIS_CSV).display(),
         args.dir.join(ANALYSIS_BOTS_CSV).display()
     );
-    Ok(0)
 }
 
 /// The games of the run in `dir`, in id order; a clear error when `dir` is

@@ -10,7 +10,8 @@
 //! A bad position is judge's error object (exit 1). Output: `value` (`win`,
 //! `draw`, `loss` or `unknown` when the budget ran out first), `best` (a
 //! move that keeps the value; absent when the value is unknown or the game
-//! is over), `nodes` and `ms` (the work it took).
+//! is over), `nodes` and `ms` (the work it took; 0 nodes when the value
+//! came from the settled table, `--table-dir`).
 
 use std::path::PathBuf;
 
@@ -47,6 +48,12 @@ pub struct Args {
     #[arg(long, value_name = "MIB", default_value_t = 1024,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub memory_mib: u64,
+    /// Directory of the settled tables (one file per variant), or `off`:
+    /// a position found there is answered at once, one proven here is
+    /// added. [default: $ARENA_TABLE_DIR, else $XDG_CACHE_HOME/arena,
+    /// else ~/.cache/arena]
+    #[arg(long, value_name = "DIR")]
+    pub table_dir: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
@@ -126,7 +133,9 @@ fn game_position(dir: &str, game: &str, ply: Option<usize>) -> Result<Vec<u8>, V
 
 /// The solver's answer for `pos`.
 fn solve(pos: &Position, args: &Args) -> Value {
-    let mut solver = Solver::new(pos.variant(), (args.memory_mib as usize) << 20);
+    super::analyse::configure_table(args.table_dir.as_deref());
+    let mut solver =
+        Solver::new(pos.variant(), (args.memory_mib as usize) << 20).with_shared_table();
     let s = solver.solve(pos, Budget::millis(args.budget_ms));
     let mut out = json!({
         "game": pos.variant().id,

@@ -23,8 +23,14 @@ use arena::referee::BotSpec;
 pub fn arena() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
     command.stdin(Stdio::null());
+    // No settled table unless a test gives one (`.env(TABLE_DIR_ENV, dir)`):
+    // tests must not read or fill the user's cache.
+    command.env(TABLE_DIR_ENV, "off");
     command
 }
+
+/// The environment variable naming the settled tables' directory.
+pub const TABLE_DIR_ENV: &str = arena_solver::settled::DIR_ENV;
 
 /// The `arena-instant-bot` built for these tests: a bot that plays the
 /// first legal move at once, for runs whose games only need to happen.

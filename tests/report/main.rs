@@ -19,6 +19,7 @@ mod play_server;
 mod serve;
 mod serve_browser;
 mod serve_live;
+mod settled_table;
 mod stats_crosstable;
 mod stats_elo;
 mod stats_report;

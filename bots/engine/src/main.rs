@@ -30,7 +30,11 @@ Usage: arena-engine [--depth N] [--movetime MS] [--seed S] [--solve-share F]
                   reproducible: the solver's proofs depend on its time]
   --solve-memory MIB
                   The solver's table in MiB, allocated once per process
-                  (1..=65536) [default: 256]"
+                  (1..=65536) [default: 256]
+
+The solver answers from, and adds to, the settled table shared with arena
+(docs/SOLVED.md): $ARENA_TABLE_DIR, else $XDG_CACHE_HOME/arena, else
+~/.cache/arena; ARENA_TABLE_DIR=off for none."
 );
 
 /// The engine's settings from `flags`.

@@ -17,7 +17,10 @@
 //! One solver (and its table, of bounded memory, allocated once) lives as
 //! long as the process; its table is kept between moves and games, since a
 //! proven value is a fact of the position. A game of another variant
-//! replaces it (the old table is freed first).
+//! replaces it (the old table is freed first). It answers from, and adds
+//! to, the settled table on disk ([`arena_solver::settled`]:
+//! `$ARENA_TABLE_DIR`, else the user's cache directory; `off` for none),
+//! which arena's analysis, `arena solve` and adjudication share.
 
 use std::time::{Duration, Instant};
 
@@ -140,6 +143,14 @@ impl Prover {
         solution
     }
 
+    /// Makes the solver of `variant` (reading its settled table) ahead of
+    /// the first move that needs it, when the solver takes part at all.
+    pub fn prepare(&mut self, variant: &'static Variant) {
+        if self.config.share > 0.0 {
+            self.solver(variant);
+        }
+    }
+
     /// The solver for `variant`, made on first use.
     fn solver(&mut self, variant: &'static Variant) -> &mut Solver {
         if self
@@ -150,7 +161,7 @@ impl Prover {
             self.solver = None;
         }
         self.solver
-            .get_or_insert_with(|| Solver::new(variant, self.config.memory))
+            .get_or_insert_with(|| Solver::new(variant, self.config.memory).with_shared_table())
     }
 
     /// Picks a move for the side to move, or `None` if the game is over.

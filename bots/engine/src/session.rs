@@ -115,6 +115,12 @@ impl Session {
                     game.opponent
                 ));
                 self.time_control = Some((game.game_id, game.time_control));
+                // The solver (and its settled table, read from disk) made
+                // now, before the first turn's clock runs.
+                let id = game.variant.get("id").and_then(|v| v.as_str());
+                if let Some(variant) = id.and_then(Variant::by_id) {
+                    self.prover.prepare(variant);
+                }
                 Action::None
             }
             Ok(RefereeMessage::Turn(turn)) => match self.answer(&turn) {

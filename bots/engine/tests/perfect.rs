@@ -50,6 +50,8 @@ fn value_after(pos: &Position, mv: &str) -> Option<Value> {
 fn answers(args: &[&str], histories: &[&[&str]], move_ms: u64) -> Vec<Json> {
     let mut child = Command::new(ENGINE)
         .args(args)
+        // No settled table: the tests must not read or fill the user's cache.
+        .env("ARENA_TABLE_DIR", "off")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -22,6 +22,8 @@ impl Engine {
     fn start(args: &[&str]) -> Engine {
         let mut child = Command::new(ENGINE)
             .args(args)
+            // No settled table: the tests must not read or fill the user's cache.
+            .env("ARENA_TABLE_DIR", "off")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -5,6 +5,9 @@
 //! guess: a position the solver cannot settle within the budget is played
 //! on. The record keeps the moves actually played (so `arena judge`
 //! replays them) and the proven continuation apart, in `proven_line`.
+//! The solvers share the process's settled table
+//! ([`arena_solver::settled`]): a position proven once, by any game, by
+//! `arena analyse` or `arena solve`, is answered at once.
 
 use serde::{Deserialize, Serialize};
 
@@ -72,7 +75,7 @@ impl Adjudicator {
         let mut solver = self
             .solver
             .take()
-            .unwrap_or_else(|| Box::new(Solver::new(variant, TABLE_BYTES)));
+            .unwrap_or_else(|| Box::new(Solver::new(variant, TABLE_BYTES).with_shared_table()));
         let (budget, pos) = (self.budget, pos.clone());
         let (solver, proof) = tokio::task::spawn_blocking(move || {
             let proof = prove_with(&mut solver, &pos, budget);

@@ -11,9 +11,13 @@
 //! shorten the proofs of the earlier ones. A position whose played move
 //! reaches a position its mover wins is a win without a search, and one
 //! reached from a position its last mover loses is a loss for them.
+//!
+//! The solvers answer from the process's settled table
+//! ([`arena_solver::settled`]) where it has a position, and add to it
+//! what they prove: a second analysis of the same games searches nothing.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use anyhow::{anyhow, Context};
@@ -83,10 +87,35 @@ impl Game {
     }
 }
 
-/// One worker's solvers, one per variant met, each with `memory` bytes.
+/// How the positions of an analysis were settled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Values taken from the settled table (or a stored proof).
+    pub from_table: u64,
+    /// Values the solver proved by a search.
+    pub searched: u64,
+    /// Values proven without a search (a win or a loss in one move).
+    pub at_once: u64,
+    /// Positions left unknown within the budget.
+    pub unknown: u64,
+}
+
+impl Counts {
+    fn add(&mut self, other: Counts) {
+        self.from_table += other.from_table;
+        self.searched += other.searched;
+        self.at_once += other.at_once;
+        self.unknown += other.unknown;
+    }
+}
+
+/// One worker's solvers, one per variant met, each with `memory` bytes
+/// and the process's settled table of its variant.
 pub struct Solvers {
     memory: usize,
     by_variant: HashMap<&'static str, Solver>,
+    /// What the solves of this worker found.
+    pub counts: Counts,
 }
 
 impl Solvers {
@@ -94,6 +123,7 @@ impl Solvers {
         Solvers {
             memory,
             by_variant: HashMap::new(),
+            counts: Counts::default(),
         }
     }
 
@@ -101,7 +131,19 @@ impl Solvers {
         let memory = self.memory;
         self.by_variant
             .entry(variant.id)
-            .or_insert_with(|| Solver::new(variant, memory))
+            .or_insert_with(|| Solver::new(variant, memory).with_shared_table())
+    }
+
+    /// `pos`'s value for its mover, counted.
+    fn value(&mut self, pos: &Position, budget: Budget) -> (Option<Value>, u64) {
+        let s = self.of(pos.variant()).value(pos, budget);
+        match (s.value, s.from_table) {
+            (None, _) => self.counts.unknown += 1,
+            (Some(_), true) => self.counts.from_table += 1,
+            (Some(_), false) if s.nodes == 0 => self.counts.at_once += 1,
+            (Some(_), false) => self.counts.searched += 1,
+        }
+        (s.value, s.nodes)
     }
 }
 
@@ -113,9 +155,9 @@ fn for_white(v: Value, side: Color) -> Value {
     }
 }
 
-/// The rows of `game`: one per move a bot chose that the rules accept,
-/// each position proven within `budget`.
-pub fn analyse_game(game: &Game, solvers: &mut Solvers, budget: Budget) -> Vec<PlyRow> {
+/// The positions of `game` from the start, up to the last move the rules
+/// accept.
+fn positions(game: &Game) -> Vec<Position> {
     let mut positions = vec![Position::new(game.variant)];
     for m in &game.moves {
         let mut next = positions.last().expect("the start").clone();
@@ -125,11 +167,22 @@ pub fn analyse_game(game: &Game, solvers: &mut Solvers, budget: Budget) -> Vec<P
         }
         positions.push(next);
     }
+    positions
+}
+
+/// How many rows [`analyse_game`] gives `game` (without solving).
+pub fn row_count(game: &Game) -> usize {
+    (positions(game).len() - 1).saturating_sub(game.opening)
+}
+
+/// The rows of `game`: one per move a bot chose that the rules accept,
+/// each position proven within `budget`.
+pub fn analyse_game(game: &Game, solvers: &mut Solvers, budget: Budget) -> Vec<PlyRow> {
+    let positions = positions(game);
     let last = positions.len() - 1;
     if last <= game.opening {
         return Vec::new();
     }
-    let solver = solvers.of(game.variant);
     // Each position's value for white, and the nodes it took.
     let mut values: Vec<(Option<Value>, u64)> = vec![(None, 0); positions.len()];
     for k in (game.opening..=last).rev() {
@@ -152,8 +205,8 @@ pub fn analyse_game(game: &Game, solvers: &mut Solvers, budget: Budget) -> Vec<P
                 (values[k + 1].0, 0)
             }
             None => {
-                let s = solver.solve(pos, budget);
-                (s.value.map(|v| for_white(v, pos.to_move())), s.nodes)
+                let (value, nodes) = solvers.value(pos, budget);
+                (value.map(|v| for_white(v, pos.to_move())), nodes)
             }
         };
     }
@@ -197,42 +250,55 @@ pub struct Plan {
     pub memory: usize,
 }
 
-/// The rows of every game of `games`, in the games' order, analysed by
-/// `plan.jobs` threads that take the next game from a shared index;
-/// `done` is called on this thread with each game's row count as it ends.
+/// The rows of every game of `games`, analysed by `plan.jobs` threads
+/// that take the next game from a shared index; `done` is called on this
+/// thread with each game's index and rows as it ends (in the order they
+/// end), and its error stops the analysis. Returns how the positions were
+/// settled.
 pub fn analyse_games(
     games: &[Game],
     plan: Plan,
-    mut done: impl FnMut(usize),
-) -> anyhow::Result<Vec<PlyRow>> {
+    mut done: impl FnMut(usize, Vec<PlyRow>) -> anyhow::Result<()>,
+) -> anyhow::Result<Counts> {
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Vec<PlyRow>)>();
-    let mut results: Vec<Option<Vec<PlyRow>>> = vec![None; games.len()];
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<(usize, Vec<PlyRow>), Counts>>();
+    let mut counts = Counts::default();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..plan.jobs.max(1) {
             let tx = tx.clone();
-            let next = &next;
+            let (next, stop) = (&next, &stop);
             std::thread::Builder::new()
                 .name("analyse".into())
                 .spawn_scoped(scope, move || {
                     let mut solvers = Solvers::new(plan.memory);
-                    loop {
+                    while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(game) = games.get(i) else { return };
+                        let Some(game) = games.get(i) else { break };
                         let rows = analyse_game(game, &mut solvers, plan.budget);
-                        if tx.send((i, rows)).is_err() {
+                        if tx.send(Ok((i, rows))).is_err() {
                             return;
                         }
                     }
+                    let _ = tx.send(Err(solvers.counts));
                 })
                 .context("cannot start an analysis thread")?;
         }
         drop(tx);
-        for (i, rows) in rx {
-            done(rows.len());
-            results[i] = Some(rows);
+        let mut failed = Ok(());
+        for message in rx {
+            match message {
+                Ok((i, rows)) if failed.is_ok() => {
+                    failed = done(i, rows);
+                    if failed.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Ok(_) => {}
+                Err(worker) => counts.add(worker),
+            }
         }
-        Ok(())
+        failed
     })?;
-    Ok(results.into_iter().flatten().flatten().collect())
+    Ok(counts)
 }

@@ -92,37 +92,46 @@ fn parse_value(text: &str) -> Result<Option<Value>, String> {
 pub fn write_analysis_csv(path: &Path, rows: &[PlyRow]) -> anyhow::Result<()> {
     write_atomically_with(path, |w| {
         writeln!(w, "{}", COLUMNS.join(","))?;
-        let mut csv = csv::Writer::from_writer(w);
-        for r in rows {
-            let mistake = match r.mistake() {
-                Some(true) => "true",
-                Some(false) => "false",
-                None => "",
-            };
-            csv.write_record([
-                game_id(r.game_id).as_str(),
-                &r.ply.to_string(),
-                &r.mover,
-                r.color.name(),
-                &r.mv,
-                value_word(r.before),
-                value_word(r.after),
-                mistake,
-                r.result.word(),
-                &r.nodes.to_string(),
-            ])?;
-        }
-        csv.flush()?;
+        w.write_all(&rows_csv(rows)?)?;
         Ok(())
     })
 }
 
+/// `rows` as lines of `analysis.csv` (no header).
+pub fn rows_csv(rows: &[PlyRow]) -> anyhow::Result<Vec<u8>> {
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        let mistake = match r.mistake() {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "",
+        };
+        csv.write_record([
+            game_id(r.game_id).as_str(),
+            &r.ply.to_string(),
+            &r.mover,
+            r.color.name(),
+            &r.mv,
+            value_word(r.before),
+            value_word(r.after),
+            mistake,
+            r.result.word(),
+            &r.nodes.to_string(),
+        ])?;
+    }
+    csv.into_inner().map_err(|e| anyhow!("{e}"))
+}
+
 /// Reads an `analysis.csv`; errors name the file, line and field.
 pub fn read_analysis_csv(path: &Path) -> anyhow::Result<Vec<PlyRow>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut csv = csv::Reader::from_reader(std::io::BufReader::new(file));
-    let source = path.display();
+    let bytes = std::fs::read(path).with_context(|| format!("cannot open {}", path.display()))?;
+    read_analysis_rows(&bytes, &path.display().to_string())
+}
+
+/// The rows of `bytes`, an `analysis.csv` read from `source` (errors name
+/// it, the line and the field).
+pub fn read_analysis_rows(bytes: &[u8], source: &str) -> anyhow::Result<Vec<PlyRow>> {
+    let mut csv = csv::Reader::from_reader(bytes);
     let headers = csv.headers().map_err(|e| anyhow!("{source}: {e}"))?.clone();
     let mut at = HashMap::new();
     for column in COLUMNS {
@@ -138,43 +147,51 @@ pub fn read_analysis_csv(path: &Path) -> anyhow::Result<Vec<PlyRow>> {
     let mut rows = Vec::new();
     for record in csv.records() {
         let record = record.map_err(|e| anyhow!("{source}: {e}"))?;
-        let line = record.position().map_or(0, |p| p.line());
-        let field = |name: &str| record.get(at[name]).unwrap_or("");
-        let fail = |name: &str, problem: String| {
-            anyhow!("{source}: line {line}, field `{name}`: {problem}")
-        };
-        let number = |name: &str| {
-            field(name)
-                .parse::<u64>()
-                .map_err(|_| fail(name, format!("{:?} is not a number", field(name))))
-        };
-        let value = |name: &str| parse_value(field(name)).map_err(|e| fail(name, e));
-        let color = match field("color") {
-            "white" => Color::White,
-            "black" => Color::Black,
-            other => return Err(fail("color", format!("{other:?} is not white or black"))),
-        };
-        let id = field("game_id");
-        // Older files: a bare number, and plies counted from 0.
-        let old = !id.starts_with('g');
-        let ply = number("ply")? as u32 + u32::from(old);
-        if ply == 0 {
-            return Err(fail("ply", "plies of moves count from 1".into()));
-        }
-        rows.push(PlyRow {
-            game_id: number_of(id).map_err(|e| fail("game_id", e))?,
-            ply,
-            mover: field("mover").to_string(),
-            color,
-            mv: field("move").to_string(),
-            before: value("value_before")?,
-            after: value("value_after")?,
-            result: value("mover_result")?
-                .ok_or_else(|| fail("mover_result", "a game's result is known".into()))?,
-            nodes: number("nodes")?,
-        });
+        rows.push(row_of(&record, &at, source)?);
     }
     Ok(rows)
+}
+
+/// One record of `analysis.csv` as its row.
+fn row_of(
+    record: &csv::StringRecord,
+    at: &HashMap<&str, usize>,
+    source: &str,
+) -> anyhow::Result<PlyRow> {
+    let line = record.position().map_or(0, |p| p.line());
+    let field = |name: &str| record.get(at[name]).unwrap_or("");
+    let fail =
+        |name: &str, problem: String| anyhow!("{source}: line {line}, field `{name}`: {problem}");
+    let number = |name: &str| {
+        field(name)
+            .parse::<u64>()
+            .map_err(|_| fail(name, format!("{:?} is not a number", field(name))))
+    };
+    let value = |name: &str| parse_value(field(name)).map_err(|e| fail(name, e));
+    let color = match field("color") {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => return Err(fail("color", format!("{other:?} is not white or black"))),
+    };
+    let id = field("game_id");
+    // Older files: a bare number, and plies counted from 0.
+    let old = !id.starts_with('g');
+    let ply = number("ply")? as u32 + u32::from(old);
+    if ply == 0 {
+        return Err(fail("ply", "plies of moves count from 1".into()));
+    }
+    Ok(PlyRow {
+        game_id: number_of(id).map_err(|e| fail("game_id", e))?,
+        ply,
+        mover: field("mover").to_string(),
+        color,
+        mv: field("move").to_string(),
+        before: value("value_before")?,
+        after: value("value_after")?,
+        result: value("mover_result")?
+            .ok_or_else(|| fail("mover_result", "a game's result is known".into()))?,
+        nodes: number("nodes")?,
+    })
 }
 
 /// One bot's decisions against perfect play. Of the moves from a proven

@@ -14,7 +14,14 @@
 use std::time::Instant;
 
 use crate::game::{Glance, Rules};
+use crate::settled::Settled;
+use crate::settled_file::{cost_of, Entry, Known};
 use crate::table::{Numbers, Table, INFINITE};
+
+/// A proof inside a search that took at least this many nodes is kept for
+/// the settled table (cheaper ones are quicker to prove again than to
+/// store).
+pub const KEEP_NODES: u64 = 1024;
 
 const SUCCESS: Numbers = Numbers {
     phi: 0,
@@ -48,6 +55,11 @@ pub struct Search<'a, R: Rules> {
     moves: Vec<R::Move>,
     /// One children list per depth, reused.
     kids: Vec<Vec<Kid<R::State>>>,
+    /// The settled table the search starts from, if any.
+    settled: Option<&'a Settled>,
+    /// Proofs of at least [`KEEP_NODES`] nodes found by this search, for
+    /// the settled table.
+    pub found: Vec<Entry>,
 }
 
 impl<'a, R: Rules> Search<'a, R> {
@@ -60,7 +72,16 @@ impl<'a, R: Rules> Search<'a, R> {
             stopped: false,
             moves: Vec::new(),
             kids: Vec::new(),
+            settled: None,
+            found: Vec::new(),
         }
+    }
+
+    /// This search taking what `settled` proves as proven, and keeping its
+    /// own costly proofs in [`Search::found`].
+    pub fn with_settled(mut self, settled: Option<&'a Settled>) -> Self {
+        self.settled = settled;
+        self
     }
 
     pub fn rules(&self) -> &'a R {
@@ -81,11 +102,23 @@ impl<'a, R: Rules> Search<'a, R> {
             Glance::Open {
                 opponent_can_win, ..
             } if !attacking && !opponent_can_win => SUCCESS,
-            Glance::Open { moves, .. } => self.table.get(key, attacker).unwrap_or(Numbers {
-                phi: 1,
-                delta: moves.max(1),
-            }),
+            Glance::Open { moves, .. } => self
+                .table
+                .get(key, attacker)
+                .or_else(|| self.settled_numbers(key, attacking))
+                .unwrap_or(Numbers {
+                    phi: 1,
+                    delta: moves.max(1),
+                }),
         }
+    }
+
+    /// What the settled table proves of `key` for this question.
+    fn settled_numbers(&self, key: u128, attacking: bool) -> Option<Numbers> {
+        let known = self.settled?.known(key)?;
+        known
+            .mover_succeeds(attacking)
+            .map(|ok| if ok { SUCCESS } else { FAILURE })
     }
 
     /// Searches `s` until it is proven or disproven for its mover, or the
@@ -178,8 +211,18 @@ impl<'a, R: Rules> Search<'a, R> {
             let got = self.mid(&state, kid_key, depth + 1, attacker, child_phi, child_delta);
             kids[best].n = got;
         }
-        if !self.stopped || n.phi == 0 || n.delta == 0 {
-            self.table.put(key, attacker, n, self.nodes - start + 1);
+        let work = self.nodes - start + 1;
+        let proven = n.phi == 0 || n.delta == 0;
+        if !self.stopped || proven {
+            self.table.put(key, attacker, n, work);
+        }
+        if proven && work >= KEEP_NODES && self.settled.is_some() {
+            let attacking = self.rules.mover(s).index() == attacker;
+            self.found.push(Entry {
+                key,
+                known: Known::of_search(attacking, n.phi == 0),
+                cost: cost_of(work),
+            });
         }
         self.kids[depth] = kids;
         n
