@@ -1,6 +1,6 @@
 //! `arena.solve`: the solver's value of a position for the side to move,
 //! the same answer as `arena solve VARIANT --moves ...`, searched without
-//! the GIL.
+//! the GIL, with the settled table on disk that `arena solve` uses.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -15,7 +15,10 @@ use crate::variants::variant_of;
 /// `"draw"`, `"loss"`, or `None` when the budget ran out first), `best` (a
 /// move keeping the value; `None` when unknown or the game is over),
 /// `game`, `plies`, `to_move` (`None` once over), `nodes` and `ms`.
-/// `budget_ms` bounds the time, `memory_mib` the solver's table.
+/// `budget_ms` bounds the time, `memory_mib` the solver's table. Settled
+/// values are read from and added to the settled table on disk that `arena
+/// solve` and `arena analyse` share (`$ARENA_TABLE_DIR`, `off` for none;
+/// docs/SOLVED.md).
 #[pyfunction]
 #[pyo3(signature = (variant, moves = Vec::new(), budget_ms = 10_000, memory_mib = 1024))]
 pub fn solve<'py>(
@@ -35,8 +38,11 @@ pub fn solve<'py>(
             ))
         })?;
     }
-    let s =
-        py.detach(|| Solver::new(variant, memory_mib << 20).solve(&pos, Budget::millis(budget_ms)));
+    let s = py.detach(|| {
+        Solver::new(variant, memory_mib << 20)
+            .with_shared_table()
+            .solve(&pos, Budget::millis(budget_ms))
+    });
     let out = PyDict::new(py);
     out.set_item("game", variant.id)?;
     out.set_item("plies", pos.ply())?;

@@ -15,6 +15,10 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
+# The tests never read or write the user's table of settled positions
+# (arena.solve and the arena binary alike).
+os.environ["ARENA_TABLE_DIR"] = "off"
+
 
 def _find_arena():
     if os.environ.get("ARENA_BIN"):

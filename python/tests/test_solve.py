@@ -3,7 +3,9 @@
 the end), and the same answer as `arena solve`."""
 
 import json
+import os
 import subprocess
+import sys
 
 import pytest
 
@@ -68,3 +70,25 @@ def test_the_same_answer_as_arena_solve(variant, moves, arena_bin):
     assert answer["value"] == expected["value"]
     assert answer["best"] == expected.get("best")
     assert answer["to_move"] == expected["to_move"] and answer["plies"] == expected["plies"]
+
+
+def test_the_settled_table_is_shared_with_arena_solve(arena_bin, tmp_path):
+    # A fresh Python process with a table directory of its own (the table's
+    # place is read once per process): what arena.solve proves is there for
+    # `arena solve`, which then answers without a search (0 nodes). A start
+    # no stored proof covers, and a position that takes a search (about
+    # 1,000 nodes) to settle.
+    moves = ["a1", "c3", "f6", "d4"]
+    env = dict(os.environ, ARENA_TABLE_DIR=str(tmp_path))
+    code = f"import arena; print(arena.solve('qango6-tournament', {moves!r}, budget_ms=20000)['value'])"
+    value = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert value in ("win", "draw", "loss")
+    assert (tmp_path / "qango6-tournament.table").exists()
+    cli = subprocess.run(
+        [str(arena_bin), "solve", "qango6-tournament", "--moves", " ".join(moves)],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    answer = json.loads(cli.stdout)
+    assert answer["value"] == value and answer["nodes"] == 0, answer
