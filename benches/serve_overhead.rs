@@ -108,43 +108,49 @@ fn page(addr: String, stop: Arc<AtomicBool>, fetched: Arc<AtomicU64>) {
     }
 }
 
-/// CPU seconds of `pid`'s threads named `arena-serve…` (the server and its
-/// watcher, which render and send the pages), read every 100 ms until
-/// `stop`: each thread's last reading, summed.
-fn serve_threads_cpu(pid: libc::pid_t, stop: Arc<AtomicBool>) -> f64 {
-    let mut last = std::collections::HashMap::new();
+/// CPU seconds of `pid` itself (all its threads, not its bots), and of its
+/// threads named `arena-serve…` (the server and its watcher, which render
+/// and send the pages), read from /proc every 100 ms until `stop`: the
+/// last readings.
+fn own_cpu(pid: libc::pid_t, stop: Arc<AtomicBool>) -> (f64, f64) {
     // SAFETY: sysconf takes no pointers.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    // utime + stime of a stat line (`pid (comm) state ...`: fields 14, 15).
+    let used = |stat: &str| -> Option<(bool, u64)> {
+        let (head, rest) = stat.rsplit_once(") ")?;
+        let f: Vec<&str> = rest.split(' ').collect();
+        let t = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+        Some((head.contains("(arena-serve"), t))
+    };
+    let (mut own, mut server) = (0, std::collections::HashMap::new());
     while !stop.load(Ordering::Relaxed) {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            break;
+        };
+        own = used(&stat).map_or(own, |(_, t)| t);
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             break;
         };
         for task in tasks.flatten() {
-            let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
-                continue;
-            };
-            // pid (comm) state ...: utime and stime are fields 14 and 15.
-            let Some((head, rest)) = stat.rsplit_once(") ") else {
-                continue;
-            };
-            if !head.contains("(arena-serve") {
-                continue;
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            if let Some((true, t)) = used(&stat) {
+                server.insert(task.file_name(), t);
             }
-            let f: Vec<&str> = rest.split(' ').collect();
-            let used: u64 = f[11].parse::<u64>().unwrap_or(0) + f[12].parse::<u64>().unwrap_or(0);
-            last.insert(task.file_name(), used);
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    last.values().sum::<u64>() as f64 / ticks
+    (
+        own as f64 / ticks,
+        server.values().sum::<u64>() as f64 / ticks,
+    )
 }
 
-/// One run: its wall time, its CPU time (arena's and its bots'), the
-/// server threads' CPU time, and the pages fetched.
+/// One run: its wall time, its CPU time (arena's and its bots'), arena's
+/// own CPU time and its server threads', and the pages fetched.
 // The child is reaped by wait4 (which gives its CPU with its children's),
 // not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, f64, u64) {
+fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, (f64, f64), u64) {
     let _ = std::fs::remove_dir_all(out);
     let mut args: Vec<String> = vec!["tournament".into()];
     for k in 0..bots {
@@ -186,7 +192,7 @@ fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, f64, u64) {
     let polled = Arc::new(AtomicBool::new(false));
     let poller = {
         let polled = Arc::clone(&polled);
-        std::thread::spawn(move || serve_threads_cpu(pid, polled))
+        std::thread::spawn(move || own_cpu(pid, polled))
     };
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
@@ -202,13 +208,13 @@ fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, f64, u64) {
     );
     stop.store(true, Ordering::Relaxed);
     polled.store(true, Ordering::Relaxed);
-    let serve_cpu = poller.join().unwrap();
+    let own = poller.join().unwrap();
     for p in pages {
         let _ = p.join();
     }
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
-    (wall, cpu, serve_cpu, fetched.load(Ordering::Relaxed))
+    (wall, cpu, own, fetched.load(Ordering::Relaxed))
 }
 
 fn main() {
@@ -228,11 +234,12 @@ fn main() {
         for k in 0..MODES.len() {
             let m = (k + r) % MODES.len();
             let out = root.join(format!("run-{m}"));
-            let (wall, cpu, serve_cpu, fetched) = run(&out, bots, MODES[m]);
+            let (wall, cpu, (own, serve_cpu), fetched) = run(&out, bots, MODES[m]);
             println!(
-                "  {:<20} wall {wall:>6.1} s  CPU {cpu:>6.1} s, the server's {serve_cpu:.2} s  \
-                 ({fetched} pages fetched)",
-                MODES[m].name()
+                "  {:<20} wall {wall:>6.1} s  CPU {cpu:>6.1} s: arena {own:.1} s, its server \
+                 {serve_cpu:.2} s, the bots {:.1} s  ({fetched} pages fetched)",
+                MODES[m].name(),
+                cpu - own
             );
             walls[m].push(wall);
             cpus[m].push(cpu);
