@@ -70,6 +70,9 @@
       if (section.id === "list") continue;
       const old = document.getElementById(section.id);
       if (old) keepOpen(old, section);
+      // A section drawn the same is left as it is: a click or a scroll in
+      // it is never lost to an update that changed nothing there.
+      if (old && old.outerHTML === section.outerHTML) continue;
       if (old) old.replaceWith(document.adoptNode(section));
       else document.getElementById("list").before(document.adoptNode(section));
     }
