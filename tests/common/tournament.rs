@@ -360,12 +360,13 @@ pub fn write_instant_config(dir: &Path, settings: &str, names: &[&str]) -> PathB
 /// what happened in it.
 const CSV_TIMING: [&str; 3] = ["white_time_ms", "black_time_ms", "ended_utc"];
 /// Fields of a games.jsonl record that say when and how fast.
-const JSONL_TIMING: [&str; 5] = [
+const JSONL_TIMING: [&str; 6] = [
     "white_time_ms",
     "black_time_ms",
     "ended_utc",
     "duration_ms",
     "move_times_ms",
+    "move_cpu_ms",
 ];
 
 /// `out`'s games.csv without its timing columns: the header, then the rows

@@ -314,11 +314,19 @@ fn a_second_analysis_takes_its_positions_from_the_table() {
     let second = solver_counts(&analyse(&run, table, &["--budget-ms", "5000"]));
     assert_eq!(first.iter().sum::<u64>(), second.iter().sum::<u64>());
     assert!(first[1] > 20, "{first:?}");
-    // Every position the first analysis proved by a search comes from the
-    // table the second time.
+    // Nothing is searched again: every position the first analysis took
+    // from the table or proved by a search comes from the table the second
+    // time, and so may some it settled at once (the table, asked first, may
+    // hold one since another worker's search); as many stay unknown.
+    assert_eq!(second[1], 0, "{first:?} then {second:?}");
+    assert_eq!(second[3], first[3], "{first:?} then {second:?}");
+    assert!(
+        second[0] >= first[0] + first[1],
+        "{first:?} then {second:?}"
+    );
     assert_eq!(
-        second,
-        [first[0] + first[1], 0, first[2], first[3]],
+        second[0] + second[2],
+        first[0] + first[1] + first[2],
         "{first:?} then {second:?}"
     );
     let values = |text: &str| -> Vec<String> {
