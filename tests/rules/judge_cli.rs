@@ -10,7 +10,8 @@ use common::arena;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn run_judge(input: &[u8]) -> (i32, Value) {
+/// `arena judge` on `input`: its exit status and its verdict lines.
+fn judge_lines(input: &[u8]) -> (i32, Vec<Value>) {
     let mut child = arena()
         .arg("judge")
         .stdin(Stdio::piped())
@@ -19,8 +20,19 @@ fn run_judge(input: &[u8]) -> (i32, Value) {
         .expect("run arena judge");
     child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    let value = serde_json::from_slice(&out.stdout).expect("judge prints one JSON object");
-    (out.status.code().unwrap(), value)
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each verdict line is JSON"))
+        .collect();
+    (out.status.code().unwrap(), lines)
+}
+
+/// `arena judge` on one record: its exit status and its one verdict.
+fn run_judge(input: &[u8]) -> (i32, Value) {
+    let (code, mut lines) = judge_lines(input);
+    assert_eq!(lines.len(), 1, "judge prints one JSON object: {lines:?}");
+    (code, lines.remove(0))
 }
 
 #[test]
@@ -97,25 +109,8 @@ fn several_records_give_one_verdict_line_each() {
         "\n",
         r#"{"game": "qango7", "moves": []}"#,
     );
-    let mut child = arena()
-        .arg("judge")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run arena judge");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(out.status.code(), Some(1));
+    let (code, lines) = judge_lines(input.as_bytes());
+    assert_eq!(code, 1);
     assert_eq!(lines.len(), 4);
     assert_eq!(
         (&lines[0]["winner"], &lines[0]["reason"]),
