@@ -1,8 +1,10 @@
 //! arena-solver (`crates/solver`) checked from outside: against an
 //! exhaustive search on late positions, its stored solutions walked by a
-//! verifier that knows only the rules, and its transposition keys.
+//! verifier that knows only the rules, its transposition keys, and Quinque
+//! positions near the end of random games against an exhaustive search.
 
 mod late_positions;
+mod quinque_endings;
 mod solutions;
 
 use arena_rules::games::{Position, Variant};
