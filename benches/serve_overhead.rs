@@ -1,6 +1,8 @@
 //! What `--serve` costs a big run: a round robin of 100 instant bots
 //! (Qango 6, 2 games per pairing: 9,900 games) without `--serve`, and with
-//! `--serve 0` and no page, one page and ten pages open, in turn (the order
+//! `--serve 0` and no page, one page and ten pages open, and without
+//! `--serve` with the bots started by a fork (`ARENA_SPAWN=fork`: how arena
+//! started them before `crates/referee/src/spawn.rs`), in turn (the order
 //! rotates from one repetition to the next), `ARENA_BENCH_OVERHEAD_RUNS`
 //! times each (default 5). Each run's wall time and CPU time (user and
 //! system of arena and the bots it reaped, from `wait4`); then each mode's
@@ -39,6 +41,9 @@ const INSTANT_BOT: &str = env!("CARGO_BIN_EXE_arena-instant-bot");
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
     Alone,
+    /// Without `--serve`, the bots started by a fork (`ARENA_SPAWN=fork`),
+    /// as before arena started them without copying itself.
+    Forked,
     Pages(usize),
 }
 
@@ -46,6 +51,7 @@ impl Mode {
     fn name(self) -> String {
         match self {
             Mode::Alone => "without --serve".into(),
+            Mode::Forked => "bots forked".into(),
             Mode::Pages(0) => "--serve, no page".into(),
             Mode::Pages(1) => "--serve, one page".into(),
             Mode::Pages(n) => format!("--serve, {n} pages"),
@@ -53,7 +59,13 @@ impl Mode {
     }
 }
 
-const MODES: [Mode; 4] = [Mode::Alone, Mode::Pages(0), Mode::Pages(1), Mode::Pages(10)];
+const MODES: [Mode; 5] = [
+    Mode::Alone,
+    Mode::Forked,
+    Mode::Pages(0),
+    Mode::Pages(1),
+    Mode::Pages(10),
+];
 
 /// `GET path` on its own connection: the answer's bytes.
 fn get(addr: &str, path: &str) -> Vec<u8> {
@@ -160,11 +172,15 @@ fn run(out: &Path, bots: usize, mode: Mode) -> (f64, f64, (f64, f64), u64) {
         args.push(a.into());
     }
     args.extend(["--out".into(), out.display().to_string()]);
-    if mode != Mode::Alone {
+    if let Mode::Pages(_) = mode {
         args.extend(["--serve".into(), "0".into()]);
     }
     let started = Instant::now();
-    let mut child = Command::new(ARENA)
+    let mut command = Command::new(ARENA);
+    if mode == Mode::Forked {
+        command.env("ARENA_SPAWN", "fork");
+    }
+    let mut child = command
         .args(&args)
         .stdout(Stdio::piped())
         .spawn()

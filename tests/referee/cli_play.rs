@@ -232,3 +232,48 @@ fn without_log_dir_the_bots_stderr_is_kept_and_named() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("stderr:"));
     assert_eq!(std::fs::read_dir(quiet.path()).unwrap().count(), 0);
 }
+
+/// A bot started by a fork (`ARENA_SPAWN=fork`: where the kernel has no
+/// pidfds) and one started without copying arena (the default,
+/// `crates/referee/src/spawn.rs`) play the same: a crash and a memory
+/// limit end the game alike.
+#[test]
+fn bots_forked_and_bots_cloned_end_their_games_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots.toml");
+    std::fs::write(
+        &bots,
+        format!(
+            "[[bot]]\nname = \"good\"\ncommand = \"{}\"\n\n\
+             [[bot]]\nname = \"hog\"\ncommand = \"{}\"\nlimits = {{ memory_mb = 300 }}\n\n\
+             [[bot]]\nname = \"crash\"\ncommand = \"{}\"\n",
+            py("good_bot"),
+            py("memory_hog"),
+            py("crash"),
+        ),
+    )
+    .unwrap();
+    let play = |spawn: &str, black: &str| {
+        let out = arena()
+            .env("ARENA_SPAWN", spawn)
+            .args(["play", "qango6", "good", black, "--quiet", "--bots"])
+            .arg(&bots)
+            .args(["--tc", "per-move=5000"])
+            .output()
+            .unwrap();
+        stdout_of_success(&out)
+    };
+    for spawn in ["fork", "clone"] {
+        let crash = play(spawn, "crash");
+        assert!(
+            crash.contains("result 1-0  reason crash"),
+            "{spawn}: {crash}"
+        );
+        assert!(
+            crash.contains("process ended: exit code 3"),
+            "{spawn}: {crash}"
+        );
+        let hog = play(spawn, "hog");
+        assert!(hog.contains("result 1-0  reason memory"), "{spawn}: {hog}");
+    }
+}

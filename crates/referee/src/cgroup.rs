@@ -144,7 +144,7 @@ impl Joiner {
     /// where it was (its process's clock is then all that counts).
     pub fn join_in_child(&self) {
         // SAFETY: open, write and close are async-signal-safe; the path and
-        // the digits are on the stack or were allocated before the fork.
+        // the digits are on the stack or were allocated before the child started.
         unsafe {
             let fd = libc::open(self.0.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
             if fd < 0 {

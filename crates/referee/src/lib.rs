@@ -12,6 +12,8 @@
 //! - [`local`]: players inside the referee ([`RandomPlayer`]).
 //! - [`spec`]: [`BotSpec`], how to start a bot (argv, cwd, env, limits).
 //! - [`process`]: [`BotProcess`], one running bot in its own process group.
+//! - [`spawn`]: starting a bot's process without copying the referee
+//!   (`clone(CLONE_VM | CLONE_VFORK)`), and waiting for it through a pidfd.
 //! - [`program`]: whether a bot's program can start, asked before any game.
 //! - [`start_slots`]: how many bots start at once (the cores), so that a
 //!   start-up limit measures the bot and not a queue for the CPU.
@@ -94,6 +96,7 @@ pub mod row;
 pub mod run_queue;
 pub mod sandbox;
 pub mod seat;
+pub mod spawn;
 pub mod spec;
 pub mod start_slots;
 pub mod suspend;

@@ -1,6 +1,7 @@
 //! What binds a bot's resources.
 //!
-//! - [`ChildSetup`]: what the child does between fork and exec: rlimits
+//! - [`ChildSetup`]: what the child does before exec (started by
+//!   [`super::spawn`], or forked): rlimits
 //!   (they bind the bot and anything it forks, each process on its own, and
 //!   never the referee), death with the referee (`PR_SET_PDEATHSIG`), and no
 //!   inherited descriptors beyond stdin/stdout/stderr.
@@ -15,7 +16,7 @@ use std::time::Duration;
 
 use super::spec::BotLimits;
 
-/// The `setrlimit` calls to make in the child, computed before forking so the
+/// The `setrlimit` calls to make in the child, computed before it starts so the
 /// child only has to make system calls (async-signal-safe).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RlimitPlan {
@@ -74,7 +75,7 @@ pub fn raise_descriptor_limit() -> io::Result<(u64, u64)> {
     Ok((hard, hard))
 }
 
-/// Everything the child does before exec, computed before the fork so the
+/// Everything the child does before exec, computed before it starts so the
 /// child only makes system calls (async-signal-safe, no allocation).
 #[derive(Debug, Clone, Copy)]
 pub struct ChildSetup {

@@ -8,7 +8,8 @@
 //! holding its pipes open. Dropping a `BotProcess` without calling
 //! [`BotProcess::kill`] still SIGKILLs the group. The child dies with the
 //! referee (`PR_SET_PDEATHSIG`) and inherits no descriptor but its three
-//! pipes ([`ChildSetup`]). A sandboxed bot ([`super::sandbox`]) runs under
+//! pipes ([`ChildSetup`]); it is started without copying the referee
+//! ([`super::spawn`]). A sandboxed bot ([`super::sandbox`]) runs under
 //! `bwrap`, which then is the process (and group leader) seen here. A bot
 //! may be stopped while it is not on move ([`BotProcess::suspend`]); every
 //! method that talks to it, waits for it or ends it continues it first.
@@ -23,7 +24,7 @@ use std::time::Duration;
 use anyhow::anyhow;
 use thiserror::Error;
 use tokio::io::AsyncWriteExt;
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio::time::{Instant, Sleep};
 
 use super::cgroup::BotCgroup;
@@ -36,6 +37,7 @@ use super::log::{GameLog, StderrLog, DEFAULT_LOG_CAP};
 use super::referee_failure::{classify_spawn_error, FailureKind, RefereeFailure};
 use super::run_queue;
 use super::sandbox::{self, Sandbox};
+use super::spawn::{self, BotChild, Launch};
 use super::spec::{BotLimits, BotSpec};
 use super::suspend::Suspension;
 use super::trace::{Direction, Trace};
@@ -127,7 +129,7 @@ pub struct BotProcess {
     /// Process id, and the id of the bot's process group.
     pid: i32,
     limits: BotLimits,
-    child: Child,
+    child: BotChild,
     stdin: Option<ChildStdin>,
     stdout: LineReader<ChildStdout>,
     log: StderrLog,
@@ -170,7 +172,7 @@ pub struct BotProcess {
 /// Writing to a closed pipe must be an error (EPIPE), not a SIGPIPE that
 /// kills the referee. Rust binaries ignore SIGPIPE already; this makes sure
 /// of it for any other host. Children get the default disposition back
-/// (std resets it between fork and exec).
+/// (the child resets it before exec: [`spawn`], or std after a fork).
 fn ignore_sigpipe() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -218,6 +220,72 @@ fn start_error(spec: &BotSpec, argv: &[String], e: &std::io::Error) -> SpawnErro
     }
 }
 
+/// Why [`spawn_cloned`] or [`spawn_forked`] failed: the program could not
+/// be started (classified by [`start_error`]), or its pipes could not be
+/// set up (the referee's failure).
+enum Started {
+    Exec(std::io::Error),
+    Pipes(std::io::Error),
+}
+
+type Pipes = (ChildStdin, ChildStdout, ChildStderr);
+
+/// Starts the bot with [`spawn::spawn`] (nothing of the referee copied).
+fn spawn_cloned(launch: &Launch<'_>) -> Result<(BotChild, i32, Pipes), Started> {
+    let started = spawn::spawn(launch).map_err(Started::Exec)?;
+    let pid = started.child.id();
+    let guard = KillGroupOnError(pid);
+    let pipes = (|| {
+        Ok((
+            ChildStdin::from_std(started.stdin.into())?,
+            ChildStdout::from_std(started.stdout.into())?,
+            ChildStderr::from_std(started.stderr.into())?,
+        ))
+    })()
+    .map_err(Started::Pipes)?;
+    std::mem::forget(guard);
+    Ok((BotChild::Cloned(started.child), pid, pipes))
+}
+
+/// Starts the bot by a fork (where [`spawn::available`] says no).
+fn spawn_forked(launch: &Launch<'_>) -> Result<(BotChild, i32, Pipes), Started> {
+    let mut cmd = tokio::process::Command::new(&launch.argv[0]);
+    cmd.args(&launch.argv[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .envs(launch.env)
+        .process_group(0)
+        .kill_on_drop(false);
+    if let Some(cwd) = launch.cwd {
+        cmd.current_dir(cwd);
+    }
+    let setup = launch.setup;
+    let joiner = launch.joiner.clone();
+    // SAFETY: the closure only makes system calls (async-signal-safe)
+    // with values computed before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(joiner) = &joiner {
+                joiner.join_in_child();
+            }
+            setup.apply_in_child()
+        });
+    }
+    let mut child = cmd.spawn().map_err(Started::Exec)?;
+    let missing = || Started::Pipes(std::io::Error::other("a pipe to the child is missing"));
+    let untracked = || Started::Pipes(std::io::Error::other("exited before it could be tracked"));
+    let pid = child.id().ok_or_else(untracked)? as i32;
+    let guard = KillGroupOnError(pid);
+    let (Some(stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Err(missing());
+    };
+    std::mem::forget(guard);
+    Ok((BotChild::Forked(child), pid, (stdin, stdout, stderr)))
+}
+
 impl BotProcess {
     /// Starts the bot. Fails with [`SpawnError::Bot`] when the program
     /// cannot be executed (not found, not executable, bad `cwd`), with
@@ -230,53 +298,37 @@ impl BotProcess {
         ignore_sigpipe();
         let sandboxed = spec.sandbox == Some(true);
         let argv = launch_argv(spec, opts)?;
-        let mut cmd = tokio::process::Command::new(&argv[0]);
-        cmd.args(&argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .envs(&spec.env)
-            .process_group(0)
-            .kill_on_drop(false);
-        if let Some(cwd) = &spec.cwd {
-            cmd.current_dir(cwd);
-        }
-        let setup = ChildSetup::new(&spec.limits);
         let mut cgroup = if opts.cpu_tree {
             BotCgroup::create()
         } else {
             None
         };
-        let joiner = cgroup.as_ref().map(BotCgroup::joiner);
-        // SAFETY: the closure only makes system calls (async-signal-safe)
-        // with values computed before the fork.
-        unsafe {
-            cmd.pre_exec(move || {
-                if let Some(joiner) = &joiner {
-                    joiner.join_in_child();
-                }
-                setup.apply_in_child()
-            });
-        }
-        let mut child = cmd.spawn().map_err(|e| start_error(spec, &argv, &e))?;
-        let pid = child.id().ok_or_else(|| {
-            RefereeFailure::new(
-                FailureKind::Other,
-                format!("bot {:?}: exited before it could be tracked", spec.name),
-            )
-        })? as i32;
+        let launch = Launch {
+            argv: &argv,
+            env: &spec.env,
+            cwd: spec.cwd.as_deref(),
+            setup: ChildSetup::new(&spec.limits),
+            joiner: cgroup.as_ref().map(BotCgroup::joiner),
+        };
+        let started = if spawn::available() {
+            spawn_cloned(&launch)
+        } else {
+            spawn_forked(&launch)
+        };
+        let (child, pid, (stdin, stdout, stderr)) = match started {
+            Ok(started) => started,
+            Err(Started::Exec(e)) => return Err(start_error(spec, &argv, &e)),
+            Err(Started::Pipes(e)) => {
+                let message = format!("bot {:?}: {e}", spec.name);
+                return Err(RefereeFailure::new(FailureKind::Other, message).into());
+            }
+        };
         // Past this point an early return must not leave the bot running.
         let guard = KillGroupOnError(pid);
         // A join that failed counts the bot's process alone.
         if cgroup.as_ref().is_some_and(|c| !c.holds(pid)) {
             cgroup = None;
         }
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let message = format!("bot {:?}: a pipe to the child is missing", spec.name);
-            return Err(RefereeFailure::new(FailureKind::Other, message).into());
-        };
         let log = opts.log.clone().or_else(|| {
             let path = opts.log_path.as_ref()?;
             Some(GameLog::new(path, opts.log_header.clone()))
@@ -829,7 +881,8 @@ impl Drop for BotProcess {
     fn drop(&mut self) {
         if !self.group_dead {
             // Safety net for early returns and panics: the group dies now;
-            // tokio reaps the dropped child in the background.
+            // the dropped child is reaped later (by tokio, or at the next
+            // spawn: [`spawn::PidfdChild`]).
             signal_group(self.pid, libc::SIGKILL);
         }
     }
