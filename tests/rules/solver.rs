@@ -3,6 +3,7 @@
 //! verifier that knows only the rules, its transposition keys, and Quinque
 //! positions near the end of random games against an exhaustive search.
 
+mod forks;
 mod late_positions;
 mod quinque_endings;
 mod solutions;

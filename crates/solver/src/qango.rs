@@ -127,6 +127,13 @@ impl QangoRules {
         bits(self.legal(s)).map(|i| i as u8).collect()
     }
 
+    /// Whether the mover completes a pattern with some move.
+    pub fn wins_at_once(&self, s: &State) -> bool {
+        let side = (s.ply % 2) as usize;
+        let t = threats(self.geometry, s.discs[side], s.discs[1 - side], 0, 0);
+        !s.lost && s.ply < QANGO_MAX_DISCS && t.mine & self.legal(s) != 0
+    }
+
     fn legal(&self, s: &State) -> u64 {
         let free = self.geometry.playable & !(s.discs[0] | s.discs[1]);
         if s.ply == 0 {
@@ -137,10 +144,57 @@ impl QangoRules {
     }
 }
 
-/// Threat cells and whether each side can still complete a pattern.
+/// The most patterns a board has (Qango 7: 112).
+const MAX_PATTERNS: usize = 128;
+
+/// The two free cells of each pattern one side lacks only two cells of,
+/// each pair once: playing either cell makes the other a threat.
+struct Pairs {
+    masks: [u64; MAX_PATTERNS],
+    n: usize,
+}
+
+impl Pairs {
+    fn new() -> Pairs {
+        Pairs {
+            masks: [0; MAX_PATTERNS],
+            n: 0,
+        }
+    }
+
+    fn push(&mut self, pair: u64) {
+        if !self.masks[..self.n].contains(&pair) {
+            self.masks[self.n] = pair;
+            self.n += 1;
+        }
+    }
+
+    /// Every cell of a pair: playing it makes a threat.
+    fn cells(&self) -> u64 {
+        self.masks[..self.n].iter().fold(0, |a, m| a | m)
+    }
+
+    /// The fork cells, leaving out the pairs that meet `taken`: cells in
+    /// two different pairs, so that playing one makes two threats at once.
+    fn forks(&self, taken: u64) -> u64 {
+        let (mut once, mut twice) = (0u64, 0u64);
+        for &m in &self.masks[..self.n] {
+            if m & taken == 0 {
+                twice |= once & m;
+                once |= m;
+            }
+        }
+        twice
+    }
+}
+
+/// Threat cells, the pairs that make threats, and whether each side can
+/// still complete a pattern.
 struct Threats {
     mine: u64,
     theirs: u64,
+    my_pairs: Pairs,
+    their_pairs: Pairs,
     mover_can_win: bool,
     opponent_can_win: bool,
 }
@@ -149,26 +203,83 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
     let mut t = Threats {
         mine: 0,
         theirs: 0,
+        my_pairs: Pairs::new(),
+        their_pairs: Pairs::new(),
         mover_can_win: false,
         opponent_can_win: false,
     };
     for p in &g.patterns {
         let m = p.mask;
         if op & m == 0 {
-            let need = (m & !me).count_ones();
-            if need == 1 {
-                t.mine |= m & !me;
+            let missing = m & !me;
+            match missing.count_ones() {
+                1 => t.mine |= missing,
+                2 => t.my_pairs.push(missing),
+                _ => {}
             }
-            t.mover_can_win |= need <= my_left;
+            t.mover_can_win |= missing.count_ones() <= my_left;
         } else if me & m == 0 {
-            let need = (m & !op).count_ones();
-            if need == 1 {
-                t.theirs |= m & !op;
+            let missing = m & !op;
+            match missing.count_ones() {
+                1 => t.theirs |= missing,
+                2 => t.their_pairs.push(missing),
+                _ => {}
             }
-            t.opponent_can_win |= need <= op_left;
+            t.opponent_can_win |= missing.count_ones() <= op_left;
         }
     }
     t
+}
+
+/// What the mover of a position at `ply` with `legal` moves and threats
+/// `t` can do, when it has no winning move of its own.
+enum Answer {
+    /// It cannot stop the opponent: two threats, or a fork it can neither
+    /// break nor outpace.
+    Lost,
+    /// It wins by a fork: a move making two threats while the opponent
+    /// has none, then the one left open.
+    Forks,
+    /// Only these moves do not lose at once: the block of a threat; or,
+    /// when the opponent has a fork, the moves that make a threat (the
+    /// opponent must answer them) and those after which no fork is left.
+    Only(u64),
+}
+
+fn answer(t: &Threats, legal: u64, ply: u32) -> Answer {
+    let blocks = t.theirs & legal;
+    // Two threats: the mover stops one and the opponent, who has a disc
+    // left while the total is under the cap, plays the other.
+    if blocks.count_ones() >= 2 && ply + 1 < QANGO_MAX_DISCS {
+        return Answer::Lost;
+    }
+    if blocks != 0 {
+        return Answer::Only(blocks & blocks.wrapping_neg());
+    }
+    // A fork: the mover plays it, the opponent (without a threat, so
+    // without a winning move) stops one threat, the mover plays the other.
+    if ply + 2 < QANGO_MAX_DISCS && t.my_pairs.forks(0) & legal != 0 {
+        return Answer::Forks;
+    }
+    if ply + 3 >= QANGO_MAX_DISCS || t.their_pairs.forks(0) & legal == 0 {
+        return Answer::Only(legal);
+    }
+    // The opponent has a fork. A move that makes no threat and leaves a
+    // fork loses: the opponent plays the fork and the mover, with no
+    // threat to answer with, can stop only one of the two.
+    let forcing = t.my_pairs.cells() & legal;
+    let mut keep = forcing;
+    for c in bits(t.their_pairs.cells() & legal & !forcing) {
+        let cell = 1u64 << c;
+        if t.their_pairs.forks(cell) & legal & !cell == 0 {
+            keep |= cell;
+        }
+    }
+    if keep == 0 {
+        Answer::Lost
+    } else {
+        Answer::Only(keep)
+    }
 }
 
 impl Rules for QangoRules {
@@ -215,16 +326,14 @@ impl Rules for QangoRules {
         if t.mine & legal != 0 {
             return Glance::Won;
         }
-        let blocks = t.theirs & legal;
-        // Two threats: the mover stops one and the opponent, who has a disc
-        // left while the total is under the cap, plays the other.
-        if blocks.count_ones() >= 2 && s.ply + 1 < QANGO_MAX_DISCS {
-            return Glance::Lost;
-        }
+        let moves = match answer(&t, legal, s.ply) {
+            Answer::Lost => return Glance::Lost,
+            Answer::Forks => return Glance::Won,
+            Answer::Only(keep) => keep.count_ones(),
+        };
         if !t.mover_can_win && !t.opponent_can_win {
             return Glance::Drawn;
         }
-        let moves = if blocks != 0 { 1 } else { legal.count_ones() };
         Glance::Open {
             moves,
             mover_can_win: t.mover_can_win,
@@ -242,12 +351,11 @@ impl Rules for QangoRules {
             out.push(t.mine.trailing_zeros() as u8);
             return;
         }
-        let blocks = t.theirs & legal;
-        if blocks != 0 {
-            out.push(blocks.trailing_zeros() as u8);
-            return;
-        }
-        out.extend(self.order.iter().copied().filter(|&i| legal >> i & 1 != 0));
+        let keep = match answer(&t, legal, s.ply) {
+            Answer::Only(keep) => keep,
+            Answer::Lost | Answer::Forks => legal,
+        };
+        out.extend(self.order.iter().copied().filter(|&i| keep >> i & 1 != 0));
     }
 
     #[inline]

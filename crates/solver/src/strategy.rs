@@ -89,7 +89,7 @@ impl Walk<'_, '_> {
     /// Records the winner's move in `s` (its turn) and walks every reply.
     fn attacker_node(&mut self, s: &State) -> Result<(), StrategyError> {
         let rules = self.search.rules();
-        if rules.glance(s) == Glance::Won {
+        if rules.glance(s) == Glance::Won && rules.wins_at_once(s) {
             return Ok(());
         }
         let (key, oriented) = rules.orient(s);
