@@ -5,6 +5,7 @@
 
 mod forks;
 mod late_positions;
+mod long_proofs;
 mod quinque_endings;
 mod solutions;
 

@@ -133,34 +133,34 @@ impl<'a, R: Rules> Search<'a, R> {
         self.mid(s, key, 0, attacker, INFINITE, INFINITE)
     }
 
-    /// A move of `s` (one of `moves`) after which the child's mover fails
-    /// at `attacker`'s question, with that child. The children the table
-    /// already holds as proven come first; the others are searched, the
-    /// most promising (least `delta`) first.
+    /// A move of `s` (one of `moves`, the moves [`Rules::moves`] gives)
+    /// after which the child's mover fails at `attacker`'s question, with
+    /// that child: one already proven (by its first look or the tables),
+    /// else found by a search at `s` itself, so that the proof-number
+    /// search chooses among the children rather than proving or disproving
+    /// them one by one.
     pub fn winning_child(
         &mut self,
         s: &R::State,
         moves: &[R::Move],
         attacker: usize,
     ) -> Option<(R::Move, R::State)> {
-        let mut kids: Vec<(R::Move, R::State, Numbers)> = moves
-            .iter()
-            .map(|&m| {
-                let child = self.rules.play(s, m);
-                let n = self.leaf(&child, self.rules.key(&child), attacker);
-                (m, child, n)
-            })
-            .collect();
-        kids.sort_by_key(|k| k.2.delta);
-        for (m, child, n) in kids {
-            if n.delta == 0 || self.prove(&child, attacker).delta == 0 {
+        for &m in moves {
+            let child = self.rules.play(s, m);
+            if self.leaf(&child, self.rules.key(&child), attacker).delta == 0 {
                 return Some((m, child));
             }
-            if self.stopped {
-                return None;
-            }
         }
-        None
+        let key = self.rules.key(s);
+        let n = self.mid(s, key, 0, attacker, INFINITE, INFINITE);
+        if n.phi != 0 {
+            return None;
+        }
+        let won = self.kids[0].iter().find(|k| k.n.delta == 0)?.key;
+        moves.iter().find_map(|&m| {
+            let child = self.rules.play(s, m);
+            (self.rules.key(&child) == won).then_some((m, child))
+        })
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -187,6 +187,9 @@ impl<'a, R: Rules> Search<'a, R> {
     ) -> Numbers {
         self.nodes += 1;
         let start = self.nodes;
+        // The work of earlier visits counts: a subtree proven over many
+        // visits is as costly as one proven in one.
+        let before = self.table.work(key, attacker);
         if self.kids.len() <= depth {
             self.kids.push(Vec::new());
         }
@@ -211,7 +214,7 @@ impl<'a, R: Rules> Search<'a, R> {
             let got = self.mid(&state, kid_key, depth + 1, attacker, child_phi, child_delta);
             kids[best].n = got;
         }
-        let work = self.nodes - start + 1;
+        let work = before + self.nodes - start + 1;
         let proven = n.phi == 0 || n.delta == 0;
         if !self.stopped || proven {
             self.table.put(key, attacker, n, work);

@@ -258,10 +258,12 @@ impl<R: Rules> At<'_, R> {
                     known: Known::Is(v),
                     cost,
                 });
-                if let Some(m) = best {
-                    let child = rules.key(&rules.play(s, m));
+                // A child over at once (a pattern completed) is left out:
+                // no search ever asks about it.
+                let open = |c: &R::State| matches!(rules.glance(c), Glance::Open { .. });
+                if let Some(child) = best.map(|m| rules.play(s, m)).filter(open) {
                     batch.push(Entry {
-                        key: child,
+                        key: rules.key(&child),
                         known: Known::Is(v.flip()),
                         cost,
                     });

@@ -127,13 +127,6 @@ impl QangoRules {
         bits(self.legal(s)).map(|i| i as u8).collect()
     }
 
-    /// Whether the mover completes a pattern with some move.
-    pub fn wins_at_once(&self, s: &State) -> bool {
-        let side = (s.ply % 2) as usize;
-        let t = threats(self.geometry, s.discs[side], s.discs[1 - side], 0, 0);
-        !s.lost && s.ply < QANGO_MAX_DISCS && t.mine & self.legal(s) != 0
-    }
-
     fn legal(&self, s: &State) -> u64 {
         let free = self.geometry.playable & !(s.discs[0] | s.discs[1]);
         if s.ply == 0 {

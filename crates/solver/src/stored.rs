@@ -21,6 +21,7 @@ const STORED: &[(&str, &str)] = &[
         include_str!("../solutions/qango7-castle.txt"),
     ),
     ("qango7-pro1", include_str!("../solutions/qango7-pro1.txt")),
+    ("qango7-pro2", include_str!("../solutions/qango7-pro2.txt")),
     ("qango7plus", include_str!("../solutions/qango7plus.txt")),
     (
         "qango7plus-edge",

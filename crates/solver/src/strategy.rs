@@ -4,8 +4,12 @@
 //! One line per position, merged over the board's symmetries: the
 //! position in its canonical orientation (white's and black's discs as
 //! hexadecimal masks, bit `row * cols + col`) and the move in that
-//! orientation. Positions where the winner completes a pattern at once are
-//! left out: a verifier finds that move by trying them all. The canonical
+//! orientation. Positions where the winner completes a pattern at once, or
+//! has a fork, are left out: a verifier finds those moves by trying them
+//! all. A fork is a move after which the winner has two cells that each
+//! complete a pattern, while the opponent has no cell completing one of
+//! its own, and the disc cap leaves the winner its next disc (fewer than 38
+//! discs on the board before the fork). The canonical
 //! orientation is the symmetry image whose `black << 64 | white` is the
 //! least, over the board's symmetries (the empty board's over those that
 //! keep the first-move cells), so an independent verifier can compute it.
@@ -20,6 +24,7 @@ use arena_rules::games::{Color, Position};
 use crate::dfpn::{Search, StopAt};
 use crate::game::{Glance, Rules};
 use crate::qango::{QangoRules, State};
+use crate::settled::Settled;
 use crate::table::Table;
 use crate::Value;
 
@@ -30,32 +35,43 @@ pub enum StrategyError {
     OutOfBudget,
 }
 
-/// The winning strategy from `pos` for its mover, as the file's lines.
+/// The winning strategy from `pos` for the side that wins there (its
+/// mover, or the opponent whatever the mover plays), as the file's lines.
+/// Proofs in `settled` (a long run's, [`crate::settled`]) are taken as
+/// proven.
 pub fn qango_win_strategy(
     pos: &Position,
     memory: usize,
     limits: StopAt,
+    settled: Option<&Settled>,
 ) -> Result<String, StrategyError> {
     let rules = QangoRules::new(pos.variant());
     let mut table = Table::with_bytes(memory);
-    let mut search = Search::new(&rules, &mut table, limits);
+    let mut search = Search::new(&rules, &mut table, limits).with_settled(settled);
     let root = rules.state_of(pos);
-    let attacker = rules.mover(&root).index();
-    let proof = search.prove(&root, attacker);
-    if proof.phi != 0 {
+    let mover = rules.mover(&root).index();
+    let attacker = if search.prove(&root, mover).phi == 0 {
+        mover
+    } else if search.prove(&root, 1 - mover).delta == 0 {
+        1 - mover
+    } else {
         return Err(StrategyError::NotAWin(None));
-    }
+    };
     let mut lines = HashMap::new();
     let mut walk = Walk {
         search,
         attacker,
         lines: &mut lines,
     };
-    walk.attacker_node(&root)?;
+    if attacker == mover {
+        walk.attacker_node(&root)?;
+    } else {
+        walk.replies(&root)?;
+    }
     let mut entries: Vec<(u128, u8)> = lines.into_iter().collect();
     entries.sort_unstable();
     let mut out = String::new();
-    let winner = Color::to_move_at(pos.ply()).name();
+    let winner = Color::to_move_at(attacker as u32).name();
     let _ = writeln!(
         out,
         "# {} {} wins from {} (ply {}): {} positions",
@@ -89,7 +105,7 @@ impl Walk<'_, '_> {
     /// Records the winner's move in `s` (its turn) and walks every reply.
     fn attacker_node(&mut self, s: &State) -> Result<(), StrategyError> {
         let rules = self.search.rules();
-        if rules.glance(s) == Glance::Won && rules.wins_at_once(s) {
+        if rules.glance(s) == Glance::Won {
             return Ok(());
         }
         let (key, oriented) = rules.orient(s);
@@ -102,11 +118,16 @@ impl Walk<'_, '_> {
             return Err(StrategyError::OutOfBudget);
         };
         self.lines.insert(key, oriented(m));
-        if child.lost {
+        self.replies(&child)
+    }
+
+    /// Walks every reply of the loser, to move in `s`.
+    fn replies(&mut self, s: &State) -> Result<(), StrategyError> {
+        if s.lost {
             return Ok(());
         }
-        for reply in rules.all_moves(&child) {
-            let next = rules.play(&child, reply);
+        for reply in self.search.rules().all_moves(s) {
+            let next = self.search.rules().play(s, reply);
             self.attacker_node(&next)?;
         }
         Ok(())

@@ -1,8 +1,11 @@
 //! The stored solutions (`solutions/*.txt`) checked by a verifier that
-//! knows only the rules crate: from the empty board, at every position the
-//! winner meets it plays the file's move (or a move that completes a
-//! pattern, found by trying every move), and after every legal reply of the
-//! opponent the walk goes on, until every line ends in a rule-checked win.
+//! knows only the rules crate: from the empty board (after every first
+//! move when the second player wins), at every position the winner meets
+//! it plays the file's move (or a move that completes a pattern, found by
+//! trying every move), and after every legal reply of the opponent the
+//! walk goes on, until every line ends in a rule-checked win or a fork
+//! (checked here from the rules crate's patterns: two cells completing the
+//! winner's patterns at once, none completing the opponent's).
 //! Nothing of the solver is used here: the canonical orientation is
 //! computed from the rules crate's symmetries, as the file format says.
 
@@ -10,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use arena_rules::games::symmetry::{board_symmetries, symmetries, Symmetry};
+use arena_rules::games::variant::QANGO_MAX_DISCS;
 use arena_rules::games::{Cell, Color, Move, Position, Variant};
 
 struct Strategy {
@@ -80,6 +84,35 @@ impl Verifier<'_> {
             .unwrap()
     }
 
+    /// The winner, to move in `pos` without a pattern to complete, has a
+    /// fork: a move after which two free cells each complete one of its
+    /// patterns, while the opponent has no free cell completing one of
+    /// its own (so the opponent's one reply blocks at most one, and wins
+    /// nothing), and the disc cap leaves the winner the disc after that
+    /// reply. The file leaves these positions out.
+    fn wins_by_fork(&self, pos: &Position) -> bool {
+        let q = pos.qango().unwrap();
+        let me = q.discs[self.strategy.winner.index()];
+        let op = q.discs[self.strategy.winner.opponent().index()];
+        let free = self.strategy.variant.playable_mask() & !(me | op);
+        if pos.ply() + 2 >= QANGO_MAX_DISCS {
+            return false;
+        }
+        let completing = |side: u64, other: u64| -> u64 {
+            q.geometry()
+                .patterns
+                .iter()
+                .map(|p| p.mask)
+                .filter(|&m| m & other == 0 && (m & !side).count_ones() == 1)
+                .fold(0, |cells, m| cells | (m & !side))
+                & free
+        };
+        completing(op, me) == 0
+            && (0..64)
+                .filter(|c| free >> c & 1 != 0)
+                .any(|c| (completing(me | 1 << c, op) & !(1 << c)).count_ones() >= 2)
+    }
+
     fn cell(&self, i: usize) -> Cell {
         Cell::from_index(i, self.strategy.variant.cols())
     }
@@ -108,11 +141,13 @@ impl Verifier<'_> {
         if self.done.contains(&key) {
             return Ok(());
         }
-        let oriented = *self
-            .strategy
-            .moves
-            .get(&key)
-            .ok_or_else(|| format!("no move for the position after {}", line()))?;
+        let Some(&oriented) = self.strategy.moves.get(&key) else {
+            if self.wins_by_fork(pos) {
+                self.wins += 1;
+                return Ok(());
+            }
+            return Err(format!("no move for the position after {}", line()));
+        };
         let index = (0..64)
             .find(|&i| sym.map_index(i) == oriented)
             .ok_or("the move is not a cell")?;
@@ -144,9 +179,6 @@ impl Verifier<'_> {
 /// Verifies a strategy file; the number of positions the winner met.
 fn verify(text: &str) -> Result<usize, String> {
     let strategy = parse(text)?;
-    if strategy.winner != Color::White {
-        return Err("only the first player's solutions are stored".into());
-    }
     let mut v = Verifier {
         strategy: &strategy,
         first: symmetries(strategy.variant),
@@ -154,7 +186,17 @@ fn verify(text: &str) -> Result<usize, String> {
         done: HashSet::new(),
         wins: 0,
     };
-    v.winner_to_move(&Position::new(strategy.variant))?;
+    let start = Position::new(strategy.variant);
+    if strategy.winner == start.to_move() {
+        v.winner_to_move(&start)?;
+    } else {
+        // The second player wins: after every first move.
+        for first in start.legal_moves() {
+            let mut next = start.clone();
+            next.play(&first).unwrap();
+            v.winner_to_move(&next)?;
+        }
+    }
     Ok(v.done.len())
 }
 
@@ -174,7 +216,7 @@ fn stored() -> Vec<(String, String)> {
 }
 
 #[test]
-fn every_stored_solution_is_a_win_for_the_first_player() {
+fn every_stored_solution_wins_on_every_line() {
     let files = stored();
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     for must in ["qango6", "qango6-castle"] {
@@ -222,4 +264,38 @@ fn the_verifier_refuses_a_strategy_with_a_hole_or_a_wrong_move() {
         })
         .collect();
     assert!(verify(&wrong).is_err(), "wrong moves accepted");
+}
+
+#[test]
+fn the_verifier_takes_a_fork_only_when_the_opponent_has_nothing_to_complete() {
+    let strategy = Strategy {
+        variant: Variant::by_id("qango6").unwrap(),
+        winner: Color::White,
+        moves: HashMap::new(),
+    };
+    let v = Verifier {
+        strategy: &strategy,
+        first: symmetries(strategy.variant),
+        later: board_symmetries(strategy.variant),
+        done: HashSet::new(),
+        wins: 0,
+    };
+    let after = |moves: &[&str]| {
+        let mut pos = Position::new(strategy.variant);
+        for m in moves {
+            pos.play_str(m).unwrap();
+        }
+        pos
+    };
+    // White b3 then completes the square b2 c2 b3 c3 at c3 or a2 b2 a3 b3
+    // at a2, and black (f1 f3 d6) has nothing to complete: a fork.
+    let fork = after(&["b2", "f1", "c2", "f3", "a3", "d6"]);
+    assert!(v.wins_by_fork(&fork));
+    // The same with black one cell short of the square d5 e5 d6 e6: black
+    // blocks one threat and wins at e6 before white plays the other.
+    let answered = after(&["b2", "d5", "c2", "e5", "a3", "d6", "f1", "f3"]);
+    assert!(!v.wins_by_fork(&answered));
+    // Without b2 there is one threat at most: no fork.
+    let single = after(&["e2", "f1", "c2", "f3", "a3", "d6"]);
+    assert!(!v.wins_by_fork(&single));
 }

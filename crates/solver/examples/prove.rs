@@ -1,0 +1,92 @@
+//! A long proof of one question, in chunks that checkpoint: the
+//! transposition table to `DIR/VARIANT_MOVES_SIDE.tt` ([`Table::save`])
+//! and the costly subtrees proven to the settled table in DIR, so a run
+//! stopped (or killed) and started again goes on from its last checkpoint:
+//!
+//! `cargo run --release -p arena-solver --example prove -- VARIANT "MOVES" white|black MINUTES [MiB] [DIR]`
+//!
+//! asks whether `white` (or `black`) wins after MOVES (spaces between
+//! them), with a transposition table of MiB (default 4096) and the settled
+//! table in DIR (default `solve-tables`, capped at 8 GiB). Every 5 minutes
+//! it saves the table, adds the proofs found so far to the settled
+//! table, and prints the root's numbers.
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use arena_rules::games::{Position, Variant};
+use arena_solver::dfpn::{Search, StopAt};
+use arena_solver::game::Rules;
+use arena_solver::qango::QangoRules;
+use arena_solver::settled::Settled;
+use arena_solver::table::Table;
+
+const CHUNK: Duration = Duration::from_secs(300);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let v = Variant::by_id(&args[1]).expect("variant");
+    let mut pos = Position::new(v);
+    for m in args[2].split_whitespace() {
+        pos.play_str(m).expect("a legal move");
+    }
+    let attacker = match args[3].as_str() {
+        "white" => 0,
+        "black" => 1,
+        other => panic!("white or black, not {other}"),
+    };
+    let minutes: u64 = args[4].parse().expect("minutes");
+    let mib: usize = args.get(5).map_or(4096, |s| s.parse().unwrap());
+    let dir = PathBuf::from(args.get(6).map_or("solve-tables", |s| s.as_str()));
+    let settled = Settled::open(&dir, v, 8 << 30).expect("the settled table");
+    let rules = QangoRules::new(v);
+    let s = rules.state_of(&pos);
+    let mut table = Table::with_bytes(mib << 20);
+    let checkpoint = dir.join(format!(
+        "{}_{}_{}.tt",
+        v.id,
+        args[2].split_whitespace().collect::<Vec<_>>().join("-"),
+        args[3]
+    ));
+    if checkpoint.exists() {
+        let n = table.load(&checkpoint).expect("a whole checkpoint");
+        println!("resuming from {} ({n} entries)", checkpoint.display());
+    }
+    let started = Instant::now();
+    let end = started + Duration::from_secs(minutes * 60);
+    let mut nodes = 0u64;
+    println!(
+        "{} after [{}]: does {} win? {} settled positions to start from",
+        v.id,
+        args[2],
+        args[3],
+        settled.len()
+    );
+    loop {
+        let limits = StopAt {
+            deadline: Some((Instant::now() + CHUNK).min(end)),
+            max_nodes: None,
+        };
+        let mut search = Search::new(&rules, &mut table, limits).with_settled(Some(&settled));
+        let n = search.prove(&s, attacker);
+        nodes += search.nodes;
+        settled.add(&search.found);
+        let saved = table.save(&checkpoint).expect("the checkpoint written");
+        let proven = n.phi == 0 || n.delta == 0;
+        let mover_is_attacker = rules.mover(&s).index() == attacker;
+        let verdict = match (proven, (n.phi == 0) == mover_is_attacker) {
+            (false, _) => "unknown",
+            (true, true) => "yes",
+            (true, false) => "no",
+        };
+        println!(
+            "{:>6.0} s  {verdict}  phi {} delta {}  nodes {nodes}  saved {saved}  settled {}",
+            started.elapsed().as_secs_f64(),
+            n.phi,
+            n.delta,
+            settled.len()
+        );
+        if proven || Instant::now() >= end {
+            break;
+        }
+    }
+}
