@@ -127,6 +127,18 @@ impl QangoRules {
         bits(self.legal(s)).map(|i| i as u8).collect()
     }
 
+    /// Whether the mover wins within three plies: it completes a pattern,
+    /// or has a fork (what a strategy file leaves out, [`crate::strategy`]).
+    pub fn wins_within_three(&self, s: &State) -> bool {
+        if s.lost || s.ply >= QANGO_MAX_DISCS {
+            return false;
+        }
+        let legal = self.legal(s);
+        let side = (s.ply % 2) as usize;
+        let t = threats(self.geometry, s.discs[side], s.discs[1 - side], 0, 0);
+        t.mine & legal != 0 || matches!(answer(&t, legal, s.ply), Answer::Forks)
+    }
+
     fn legal(&self, s: &State) -> u64 {
         let free = self.geometry.playable & !(s.discs[0] | s.discs[1]);
         if s.ply == 0 {
@@ -188,6 +200,8 @@ struct Threats {
     theirs: u64,
     my_pairs: Pairs,
     their_pairs: Pairs,
+    /// The free cells of the mover's patterns it lacks three cells of.
+    my_triples: Pairs,
     mover_can_win: bool,
     opponent_can_win: bool,
 }
@@ -198,20 +212,24 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
         theirs: 0,
         my_pairs: Pairs::new(),
         their_pairs: Pairs::new(),
+        my_triples: Pairs::new(),
         mover_can_win: false,
         opponent_can_win: false,
     };
     for p in &g.patterns {
         let m = p.mask;
+        // A pattern with neither side's disc is open to both.
         if op & m == 0 {
             let missing = m & !me;
             match missing.count_ones() {
                 1 => t.mine |= missing,
                 2 => t.my_pairs.push(missing),
+                3 => t.my_triples.push(missing),
                 _ => {}
             }
             t.mover_can_win |= missing.count_ones() <= my_left;
-        } else if me & m == 0 {
+        }
+        if me & m == 0 {
             let missing = m & !op;
             match missing.count_ones() {
                 1 => t.theirs |= missing,
@@ -233,10 +251,43 @@ enum Answer {
     /// It wins by a fork: a move making two threats while the opponent
     /// has none, then the one left open.
     Forks,
+    /// It wins by a threat whose one block leaves it a fork.
+    ThreatThenFork,
     /// Only these moves do not lose at once: the block of a threat; or,
     /// when the opponent has a fork, the moves that make a threat (the
     /// opponent must answer them) and those after which no fork is left.
     Only(u64),
+}
+
+/// The mover (with no threat and no fork, the opponent with no threat)
+/// has a move making one threat whose block makes the opponent no threat
+/// and leaves the mover a fork.
+fn threat_then_fork(t: &Threats, legal: u64) -> bool {
+    let theirs = t.their_pairs.cells();
+    let pairs = &t.my_pairs.masks[..t.my_pairs.n];
+    for &pair in pairs {
+        let low = pair & pair.wrapping_neg();
+        for (c, o) in [(low, pair & !low), (pair & !low, low)] {
+            if o & theirs != 0 || c & legal == 0 {
+                continue;
+            }
+            let mut after = Pairs::new();
+            for &q in pairs {
+                if q & (c | o) == 0 {
+                    after.push(q);
+                }
+            }
+            for &tr in &t.my_triples.masks[..t.my_triples.n] {
+                if tr & c != 0 && tr & o == 0 {
+                    after.push(tr & !c);
+                }
+            }
+            if after.forks(0) & legal & !(c | o) != 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn answer(t: &Threats, legal: u64, ply: u32) -> Answer {
@@ -253,6 +304,9 @@ fn answer(t: &Threats, legal: u64, ply: u32) -> Answer {
     // without a winning move) stops one threat, the mover plays the other.
     if ply + 2 < QANGO_MAX_DISCS && t.my_pairs.forks(0) & legal != 0 {
         return Answer::Forks;
+    }
+    if ply + 4 < QANGO_MAX_DISCS && threat_then_fork(t, legal) {
+        return Answer::ThreatThenFork;
     }
     if ply + 3 >= QANGO_MAX_DISCS || t.their_pairs.forks(0) & legal == 0 {
         return Answer::Only(legal);
@@ -321,7 +375,7 @@ impl Rules for QangoRules {
         }
         let moves = match answer(&t, legal, s.ply) {
             Answer::Lost => return Glance::Lost,
-            Answer::Forks => return Glance::Won,
+            Answer::Forks | Answer::ThreatThenFork => return Glance::Won,
             Answer::Only(keep) => keep.count_ones(),
         };
         if !t.mover_can_win && !t.opponent_can_win {
@@ -346,7 +400,7 @@ impl Rules for QangoRules {
         }
         let keep = match answer(&t, legal, s.ply) {
             Answer::Only(keep) => keep,
-            Answer::Lost | Answer::Forks => legal,
+            Answer::Lost | Answer::Forks | Answer::ThreatThenFork => legal,
         };
         out.extend(self.order.iter().copied().filter(|&i| keep >> i & 1 != 0));
     }

@@ -110,7 +110,7 @@ pub struct Entry {
 /// newline.
 pub fn header(variant: &str) -> [u8; HEADER] {
     let mut out = [b' '; HEADER];
-    let text = format!("arena settled table v1 {variant}");
+    let text = format!("arena settled table v2 {variant}");
     let n = text.len().min(HEADER - 1);
     out[..n].copy_from_slice(&text.as_bytes()[..n]);
     out[HEADER - 1] = b'\n';
