@@ -36,6 +36,11 @@ pub fn stored_values(variant: &'static Variant) -> Vec<(u128, Value)> {
     let Some(&(_, text)) = STORED.iter().find(|(id, _)| *id == variant.id) else {
         return Vec::new();
     };
+    // Only a win's file gives values; a draw's ("does not lose") gives
+    // bounds, which are not stored here.
+    if !text.lines().next().is_some_and(|h| h.contains(" wins from ")) {
+        return Vec::new();
+    }
     let rules = QangoRules::new(variant);
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.starts_with('#')) {

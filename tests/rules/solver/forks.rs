@@ -10,6 +10,8 @@
 use arena_rules::games::{Family, Move, Position, Variant};
 use arena_solver::game::{Glance, Rules};
 use arena_solver::qango::QangoRules;
+
+use super::solutions::can_still_win;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -146,19 +148,6 @@ fn a_threat_whose_block_makes_a_threat_is_not_a_win() {
     assert!(!wins_within(&pos, 5), "white wins in five after all");
     let rules = QangoRules::new(v);
     assert_ne!(rules.glance(&rules.state_of(&pos)), Glance::Won);
-}
-
-/// Whether `side` can still complete a pattern: one without a disc of the
-/// other side that lacks no more cells than `side` has discs left.
-fn can_still_win(pos: &Position, side: arena_rules::games::Color) -> bool {
-    let q = pos.qango().unwrap();
-    let mine = q.discs[side.index()];
-    let theirs = q.discs[side.opponent().index()];
-    let left = 20 - mine.count_ones();
-    q.geometry()
-        .patterns
-        .iter()
-        .any(|p| p.mask & theirs == 0 && (p.mask & !mine).count_ones() <= left)
 }
 
 #[test]

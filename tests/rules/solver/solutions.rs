@@ -18,7 +18,10 @@ use arena_rules::games::{Cell, Color, Move, Position, Variant};
 
 struct Strategy {
     variant: &'static Variant,
+    /// The side whose moves the file gives.
     winner: Color,
+    /// The file claims only that `winner` does not lose (a draw's file).
+    holds: bool,
     moves: HashMap<u128, usize>,
 }
 
@@ -31,6 +34,15 @@ fn parse(text: &str) -> Result<Strategy, String> {
         Some(&"white") => Color::White,
         Some(&"black") => Color::Black,
         _ => return Err(format!("header names no winner: {header}")),
+    };
+    let holds = match words.get(3..5) {
+        Some(["wins", "from"]) => false,
+        Some(["does", "not"]) if words.get(5) == Some(&"lose") => true,
+        _ => {
+            return Err(format!(
+                "header claims neither a win nor not losing: {header}"
+            ))
+        }
     };
     if !header.contains("from the empty board") {
         return Err(format!("not a solution of the empty board: {header}"));
@@ -48,6 +60,7 @@ fn parse(text: &str) -> Result<Strategy, String> {
     Ok(Strategy {
         variant,
         winner,
+        holds,
         moves,
     })
 }
@@ -137,6 +150,11 @@ impl Verifier<'_> {
                 return Ok(());
             }
         }
+        // A line of a "does not lose" file ends where the opponent can no
+        // longer win.
+        if self.strategy.holds && !can_still_win(pos, self.strategy.winner.opponent()) {
+            return Ok(());
+        }
         let (key, sym) = self.canonical(pos);
         if self.done.contains(&key) {
             return Ok(());
@@ -157,23 +175,40 @@ impl Verifier<'_> {
         if let Some(o) = next.outcome() {
             return match o.winner {
                 Some(w) if w == self.strategy.winner => Ok(()),
+                None if self.strategy.holds => Ok(()),
                 _ => Err(format!("after {} the game ends without the win", line())),
             };
         }
         for reply in next.legal_moves() {
             let mut after = next.clone();
             after.play(&reply).unwrap();
-            if after.outcome().is_some() {
-                return Err(format!(
-                    "after {} the loser's {reply} ends the game",
-                    line()
-                ));
+            match after.outcome() {
+                None => self.winner_to_move(&after)?,
+                Some(o) if o.winner.is_none() && self.strategy.holds => {}
+                Some(_) => {
+                    return Err(format!(
+                        "after {} the opponent's {reply} ends the game",
+                        line()
+                    ))
+                }
             }
-            self.winner_to_move(&after)?;
         }
         self.done.insert(key);
         Ok(())
     }
+}
+
+/// Whether `side` can still complete a pattern: one without a disc of the
+/// other side that lacks no more cells than `side` has discs left.
+pub(super) fn can_still_win(pos: &Position, side: Color) -> bool {
+    let q = pos.qango().unwrap();
+    let mine = q.discs[side.index()];
+    let theirs = q.discs[side.opponent().index()];
+    let left = QANGO_MAX_DISCS / 2 - mine.count_ones();
+    q.geometry()
+        .patterns
+        .iter()
+        .any(|p| p.mask & theirs == 0 && (p.mask & !mine).count_ones() <= left)
 }
 
 /// Verifies a strategy file; the number of positions the winner met.
@@ -228,7 +263,8 @@ fn every_stored_solution_wins_on_every_line() {
     for (name, text) in &files {
         let strategy = parse(text).unwrap();
         assert_eq!(
-            strategy.variant.id, name,
+            strategy.variant.id,
+            name.split('.').next().unwrap(),
             "file {name} solves another variant"
         );
         let met = verify(text).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -271,6 +307,7 @@ fn the_verifier_takes_a_fork_only_when_the_opponent_has_nothing_to_complete() {
     let strategy = Strategy {
         variant: Variant::by_id("qango6").unwrap(),
         winner: Color::White,
+        holds: false,
         moves: HashMap::new(),
     };
     let v = Verifier {
