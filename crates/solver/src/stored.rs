@@ -38,7 +38,11 @@ pub fn stored_values(variant: &'static Variant) -> Vec<(u128, Value)> {
     };
     // Only a win's file gives values; a draw's ("does not lose") gives
     // bounds, which are not stored here.
-    if !text.lines().next().is_some_and(|h| h.contains(" wins from ")) {
+    if !text
+        .lines()
+        .next()
+        .is_some_and(|h| h.contains(" wins from "))
+    {
         return Vec::new();
     }
     let rules = QangoRules::new(variant);

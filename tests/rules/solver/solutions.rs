@@ -336,3 +336,38 @@ fn the_verifier_takes_a_fork_only_when_the_opponent_has_nothing_to_complete() {
     let single = after(&["e2", "f1", "c2", "f3", "a3", "d6"]);
     assert!(!v.wins_by_fork(&single));
 }
+
+#[test]
+fn a_does_not_lose_file_is_walked_to_the_end_of_every_line() {
+    use arena_solver::dfpn::StopAt;
+    use arena_solver::strategy::{qango_strategy, Claim};
+    // A win is also a way never to lose: the solver writes white's for
+    // qango6 as a draw's file would be, and the verifier walks it, lines
+    // ending in a win, a draw, or where black can no longer win.
+    let start = Position::new(Variant::by_id("qango6").unwrap());
+    let claim = Claim::DoesNotLose(Color::White);
+    let text = qango_strategy(&start, claim, 16 << 20, StopAt::default(), None).unwrap();
+    assert!(
+        text.starts_with("# qango6 white does not lose from the empty board"),
+        "{}",
+        text.lines().next().unwrap()
+    );
+    assert!(verify(&text).unwrap() > 0);
+    // The same moves claimed for black are refused at once, and a file
+    // whose every move is the first cell's lets black win somewhere.
+    let black = text.replacen("white does not lose", "black does not lose", 1);
+    assert!(verify(&black).is_err());
+    let wrong: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                format!("{l}\n")
+            } else {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                format!("{} {} 0\n", f[0], f[1])
+            }
+        })
+        .collect();
+    assert!(verify(&wrong).is_err(), "wrong moves accepted");
+}
