@@ -260,6 +260,20 @@ fn every_stored_solution_wins_on_every_line() {
             "no stored solution of {must}: {names:?}"
         );
     }
+    // A draw is two files, each side's: the other side's may be stored
+    // compressed (walked by `walk_the_large_strategies`).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions");
+    for (name, _) in &files {
+        for (this, other) in [(".white", ".black"), (".black", ".white")] {
+            if let Some(variant) = name.strip_suffix(this) {
+                let twin = format!("{variant}{other}.txt");
+                assert!(
+                    dir.join(&twin).exists() || dir.join(format!("{twin}.xz")).exists(),
+                    "{name}: a draw's file without {twin}"
+                );
+            }
+        }
+    }
     for (name, text) in &files {
         let strategy = parse(text).unwrap();
         assert_eq!(
@@ -370,4 +384,52 @@ fn a_does_not_lose_file_is_walked_to_the_end_of_every_line() {
         })
         .collect();
     assert!(verify(&wrong).is_err(), "wrong moves accepted");
+}
+
+/// The text of `path`, through `xz -dc` when it ends in `.xz`.
+fn read_strategy(path: &Path) -> String {
+    if path.extension().is_some_and(|x| x == "xz") {
+        let out = std::process::Command::new("xz")
+            .arg("-dc")
+            .arg(path)
+            .output()
+            .expect("xz, to read a compressed strategy");
+        assert!(out.status.success(), "xz -dc {}", path.display());
+        String::from_utf8(out.stdout).unwrap()
+    } else {
+        std::fs::read_to_string(path).unwrap()
+    }
+}
+
+/// Walks the strategies too large to walk in the suite's time: the stored
+/// ones compressed (`crates/solver/solutions/*.txt.xz`, a draw's "does not
+/// lose" file of millions of positions), or every `*.txt` / `*.txt.xz` of
+/// `$ARENA_PROOFS_DIR` (files `--example strategy` wrote). Run in release
+/// mode: `cargo test --release --test rules -- --ignored walk_the_large_strategies`.
+#[test]
+#[ignore = "tens of seconds in release mode, many minutes in debug; run by hand"]
+fn walk_the_large_strategies() {
+    let dir = std::env::var("ARENA_PROOFS_DIR").map_or_else(
+        |_| Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions"),
+        std::path::PathBuf::from,
+    );
+    let from_env = std::env::var("ARENA_PROOFS_DIR").is_ok();
+    let mut walked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.to_string_lossy().into_owned();
+        if !(name.ends_with(".txt.xz") || from_env && name.ends_with(".txt")) {
+            continue;
+        }
+        let text = read_strategy(&path);
+        let started = std::time::Instant::now();
+        let met = verify(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprintln!(
+            "{name}: {} holds, {met} positions met, {:.1?}",
+            text.lines().next().unwrap(),
+            started.elapsed()
+        );
+        walked += 1;
+    }
+    assert!(walked > 0, "no large strategy in {}", dir.display());
 }
