@@ -7,7 +7,9 @@
 //!
 //! asks whether `white` (or `black`) wins after MOVES (spaces between
 //! them), with a transposition table of MiB (default 4096) and the settled
-//! table in DIR (default `solve-tables`, capped at 8 GiB). Every 5 minutes
+//! table in DIR (default `solve-tables`, capped at 8 GiB; `off`: none, and
+//! no checkpoints, to measure a proof from nothing: the settled table
+//! knows the stored strategies' positions). Every 5 minutes
 //! it saves the table, adds the proofs found so far to the settled
 //! table, and prints the root's numbers.
 use std::path::PathBuf;
@@ -37,7 +39,8 @@ fn main() {
     let minutes: u64 = args[4].parse().expect("minutes");
     let mib: usize = args.get(5).map_or(4096, |s| s.parse().unwrap());
     let dir = PathBuf::from(args.get(6).map_or("solve-tables", |s| s.as_str()));
-    let settled = Settled::open(&dir, v, 8 << 30).expect("the settled table");
+    let off = dir.as_os_str() == "off";
+    let settled = (!off).then(|| Settled::open(&dir, v, 8 << 30).expect("the settled table"));
     let rules = QangoRules::new(v);
     let s = rules.state_of(&pos);
     let mut table = Table::with_bytes(mib << 20);
@@ -47,7 +50,7 @@ fn main() {
         args[2].split_whitespace().collect::<Vec<_>>().join("-"),
         args[3]
     ));
-    if checkpoint.exists() {
+    if !off && checkpoint.exists() {
         let n = table.load(&checkpoint).expect("a whole checkpoint");
         println!("resuming from {} ({n} entries)", checkpoint.display());
     }
@@ -59,18 +62,23 @@ fn main() {
         v.id,
         args[2],
         args[3],
-        settled.len()
+        settled.as_ref().map_or(0, |t| t.len())
     );
     loop {
         let limits = StopAt {
             deadline: Some((Instant::now() + CHUNK).min(end)),
             max_nodes: None,
         };
-        let mut search = Search::new(&rules, &mut table, limits).with_settled(Some(&settled));
+        let mut search = Search::new(&rules, &mut table, limits).with_settled(settled.as_ref());
         let n = search.prove(&s, attacker);
         nodes += search.nodes;
-        settled.add(&search.found);
-        let saved = table.save(&checkpoint).expect("the checkpoint written");
+        let saved = match &settled {
+            Some(t) => {
+                t.add(&search.found);
+                table.save(&checkpoint).expect("the checkpoint written")
+            }
+            None => 0,
+        };
         let proven = n.phi == 0 || n.delta == 0;
         let mover_is_attacker = rules.mover(&s).index() == attacker;
         let verdict = match (proven, (n.phi == 0) == mover_is_attacker) {
@@ -79,11 +87,12 @@ fn main() {
             (true, false) => "no",
         };
         println!(
-            "{:>6.0} s  {verdict}  phi {} delta {}  nodes {nodes}  saved {saved}  settled {}",
+            "{:>6.0} s  {verdict}  phi {} delta {}  nodes {nodes}  table {}  saved {saved}  settled {}",
             started.elapsed().as_secs_f64(),
             n.phi,
             n.delta,
-            settled.len()
+            table.used(),
+            settled.as_ref().map_or(0, |t| t.len())
         );
         if proven || Instant::now() >= end {
             break;

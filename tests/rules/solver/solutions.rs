@@ -235,6 +235,10 @@ fn verify(text: &str) -> Result<usize, String> {
     Ok(v.done.len())
 }
 
+/// Strategies proven and walked but too large to store even compressed
+/// (SOLVED.md, "Large proofs": the commands that write and walk them).
+const NOT_STORED: &[&str] = &["qango6-tournament.black.txt"];
+
 fn stored() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions");
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
@@ -261,14 +265,17 @@ fn every_stored_solution_wins_on_every_line() {
         );
     }
     // A draw is two files, each side's: the other side's may be stored
-    // compressed (walked by `walk_the_large_strategies`).
+    // compressed (walked by `walk_the_large_strategies`), or, too large
+    // even so, not stored (SOLVED.md says how to write and walk it).
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions");
     for (name, _) in &files {
         for (this, other) in [(".white", ".black"), (".black", ".white")] {
             if let Some(variant) = name.strip_suffix(this) {
                 let twin = format!("{variant}{other}.txt");
                 assert!(
-                    dir.join(&twin).exists() || dir.join(format!("{twin}.xz")).exists(),
+                    dir.join(&twin).exists()
+                        || dir.join(format!("{twin}.xz")).exists()
+                        || NOT_STORED.contains(&twin.as_str()),
                     "{name}: a draw's file without {twin}"
                 );
             }
