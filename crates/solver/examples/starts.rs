@@ -2,6 +2,8 @@
 //! each other once), each with a fresh table:
 //! `cargo run --release -p arena-solver --example starts -- qango7-pro1 [seconds] [MiB]`.
 use arena_rules::games::{Position, Variant};
+use arena_solver::game::Rules;
+use arena_solver::qango::QangoRules;
 use arena_solver::{Budget, Solver};
 use std::collections::HashSet;
 use std::time::Duration;
@@ -12,25 +14,12 @@ fn main() {
     let secs: u64 = args.get(2).map_or(60, |s| s.parse().unwrap());
     let mib: usize = args.get(3).map_or(1024, |s| s.parse().unwrap());
     let start = Position::new(v);
+    let rules = QangoRules::new(v);
     let mut seen = HashSet::new();
     for m in start.legal_moves() {
         let mut pos = start.clone();
         pos.play(&m).unwrap();
-        let key = {
-            let d = pos.qango().unwrap().discs;
-            arena_rules::games::symmetry::board_symmetries(v)
-                .iter()
-                .map(|s| {
-                    let map = |mask: u64| {
-                        (0..64)
-                            .filter(|i| mask >> i & 1 != 0)
-                            .fold(0u64, |a, i| a | 1 << s.map_index(i))
-                    };
-                    (map(d[0]), map(d[1]))
-                })
-                .min()
-                .unwrap()
-        };
+        let key = rules.key(&rules.state_of(&pos));
         if !seen.insert(key) {
             continue;
         }

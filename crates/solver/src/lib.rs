@@ -11,7 +11,8 @@
 //! every line the opponent can choose.
 //!
 //! - `game`: what the search needs of a game ([`game::Rules`]).
-//! - `strategy`: a proven win as a strategy file; `stored`: the values the
+//! - `strategy`: a proven value as strategy files (a win, or a draw as each
+//!   side's "does not lose"); `stored`: the values the
 //!   stored ones prove.
 //! - `settled`: the settled table, proven values kept on disk and shared
 //!   by every process that solves (`settled_file`: its format). A solver

@@ -31,7 +31,6 @@ use crate::game::{Glance, Rules};
 use crate::qango::{QangoRules, State};
 use crate::settled::Settled;
 use crate::table::Table;
-use crate::Value;
 
 /// What a strategy file proves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +68,8 @@ impl Claim {
 /// Why no strategy came out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StrategyError {
-    NotAWin(Option<Value>),
+    /// The search ran out of its limits before a move of the side was
+    /// proven (or the claim is not true).
     OutOfBudget,
 }
 
@@ -150,21 +150,6 @@ pub fn qango_strategy(
         let _ = writeln!(out, "{:x} {:x} {}", key as u64, (key >> 64) as u64, m);
     }
     Ok(out)
-}
-
-/// The winning strategy from `pos` for the side that wins there (its
-/// mover, or the opponent whatever the mover plays), as the file's lines.
-pub fn qango_win_strategy(
-    pos: &Position,
-    memory: usize,
-    limits: StopAt,
-    settled: Option<&Settled>,
-) -> Result<String, StrategyError> {
-    match qango_claims(pos, memory, limits, settled).as_deref() {
-        Some(&[claim @ Claim::Wins(_)]) => qango_strategy(pos, claim, memory, limits, settled),
-        Some(_) => Err(StrategyError::NotAWin(Some(Value::Draw))),
-        None => Err(StrategyError::NotAWin(None)),
-    }
 }
 
 struct Walk<'a, 'b> {
