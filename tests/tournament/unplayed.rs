@@ -308,13 +308,16 @@ fn a_swiss_board_nobody_played_scores_nothing_for_either_bot() {
     );
 }
 
-/// The games of `out` that neither bot played: [white, black] in id order.
+/// The (white, black) pairs of the games nobody played, sorted: records
+/// are written as games end, and games run side by side end in any order.
 fn unplayed_pairs(out: &Path) -> Vec<[String; 2]> {
-    jsonl_records(out)
+    let mut pairs: Vec<[String; 2]> = jsonl_records(out)
         .iter()
         .filter(|r| r["played"] == false)
         .map(|r| ["white", "black"].map(|c| r[c].as_str().unwrap().to_string()))
-        .collect()
+        .collect();
+    pairs.sort();
+    pairs
 }
 
 /// A knockout of four places, seeds g1, f1, f2, g2 (f1 and f2 fail every
