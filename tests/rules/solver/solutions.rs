@@ -79,7 +79,17 @@ struct Verifier<'a> {
     wins: u64,
 }
 
-impl Verifier<'_> {
+impl<'a> Verifier<'a> {
+    fn new(strategy: &'a Strategy) -> Verifier<'a> {
+        Verifier {
+            strategy,
+            first: symmetries(strategy.variant),
+            later: board_symmetries(strategy.variant),
+            done: HashSet::new(),
+            wins: 0,
+        }
+    }
+
     /// The canonical key of `pos` and the symmetry that gives it.
     fn canonical(&self, pos: &Position) -> (u128, &Symmetry) {
         let discs = pos.qango().unwrap().discs;
@@ -211,16 +221,23 @@ pub(super) fn can_still_win(pos: &Position, side: Color) -> bool {
         .any(|p| p.mask & theirs == 0 && (p.mask & !mine).count_ones() <= left)
 }
 
+/// `text` with every move replaced by the first cell's.
+fn first_cell_everywhere(text: &str) -> String {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let moves = lines.map(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        format!("{} {} 0\n", f[0], f[1])
+    });
+    std::iter::once(format!("{header}\n"))
+        .chain(moves)
+        .collect()
+}
+
 /// Verifies a strategy file; the number of positions the winner met.
 fn verify(text: &str) -> Result<usize, String> {
     let strategy = parse(text)?;
-    let mut v = Verifier {
-        strategy: &strategy,
-        first: symmetries(strategy.variant),
-        later: board_symmetries(strategy.variant),
-        done: HashSet::new(),
-        wins: 0,
-    };
+    let mut v = Verifier::new(&strategy);
     let start = Position::new(strategy.variant);
     if strategy.winner == start.to_move() {
         v.winner_to_move(&start)?;
@@ -308,19 +325,10 @@ fn the_verifier_refuses_a_strategy_with_a_hole_or_a_wrong_move() {
         "hole accepted"
     );
     // Every move replaced by the first cell's: illegal or losing somewhere.
-    let wrong: String = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 0 {
-                format!("{l}\n")
-            } else {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                format!("{} {} 0\n", f[0], f[1])
-            }
-        })
-        .collect();
-    assert!(verify(&wrong).is_err(), "wrong moves accepted");
+    assert!(
+        verify(&first_cell_everywhere(&text)).is_err(),
+        "wrong moves accepted"
+    );
 }
 
 #[test]
@@ -331,13 +339,7 @@ fn the_verifier_takes_a_fork_only_when_the_opponent_has_nothing_to_complete() {
         holds: false,
         moves: HashMap::new(),
     };
-    let v = Verifier {
-        strategy: &strategy,
-        first: symmetries(strategy.variant),
-        later: board_symmetries(strategy.variant),
-        done: HashSet::new(),
-        wins: 0,
-    };
+    let v = Verifier::new(&strategy);
     let after = |moves: &[&str]| {
         let mut pos = Position::new(strategy.variant);
         for m in moves {
@@ -378,19 +380,10 @@ fn a_does_not_lose_file_is_walked_to_the_end_of_every_line() {
     // whose every move is the first cell's lets black win somewhere.
     let black = text.replacen("white does not lose", "black does not lose", 1);
     assert!(verify(&black).is_err());
-    let wrong: String = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 0 {
-                format!("{l}\n")
-            } else {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                format!("{} {} 0\n", f[0], f[1])
-            }
-        })
-        .collect();
-    assert!(verify(&wrong).is_err(), "wrong moves accepted");
+    assert!(
+        verify(&first_cell_everywhere(&text)).is_err(),
+        "wrong moves accepted"
+    );
 }
 
 /// The text of `path`, through `xz -dc` when it ends in `.xz`.
