@@ -2,7 +2,6 @@
 //! in 10^4 to 10^6 nodes, to compare search changes by nodes (which no
 //! machine's load changes):
 //! `cargo run --release -p arena-solver --example nodes`.
-use arena_rules::games::{Position, Variant};
 use arena_solver::dfpn::{Search, StopAt};
 use arena_solver::qango::QangoRules;
 use arena_solver::table::Table;
@@ -19,16 +18,14 @@ const SET: &[(&str, &str, usize)] = &[
     ("qango7plus-tournament", "e2", 1),
 ];
 
+mod common;
+
 fn main() {
     let mut table = Table::with_bytes(1 << 30);
     let mut total = 0;
     for &(id, moves, attacker) in SET {
-        let v = Variant::by_id(id).expect("variant");
-        let mut pos = Position::new(v);
-        for m in moves.split_whitespace() {
-            pos.play_str(m).expect("a legal move");
-        }
-        let rules = QangoRules::new(v);
+        let pos = common::position(id, moves);
+        let rules = QangoRules::new(pos.variant());
         table.clear();
         let limits = StopAt {
             deadline: None,

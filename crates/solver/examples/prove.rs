@@ -15,27 +15,21 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use arena_rules::games::{Position, Variant};
 use arena_solver::dfpn::{Search, StopAt};
 use arena_solver::game::Rules;
 use arena_solver::qango::QangoRules;
 use arena_solver::settled::Settled;
 use arena_solver::table::Table;
 
+mod common;
+
 const CHUNK: Duration = Duration::from_secs(300);
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let v = Variant::by_id(&args[1]).expect("variant");
-    let mut pos = Position::new(v);
-    for m in args[2].split_whitespace() {
-        pos.play_str(m).expect("a legal move");
-    }
-    let attacker = match args[3].as_str() {
-        "white" => 0,
-        "black" => 1,
-        other => panic!("white or black, not {other}"),
-    };
+    let pos = common::position(&args[1], &args[2]);
+    let v = pos.variant();
+    let attacker = common::side(&args[3]);
     let minutes: u64 = args[4].parse().expect("minutes");
     let mib: usize = args.get(5).map_or(4096, |s| s.parse().unwrap());
     let dir = PathBuf::from(args.get(6).map_or("solve-tables", |s| s.as_str()));

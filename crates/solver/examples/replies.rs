@@ -4,20 +4,18 @@
 //! `cargo run --release -p arena-solver --example replies -- VARIANT "MOVES" white|black NODES`.
 use std::collections::HashSet;
 
-use arena_rules::games::{Position, Variant};
 use arena_solver::dfpn::{Search, StopAt};
 use arena_solver::game::Rules;
 use arena_solver::qango::QangoRules;
 use arena_solver::table::Table;
 
+mod common;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let v = Variant::by_id(&args[1]).expect("variant");
-    let mut pos = Position::new(v);
-    for m in args[2].split_whitespace() {
-        pos.play_str(m).expect("a legal move");
-    }
-    let attacker = if args[3] == "white" { 0 } else { 1 };
+    let pos = common::position(&args[1], &args[2]);
+    let v = pos.variant();
+    let attacker = common::side(&args[3]);
     let budget: u64 = args[4].parse().expect("nodes");
     let rules = QangoRules::new(v);
     let s = rules.state_of(&pos);
