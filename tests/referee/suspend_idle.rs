@@ -298,10 +298,10 @@ fn pinned_comparison(sandbox: bool) {
     // test they are threads of one process; nextest runs each alone).
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    // Each way twice, alternating, and the faster of the two kept: a load
-    // that comes and goes on the CPU (a process another test left behind)
-    // slows one run, not the comparison.
-    let mut medians = [f64::INFINITY; 2];
+    // Each way twice, alternating, compared pair by pair: a load that comes
+    // and goes on the CPU (a process another test left behind) upsets one
+    // pair, not both; the feature has to show in one of them.
+    let mut medians = Vec::new();
     for suspend in [false, true, false, true] {
         let dir = tempfile::tempdir().unwrap();
         let tag = unique_tag("pin");
@@ -347,8 +347,7 @@ fn pinned_comparison(sandbox: bool) {
             times.len(),
             began.elapsed()
         );
-        let slot = &mut medians[suspend as usize];
-        *slot = (*slot).min(median);
+        medians.push(median);
         assert!(
             eventually_gone(&tag),
             "left behind: {:?}",
@@ -364,10 +363,10 @@ fn pinned_comparison(sandbox: bool) {
     // Sharing the CPU with the spinning child doubles the worker's moves;
     // a process of someone else's on the same CPU throughout would make
     // that 3 against 2 (1.5x), so the margin is below that.
-    let [without, with] = medians;
+    let pairs: Vec<(f64, f64)> = medians.chunks(2).map(|p| (p[0], p[1])).collect();
     assert!(
-        without >= 1.35 * with,
-        "sandbox {sandbox}: worker's median move: {without} ms without --suspend-idle, {with} ms with it"
+        pairs.iter().any(|&(without, with)| without >= 1.35 * with),
+        "sandbox {sandbox}: worker's median move (without --suspend-idle, with it), each pair in ms: {pairs:?}"
     );
 }
 
