@@ -1,7 +1,8 @@
 //! How far the solver gets from the start of Quinque (issue 35): for each
 //! depth d (plies from the empty board), the open positions after d plies,
 //! each solved alone with the solver crate's own API (`Solver::solve`, as
-//! `arena solve` calls it) under a per-position budget, one thread, a fresh
+//! `arena solve` calls it) under a per-position budget, one thread a
+//! position (`--threads` positions at once), a fresh
 //! table a position and no settled table (so no proof of one position
 //! helps another, and the user's cache is neither read nor written).
 //!
@@ -28,8 +29,9 @@
 //!
 //! Run: `cargo bench --bench solver_depth -- quinque [--budget-ms N |
 //! --budget-nodes N] [--samples K] [--depths A..B] [--memory-mib M]
-//! [--seed S] [--enumerate N] [--stop-below PCT]`. `--stop-below` ends
-//! the run after the first depth whose settled share is below PCT percent.
+//! [--seed S] [--enumerate N] [--stop-below PCT] [--threads T]`.
+//! `--stop-below` ends the run after the first depth whose settled share
+//! is below PCT percent; `--threads` solves T positions at once.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -56,6 +58,7 @@ struct Args {
     seed: u64,
     enumerate: usize,
     stop_below: f64,
+    threads: usize,
 }
 
 fn args() -> Args {
@@ -68,6 +71,7 @@ fn args() -> Args {
         seed: 35,
         enumerate: 2000,
         stop_below: 0.0,
+        threads: 1,
     };
     let mut it = std::env::args().skip(1);
     let value = |it: &mut dyn Iterator<Item = String>, flag: &str| -> String {
@@ -92,6 +96,7 @@ fn args() -> Args {
             "--seed" => a.seed = num(&value(&mut it, &arg), &arg),
             "--enumerate" => a.enumerate = num(&value(&mut it, &arg), &arg),
             "--stop-below" => a.stop_below = num(&value(&mut it, &arg), &arg),
+            "--threads" => a.threads = num(&value(&mut it, &arg), &arg),
             "--depths" => {
                 let text = value(&mut it, &arg);
                 let (lo, hi) = text
@@ -112,6 +117,7 @@ fn args() -> Args {
         }
     }
     assert!(a.samples > 0, "--samples must be at least 1");
+    assert!(a.threads > 0, "--threads must be at least 1");
     a
 }
 
@@ -213,21 +219,45 @@ struct Row {
     nodes: Vec<u64>,
 }
 
+/// Solves every position, `a.threads` at a time (each alone on its
+/// thread, its time that thread's CPU time); a position that takes more
+/// than a minute is reported as it ends.
 fn solve_all(v: &'static Variant, positions: &[Position], a: &Args) -> Row {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let solved = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..a.threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(pos) = positions.get(i) else { break };
+                let cpu = thread_cpu();
+                let mut solver = Solver::new(v, a.memory_mib << 20);
+                let s = solver.solve(pos, a.budget);
+                drop(solver);
+                let time = thread_cpu() - cpu;
+                if time.as_secs() >= 60 {
+                    eprintln!(
+                        "  ply {} position {i}: {:?} in {} nodes, {:.1} s CPU",
+                        pos.ply(),
+                        s.value,
+                        s.nodes,
+                        time.as_secs_f64()
+                    );
+                }
+                solved.lock().unwrap().push((s.value, time, s.nodes));
+            });
+        }
+    });
     let mut row = Row::default();
-    for pos in positions {
-        let cpu = thread_cpu();
-        let mut solver = Solver::new(v, a.memory_mib << 20);
-        let s = solver.solve(pos, a.budget);
-        drop(solver);
-        row.times.push(thread_cpu() - cpu);
-        match s.value {
+    for (value, time, nodes) in solved.into_inner().unwrap() {
+        match value {
             Some(Value::Win) => row.wins += 1,
             Some(Value::Draw) => row.draws += 1,
             Some(Value::Loss) => row.losses += 1,
             None => row.unknown += 1,
         }
-        row.nodes.push(s.nodes);
+        row.times.push(time);
+        row.nodes.push(nodes);
     }
     row
 }
@@ -260,9 +290,9 @@ fn main() {
     };
     println!(
         "{}: depths {}..{} deepest first; budget {budget} a position, a fresh {} MiB table each, \
-         no settled table, one thread; all distinct positions (merged over symmetries) where \
+         no settled table, {} thread(s) each solving one position at a time; all distinct positions (merged over symmetries) where \
          at most {}, else {} sampled (seed {})",
-        v.id, a.depths.0, a.depths.1, a.memory_mib, a.enumerate, a.samples, a.seed
+        v.id, a.depths.0, a.depths.1, a.memory_mib, a.threads, a.enumerate, a.samples, a.seed
     );
     let exact = enumerate(v, &rules, a.enumerate, a.depths.1);
     println!(

@@ -1,11 +1,13 @@
 //! arena-solver (`crates/solver`) checked from outside: against an
 //! exhaustive search on late positions, its stored solutions walked by a
-//! verifier that knows only the rules, its transposition keys, and Quinque
+//! verifier that knows only the rules (and the pairings where a draw's
+//! files stop), its transposition keys, and Quinque
 //! positions near the end of random games against an exhaustive search.
 
 mod forks;
 mod late_positions;
 mod long_proofs;
+mod pairing;
 mod quinque_endings;
 mod solutions;
 

@@ -13,7 +13,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-const START: &str = "qango6,qango6-castle,qango7,qango7-castle,qango7plus,qango7plus-edge";
+const START: &str = "qango6,qango6-castle,qango6-tournament,qango7,qango7-castle,qango7-pro1,qango7-pro2,qango7plus,qango7plus-edge,qango7plus-tournament";
 const LATE_PER_VARIANT: usize = 50;
 
 fn main() {

@@ -13,7 +13,8 @@
 //! - `game`: what the search needs of a game ([`game::Rules`]).
 //! - `strategy`: a proven value as strategy files (a win, or a draw as each
 //!   side's "does not lose"); `stored`: the values the
-//!   stored ones prove.
+//!   stored ones prove; `pairing`: a pairing of free cells against the
+//!   opponent's patterns, where a "does not lose" file stops.
 //! - `settled`: the settled table, proven values kept on disk and shared
 //!   by every process that solves (`settled_file`: its format). A solver
 //!   given one ([`Solver::with_settled`]) answers from it and adds what it
@@ -21,6 +22,7 @@
 
 pub mod dfpn;
 pub mod game;
+pub mod pairing;
 pub mod qango;
 pub mod quinque;
 pub mod settled;

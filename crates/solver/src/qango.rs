@@ -1,5 +1,5 @@
-//! Qango for the search: two bitboards, the threats read from the
-//! patterns, and a canonical key over the board's symmetries.
+//! Qango for the search: two bitboards, the threats and pairings read
+//! from the patterns, and a canonical key over the board's symmetries.
 
 use arena_rules::games::geometry::{bits, Geometry};
 use arena_rules::games::symmetry::{board_symmetries, symmetries, Symmetry};
@@ -7,9 +7,14 @@ use arena_rules::games::variant::QANGO_MAX_DISCS;
 use arena_rules::games::{Cell, Color, Family, Move, Position, Variant};
 
 use crate::game::{Glance, Rules};
+use crate::pairing::{pairing, STRATEGY_STEPS};
 
 /// Discs each player has.
 const DISCS_EACH: u32 = QANGO_MAX_DISCS / 2;
+/// Steps the first look at a position gives the search for a pairing,
+/// and the most patterns open to a side for it to look.
+const GLANCE_STEPS: u32 = 64;
+const GLANCE_OPEN: u32 = 16;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct State {
@@ -139,6 +144,28 @@ impl QangoRules {
         t.mine & legal != 0 || matches!(answer(&t, legal, s.ply), Answer::Forks)
     }
 
+    /// Whether the mover has a move after which the game goes on and the
+    /// opponent's patterns admit a pairing ([`crate::pairing`]): then the
+    /// mover cannot lose.
+    pub fn holds_by_pairing(&self, s: &State) -> bool {
+        let side = (s.ply % 2) as usize;
+        self.all_moves(s).into_iter().any(|m| {
+            let next = self.play(s, m);
+            let op = next.discs[1 - side];
+            !next.lost
+                && next.ply < QANGO_MAX_DISCS
+                && self.legal(&next) != 0
+                && pairing(
+                    self.geometry,
+                    op,
+                    next.discs[side],
+                    DISCS_EACH - op.count_ones(),
+                    STRATEGY_STEPS,
+                )
+                .is_some()
+        })
+    }
+
     fn legal(&self, s: &State) -> u64 {
         let free = self.geometry.playable & !(s.discs[0] | s.discs[1]);
         if s.ply == 0 {
@@ -204,6 +231,8 @@ struct Threats {
     my_triples: Pairs,
     mover_can_win: bool,
     opponent_can_win: bool,
+    /// Patterns each side can still complete (the mover's, the other's).
+    open: [u32; 2],
 }
 
 fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threats {
@@ -215,6 +244,7 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
         my_triples: Pairs::new(),
         mover_can_win: false,
         opponent_can_win: false,
+        open: [0; 2],
     };
     for p in &g.patterns {
         let m = p.mask;
@@ -227,7 +257,10 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
                 3 => t.my_triples.push(missing),
                 _ => {}
             }
-            t.mover_can_win |= missing.count_ones() <= my_left;
+            if missing.count_ones() <= my_left {
+                t.mover_can_win = true;
+                t.open[0] += 1;
+            }
         }
         if me & m == 0 {
             let missing = m & !op;
@@ -236,7 +269,10 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
                 2 => t.their_pairs.push(missing),
                 _ => {}
             }
-            t.opponent_can_win |= missing.count_ones() <= op_left;
+            if missing.count_ones() <= op_left {
+                t.opponent_can_win = true;
+                t.open[1] += 1;
+            }
         }
     }
     t
@@ -378,13 +414,29 @@ impl Rules for QangoRules {
             Answer::Forks | Answer::ThreatThenFork => return Glance::Won,
             Answer::Only(keep) => keep.count_ones(),
         };
-        if !t.mover_can_win && !t.opponent_can_win {
+        // A side facing a pairing cannot win (the mover's own, the mover
+        // to move; the opponent's, the mover a disc ahead of it). Looked
+        // for only where few patterns are open, where it is cheap.
+        let paired = |attacker: u64, defender: u64, open: u32| {
+            open <= GLANCE_OPEN
+                && pairing(
+                    self.geometry,
+                    attacker,
+                    defender,
+                    DISCS_EACH - placed(attacker),
+                    GLANCE_STEPS,
+                )
+                .is_some()
+        };
+        let mover_can_win = t.mover_can_win && !paired(me, op, t.open[0]);
+        let opponent_can_win = t.opponent_can_win && !paired(op, me, t.open[1]);
+        if !mover_can_win && !opponent_can_win {
             return Glance::Drawn;
         }
         Glance::Open {
             moves,
-            mover_can_win: t.mover_can_win,
-            opponent_can_win: t.opponent_can_win,
+            mover_can_win,
+            opponent_can_win,
         }
     }
 

@@ -12,7 +12,10 @@
 //! its own, and the disc cap leaves the side its next disc (fewer than 38
 //! discs on the board before the fork). A "does not lose" file also stops
 //! where the opponent can no longer complete any pattern (each has a disc
-//! of the side, or lacks more cells than the opponent has discs left).
+//! of the side, or lacks more cells than the opponent has discs left), and
+//! where the side has a move after which the game goes on and a pairing
+//! holds every pattern the opponent can still complete
+//! ([`crate::pairing`]).
 //! The canonical orientation is the symmetry image whose
 //! `black << 64 | white` is the least, over the board's symmetries (the
 //! empty board's over those that keep the first-move cells), so an
@@ -174,6 +177,7 @@ impl Walk<'_, '_> {
                     opponent_can_win: false,
                     ..
                 } => return Ok(()),
+                _ if rules.holds_by_pairing(s) => return Ok(()),
                 _ => {}
             }
         }

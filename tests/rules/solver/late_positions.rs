@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// The value for the side to move, by trying everything.
-fn exhaustive(pos: &Position, memo: &mut HashMap<[u64; 2], Value>) -> Value {
+pub(super) fn exhaustive(pos: &Position, memo: &mut HashMap<[u64; 2], Value>) -> Value {
     if let Some(o) = pos.outcome() {
         return match o.winner {
             None => Value::Draw,
@@ -43,18 +43,37 @@ fn exhaustive(pos: &Position, memo: &mut HashMap<[u64; 2], Value>) -> Value {
 /// A position with `empty` empty playable cells reached by random moves
 /// none of which completes a pattern; `None` when the random play got
 /// stuck (every move would complete one).
-fn late_position(variant: &'static Variant, empty: u32, rng: &mut ChaCha8Rng) -> Option<Position> {
+pub(super) fn late_position(
+    variant: &'static Variant,
+    empty: u32,
+    rng: &mut ChaCha8Rng,
+) -> Option<Position> {
+    quiet_play(variant, empty, rng, |_, quiet| quiet.into_iter().next())
+}
+
+/// Plays from the empty board until `empty` playable cells are left, each
+/// move the position `pick` chooses among those after a move that ends no
+/// game (in random order); `None` when it chooses none.
+pub(super) fn quiet_play(
+    variant: &'static Variant,
+    empty: u32,
+    rng: &mut ChaCha8Rng,
+    mut pick: impl FnMut(&Position, Vec<Position>) -> Option<Position>,
+) -> Option<Position> {
     let mut pos = Position::new(variant);
     let playable = variant.playable_mask().count_ones();
     while playable - pos.ply() > empty {
         let mut moves = pos.legal_moves();
         moves.shuffle(rng);
-        let quiet = moves.into_iter().find(|m| {
-            let mut next = pos.clone();
-            next.play(m).unwrap();
-            next.outcome().is_none()
-        })?;
-        pos.play(&quiet).unwrap();
+        let quiet = moves
+            .into_iter()
+            .filter_map(|m| {
+                let mut next = pos.clone();
+                next.play(&m).unwrap();
+                next.outcome().is_none().then_some(next)
+            })
+            .collect();
+        pos = pick(&pos, quiet)?;
     }
     Some(pos)
 }

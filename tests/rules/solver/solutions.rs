@@ -174,6 +174,11 @@ impl<'a> Verifier<'a> {
                 self.wins += 1;
                 return Ok(());
             }
+            // A "does not lose" file stops where a pairing holds.
+            if self.strategy.holds && holds_by_pairing(pos) {
+                self.wins += 1;
+                return Ok(());
+            }
             return Err(format!("no move for the position after {}", line()));
         };
         let index = (0..64)
@@ -208,9 +213,14 @@ impl<'a> Verifier<'a> {
     }
 }
 
-/// Whether `side` can still complete a pattern: one without a disc of the
-/// other side that lacks no more cells than `side` has discs left.
+/// Whether `side` can still complete a pattern.
 pub(super) fn can_still_win(pos: &Position, side: Color) -> bool {
+    !open_patterns(pos, side).is_empty()
+}
+
+/// The patterns `side` can still complete in `pos`: no disc of the other
+/// side, no more cells lacking than it has discs left.
+pub(super) fn open_patterns(pos: &Position, side: Color) -> Vec<u64> {
     let q = pos.qango().unwrap();
     let mine = q.discs[side.index()];
     let theirs = q.discs[side.opponent().index()];
@@ -218,7 +228,65 @@ pub(super) fn can_still_win(pos: &Position, side: Color) -> bool {
     q.geometry()
         .patterns
         .iter()
-        .any(|p| p.mask & theirs == 0 && (p.mask & !mine).count_ones() <= left)
+        .map(|p| p.mask)
+        .filter(|m| m & theirs == 0 && (m & !mine).count_ones() <= left)
+        .collect()
+}
+
+/// The side to move in `pos` has a move after which every pattern the
+/// opponent can still complete holds two free cells of a pairing: pairs of
+/// free cells, no two sharing a cell, each pattern holding one pair whole.
+/// Answering each opponent disc in a pair with the pair's other cell, the
+/// side then never lets the opponent complete a pattern.
+pub(super) fn holds_by_pairing(pos: &Position) -> bool {
+    pos.legal_moves().into_iter().any(|m| {
+        let mut next = pos.clone();
+        next.play(&m).unwrap();
+        next.outcome().is_none() && pairing(&next).is_some()
+    })
+}
+
+/// A pairing of the free cells against every pattern the side to move in
+/// `pos` can still complete: the pairs as masks of two cells.
+pub(super) fn pairing(pos: &Position) -> Option<Vec<u64>> {
+    let mine = pos.qango().unwrap().discs[pos.to_move().index()];
+    let mut open: Vec<u64> = open_patterns(pos, pos.to_move())
+        .into_iter()
+        .map(|m| m & !mine)
+        .collect();
+    open.sort_unstable();
+    open.dedup();
+    let mut pairs = Vec::new();
+    // Ten times the solver's steps, in the same order of search: every
+    // pairing the solver finds is found here.
+    let mut budget = 200_000u32;
+    cover(&open, 0, &mut pairs, &mut budget).then_some(pairs)
+}
+
+/// Pairs, disjoint from `used` and each other, one whole in every mask of
+/// `open`; at most `budget` steps.
+fn cover(open: &[u64], used: u64, pairs: &mut Vec<u64>, budget: &mut u32) -> bool {
+    let Some(&tightest) = open.iter().min_by_key(|m| (*m & !used).count_ones()) else {
+        return true;
+    };
+    let free = tightest & !used;
+    let cells: Vec<u32> = (0..64).filter(|c| free >> c & 1 != 0).collect();
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            let pair = 1u64 << a | 1u64 << b;
+            let rest: Vec<u64> = open.iter().copied().filter(|m| m & pair != pair).collect();
+            pairs.push(pair);
+            if cover(&rest, used | pair, pairs, budget) {
+                return true;
+            }
+            pairs.pop();
+        }
+    }
+    false
 }
 
 /// `text` with every move replaced by the first cell's.
@@ -252,10 +320,6 @@ fn verify(text: &str) -> Result<usize, String> {
     Ok(v.done.len())
 }
 
-/// Strategies proven and walked but too large to store even compressed
-/// (SOLVED.md, "Large proofs": the commands that write and walk them).
-const NOT_STORED: &[&str] = &["qango6-tournament.black.txt"];
-
 fn stored() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions");
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
@@ -281,18 +345,13 @@ fn every_stored_solution_wins_on_every_line() {
             "no stored solution of {must}: {names:?}"
         );
     }
-    // A draw is two files, each side's: the other side's may be stored
-    // compressed (walked by `walk_the_large_strategies`), or, too large
-    // even so, not stored (SOLVED.md says how to write and walk it).
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions");
-    for (name, _) in &files {
+    // A draw is two files, each side's way never to lose.
+    for name in &names {
         for (this, other) in [(".white", ".black"), (".black", ".white")] {
             if let Some(variant) = name.strip_suffix(this) {
-                let twin = format!("{variant}{other}.txt");
+                let twin = format!("{variant}{other}");
                 assert!(
-                    dir.join(&twin).exists()
-                        || dir.join(format!("{twin}.xz")).exists()
-                        || NOT_STORED.contains(&twin.as_str()),
+                    names.contains(&twin.as_str()),
                     "{name}: a draw's file without {twin}"
                 );
             }
@@ -386,50 +445,31 @@ fn a_does_not_lose_file_is_walked_to_the_end_of_every_line() {
     );
 }
 
-/// The text of `path`, through `xz -dc` when it ends in `.xz`.
-fn read_strategy(path: &Path) -> String {
-    if path.extension().is_some_and(|x| x == "xz") {
-        let out = std::process::Command::new("xz")
-            .arg("-dc")
-            .arg(path)
-            .output()
-            .expect("xz, to read a compressed strategy");
-        assert!(out.status.success(), "xz -dc {}", path.display());
-        String::from_utf8(out.stdout).unwrap()
-    } else {
-        std::fs::read_to_string(path).unwrap()
-    }
-}
-
-/// Walks the strategies too large to walk in the suite's time: the stored
-/// ones compressed (`crates/solver/solutions/*.txt.xz`, a draw's "does not
-/// lose" file of millions of positions), or every `*.txt` / `*.txt.xz` of
-/// `$ARENA_PROOFS_DIR` (files `--example strategy` wrote). Run in release
-/// mode: `cargo test --release --test rules -- --ignored walk_the_large_strategies`.
+/// Walks every `*.txt` of `$ARENA_PROOFS_DIR`: strategy files
+/// `--example strategy` wrote, checked before they are stored, in release
+/// mode: `ARENA_PROOFS_DIR=DIR cargo test --release --test rules --
+/// --ignored walk_the_strategies_of_a_dir`.
 #[test]
-#[ignore = "tens of seconds in release mode, many minutes in debug; run by hand"]
-fn walk_the_large_strategies() {
-    let dir = std::env::var("ARENA_PROOFS_DIR").map_or_else(
-        |_| Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/solver/solutions"),
-        std::path::PathBuf::from,
-    );
-    let from_env = std::env::var("ARENA_PROOFS_DIR").is_ok();
+#[ignore = "needs $ARENA_PROOFS_DIR; run by hand"]
+fn walk_the_strategies_of_a_dir() {
+    let dir =
+        std::env::var("ARENA_PROOFS_DIR").expect("ARENA_PROOFS_DIR, a directory of strategy files");
     let mut walked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let name = path.to_string_lossy().into_owned();
-        if !(name.ends_with(".txt.xz") || from_env && name.ends_with(".txt")) {
+        if path.extension().is_none_or(|x| x != "txt") {
             continue;
         }
-        let text = read_strategy(&path);
+        let text = std::fs::read_to_string(&path).unwrap();
         let started = std::time::Instant::now();
-        let met = verify(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let met = verify(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         eprintln!(
-            "{name}: {} holds, {met} positions met, {:.1?}",
+            "{}: {} holds, {met} positions met, {:.1?}",
+            path.display(),
             text.lines().next().unwrap(),
             started.elapsed()
         );
         walked += 1;
     }
-    assert!(walked > 0, "no large strategy in {}", dir.display());
+    assert!(walked > 0, "no strategy file in {dir}");
 }
