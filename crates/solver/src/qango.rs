@@ -220,8 +220,8 @@ impl Pairs {
     }
 }
 
-/// Threat cells, the pairs that make threats, and whether each side can
-/// still complete a pattern.
+/// Threat cells, the pairs that make threats, and how many patterns each
+/// side can still complete.
 struct Threats {
     mine: u64,
     theirs: u64,
@@ -229,8 +229,6 @@ struct Threats {
     their_pairs: Pairs,
     /// The free cells of the mover's patterns it lacks three cells of.
     my_triples: Pairs,
-    mover_can_win: bool,
-    opponent_can_win: bool,
     /// Patterns each side can still complete (the mover's, the other's).
     open: [u32; 2],
 }
@@ -242,8 +240,6 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
         my_pairs: Pairs::new(),
         their_pairs: Pairs::new(),
         my_triples: Pairs::new(),
-        mover_can_win: false,
-        opponent_can_win: false,
         open: [0; 2],
     };
     for p in &g.patterns {
@@ -257,10 +253,7 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
                 3 => t.my_triples.push(missing),
                 _ => {}
             }
-            if missing.count_ones() <= my_left {
-                t.mover_can_win = true;
-                t.open[0] += 1;
-            }
+            t.open[0] += u32::from(missing.count_ones() <= my_left);
         }
         if me & m == 0 {
             let missing = m & !op;
@@ -269,10 +262,7 @@ fn threats(g: &Geometry, me: u64, op: u64, my_left: u32, op_left: u32) -> Threat
                 2 => t.their_pairs.push(missing),
                 _ => {}
             }
-            if missing.count_ones() <= op_left {
-                t.opponent_can_win = true;
-                t.open[1] += 1;
-            }
+            t.open[1] += u32::from(missing.count_ones() <= op_left);
         }
     }
     t
@@ -414,22 +404,24 @@ impl Rules for QangoRules {
             Answer::Forks | Answer::ThreatThenFork => return Glance::Won,
             Answer::Only(keep) => keep.count_ones(),
         };
-        // A side facing a pairing cannot win (the mover's own, the mover
-        // to move; the opponent's, the mover a disc ahead of it). Looked
-        // for only where few patterns are open, where it is cheap.
-        let paired = |attacker: u64, defender: u64, open: u32| {
-            open <= GLANCE_OPEN
-                && pairing(
-                    self.geometry,
-                    attacker,
-                    defender,
-                    DISCS_EACH - placed(attacker),
-                    GLANCE_STEPS,
-                )
-                .is_some()
+        // A side can win while a pattern is open to it and it faces no
+        // pairing (the mover's own, the mover to move; the opponent's, the
+        // mover a disc ahead of it). A pairing is looked for only where
+        // few patterns are open, where it is cheap.
+        let can_win = |attacker: u64, defender: u64, open: u32| {
+            open > 0
+                && (open > GLANCE_OPEN
+                    || pairing(
+                        self.geometry,
+                        attacker,
+                        defender,
+                        DISCS_EACH - placed(attacker),
+                        GLANCE_STEPS,
+                    )
+                    .is_none())
         };
-        let mover_can_win = t.mover_can_win && !paired(me, op, t.open[0]);
-        let opponent_can_win = t.opponent_can_win && !paired(op, me, t.open[1]);
+        let mover_can_win = can_win(me, op, t.open[0]);
+        let opponent_can_win = can_win(op, me, t.open[1]);
         if !mover_can_win && !opponent_can_win {
             return Glance::Drawn;
         }
