@@ -13,8 +13,9 @@
 //! - `game`: what the search needs of a game ([`game::Rules`]).
 //! - `strategy`: a proven value as strategy files (a win, or a draw as each
 //!   side's "does not lose"); `stored`: the values the
-//!   stored ones prove; `pairing`: a pairing of free cells against the
-//!   opponent's patterns, where a "does not lose" file stops.
+//!   stored ones prove; `pairing`: disjoint pairs of free cells against a
+//!   side's patterns, a proof that it cannot win (taken by the search's
+//!   first look, and where a "does not lose" file stops).
 //! - `settled`: the settled table, proven values kept on disk and shared
 //!   by every process that solves (`settled_file`: its format). A solver
 //!   given one ([`Solver::with_settled`]) answers from it and adds what it
